@@ -1,0 +1,36 @@
+/**
+ * Errors raised by oixk. Readers raise CorruptIndexException for any file that
+ * breaks the format; writers raise InvalidInputError for bad documents/schemas.
+ */
+
+/** A columns file breaks the OIXK format; the message names the file and the broken rule. */
+export class CorruptIndexException extends Error {
+  readonly fileName: string
+  readonly detail: string
+  constructor(fileName: string, detail: string) {
+    super(`${fileName}: ${detail}`)
+    this.name = 'CorruptIndexException'
+    this.fileName = fileName
+    this.detail = detail
+  }
+}
+
+/** Bad input to a writer, merge or schema: the message names the field and document. */
+export class InvalidInputError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'InvalidInputError'
+  }
+}
+
+/** A file or output larger than the configured resident limit. */
+export class ResidentLimitError extends Error {
+  readonly size: number
+  readonly limit: number
+  constructor(what: string, size: number, limit: number) {
+    super(`${what} is ${size} bytes, over the resident limit of ${limit} bytes (maxResidentFileBytes)`)
+    this.name = 'ResidentLimitError'
+    this.size = size
+    this.limit = limit
+  }
+}

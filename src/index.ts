@@ -1,0 +1,20 @@
+/**
+ * oixk: the OIXK v1 columns-file codec. Writer (flush), strict reader, merge.
+ */
+export { ColumnsWriter, flushColumns } from './write/columns-writer.js'
+export type { ColumnsDocument, FlushOptions, WriterOptions } from './write/columns-writer.js'
+export type { Schema, SchemaField } from './write/schema.js'
+export { openColumns } from './read/open.js'
+export type { OpenOptions } from './read/open.js'
+export { ColumnsReader } from './read/reader.js'
+export { Column } from './read/column.js'
+export type { GeoPart } from './read/column.js'
+export { Dictionary } from './read/dictionary.js'
+export { mergeColumns } from './write/merge.js'
+export type { MergeSource, MergeOptions } from './write/merge.js'
+export { CorruptIndexException, InvalidInputError, ResidentLimitError } from './format/errors.js'
+export type { ColumnType, FieldType, Layout } from './format/constants.js'
+export type { BackendName, ColumnsBackend } from './backend/backend.js'
+export type { BackendChoice } from './backend/select.js'
+export { typeScriptBackend } from './backend/ts/index.js'
+export { float64ToSortableBits, sortableBitsToFloat64 } from './format/sortable-bits.js'

@@ -1,0 +1,266 @@
+/**
+ * A column of an open reader: which documents have values (dense / optional
+ * bitmap + rank / multi offsets) and the value sequences behind them.
+ * Accessors allocate nothing (but getKeyword's view and BigInt results).
+ */
+import type { ColumnsBackend, PresenceView, SequenceView } from '../backend/backend.js'
+import type { ColumnType, Layout } from '../format/constants.js'
+import { CorruptIndexException } from '../format/errors.js'
+import { int64Result, int64ToBigInt, int64ToNumber, sortableToFloat64 } from '../format/int64.js'
+import { decodeUtf8Strict } from '../format/utf8.js'
+import type { Dictionary } from './dictionary.js'
+import { readValuesInto } from './read-values.js'
+
+/** Which of a geo column's two sequences to read. */
+export type GeoPart = 'latitude' | 'longitude'
+
+/** The parts of a column the reader validated at open. */
+export interface ColumnParts {
+  name: string
+  type: ColumnType
+  layout: Layout
+  maxDoc: number
+  documentsWithValue: number
+  valueCount: number
+  minRaw: bigint
+  maxRaw: bigint
+  sectionOffset: number
+  sectionLength: number
+  values: SequenceView
+  longitudes: SequenceView | null
+  presence: PresenceView | null
+  offsets: SequenceView | null
+  dictionary: Dictionary | null
+  backend: ColumnsBackend
+  fileName: string
+}
+
+const INTEGER_LIKE = 'integral/date/bool/keyword'
+
+// Run of the last resolved document, so accessors return two numbers without allocating.
+let runStart = 0
+let runCount = 0
+
+/** One column of a segment's columns file. */
+export class Column {
+  readonly name: string
+  readonly type: ColumnType
+  readonly layout: Layout
+  readonly maxDoc: number
+  /** Documents with at least one value. */
+  readonly documentsWithValue: number
+  /** Values in the column (valueCount() without a document gives the same). */
+  readonly totalValueCount: number
+  /** Smallest and largest raw value (geo: of the latitudes; keyword: ordinals). */
+  readonly minRaw: bigint
+  readonly maxRaw: bigint
+  /** Absolute offset and length of the column's section in the file. */
+  readonly sectionOffset: number
+  readonly sectionLength: number
+  /** Keyword dictionary, or null for other types. */
+  readonly dictionary: Dictionary | null
+  /** Sequences and maps, for kernels and inspection. */
+  readonly values: SequenceView
+  readonly longitudes: SequenceView | null
+  readonly presence: PresenceView | null
+  readonly offsets: SequenceView | null
+  private readonly backend: ColumnsBackend
+  private readonly fileName: string
+  private readonly integerLike: boolean
+
+  constructor(parts: ColumnParts) {
+    this.name = parts.name
+    this.type = parts.type
+    this.layout = parts.layout
+    this.maxDoc = parts.maxDoc
+    this.documentsWithValue = parts.documentsWithValue
+    this.totalValueCount = parts.valueCount
+    this.minRaw = parts.minRaw
+    this.maxRaw = parts.maxRaw
+    this.sectionOffset = parts.sectionOffset
+    this.sectionLength = parts.sectionLength
+    this.dictionary = parts.dictionary
+    this.values = parts.values
+    this.longitudes = parts.longitudes
+    this.presence = parts.presence
+    this.offsets = parts.offsets
+    this.backend = parts.backend
+    this.fileName = parts.fileName
+    this.integerLike = this.type !== 'fractional' && this.type !== 'geo_point'
+  }
+
+  private resolve(document: number): void {
+    if (!(document >= 0 && document < this.maxDoc) || document !== Math.floor(document)) {
+      throw new RangeError(`field "${this.name}": document ${document} is outside [0, ${this.maxDoc})`)
+    }
+    if (this.layout === 'dense') {
+      runStart = document
+      runCount = 1
+    } else if (this.presence !== null) {
+      const words = this.presence.words
+      runCount = (words[document >>> 5] >>> (document & 31)) & 1
+      runStart = runCount === 0 ? 0 : this.backend.rank(this.presence, document)
+    } else {
+      const offsets = this.offsets!
+      this.backend.getRaw(offsets, document)
+      runStart = int64Result[0] >>> 0
+      this.backend.getRaw(offsets, document + 1)
+      runCount = (int64Result[0] >>> 0) - runStart
+    }
+  }
+
+  /** Value index of the nth value of document; throws when it has fewer values. */
+  private valueIndex(document: number, nth: number): number {
+    this.resolve(document)
+    if (!(nth >= 0 && nth < runCount) || nth !== Math.floor(nth)) {
+      throw new RangeError(`field "${this.name}": document ${document} has ${runCount} value(s), no value #${nth}`)
+    }
+    return runStart + nth
+  }
+
+  private expectType(accessor: string, allowed: boolean, types: string): void {
+    if (!allowed) throw new TypeError(`field "${this.name}" is ${this.type}; ${accessor} reads ${types} columns`)
+  }
+
+  /** Whether the document has at least one value. */
+  hasValue(document: number): boolean {
+    this.resolve(document)
+    return runCount > 0
+  }
+
+  /** Values of the document; without a document, the column's total value count. */
+  valueCount(document?: number): number {
+    if (document === undefined) return this.totalValueCount
+    this.resolve(document)
+    return runCount
+  }
+
+  /** Value index where the document's run starts (use with readValues); its length is valueCount(document). */
+  firstValueIndex(document: number): number {
+    this.resolve(document)
+    return runStart
+  }
+
+  /** The nth value of an integral, date (ms), bool or keyword (ordinal) column as an exact number. */
+  getInt64(document: number, nth = 0): number {
+    this.expectType('getInt64', this.integerLike, INTEGER_LIKE)
+    this.backend.getRaw(this.values, this.valueIndex(document, nth))
+    const value = int64ToNumber(int64Result[0], int64Result[1])
+    if (!Number.isSafeInteger(value)) {
+      throw new RangeError(`field "${this.name}" document ${document}: value ${int64ToBigInt(int64Result[0], int64Result[1])} is beyond 2^53; use getInt64BigInt`)
+    }
+    return value
+  }
+
+  /** The nth value as a bigint (exact for every i64). */
+  getInt64BigInt(document: number, nth = 0): bigint {
+    this.expectType('getInt64BigInt', this.integerLike, INTEGER_LIKE)
+    this.backend.getRaw(this.values, this.valueIndex(document, nth))
+    return int64ToBigInt(int64Result[0], int64Result[1])
+  }
+
+  /** The nth value of a fractional column. */
+  getFloat64(document: number, nth = 0): number {
+    this.expectType('getFloat64', this.type === 'fractional', 'fractional')
+    this.backend.getRaw(this.values, this.valueIndex(document, nth))
+    return sortableToFloat64(int64Result[0], int64Result[1])
+  }
+
+  /** The nth ordinal of a keyword column (range-checked against the dictionary). */
+  getOrdinal(document: number, nth = 0): number {
+    this.expectType('getOrdinal', this.dictionary !== null, 'keyword')
+    return this.checkedOrdinal(this.valueIndex(document, nth))
+  }
+
+  /** The ordinal at a value index (range-checked). */
+  getOrdinalAt(valueIndex: number): number {
+    this.expectType('getOrdinalAt', this.dictionary !== null, 'keyword')
+    if (!(valueIndex >= 0 && valueIndex < this.totalValueCount)) {
+      throw new RangeError(`field "${this.name}": value index ${valueIndex} is outside [0, ${this.totalValueCount})`)
+    }
+    return this.checkedOrdinal(valueIndex)
+  }
+
+  private checkedOrdinal(valueIndex: number): number {
+    this.backend.getRaw(this.values, valueIndex)
+    const termCount = this.dictionary!.termCount
+    if (int64Result[1] !== 0 || int64Result[0] >>> 0 >= termCount) {
+      throw new CorruptIndexException(this.fileName, `field "${this.name}": value ${valueIndex} has ordinal ${int64ToBigInt(int64Result[0], int64Result[1])}, beyond the ${termCount} terms`)
+    }
+    return int64Result[0] >>> 0
+  }
+
+  /** The nth keyword's UTF-8 bytes: a view of the resident file, valid while the reader lives. */
+  getKeyword(document: number, nth = 0): Uint8Array {
+    this.expectType('getKeyword', this.dictionary !== null, 'keyword')
+    return this.dictionary!.termBytes(this.checkedOrdinal(this.valueIndex(document, nth)))
+  }
+
+  /** The nth keyword decoded to a string (allocates). */
+  getKeywordString(document: number, nth = 0): string {
+    return this.term(this.getOrdinal(document, nth))
+  }
+
+  /** The term with this ordinal as a string (allocates). */
+  term(ordinal: number): string {
+    this.expectType('term', this.dictionary !== null, 'keyword')
+    const text = decodeUtf8Strict(this.dictionary!.termBytes(ordinal))
+    if (text === null) throw new CorruptIndexException(this.fileName, `field "${this.name}": term ${ordinal} is not valid UTF-8`)
+    return text
+  }
+
+  /** Ordinal of a keyword (string or UTF-8 bytes) by binary search, or -1. */
+  lookupOrdinal(term: string | Uint8Array): number {
+    this.expectType('lookupOrdinal', this.dictionary !== null, 'keyword')
+    return this.dictionary!.lookupOrdinal(term)
+  }
+
+  /** The nth geo point as [latitude, longitude] in `out` (allocates a Float64Array only when out is omitted). */
+  getGeoPoint(document: number, nth = 0, out: Float64Array = new Float64Array(2)): Float64Array {
+    this.expectType('getGeoPoint', this.longitudes !== null, 'geo_point')
+    const index = this.valueIndex(document, nth)
+    this.backend.getRaw(this.values, index)
+    out[0] = sortableToFloat64(int64Result[0], int64Result[1])
+    this.backend.getRaw(this.longitudes!, index)
+    out[1] = sortableToFloat64(int64Result[0], int64Result[1])
+    return out
+  }
+
+  /** Raw i64 of a value by value index (any type; geo: the chosen part), as a bigint. */
+  getRawBigInt(valueIndex: number, part: GeoPart = 'latitude'): bigint {
+    if (!(valueIndex >= 0 && valueIndex < this.totalValueCount)) {
+      throw new RangeError(`field "${this.name}": value index ${valueIndex} is outside [0, ${this.totalValueCount})`)
+    }
+    this.backend.getRaw(part === 'longitude' ? this.sequenceOf(part) : this.values, valueIndex)
+    return int64ToBigInt(int64Result[0], int64Result[1])
+  }
+
+  /** @internal Loads the raw value at a value index into int64Result (for merge and kernels). */
+  loadRaw(valueIndex: number, part: GeoPart = 'latitude'): void {
+    this.backend.getRaw(part === 'longitude' ? this.sequenceOf(part) : this.values, valueIndex)
+  }
+
+  private sequenceOf(part: GeoPart): SequenceView {
+    if (part === 'longitude') {
+      if (this.longitudes === null) throw new TypeError(`field "${this.name}" is ${this.type}; only geo_point columns have longitudes`)
+      return this.longitudes
+    }
+    return this.values
+  }
+
+  /**
+   * Decodes values [firstValue, firstValue + destination.length) in bulk.
+   * BigInt64Array: raw i64. Float64Array: doubles (fractional, geo) or exact
+   * numbers (other types; RangeError beyond 2^53). Int32Array: ordinals, bools
+   * and integers that fit (RangeError otherwise). Returns the number of values.
+   */
+  readValues(firstValue: number, destination: BigInt64Array | Float64Array | Int32Array, part: GeoPart = 'latitude'): number {
+    const count = destination.length
+    if (!(firstValue >= 0 && firstValue + count <= this.totalValueCount) || firstValue !== Math.floor(firstValue)) {
+      throw new RangeError(`field "${this.name}": values [${firstValue}, ${firstValue + count}) are outside [0, ${this.totalValueCount})`)
+    }
+    const termCount = this.dictionary === null ? -1 : this.dictionary.termCount
+    readValuesInto(this.backend, this.sequenceOf(part), this.type, this.name, termCount, firstValue, destination)
+    return count
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * A keyword column's dictionary: sorted, distinct UTF-8 terms viewed in place
+ * in the resident file; ordinals are positions, lookups binary-search.
+ */
+import { DICTIONARY_HEADER_BYTES, MAX_DICTIONARY_BYTES } from '../format/constants.js'
+import { CorruptIndexException } from '../format/errors.js'
+import { readUint32 } from '../format/int64.js'
+import { compareByteRanges, encodeUtf8 } from '../format/utf8.js'
+
+/** The terms of one keyword column. */
+export class Dictionary {
+  readonly termCount: number
+  readonly totalBytes: number
+  /** termCount + 1 offsets into the term bytes, relative to bytesStart. */
+  private readonly offsets: Uint32Array
+  private readonly bytes: Uint8Array
+  /** Absolute offset of the first term byte. */
+  private readonly bytesStart: number
+
+  private constructor(bytes: Uint8Array, bytesStart: number, offsets: Uint32Array) {
+    this.bytes = bytes
+    this.bytesStart = bytesStart
+    this.offsets = offsets
+    this.termCount = offsets.length - 1
+    this.totalBytes = offsets[offsets.length - 1]
+  }
+
+  /** Parses and validates the dictionary at offset; returns it and the offset after it. */
+  static parse(bytes: Uint8Array, fileName: string, field: string, offset: number, limit: number): { dictionary: Dictionary; end: number } {
+    const fail = (detail: string): never => {
+      throw new CorruptIndexException(fileName, `dictionary of field "${field}": ${detail}`)
+    }
+    if (offset + DICTIONARY_HEADER_BYTES > limit) fail('header runs past the end of the section')
+    const termCount = readUint32(bytes, offset)
+    const totalBytes = readUint32(bytes, offset + 4)
+    if (termCount === 0) fail('no terms in a column that has values')
+    if (totalBytes > MAX_DICTIONARY_BYTES) fail(`${totalBytes} term bytes exceed the 1 GiB limit`)
+    const offsetsStart = offset + DICTIONARY_HEADER_BYTES
+    const bytesStart = offsetsStart + 4 * (termCount + 1)
+    if (bytesStart > limit) fail(`${termCount + 1} term offsets run past the end of the section`)
+    const end = bytesStart + totalBytes
+    if (end > limit) fail(`${totalBytes} term bytes run past the end of the section`)
+    const offsets = new Uint32Array(termCount + 1)
+    for (let term = 0; term <= termCount; term++) offsets[term] = readUint32(bytes, offsetsStart + 4 * term)
+    if (offsets[0] !== 0) fail(`first term offset is ${offsets[0]}, not 0`)
+    if (offsets[termCount] !== totalBytes) fail(`last term offset is ${offsets[termCount]}, not the total ${totalBytes} bytes`)
+    for (let term = 0; term < termCount; term++) {
+      if (offsets[term + 1] < offsets[term]) fail(`term offsets decrease at term ${term + 1}`)
+    }
+    for (let term = 1; term < termCount; term++) {
+      const order = compareByteRanges(
+        bytes, bytesStart + offsets[term - 1], bytesStart + offsets[term], bytesStart + offsets[term], bytesStart + offsets[term + 1],
+      )
+      if (order >= 0) fail(`terms are not strictly increasing at ordinal ${term}`)
+    }
+    return { dictionary: new Dictionary(bytes, bytesStart, offsets), end }
+  }
+
+  /** Start (absolute file offset) of the term with this ordinal. */
+  termStart(ordinal: number): number {
+    return this.bytesStart + this.offsets[ordinal]
+  }
+
+  /** End (absolute, exclusive) of the term with this ordinal. */
+  termEnd(ordinal: number): number {
+    return this.bytesStart + this.offsets[ordinal + 1]
+  }
+
+  /** The term's UTF-8 bytes, a view of the resident file (no copy). */
+  termBytes(ordinal: number): Uint8Array {
+    return this.bytes.subarray(this.termStart(ordinal), this.termEnd(ordinal))
+  }
+
+  /** Ordinal of the term (a string, or its UTF-8 bytes), or -1 when absent. Binary search. */
+  lookupOrdinal(term: string | Uint8Array): number {
+    const key = typeof term === 'string' ? encodeUtf8(term) : term
+    let low = 0
+    let high = this.termCount - 1
+    while (low <= high) {
+      const middle = (low + high) >>> 1
+      const order = this.compareTermWith(middle, key)
+      if (order === 0) return middle
+      if (order < 0) low = middle + 1
+      else high = middle - 1
+    }
+    return -1
+  }
+
+  private compareTermWith(ordinal: number, key: Uint8Array): number {
+    const start = this.termStart(ordinal)
+    const length = this.termEnd(ordinal) - start
+    const shared = Math.min(length, key.length)
+    const bytes = this.bytes
+    for (let index = 0; index < shared; index++) {
+      const difference = bytes[start + index] - key[index]
+      if (difference !== 0) return difference
+    }
+    return length - key.length
+  }
+}

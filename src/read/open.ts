@@ -1,0 +1,144 @@
+/**
+ * openColumns: checksum and full structural validation, then an immutable reader.
+ */
+import type { ColumnsBackend, PresenceView, SequenceView } from '../backend/backend.js'
+import { resolveBackend, type BackendChoice } from '../backend/select.js'
+import { BLOCK_VALUES, DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
+import { CorruptIndexException, ResidentLimitError } from '../format/errors.js'
+import { int64ToBigInt } from '../format/int64.js'
+import { popcount32 } from '../backend/ts/index.js'
+import { Column } from './column.js'
+import { Dictionary } from './dictionary.js'
+import { checkFrame, checkLayoutCounts, type DirectoryEntry, parseDirectory } from './directory.js'
+import { parseSequence } from './sequence-parser.js'
+import { ColumnsReader } from './reader.js'
+
+/** Options of openColumns. */
+export interface OpenOptions {
+  /** The segment's document count; the file must agree (required when bytes is null). */
+  maxDoc?: number
+  /** Named in every error (default "columns"). */
+  fileName?: string
+  /** 'ts', 'wasm', 'auto' (default), or a backend object. */
+  backend?: BackendChoice
+  /** Files larger than this are refused before reading (default 1 GiB). */
+  maxResidentFileBytes?: number
+}
+
+/**
+ * Opens a columns file held in memory, verifying its checksum and whole
+ * structure; `null` (no file: no field qualified) gives a reader without columns.
+ */
+export function openColumns(bytes: Uint8Array | null, options: OpenOptions = {}): ColumnsReader {
+  const fileName = options.fileName ?? 'columns'
+  const backend = resolveBackend(options.backend)
+  if (bytes === null) {
+    if (options.maxDoc === undefined) throw new TypeError('openColumns(null) needs options.maxDoc')
+    return new ColumnsReader(fileName, options.maxDoc, [], backend, new Uint8Array(0))
+  }
+  const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
+  if (bytes.length > limit) throw new ResidentLimitError(`${fileName}`, bytes.length, limit)
+  const maxDoc = checkFrame(bytes, fileName, backend)
+  if (options.maxDoc !== undefined && options.maxDoc !== maxDoc) {
+    throw new CorruptIndexException(fileName, `maxDoc is ${maxDoc}, but the segment has ${options.maxDoc} documents`)
+  }
+  const columns = parseDirectory(bytes, fileName).map((entry) => openColumn(bytes, fileName, maxDoc, entry, backend))
+  return new ColumnsReader(fileName, maxDoc, columns, backend, bytes)
+}
+
+function openColumn(bytes: Uint8Array, fileName: string, maxDoc: number, entry: DirectoryEntry, backend: ColumnsBackend): Column {
+  checkLayoutCounts(entry, maxDoc, fileName)
+  const field = `field "${entry.name}"`
+  const fail = (detail: string): never => {
+    throw new CorruptIndexException(fileName, `${field}: ${detail}`)
+  }
+  const end = entry.sectionOffset + entry.sectionLength
+  let offset = entry.sectionOffset
+  let dictionary: Dictionary | null = null
+  if (entry.type === 'keyword') {
+    const parsed = Dictionary.parse(bytes, fileName, entry.name, offset, end)
+    dictionary = parsed.dictionary
+    offset = parsed.end
+    if (entry.minLow !== 0 || entry.minHigh !== 0 || entry.maxHigh !== 0 || entry.maxLow >>> 0 !== dictionary.termCount - 1) {
+      fail(`keyword minRaw/maxRaw must be 0 and ${dictionary.termCount - 1} (the ordinals of the first and last term)`)
+    }
+  }
+  let presence: PresenceView | null = null
+  let offsets: SequenceView | null = null
+  if (entry.layout === 'optional') {
+    const parsed = parsePresence(bytes, offset, end, maxDoc, entry.valueCount, fail)
+    presence = parsed.presence
+    offset = parsed.end
+  } else if (entry.layout === 'multi') {
+    const parsed = parseSequence(bytes, fileName, `offsets of ${field}`, offset, end, maxDoc + 1)
+    offsets = parsed.view
+    offset = parsed.end
+    checkOffsets(backend, offsets, entry, fail)
+  }
+  const values = parseSequence(bytes, fileName, `${entry.type === 'geo_point' ? 'latitudes' : 'values'} of ${field}`, offset, end, entry.valueCount)
+  offset = values.end
+  let longitudes: SequenceView | null = null
+  if (entry.type === 'geo_point') {
+    const parsed = parseSequence(bytes, fileName, `longitudes of ${field}`, offset, end, entry.valueCount)
+    longitudes = parsed.view
+    offset = parsed.end
+  }
+  if (offset !== end) fail(`section length ${entry.sectionLength} disagrees with its contents, which end ${end - offset} bytes early`)
+  return new Column({
+    name: entry.name, type: entry.type, layout: entry.layout, maxDoc,
+    documentsWithValue: entry.documentsWithValue, valueCount: entry.valueCount,
+    minRaw: int64ToBigInt(entry.minLow, entry.minHigh), maxRaw: int64ToBigInt(entry.maxLow, entry.maxHigh),
+    sectionOffset: entry.sectionOffset, sectionLength: entry.sectionLength,
+    values: values.view, longitudes, presence, offsets, dictionary, backend, fileName,
+  })
+}
+
+/** Copies the bitmap into aligned words, checks its population and builds the rank per 64 documents. */
+function parsePresence(
+  bytes: Uint8Array, offset: number, end: number, maxDoc: number, valueCount: number, fail: (detail: string) => never,
+): { presence: PresenceView; end: number } {
+  const wordCount64 = Math.ceil(maxDoc / 64)
+  const bitmapEnd = offset + 8 * wordCount64
+  if (bitmapEnd > end) fail(`presence bitmap (${8 * wordCount64} bytes) runs past the end of the section`)
+  const aligned = new Uint8Array(8 * wordCount64)
+  aligned.set(bytes.subarray(offset, bitmapEnd))
+  const words = new Int32Array(aligned.buffer)
+  const ranks = new Uint32Array(wordCount64 + 1)
+  let population = 0
+  for (let word = 0; word < wordCount64; word++) {
+    ranks[word] = population
+    population += popcount32(words[2 * word]) + popcount32(words[2 * word + 1])
+  }
+  ranks[wordCount64] = population
+  const tailBits = maxDoc & 63
+  if (tailBits !== 0) {
+    const lastLow = words[2 * wordCount64 - 2], lastHigh = words[2 * wordCount64 - 1]
+    const strayLow = tailBits >= 32 ? 0 : lastLow >>> tailBits
+    const strayHigh = tailBits <= 32 ? lastHigh : lastHigh >>> (tailBits - 32)
+    if (strayLow !== 0 || strayHigh !== 0) fail(`presence bitmap has bits set at or beyond maxDoc ${maxDoc}`)
+  }
+  if (population !== valueCount) fail(`presence bitmap has ${population} documents, but valueCount is ${valueCount}`)
+  return { presence: { words, ranks }, end: bitmapEnd }
+}
+
+const offsetScratch = new Int32Array(2 * BLOCK_VALUES)
+
+/** Offsets start at 0, never decrease, end at valueCount and give documentsWithValue non-empty runs. */
+function checkOffsets(backend: ColumnsBackend, offsets: SequenceView, entry: DirectoryEntry, fail: (detail: string) => never): void {
+  let previous = 0
+  let documents = 0
+  for (let first = 0; first < offsets.count; first += BLOCK_VALUES) {
+    const chunk = Math.min(BLOCK_VALUES, offsets.count - first)
+    backend.decodeRaw(offsets, first, chunk, offsetScratch, 0)
+    for (let index = 0; index < chunk; index++) {
+      const low = offsetScratch[2 * index] >>> 0, high = offsetScratch[2 * index + 1]
+      const document = first + index
+      if (document === 0 && (low !== 0 || high !== 0)) fail(`offsets start at ${int64ToBigInt(low, high)}, not 0`)
+      if (high !== 0 || low < previous) fail(`offsets decrease at document ${document}`)
+      if (low > previous) documents++
+      previous = low
+    }
+  }
+  if (previous !== entry.valueCount) fail(`offsets end at ${previous}, but valueCount is ${entry.valueCount}`)
+  if (documents !== entry.documentsWithValue) fail(`offsets give ${documents} documents with values, but documentsWithValue is ${entry.documentsWithValue}`)
+}

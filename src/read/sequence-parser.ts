@@ -1,0 +1,109 @@
+/**
+ * Validates an integer sequence at open (header, every block record, data
+ * tiling, padding) and copies its records into aligned words for the kernels.
+ */
+import type { SequenceView } from '../backend/backend.js'
+import {
+  BLOCK_RECORD_BYTES, BLOCK_VALUES, BlockKind, DATA_PADDING_BYTES, SEQUENCE_HEADER_BYTES, TABLE_MAX_ENTRIES,
+  TABLE_MIN_ENTRIES,
+} from '../format/constants.js'
+import { CorruptIndexException } from '../format/errors.js'
+import { bitsOfNumber, compareInt64, readInt32, readUint32 } from '../format/int64.js'
+
+/** A parsed sequence and the offset right after it. */
+export interface ParsedSequence {
+  view: SequenceView
+  end: number
+}
+
+/**
+ * Parses the sequence at `offset` (which must end by `limit`) holding `expectedCount` values.
+ * `label` says which sequence it is ("values of field \"x\"").
+ */
+export function parseSequence(
+  bytes: Uint8Array, fileName: string, label: string, offset: number, limit: number, expectedCount: number,
+): ParsedSequence {
+  const fail = (detail: string): never => {
+    throw new CorruptIndexException(fileName, `${label}: ${detail}`)
+  }
+  if (offset + SEQUENCE_HEADER_BYTES > limit) fail('sequence header runs past the end of its section')
+  const count = readUint32(bytes, offset)
+  const blockCount = readUint32(bytes, offset + 4)
+  const dataLength = readUint32(bytes, offset + 8)
+  if (count !== expectedCount) fail(`sequence holds ${count} values, expected ${expectedCount}`)
+  const expectedBlocks = Math.ceil(count / BLOCK_VALUES)
+  if (blockCount !== expectedBlocks) fail(`block count ${blockCount} does not match ${count} values (expected ${expectedBlocks})`)
+  const recordsStart = offset + SEQUENCE_HEADER_BYTES
+  const dataStart = recordsStart + blockCount * BLOCK_RECORD_BYTES
+  if (dataStart > limit) fail(`${blockCount} block records run past the end of the section`)
+  if (dataLength < DATA_PADDING_BYTES) fail(`data length ${dataLength} is shorter than the ${DATA_PADDING_BYTES} padding bytes`)
+  const end = dataStart + dataLength
+  if (end > limit) fail(`data (${dataLength} bytes) runs past the end of the section`)
+  const records = new Int32Array(6 * blockCount)
+  let running = 0
+  for (let block = 0; block < blockCount; block++) {
+    const at = recordsStart + block * BLOCK_RECORD_BYTES
+    const kind = bytes[at]
+    const width = bytes[at + 1]
+    const reserved = bytes[at + 2] | (bytes[at + 3] << 8)
+    const dataOffset = readUint32(bytes, at + 4)
+    const baseLow = readInt32(bytes, at + 8), baseHigh = readInt32(bytes, at + 12)
+    const auxLow = readInt32(bytes, at + 16), auxHigh = readInt32(bytes, at + 20)
+    const where = `block ${block}`
+    if (reserved !== 0) fail(`${where}: reserved bytes are ${reserved}, not 0`)
+    if (dataOffset !== running) fail(`${where}: data offset ${dataOffset}, expected ${running} (blocks' data is back to back)`)
+    const values = Math.min(BLOCK_VALUES, count - block * BLOCK_VALUES)
+    let length = 0
+    if (kind === BlockKind.constant) {
+      if (width !== 0) fail(`${where}: constant block with width ${width}, not 0`)
+      if (auxLow !== 0 || auxHigh !== 0) fail(`${where}: constant block with aux not 0`)
+    } else if (kind === BlockKind.packed) {
+      if (width < 1 || width > 64) fail(`${where}: packed width ${width} outside 1..64`)
+      if (auxLow === 0 && auxHigh === 0) fail(`${where}: packed block with divisor 0`)
+      length = Math.ceil((values * width) / 8)
+    } else if (kind === BlockKind.table) {
+      if (auxHigh !== 0 || auxLow < TABLE_MIN_ENTRIES || auxLow > TABLE_MAX_ENTRIES) {
+        fail(`${where}: table size outside ${TABLE_MIN_ENTRIES}..${TABLE_MAX_ENTRIES}`)
+      }
+      if (width !== bitsOfNumber(auxLow - 1)) fail(`${where}: table index width ${width}, expected ${bitsOfNumber(auxLow - 1)} for ${auxLow} entries`)
+      length = 8 * auxLow + Math.ceil((values * width) / 8)
+    } else {
+      fail(`${where}: unknown block kind ${kind}`)
+    }
+    if (running + length + DATA_PADDING_BYTES > dataLength) fail(`${where}: data runs past the sequence's data`)
+    if (kind === BlockKind.table) checkTable(bytes, dataStart + running, auxLow, baseLow, baseHigh, (detail) => fail(`${where}: ${detail}`))
+    if (kind !== BlockKind.constant) {
+      const usedBits = (values * width) & 7
+      const lastByte = bytes[dataStart + running + length - 1]
+      if (usedBits !== 0 && lastByte >>> usedBits !== 0) fail(`${where}: unused bits of the last data byte are not zero`)
+    }
+    records[6 * block] = kind | (width << 8)
+    records[6 * block + 1] = dataOffset
+    records[6 * block + 2] = baseLow
+    records[6 * block + 3] = baseHigh
+    records[6 * block + 4] = auxLow
+    records[6 * block + 5] = auxHigh
+    running += length
+  }
+  if (running + DATA_PADDING_BYTES !== dataLength) {
+    fail(`data length ${dataLength} does not match the blocks' ${running} bytes plus ${DATA_PADDING_BYTES} padding`)
+  }
+  for (let index = dataStart + running; index < end; index++) {
+    if (bytes[index] !== 0) fail('padding bytes after the last block are not zero')
+  }
+  return { view: { bytes, fileName, label, count, blockCount, records, dataStart }, end }
+}
+
+/** A table's entries must be strictly increasing, starting at the block's base. */
+function checkTable(
+  bytes: Uint8Array, start: number, entries: number, baseLow: number, baseHigh: number, fail: (detail: string) => never,
+): void {
+  let previousLow = readInt32(bytes, start), previousHigh = readInt32(bytes, start + 4)
+  if (previousLow !== baseLow || previousHigh !== baseHigh) fail('base is not the first table entry')
+  for (let entry = 1; entry < entries; entry++) {
+    const low = readInt32(bytes, start + 8 * entry), high = readInt32(bytes, start + 8 * entry + 4)
+    if (compareInt64(low, high, previousLow, previousHigh) <= 0) fail(`table entries are not strictly increasing at entry ${entry}`)
+    previousLow = low
+    previousHigh = high
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * Encodes one block (≤ 1,024 raw i64 values) in the form the format's
+ * deterministic choice gives: constant, packed (base + gcd × u) or table.
+ * Values arrive as interleaved (low, high) int32 words.
+ */
+import {
+  BLOCK_VALUES, BlockKind, TABLE_MAX_ENTRIES, TABLE_MIN_ENTRIES, TABLE_MIN_RANGE_BITS,
+} from '../format/constants.js'
+import {
+  bitsOfNumber, bitsOfUnsigned, bigIntToInt64, compareInt64, int64Result, int64ToBigInt,
+} from '../format/int64.js'
+import type { ByteSink } from './byte-sink.js'
+
+/** A block record's fields: what the 24 bytes of a record say. */
+export interface BlockChoice {
+  kind: number
+  width: number
+  baseLow: number
+  baseHigh: number
+  auxLow: number
+  auxHigh: number
+  /** Bytes of data the block takes. */
+  dataLength: number
+  /** Distinct values in ascending order when kind is table (words, 2 per entry). */
+  tableEntryCount: number
+}
+
+const MAX_DOUBLE_EXACT_HIGH = 0x200000 // ranges below 2^53 are exact in doubles
+const unitLow = new Int32Array(BLOCK_VALUES)
+const unitHigh = new Int32Array(BLOCK_VALUES)
+const packWords = new Uint32Array(2 * BLOCK_VALUES + 2)
+const packBytes = new Uint8Array(packWords.buffer)
+
+// Open-addressing set of up to 257 distinct values, reset by a generation stamp.
+const SET_SLOTS = 1024
+const setLow = new Int32Array(SET_SLOTS)
+const setHigh = new Int32Array(SET_SLOTS)
+const setStamp = new Int32Array(SET_SLOTS)
+const setEntry = new Int32Array(SET_SLOTS)
+let stamp = 0
+const tableLow = new Int32Array(TABLE_MAX_ENTRIES + 1)
+const tableHigh = new Int32Array(TABLE_MAX_ENTRIES + 1)
+const tableOrder = new Int32Array(TABLE_MAX_ENTRIES + 1)
+const tableIndexOfEntry = new Int32Array(TABLE_MAX_ENTRIES + 1)
+
+function slotOf(low: number, high: number): number {
+  let slot = Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b) >>> 22
+  while (setStamp[slot] === stamp && (setLow[slot] !== low || setHigh[slot] !== high)) {
+    slot = (slot + 1) & (SET_SLOTS - 1)
+  }
+  return slot
+}
+
+/** Distinct values of the block, or TABLE_MAX_ENTRIES + 1 once there are more than a table holds. */
+function countDistinct(words: Int32Array, first: number, count: number): number {
+  stamp++
+  let distinct = 0
+  for (let index = first; index < first + count; index++) {
+    const low = words[2 * index], high = words[2 * index + 1]
+    const slot = slotOf(low, high)
+    if (setStamp[slot] !== stamp) {
+      if (distinct === TABLE_MAX_ENTRIES) return TABLE_MAX_ENTRIES + 1
+      setStamp[slot] = stamp
+      setLow[slot] = low
+      setHigh[slot] = high
+      setEntry[slot] = distinct
+      tableLow[distinct] = low
+      tableHigh[distinct] = high
+      distinct++
+    }
+  }
+  return distinct
+}
+
+function gcdNumbers(a: number, b: number): number {
+  while (b !== 0) {
+    const rest = a % b
+    a = b
+    b = rest
+  }
+  return a
+}
+
+function gcdBigInts(a: bigint, b: bigint): bigint {
+  while (b !== 0n) {
+    const rest = a % b
+    a = b
+    b = rest
+  }
+  return a
+}
+
+/**
+ * Computes the block's canonical record (kind, width, base, aux) and, for packed
+ * blocks, the packed units u = (v - base) / g into the module's unit scratch.
+ */
+export function chooseBlock(words: Int32Array, first: number, count: number, choice: BlockChoice): void {
+  let minLow = words[2 * first], minHigh = words[2 * first + 1]
+  let maxLow = minLow, maxHigh = minHigh
+  for (let index = first + 1; index < first + count; index++) {
+    const low = words[2 * index], high = words[2 * index + 1]
+    if (compareInt64(low, high, minLow, minHigh) < 0) { minLow = low; minHigh = high }
+    if (compareInt64(low, high, maxLow, maxHigh) > 0) { maxLow = low; maxHigh = high }
+  }
+  choice.baseLow = minLow
+  choice.baseHigh = minHigh
+  choice.tableEntryCount = 0
+  if (minLow === maxLow && minHigh === maxHigh) {
+    choice.kind = BlockKind.constant
+    choice.width = 0
+    choice.auxLow = 0
+    choice.auxHigh = 0
+    choice.dataLength = 0
+    return
+  }
+  const rangeLowSigned = (maxLow >>> 0) - (minLow >>> 0)
+  const rangeLow = rangeLowSigned | 0
+  const rangeHigh = (maxHigh - minHigh - (rangeLowSigned < 0 ? 1 : 0)) | 0
+  const rangeBits = bitsOfUnsigned(rangeLow, rangeHigh)
+  if (rangeHigh >>> 0 < MAX_DOUBLE_EXACT_HIGH) computeUnitsWithDoubles(words, first, count, minLow, minHigh, choice)
+  else computeUnitsWithBigInts(words, first, count, minLow, minHigh, choice)
+  choice.kind = BlockKind.packed
+  choice.dataLength = Math.ceil((count * choice.width) / 8)
+  if (rangeBits <= TABLE_MIN_RANGE_BITS) return
+  const distinct = countDistinct(words, first, count)
+  if (distinct < TABLE_MIN_ENTRIES || distinct > TABLE_MAX_ENTRIES) return
+  const indexWidth = bitsOfNumber(distinct - 1)
+  const tableLength = 8 * distinct + Math.ceil((count * indexWidth) / 8)
+  if (tableLength >= choice.dataLength) return
+  choice.kind = BlockKind.table
+  choice.width = indexWidth
+  choice.auxLow = distinct
+  choice.auxHigh = 0
+  choice.dataLength = tableLength
+  choice.tableEntryCount = distinct
+}
+
+function computeUnitsWithDoubles(
+  words: Int32Array, first: number, count: number, baseLow: number, baseHigh: number, choice: BlockChoice,
+): void {
+  let divisor = 0
+  for (let index = first; index < first + count; index++) {
+    const differenceLow = (words[2 * index] >>> 0) - (baseLow >>> 0)
+    const difference = (words[2 * index + 1] - baseHigh - (differenceLow < 0 ? 1 : 0)) * 4294967296 + (differenceLow >>> 0)
+    if (difference !== 0) divisor = divisor === 0 ? difference : gcdNumbers(divisor, difference)
+    if (divisor === 1) break
+  }
+  let largestUnit = 0
+  for (let index = first, unitIndex = 0; index < first + count; index++, unitIndex++) {
+    const differenceLow = (words[2 * index] >>> 0) - (baseLow >>> 0)
+    const difference = (words[2 * index + 1] - baseHigh - (differenceLow < 0 ? 1 : 0)) * 4294967296 + (differenceLow >>> 0)
+    const unit = divisor === 1 ? difference : difference / divisor
+    if (unit > largestUnit) largestUnit = unit
+    const unitHighWord = Math.floor(unit / 4294967296)
+    unitHigh[unitIndex] = unitHighWord
+    unitLow[unitIndex] = unit - unitHighWord * 4294967296
+  }
+  choice.width = bitsOfNumber(largestUnit)
+  const divisorHigh = Math.floor(divisor / 4294967296)
+  choice.auxLow = divisor - divisorHigh * 4294967296
+  choice.auxHigh = divisorHigh
+}
+
+// Ranges of 2^53 or more are rare (hashes, i64 extremes); exactness beats speed here.
+function computeUnitsWithBigInts(
+  words: Int32Array, first: number, count: number, baseLow: number, baseHigh: number, choice: BlockChoice,
+): void {
+  const base = int64ToBigInt(baseLow, baseHigh)
+  let divisor = 0n
+  for (let index = first; index < first + count; index++) {
+    const difference = BigInt.asUintN(64, int64ToBigInt(words[2 * index], words[2 * index + 1]) - base)
+    if (difference !== 0n) divisor = divisor === 0n ? difference : gcdBigInts(divisor, difference)
+    if (divisor === 1n) break
+  }
+  let largestUnit = 0n
+  for (let index = first, unitIndex = 0; index < first + count; index++, unitIndex++) {
+    const unit = BigInt.asUintN(64, int64ToBigInt(words[2 * index], words[2 * index + 1]) - base) / divisor
+    if (unit > largestUnit) largestUnit = unit
+    bigIntToInt64(unit)
+    unitLow[unitIndex] = int64Result[0]
+    unitHigh[unitIndex] = int64Result[1]
+  }
+  bigIntToInt64(largestUnit)
+  choice.width = bitsOfUnsigned(int64Result[0], int64Result[1])
+  bigIntToInt64(divisor)
+  choice.auxLow = int64Result[0]
+  choice.auxHigh = int64Result[1]
+}
+
+/** Appends the data of a block chosen by chooseBlock (called right after it, same values). */
+export function writeBlockData(words: Int32Array, first: number, count: number, choice: BlockChoice, sink: ByteSink): void {
+  if (choice.kind === BlockKind.constant) return
+  if (choice.kind === BlockKind.table) {
+    writeTable(words, first, count, choice, sink)
+    return
+  }
+  packUnits(unitLow, unitHigh, count, choice.width, sink)
+}
+
+function writeTable(words: Int32Array, first: number, count: number, choice: BlockChoice, sink: ByteSink): void {
+  const entries = choice.tableEntryCount
+  for (let entry = 0; entry < entries; entry++) tableOrder[entry] = entry
+  const order = Array.from(tableOrder.subarray(0, entries))
+  order.sort((a, b) => compareInt64(tableLow[a], tableHigh[a], tableLow[b], tableHigh[b]))
+  for (let position = 0; position < entries; position++) {
+    const entry = order[position]
+    tableIndexOfEntry[entry] = position
+    sink.writeInt64(tableLow[entry], tableHigh[entry])
+  }
+  // The distinct-value set from chooseBlock is still stamped: map each value to its entry.
+  for (let index = first, unitIndex = 0; index < first + count; index++, unitIndex++) {
+    const slot = slotOf(words[2 * index], words[2 * index + 1])
+    unitLow[unitIndex] = tableIndexOfEntry[setEntry[slot]]
+    unitHigh[unitIndex] = 0
+  }
+  packUnits(unitLow, unitHigh, count, choice.width, sink)
+}
+
+/** Packs count units of `width` bits, little-endian bit fields, into ceil(count × width / 8) bytes. */
+function packUnits(low: Int32Array, high: Int32Array, count: number, width: number, sink: ByteSink): void {
+  const byteLength = Math.ceil((count * width) / 8)
+  packWords.fill(0, 0, (byteLength >>> 2) + 2)
+  if (width <= 32) {
+    for (let index = 0, bit = 0; index < count; index++, bit += width) {
+      const word = bit >>> 5, shift = bit & 31
+      const unit = low[index]
+      packWords[word] |= unit << shift
+      if (shift + width > 32) packWords[word + 1] |= unit >>> (32 - shift)
+    }
+  } else {
+    const highWidth = width - 32
+    for (let index = 0, bit = 0; index < count; index++, bit += width) {
+      const word = bit >>> 5, shift = bit & 31
+      const unitLowWord = low[index], unitHighWord = high[index]
+      packWords[word] |= unitLowWord << shift
+      if (shift > 0) packWords[word + 1] |= unitLowWord >>> (32 - shift)
+      packWords[word + 1] |= unitHighWord << shift
+      if (shift + highWidth > 32) packWords[word + 2] |= unitHighWord >>> (32 - shift)
+    }
+  }
+  sink.writeBytes(packBytes.subarray(0, byteLength))
+}

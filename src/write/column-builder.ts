@@ -1,0 +1,226 @@
+/**
+ * Collects one field's raw values in document order and, at finish, writes its
+ * section: dictionary (keywords), presence bitmap or offsets, value sequences.
+ */
+import { type ColumnType, LayoutCode, MAX_COUNT, MAX_DICTIONARY_BYTES } from '../format/constants.js'
+import { InvalidInputError } from '../format/errors.js'
+import { compareInt64 } from '../format/int64.js'
+import { compareCodePoints, encodeUtf8Into, findLoneSurrogate, utf8Length } from '../format/utf8.js'
+import { ByteSink } from './byte-sink.js'
+import { writeSequence } from './sequence-encoder.js'
+
+/** Growable list of i64 values as interleaved (low, high) words. */
+export class Int64List {
+  words = new Int32Array(64)
+  length = 0
+
+  push(low: number, high: number): void {
+    if (2 * this.length + 2 > this.words.length) this.grow()
+    this.words[2 * this.length] = low
+    this.words[2 * this.length + 1] = high
+    this.length++
+  }
+
+  private grow(): void {
+    const grown = new Int32Array(this.words.length * 2)
+    grown.set(this.words)
+    this.words = grown
+  }
+}
+
+/** Growable list of int32. */
+class Int32List {
+  values = new Int32Array(64)
+  length = 0
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Int32Array(this.values.length * 2)
+      grown.set(this.values)
+      this.values = grown
+    }
+    this.values[this.length++] = value
+  }
+}
+
+/** A column's directory entry and section, ready to place in the file. */
+export interface BuiltColumn {
+  name: string
+  type: ColumnType
+  layout: number
+  documentsWithValue: number
+  valueCount: number
+  minLow: number
+  minHigh: number
+  maxLow: number
+  maxHigh: number
+  section: Uint8Array
+}
+
+/** One field's values while a segment is written. */
+export class ColumnBuilder {
+  readonly name: string
+  readonly type: ColumnType
+  readonly multi: boolean
+  /** Raw values (keyword: term ids in first-seen order, remapped to ordinals at finish). */
+  readonly values = new Int64List()
+  /** Longitudes of a geo column (values holds the latitudes). */
+  readonly longitudes = new Int64List()
+  /** Documents that have at least one value, and the value index where each run ends. */
+  private readonly documents = new Int32List()
+  private readonly runEnds = new Int32List()
+  private maxValuesPerDocument = 0
+  private readonly termIds = new Map<string, number>()
+  private readonly terms: string[] = []
+  private dictionaryBytes = 0
+  private markedValues = 0
+  private markedDocuments = 0
+  private markedTerms = 0
+  private markedDictionaryBytes = 0
+  private markedMaxValues = 0
+
+  constructor(name: string, type: ColumnType, multi: boolean) {
+    this.name = name
+    this.type = type
+    this.multi = multi
+  }
+
+  /** Remembers the state before a document, so a bad document leaves no trace. */
+  mark(): void {
+    this.markedValues = this.values.length
+    this.markedDocuments = this.documents.length
+    this.markedTerms = this.terms.length
+    this.markedDictionaryBytes = this.dictionaryBytes
+    this.markedMaxValues = this.maxValuesPerDocument
+  }
+
+  /** Undoes everything since mark(). */
+  rollback(): void {
+    this.values.length = this.markedValues
+    this.longitudes.length = Math.min(this.longitudes.length, this.markedValues)
+    this.documents.length = this.markedDocuments
+    this.runEnds.length = this.markedDocuments
+    for (let term = this.markedTerms; term < this.terms.length; term++) this.termIds.delete(this.terms[term])
+    this.terms.length = this.markedTerms
+    this.dictionaryBytes = this.markedDictionaryBytes
+    this.maxValuesPerDocument = this.markedMaxValues
+  }
+
+  /** Closes the run of `document` that started at value index `runStart` (no-op for an empty run). */
+  endDocument(document: number, runStart: number): void {
+    const count = this.values.length - runStart
+    if (count === 0) return
+    if (this.values.length > MAX_COUNT) {
+      throw new InvalidInputError(`field "${this.name}" of document ${document}: more than 2^32 - 1 values in one column`)
+    }
+    this.documents.push(document)
+    this.runEnds.push(this.values.length)
+    if (count > this.maxValuesPerDocument) this.maxValuesPerDocument = count
+  }
+
+  /** Adds a keyword value; the term must be well-formed (checked here). */
+  appendTerm(term: string, document: number): void {
+    let id = this.termIds.get(term)
+    if (id === undefined) {
+      const surrogate = findLoneSurrogate(term)
+      if (surrogate >= 0) {
+        throw new InvalidInputError(
+          `field "${this.name}" of document ${document}: keyword has a lone surrogate at UTF-16 index ${surrogate}; UTF-8 cannot hold it (TextEncoder would replace it with U+FFFD, losing data)`,
+        )
+      }
+      const length = utf8Length(term)
+      if (this.dictionaryBytes + length > MAX_DICTIONARY_BYTES) {
+        throw new InvalidInputError(
+          `field "${this.name}" of document ${document}: the dictionary would exceed ${MAX_DICTIONARY_BYTES} bytes (1 GiB) of keyword bytes`,
+        )
+      }
+      if (this.terms.length === MAX_COUNT) {
+        throw new InvalidInputError(`field "${this.name}" of document ${document}: more than 2^32 - 1 distinct terms`)
+      }
+      this.dictionaryBytes += length
+      id = this.terms.length
+      this.terms.push(term)
+      this.termIds.set(term, id)
+    }
+    this.values.push(id, 0)
+  }
+
+  get valueCount(): number {
+    return this.values.length
+  }
+
+  /** Builds the directory entry and section bytes for a segment of maxDoc documents. */
+  build(maxDoc: number): BuiltColumn {
+    const valueCount = this.values.length
+    const documentsWithValue = this.documents.length
+    const layout = this.maxValuesPerDocument > 1
+      ? LayoutCode.multi
+      : documentsWithValue === maxDoc ? LayoutCode.dense : LayoutCode.optional
+    const sink = new ByteSink(Math.max(1024, valueCount * 2))
+    if (this.type === 'keyword') this.writeDictionary(sink)
+    if (layout === LayoutCode.optional) this.writePresenceBitmap(maxDoc, sink)
+    if (layout === LayoutCode.multi) this.writeOffsets(maxDoc, sink)
+    writeSequence(this.values.words, valueCount, sink)
+    if (this.type === 'geo_point') writeSequence(this.longitudes.words, valueCount, sink)
+    const words = this.values.words
+    let minLow = words[0], minHigh = words[1], maxLow = minLow, maxHigh = minHigh
+    for (let index = 1; index < valueCount; index++) {
+      const low = words[2 * index], high = words[2 * index + 1]
+      if (compareInt64(low, high, minLow, minHigh) < 0) { minLow = low; minHigh = high }
+      if (compareInt64(low, high, maxLow, maxHigh) > 0) { maxLow = low; maxHigh = high }
+    }
+    return {
+      name: this.name, type: this.type, layout, documentsWithValue, valueCount,
+      minLow, minHigh, maxLow, maxHigh, section: sink.view(),
+    }
+  }
+
+  /** Sorts the terms by UTF-8 bytes, writes the dictionary and turns term ids into ordinals. */
+  private writeDictionary(sink: ByteSink): void {
+    const termCount = this.terms.length
+    const order = Array.from({ length: termCount }, (_, id) => id)
+    const terms = this.terms
+    order.sort((a, b) => compareCodePoints(terms[a], terms[b]))
+    const ordinalOfId = new Int32Array(termCount)
+    for (let ordinal = 0; ordinal < termCount; ordinal++) ordinalOfId[order[ordinal]] = ordinal
+    sink.writeInt32(termCount)
+    sink.writeInt32(this.dictionaryBytes)
+    let offset = 0
+    sink.writeInt32(0)
+    for (let ordinal = 0; ordinal < termCount; ordinal++) {
+      offset += utf8Length(terms[order[ordinal]])
+      sink.writeInt32(offset)
+    }
+    sink.reserve(this.dictionaryBytes)
+    for (let ordinal = 0; ordinal < termCount; ordinal++) {
+      sink.length += encodeUtf8Into(terms[order[ordinal]], sink.bytes, sink.length)
+    }
+    const words = this.values.words
+    for (let index = 0; index < this.values.length; index++) words[2 * index] = ordinalOfId[words[2 * index]]
+  }
+
+  private writePresenceBitmap(maxDoc: number, sink: ByteSink): void {
+    const bitmap = new Int32Array(2 * Math.ceil(maxDoc / 64))
+    const documents = this.documents.values
+    for (let index = 0; index < this.documents.length; index++) {
+      const document = documents[index]
+      bitmap[document >>> 5] |= 1 << (document & 31)
+    }
+    sink.writeBytes(new Uint8Array(bitmap.buffer))
+  }
+
+  private writeOffsets(maxDoc: number, sink: ByteSink): void {
+    const offsets = new Int32Array(2 * (maxDoc + 1))
+    const documents = this.documents.values
+    const runEnds = this.runEnds.values
+    let document = 0
+    let runStart = 0
+    for (let index = 0; index < this.documents.length; index++) {
+      const withValues = documents[index]
+      while (document <= withValues) offsets[2 * document++] = runStart
+      runStart = runEnds[index]
+    }
+    while (document <= maxDoc) offsets[2 * document++] = runStart
+    writeSequence(offsets, maxDoc + 1, sink)
+  }
+}

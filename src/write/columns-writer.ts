@@ -1,0 +1,220 @@
+/**
+ * The flush path: documents in doc-id order in, one OIXK columns file out.
+ */
+import {
+  CHECKSUM_BYTES, DEFAULT_MAX_RESIDENT_FILE_BYTES, FieldTypeCode, FIRST_SECTION_OFFSET, FOOTER_MAGIC,
+  FORMAT_VERSION, HEADER_MAGIC, MAX_COUNT, TRAILER_BYTES,
+} from '../format/constants.js'
+import { InvalidInputError } from '../format/errors.js'
+import { float64ToSortable, int64Result } from '../format/int64.js'
+import { encodeUtf8 } from '../format/utf8.js'
+import { varuintLength, writeVarUint } from '../format/varuint.js'
+import { xxh64Into } from '../format/xxh64.js'
+import { type BuiltColumn, ColumnBuilder } from './column-builder.js'
+import { type ResolvedField, resolveSchema } from './schema.js'
+import {
+  boolToRaw, checkGeoPoint, dateToRaw, describeValue, fractionalToRaw, integralToRaw, invalidValue, type ValueSite,
+} from './values.js'
+
+/** Options of a writer. */
+export interface WriterOptions {
+  /** Refuse to produce a file larger than this (default 1 GiB, the readers' default limit). */
+  maxResidentFileBytes?: number
+}
+
+/** A document: field name → value (or array of values for multi fields); null/absent = no value. */
+export type ColumnsDocument = Readonly<Record<string, unknown>>
+
+const geoScratch = new Float64Array(2)
+
+/** Writes one segment's columns file from documents added in doc-id order. */
+export class ColumnsWriter {
+  private readonly fields: Map<string, ResolvedField>
+  /** Column builders by field name, only for fields that get a column. */
+  private readonly builders = new Map<string, ColumnBuilder>()
+  private readonly builderList: ColumnBuilder[] = []
+  private readonly maxResidentFileBytes: number
+  private lastDocument = -1
+  private finished = false
+
+  constructor(schema: unknown, options: WriterOptions = {}) {
+    this.fields = resolveSchema(schema)
+    this.maxResidentFileBytes = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
+    for (const field of this.fields.values()) {
+      if (field.columnType === null) continue
+      const builder = new ColumnBuilder(field.name, field.columnType, field.multi)
+      this.builders.set(field.name, builder)
+      this.builderList.push(builder)
+    }
+  }
+
+  /** The builders, for merge (which feeds raw values directly). */
+  columnBuilder(name: string): ColumnBuilder | undefined {
+    return this.builders.get(name)
+  }
+
+  /** Checks that `document` may come next and records it as the last document. */
+  beginDocument(document: number): void {
+    if (this.finished) throw new InvalidInputError('writer: finish() was already called')
+    if (!Number.isInteger(document) || document < 0 || document >= MAX_COUNT) {
+      throw new InvalidInputError(`document ${document}: doc ids are integers in [0, 2^32 - 2]`)
+    }
+    if (document <= this.lastDocument) {
+      throw new InvalidInputError(`document ${document}: doc ids must increase (previous was ${this.lastDocument})`)
+    }
+  }
+
+  /** Adds a document's values. On error nothing of this document is kept. */
+  addDocument(document: number, values: ColumnsDocument | null | undefined): void {
+    this.beginDocument(document)
+    if (values !== null && values !== undefined) {
+      if (typeof values !== 'object' || Array.isArray(values)) {
+        throw new InvalidInputError(`document ${document}: expected an object of field values, got ${describeValue(values)}`)
+      }
+      for (const builder of this.builderList) builder.mark()
+      try {
+        for (const name in values) {
+          if (!Object.hasOwn(values, name)) continue
+          const field = this.fields.get(name)
+          if (field === undefined) throw new InvalidInputError(`document ${document}: unknown field "${name}" (not in the schema)`)
+          const builder = this.builders.get(name)
+          const value = values[name]
+          if (builder === undefined || value === null || value === undefined) continue
+          this.addFieldValues(builder, { field: name, document }, value)
+        }
+      } catch (error) {
+        for (const builder of this.builderList) builder.rollback()
+        throw error
+      }
+    }
+    this.lastDocument = document
+  }
+
+  private addFieldValues(builder: ColumnBuilder, site: ValueSite, value: unknown): void {
+    const runStart = builder.valueCount
+    if (Array.isArray(value)) {
+      if (!builder.multi) invalidValue(site, 'got an array but the field is not multi-valued')
+      for (const item of value) {
+        if (item === null || item === undefined) invalidValue(site, 'a multi-valued field\'s array holds null')
+        this.addOneValue(builder, site, item)
+      }
+    } else {
+      this.addOneValue(builder, site, value)
+    }
+    builder.endDocument(site.document, runStart)
+  }
+
+  private addOneValue(builder: ColumnBuilder, site: ValueSite, value: unknown): void {
+    switch (builder.type) {
+      case 'keyword':
+        if (typeof value !== 'string') invalidValue(site, `expected a keyword string, got ${describeValue(value)}`)
+        builder.appendTerm(value, site.document)
+        return
+      case 'geo_point':
+        checkGeoPoint(site, value, geoScratch)
+        float64ToSortable(geoScratch[0])
+        builder.values.push(int64Result[0], int64Result[1])
+        float64ToSortable(geoScratch[1])
+        builder.longitudes.push(int64Result[0], int64Result[1])
+        return
+      case 'integral': integralToRaw(site, value); break
+      case 'date': dateToRaw(site, value); break
+      case 'fractional': fractionalToRaw(site, value); break
+      case 'bool': boolToRaw(site, value); break
+    }
+    builder.values.push(int64Result[0], int64Result[1])
+  }
+
+  /** Notes that the caller (merge) added raw values for `document` directly through builders. */
+  endRawDocument(document: number): void {
+    this.lastDocument = document
+  }
+
+  /** Writes the file for a segment of maxDoc documents; null when no field has a value. */
+  finish(maxDoc: number): Uint8Array | null {
+    if (this.finished) throw new InvalidInputError('writer: finish() was already called')
+    if (!Number.isInteger(maxDoc) || maxDoc < 0 || maxDoc > MAX_COUNT) {
+      throw new InvalidInputError(`maxDoc ${maxDoc} must be an integer in [0, 2^32 - 1]`)
+    }
+    if (maxDoc <= this.lastDocument) {
+      throw new InvalidInputError(`maxDoc ${maxDoc} must be greater than the last doc id ${this.lastDocument}`)
+    }
+    this.finished = true
+    const withValues = this.builderList.filter((builder) => builder.valueCount > 0)
+    if (withValues.length === 0) return null
+    withValues.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    return assembleFile(maxDoc, withValues.map((builder) => builder.build(maxDoc)), this.maxResidentFileBytes)
+  }
+}
+
+/** Lays out header, sections, directory and footer, and checksums the result. */
+function assembleFile(maxDoc: number, columns: BuiltColumn[], maxResidentFileBytes: number): Uint8Array {
+  const names = columns.map((column) => encodeUtf8(column.name))
+  let sectionOffset = FIRST_SECTION_OFFSET
+  let directoryLength = varuintLength(columns.length)
+  const sectionOffsets: number[] = []
+  columns.forEach((column, index) => {
+    sectionOffsets.push(sectionOffset)
+    sectionOffset += column.section.length
+    directoryLength += varuintLength(names[index].length) + names[index].length + 2
+      + varuintLength(column.documentsWithValue) + varuintLength(column.valueCount) + 16
+      + varuintLength(sectionOffsets[index]) + varuintLength(column.section.length)
+  })
+  const directoryOffset = sectionOffset
+  const fileLength = directoryOffset + directoryLength + TRAILER_BYTES
+  if (fileLength > maxResidentFileBytes || directoryOffset > MAX_COUNT) {
+    const biggest = columns.reduce((a, b) => (a.section.length >= b.section.length ? a : b))
+    throw new InvalidInputError(
+      `the columns file would be ${fileLength} bytes, over the resident limit of ${maxResidentFileBytes} bytes (largest column: "${biggest.name}", ${biggest.section.length} bytes)`,
+    )
+  }
+  const file = new Uint8Array(fileLength)
+  const view = new DataView(file.buffer)
+  view.setUint32(0, HEADER_MAGIC, true)
+  view.setUint32(4, FORMAT_VERSION, true)
+  view.setUint32(8, maxDoc, true)
+  columns.forEach((column, index) => file.set(column.section, sectionOffsets[index]))
+  let offset = writeVarUint(file, directoryOffset, columns.length)
+  columns.forEach((column, index) => {
+    offset = writeVarUint(file, offset, names[index].length)
+    file.set(names[index], offset)
+    offset += names[index].length
+    file[offset++] = FieldTypeCode[column.type]
+    file[offset++] = column.layout
+    offset = writeVarUint(file, offset, column.documentsWithValue)
+    offset = writeVarUint(file, offset, column.valueCount)
+    view.setInt32(offset, column.minLow, true)
+    view.setInt32(offset + 4, column.minHigh, true)
+    view.setInt32(offset + 8, column.maxLow, true)
+    view.setInt32(offset + 12, column.maxHigh, true)
+    offset += 16
+    offset = writeVarUint(file, offset, sectionOffsets[index])
+    offset = writeVarUint(file, offset, column.section.length)
+  })
+  view.setUint32(offset, directoryOffset, true)
+  view.setUint32(offset + 4, 0, true)
+  view.setUint32(offset + 8, FOOTER_MAGIC, true)
+  const checksum = new Uint32Array(2)
+  xxh64Into(file, 0, fileLength - CHECKSUM_BYTES, 0, 0, checksum)
+  view.setUint32(fileLength - 8, checksum[0], true)
+  view.setUint32(fileLength - 4, checksum[1], true)
+  return file
+}
+
+/** Options of flushColumns. */
+export interface FlushOptions extends WriterOptions {
+  /** Documents in the segment (default docs.length). */
+  maxDoc?: number
+}
+
+/** One call: docs[i] is document i (null/undefined = no values); returns the file or null. */
+export function flushColumns(schema: unknown, docs: readonly (ColumnsDocument | null | undefined)[], options: FlushOptions = {}): Uint8Array | null {
+  const maxDoc = options.maxDoc ?? docs.length
+  if (maxDoc < docs.length) throw new InvalidInputError(`maxDoc ${maxDoc} is smaller than the ${docs.length} documents given`)
+  const writer = new ColumnsWriter(schema, options)
+  for (let document = 0; document < docs.length; document++) {
+    const values = docs[document]
+    if (values !== null && values !== undefined) writer.addDocument(document, values)
+  }
+  return writer.finish(maxDoc)
+}

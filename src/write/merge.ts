@@ -1,0 +1,104 @@
+/**
+ * Merge: reads each live document of the sources through its doc map and
+ * writes the result with the flush code, so a merge is byte-identical to a
+ * flush of the same documents in the same order.
+ */
+import type { ColumnType } from '../format/constants.js'
+import { CorruptIndexException, InvalidInputError } from '../format/errors.js'
+import { int64Result } from '../format/int64.js'
+import { decodeUtf8Strict } from '../format/utf8.js'
+import type { Column } from '../read/column.js'
+import type { ColumnsReader } from '../read/reader.js'
+import { ColumnsWriter, type WriterOptions } from './columns-writer.js'
+
+/** One input of a merge: a reader and where each of its documents goes (-1 = deleted). */
+export interface MergeSource {
+  reader: ColumnsReader
+  docMap: Int32Array
+}
+
+/** Options of mergeColumns. */
+export interface MergeOptions extends WriterOptions {
+  /** Documents in the merged segment. */
+  maxDoc: number
+}
+
+/** Merges sources into one columns file (null when no live document has a value). */
+export function mergeColumns(sources: readonly MergeSource[], options: MergeOptions): Uint8Array | null {
+  const { maxDoc } = options
+  if (!Number.isInteger(maxDoc) || maxDoc < 0 || maxDoc > 0xffffffff) throw new InvalidInputError(`merge: maxDoc ${maxDoc} must be an integer in [0, 2^32 - 1]`)
+  const sourceOfNew = new Int32Array(maxDoc).fill(-1)
+  const oldOfNew = new Int32Array(maxDoc)
+  sources.forEach(({ reader, docMap }, source) => {
+    if (!(docMap instanceof Int32Array)) throw new InvalidInputError(`merge: source ${source} docMap must be an Int32Array`)
+    if (docMap.length !== reader.maxDoc) {
+      throw new InvalidInputError(`merge: source ${source} (${reader.fileName}) has ${reader.maxDoc} documents but its docMap has ${docMap.length} entries`)
+    }
+    for (let old = 0; old < docMap.length; old++) {
+      const target = docMap[old]
+      if (target === -1) continue
+      if (target < 0 || target >= maxDoc) throw new InvalidInputError(`merge: source ${source} document ${old} maps to ${target}, outside [0, ${maxDoc}) (-1 deletes)`)
+      if (sourceOfNew[target] !== -1) {
+        throw new InvalidInputError(`merge: new document ${target} is the target of source ${sourceOfNew[target]} document ${oldOfNew[target]} and of source ${source} document ${old}`)
+      }
+      sourceOfNew[target] = source
+      oldOfNew[target] = old
+    }
+  })
+  const types = new Map<string, { type: ColumnType; source: number }>()
+  sources.forEach(({ reader }, source) => {
+    for (const column of reader.columns) {
+      const known = types.get(column.name)
+      if (known === undefined) types.set(column.name, { type: column.type, source })
+      else if (known.type !== column.type) {
+        throw new InvalidInputError(`merge: field "${column.name}" is ${known.type} in source ${known.source} but ${column.type} in source ${source}`)
+      }
+    }
+  })
+  const fields = [...types].map(([name, { type }]) => ({ name, type, column: true, multi: true }))
+  const writer = new ColumnsWriter({ fields }, options)
+  const inputs = sources.map(({ reader }) => reader.columns.map((column) => ({
+    column,
+    builder: writer.columnBuilder(column.name)!,
+    terms: column.dictionary === null ? null : new Array<string | undefined>(column.dictionary.termCount),
+  })))
+  for (let target = 0; target < maxDoc; target++) {
+    const source = sourceOfNew[target]
+    if (source === -1) continue
+    const old = oldOfNew[target]
+    writer.beginDocument(target)
+    for (const { column, builder, terms } of inputs[source]) {
+      const count = column.valueCount(old)
+      if (count === 0) continue
+      const first = column.firstValueIndex(old)
+      const runStart = builder.valueCount
+      for (let index = first; index < first + count; index++) {
+        if (terms !== null) {
+          builder.appendTerm(termOf(column, terms, column.getOrdinalAt(index), sources[source].reader.fileName), target)
+          continue
+        }
+        column.loadRaw(index)
+        builder.values.push(int64Result[0], int64Result[1])
+        if (column.longitudes !== null) {
+          column.loadRaw(index, 'longitude')
+          builder.longitudes.push(int64Result[0], int64Result[1])
+        }
+      }
+      builder.endDocument(target, runStart)
+    }
+    writer.endRawDocument(target)
+  }
+  return writer.finish(maxDoc)
+}
+
+/** A source term as a string, decoded once per ordinal. */
+function termOf(column: Column, terms: (string | undefined)[], ordinal: number, fileName: string): string {
+  let term = terms[ordinal]
+  if (term === undefined) {
+    const decoded = decodeUtf8Strict(column.dictionary!.termBytes(ordinal))
+    if (decoded === null) throw new CorruptIndexException(fileName, `field "${column.name}": term ${ordinal} is not valid UTF-8`)
+    term = decoded
+    terms[ordinal] = term
+  }
+  return term
+}

@@ -1,0 +1,132 @@
+/**
+ * Turns the values users give (numbers, bigints, Dates, ISO strings, IEEE bit
+ * patterns, geo objects) into raw i64 words, refusing anything that would be
+ * stored inexactly. Errors name the field and the document.
+ */
+import { InvalidInputError } from '../format/errors.js'
+import { bigIntToInt64, float64ToSortable, int64Result, numberToInt64, sortableFromIeeeWords } from '../format/int64.js'
+import { parseIsoDateMillis } from '../format/iso-date.js'
+
+const MIN_INT64 = -(2n ** 63n)
+const MAX_INT64 = 2n ** 63n - 1n
+
+/** Where a value came from, for error messages. */
+export interface ValueSite {
+  field: string
+  document: number
+}
+
+/** Raises the writer's error for a value at site. */
+export function invalidValue(site: ValueSite, problem: string): never {
+  throw new InvalidInputError(`field "${site.field}" of document ${site.document}: ${problem}`)
+}
+
+/** Short description of a value for error messages (never the whole value). */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (value instanceof Date) return 'a Date'
+  switch (typeof value) {
+    case 'string': return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`
+    case 'number': return `the number ${String(value)}`
+    case 'bigint': return `the bigint ${value}n`
+    case 'boolean': return `the boolean ${value}`
+    case 'object': return 'an object'
+    default: return `a ${typeof value}`
+  }
+}
+
+function bigIntToRaw(site: ValueSite, value: bigint, what: string): void {
+  if (value < MIN_INT64 || value > MAX_INT64) {
+    invalidValue(site, `${what} ${value}n is outside the signed 64-bit range [-2^63, 2^63 - 1]`)
+  }
+  bigIntToInt64(value)
+}
+
+/** Raw form of an integral value into int64Result. */
+export function integralToRaw(site: ValueSite, value: unknown): void {
+  if (typeof value === 'number') {
+    if (Number.isSafeInteger(value)) return numberToInt64(value)
+    if (Number.isInteger(value)) {
+      invalidValue(site, `integer ${value} is not a safe integer (beyond 2^53 a number may already be rounded); use bigint for exact 64-bit values`)
+    }
+    invalidValue(site, `integral value ${describeValue(value)} is not an integer`)
+  }
+  if (typeof value === 'bigint') return bigIntToRaw(site, value, 'integer')
+  invalidValue(site, `expected an integer (number or bigint), got ${describeValue(value)}`)
+}
+
+/** Raw form (milliseconds since the epoch) of a date value into int64Result. */
+export function dateToRaw(site: ValueSite, value: unknown): void {
+  if (value instanceof Date) {
+    const millis = value.getTime()
+    if (Number.isNaN(millis)) invalidValue(site, 'invalid date (the Date holds NaN)')
+    return numberToInt64(millis)
+  }
+  if (typeof value === 'number') {
+    if (Number.isSafeInteger(value)) return numberToInt64(value)
+    invalidValue(site, `invalid date: ${describeValue(value)} is not a whole number of milliseconds in the safe range; use bigint beyond 2^53`)
+  }
+  if (typeof value === 'bigint') return bigIntToRaw(site, value, 'date in milliseconds')
+  if (typeof value === 'string') {
+    const millis = parseIsoDateMillis(value)
+    if (typeof millis === 'string') invalidValue(site, `invalid date ${describeValue(value)}: ${millis}`)
+    return numberToInt64(millis)
+  }
+  invalidValue(site, `expected a date (Date, milliseconds as number or bigint, or an ISO-8601 string), got ${describeValue(value)}`)
+}
+
+const HEX_BITS = /^[0-9a-fA-F]{16}$/
+
+/** Raw form (sortable bits) of a fractional value into int64Result. */
+export function fractionalToRaw(site: ValueSite, value: unknown): void {
+  if (typeof value === 'number') return float64ToSortable(value)
+  if (typeof value === 'string') {
+    switch (value) {
+      case 'NaN': return float64ToSortable(NaN)
+      case 'Infinity': return float64ToSortable(Infinity)
+      case '-Infinity': return float64ToSortable(-Infinity)
+      case '-0': return float64ToSortable(-0)
+    }
+    invalidValue(site, `expected a number, "NaN", "Infinity", "-Infinity", "-0" or {bits}, got ${describeValue(value)}`)
+  }
+  // Integer literals beyond 2^53 parse as bigint; as a double they round the way JSON.parse would.
+  if (typeof value === 'bigint') return float64ToSortable(Number(value))
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'bits' in value) {
+    const bits = (value as { bits: unknown }).bits
+    let ieee: bigint
+    if (typeof bits === 'bigint') {
+      if (bits < 0n || bits > 0xffffffffffffffffn) invalidValue(site, `IEEE bits ${bits}n are not an unsigned 64-bit pattern`)
+      ieee = bits
+    } else if (typeof bits === 'string' && HEX_BITS.test(bits)) {
+      ieee = BigInt('0x' + bits)
+    } else {
+      invalidValue(site, `{bits} must hold 16 hex digits or a bigint, got ${describeValue(bits)}`)
+    }
+    bigIntToInt64(ieee)
+    return sortableFromIeeeWords(int64Result[0], int64Result[1])
+  }
+  invalidValue(site, `expected a fractional number, got ${describeValue(value)}`)
+}
+
+/** Raw form (0 or 1) of a bool value into int64Result. */
+export function boolToRaw(site: ValueSite, value: unknown): void {
+  if (typeof value !== 'boolean') invalidValue(site, `expected a boolean, got ${describeValue(value)}`)
+  int64Result[0] = value ? 1 : 0
+  int64Result[1] = 0
+}
+
+/** Latitude and longitude of a geo point, checked; returns [lat, lon] in the given array. */
+export function checkGeoPoint(site: ValueSite, value: unknown, out: Float64Array): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    invalidValue(site, `expected a geo point {lat, lon}, got ${describeValue(value)}`)
+  }
+  const { lat, lon } = value as { lat?: unknown; lon?: unknown }
+  if (typeof lat !== 'number' || typeof lon !== 'number') {
+    invalidValue(site, `geo point needs numeric lat and lon, got lat ${describeValue(lat)} and lon ${describeValue(lon)}`)
+  }
+  if (!(lat >= -90 && lat <= 90)) invalidValue(site, `geo latitude ${lat} is outside [-90, 90]`)
+  if (!(lon >= -180 && lon <= 180)) invalidValue(site, `geo longitude ${lon} is outside [-180, 180]`)
+  out[0] = lat
+  out[1] = lon
+}
