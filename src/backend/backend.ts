@@ -20,6 +20,10 @@ export interface SequenceView {
   readonly records: Int32Array
   /** Absolute offset of the data area in bytes. */
   readonly dataStart: number
+  /** The file's whole ArrayBuffer as aligned int32 words, so bit fields are read in place without copies. */
+  readonly bufferWords: Int32Array
+  /** Offset of the data area within that buffer (bytes.byteOffset + dataStart). */
+  readonly dataStartInBuffer: number
 }
 
 /** Presence bitmap of an optional column, with a rank per 64 documents. */

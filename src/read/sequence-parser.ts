@@ -91,7 +91,21 @@ export function parseSequence(
   for (let index = dataStart + running; index < end; index++) {
     if (bytes[index] !== 0) fail('padding bytes after the last block are not zero')
   }
-  return { view: { bytes, fileName, label, count, blockCount, records, dataStart }, end }
+  const bufferWords = wordsOfBuffer(bytes)
+  const view = { bytes, fileName, label, count, blockCount, records, dataStart, bufferWords, dataStartInBuffer: bytes.byteOffset + dataStart }
+  return { view, end }
+}
+
+let lastBuffer: ArrayBufferLike | null = null
+let lastBufferWords: Int32Array = new Int32Array(0)
+
+/** One aligned int32 view per file buffer, shared by all its sequences. */
+function wordsOfBuffer(bytes: Uint8Array): Int32Array {
+  if (bytes.buffer !== lastBuffer) {
+    lastBuffer = bytes.buffer
+    lastBufferWords = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
+  }
+  return lastBufferWords
 }
 
 /** A table's entries must be strictly increasing, starting at the block's base. */

@@ -97,10 +97,13 @@ function gcdBigInts(a: bigint, b: bigint): bigint {
 export function chooseBlock(words: Int32Array, first: number, count: number, choice: BlockChoice): void {
   let minLow = words[2 * first], minHigh = words[2 * first + 1]
   let maxLow = minLow, maxHigh = minHigh
+  // Signed 64-bit order = order of (high signed, low with its sign bit flipped).
+  let minLowFlipped = minLow ^ 0x80000000, maxLowFlipped = minLowFlipped
   for (let index = first + 1; index < first + count; index++) {
     const low = words[2 * index], high = words[2 * index + 1]
-    if (compareInt64(low, high, minLow, minHigh) < 0) { minLow = low; minHigh = high }
-    if (compareInt64(low, high, maxLow, maxHigh) > 0) { maxLow = low; maxHigh = high }
+    const lowFlipped = low ^ 0x80000000
+    if (high < minHigh || (high === minHigh && lowFlipped < minLowFlipped)) { minLow = low; minHigh = high; minLowFlipped = lowFlipped }
+    if (high > maxHigh || (high === maxHigh && lowFlipped > maxLowFlipped)) { maxLow = low; maxHigh = high; maxLowFlipped = lowFlipped }
   }
   choice.baseLow = minLow
   choice.baseHigh = minHigh
@@ -117,7 +120,8 @@ export function chooseBlock(words: Int32Array, first: number, count: number, cho
   const rangeLow = rangeLowSigned | 0
   const rangeHigh = (maxHigh - minHigh - (rangeLowSigned < 0 ? 1 : 0)) | 0
   const rangeBits = bitsOfUnsigned(rangeLow, rangeHigh)
-  if (rangeHigh >>> 0 < MAX_DOUBLE_EXACT_HIGH) computeUnitsWithDoubles(words, first, count, minLow, minHigh, choice)
+  if (rangeHigh === 0 && rangeLow >= 0) computeUnitsWithInt32(words, first, count, minLow, choice)
+  else if (rangeHigh >>> 0 < MAX_DOUBLE_EXACT_HIGH) computeUnitsWithDoubles(words, first, count, minLow, minHigh, choice)
   else computeUnitsWithBigInts(words, first, count, minLow, minHigh, choice)
   choice.kind = BlockKind.packed
   choice.dataLength = Math.ceil((count * choice.width) / 8)
@@ -135,6 +139,34 @@ export function chooseBlock(words: Int32Array, first: number, count: number, cho
   choice.tableEntryCount = distinct
 }
 
+// Ranges below 2^31 (the usual case): every difference and unit is an int32.
+function computeUnitsWithInt32(words: Int32Array, first: number, count: number, baseLow: number, choice: BlockChoice): void {
+  let divisor = 0
+  for (let index = first; index < first + count; index++) {
+    let difference = (words[2 * index] - baseLow) | 0
+    if (difference === 0) continue
+    let other = divisor
+    while (other !== 0) {
+      const rest = difference % other
+      difference = other
+      other = rest
+    }
+    divisor = difference
+    if (divisor === 1) break
+  }
+  let largestUnit = 0
+  for (let index = first, unitIndex = 0; index < first + count; index++, unitIndex++) {
+    const difference = (words[2 * index] - baseLow) | 0
+    const unit = divisor === 1 ? difference : (difference / divisor) | 0
+    largestUnit |= unit
+    unitLow[unitIndex] = unit
+    unitHigh[unitIndex] = 0
+  }
+  choice.width = 32 - Math.clz32(largestUnit)
+  choice.auxLow = divisor
+  choice.auxHigh = 0
+}
+
 function computeUnitsWithDoubles(
   words: Int32Array, first: number, count: number, baseLow: number, baseHigh: number, choice: BlockChoice,
 ): void {
@@ -145,11 +177,28 @@ function computeUnitsWithDoubles(
     if (difference !== 0) divisor = divisor === 0 ? difference : gcdNumbers(divisor, difference)
     if (divisor === 1) break
   }
+  if (divisor === 1) {
+    // Units are the differences themselves: subtract word-wise, no doubles.
+    let largestLow = 0, largestHigh = 0
+    for (let index = first, unitIndex = 0; index < first + count; index++, unitIndex++) {
+      const low = words[2 * index]
+      const differenceLow = (low - baseLow) | 0
+      const differenceHigh = (words[2 * index + 1] - baseHigh - ((low ^ 0x80000000) < (baseLow ^ 0x80000000) ? 1 : 0)) | 0
+      unitLow[unitIndex] = differenceLow
+      unitHigh[unitIndex] = differenceHigh
+      largestLow |= differenceLow
+      largestHigh |= differenceHigh
+    }
+    choice.width = bitsOfUnsigned(largestLow, largestHigh)
+    choice.auxLow = 1
+    choice.auxHigh = 0
+    return
+  }
   let largestUnit = 0
   for (let index = first, unitIndex = 0; index < first + count; index++, unitIndex++) {
     const differenceLow = (words[2 * index] >>> 0) - (baseLow >>> 0)
     const difference = (words[2 * index + 1] - baseHigh - (differenceLow < 0 ? 1 : 0)) * 4294967296 + (differenceLow >>> 0)
-    const unit = divisor === 1 ? difference : difference / divisor
+    const unit = difference / divisor
     if (unit > largestUnit) largestUnit = unit
     const unitHighWord = Math.floor(unit / 4294967296)
     unitHigh[unitIndex] = unitHighWord

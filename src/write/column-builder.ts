@@ -79,7 +79,11 @@ export class ColumnBuilder {
   private markedDictionaryBytes = 0
   private markedMaxValues = 0
 
+  /** Integral and date columns take safe-integer numbers as they are. */
+  readonly integerNumbers: boolean
+
   constructor(name: string, type: ColumnType, multi: boolean) {
+    this.integerNumbers = type === 'integral' || type === 'date'
     this.name = name
     this.type = type
     this.multi = multi

@@ -10,15 +10,9 @@ import { parseIsoDateMillis } from '../format/iso-date.js'
 const MIN_INT64 = -(2n ** 63n)
 const MAX_INT64 = 2n ** 63n - 1n
 
-/** Where a value came from, for error messages. */
-export interface ValueSite {
-  field: string
-  document: number
-}
-
-/** Raises the writer's error for a value at site. */
-export function invalidValue(site: ValueSite, problem: string): never {
-  throw new InvalidInputError(`field "${site.field}" of document ${site.document}: ${problem}`)
+/** Raises the writer's error for a value of field in document. */
+export function invalidValue(field: string, document: number, problem: string): never {
+  throw new InvalidInputError(`field "${field}" of document ${document}: ${problem}`)
 }
 
 /** Short description of a value for error messages (never the whole value). */
@@ -36,50 +30,50 @@ export function describeValue(value: unknown): string {
   }
 }
 
-function bigIntToRaw(site: ValueSite, value: bigint, what: string): void {
+function bigIntToRaw(field: string, document: number, value: bigint, what: string): void {
   if (value < MIN_INT64 || value > MAX_INT64) {
-    invalidValue(site, `${what} ${value}n is outside the signed 64-bit range [-2^63, 2^63 - 1]`)
+    invalidValue(field, document, `${what} ${value}n is outside the signed 64-bit range [-2^63, 2^63 - 1]`)
   }
   bigIntToInt64(value)
 }
 
 /** Raw form of an integral value into int64Result. */
-export function integralToRaw(site: ValueSite, value: unknown): void {
+export function integralToRaw(field: string, document: number, value: unknown): void {
   if (typeof value === 'number') {
     if (Number.isSafeInteger(value)) return numberToInt64(value)
     if (Number.isInteger(value)) {
-      invalidValue(site, `integer ${value} is not a safe integer (beyond 2^53 a number may already be rounded); use bigint for exact 64-bit values`)
+      invalidValue(field, document, `integer ${value} is not a safe integer (beyond 2^53 a number may already be rounded); use bigint for exact 64-bit values`)
     }
-    invalidValue(site, `integral value ${describeValue(value)} is not an integer`)
+    invalidValue(field, document, `integral value ${describeValue(value)} is not an integer`)
   }
-  if (typeof value === 'bigint') return bigIntToRaw(site, value, 'integer')
-  invalidValue(site, `expected an integer (number or bigint), got ${describeValue(value)}`)
+  if (typeof value === 'bigint') return bigIntToRaw(field, document, value, 'integer')
+  invalidValue(field, document, `expected an integer (number or bigint), got ${describeValue(value)}`)
 }
 
 /** Raw form (milliseconds since the epoch) of a date value into int64Result. */
-export function dateToRaw(site: ValueSite, value: unknown): void {
+export function dateToRaw(field: string, document: number, value: unknown): void {
   if (value instanceof Date) {
     const millis = value.getTime()
-    if (Number.isNaN(millis)) invalidValue(site, 'invalid date (the Date holds NaN)')
+    if (Number.isNaN(millis)) invalidValue(field, document, 'invalid date (the Date holds NaN)')
     return numberToInt64(millis)
   }
   if (typeof value === 'number') {
     if (Number.isSafeInteger(value)) return numberToInt64(value)
-    invalidValue(site, `invalid date: ${describeValue(value)} is not a whole number of milliseconds in the safe range; use bigint beyond 2^53`)
+    invalidValue(field, document, `invalid date: ${describeValue(value)} is not a whole number of milliseconds in the safe range; use bigint beyond 2^53`)
   }
-  if (typeof value === 'bigint') return bigIntToRaw(site, value, 'date in milliseconds')
+  if (typeof value === 'bigint') return bigIntToRaw(field, document, value, 'date in milliseconds')
   if (typeof value === 'string') {
     const millis = parseIsoDateMillis(value)
-    if (typeof millis === 'string') invalidValue(site, `invalid date ${describeValue(value)}: ${millis}`)
+    if (typeof millis === 'string') invalidValue(field, document, `invalid date ${describeValue(value)}: ${millis}`)
     return numberToInt64(millis)
   }
-  invalidValue(site, `expected a date (Date, milliseconds as number or bigint, or an ISO-8601 string), got ${describeValue(value)}`)
+  invalidValue(field, document, `expected a date (Date, milliseconds as number or bigint, or an ISO-8601 string), got ${describeValue(value)}`)
 }
 
 const HEX_BITS = /^[0-9a-fA-F]{16}$/
 
 /** Raw form (sortable bits) of a fractional value into int64Result. */
-export function fractionalToRaw(site: ValueSite, value: unknown): void {
+export function fractionalToRaw(field: string, document: number, value: unknown): void {
   if (typeof value === 'number') return float64ToSortable(value)
   if (typeof value === 'string') {
     switch (value) {
@@ -88,7 +82,7 @@ export function fractionalToRaw(site: ValueSite, value: unknown): void {
       case '-Infinity': return float64ToSortable(-Infinity)
       case '-0': return float64ToSortable(-0)
     }
-    invalidValue(site, `expected a number, "NaN", "Infinity", "-Infinity", "-0" or {bits}, got ${describeValue(value)}`)
+    invalidValue(field, document, `expected a number, "NaN", "Infinity", "-Infinity", "-0" or {bits}, got ${describeValue(value)}`)
   }
   // Integer literals beyond 2^53 parse as bigint; as a double they round the way JSON.parse would.
   if (typeof value === 'bigint') return float64ToSortable(Number(value))
@@ -96,37 +90,37 @@ export function fractionalToRaw(site: ValueSite, value: unknown): void {
     const bits = (value as { bits: unknown }).bits
     let ieee: bigint
     if (typeof bits === 'bigint') {
-      if (bits < 0n || bits > 0xffffffffffffffffn) invalidValue(site, `IEEE bits ${bits}n are not an unsigned 64-bit pattern`)
+      if (bits < 0n || bits > 0xffffffffffffffffn) invalidValue(field, document, `IEEE bits ${bits}n are not an unsigned 64-bit pattern`)
       ieee = bits
     } else if (typeof bits === 'string' && HEX_BITS.test(bits)) {
       ieee = BigInt('0x' + bits)
     } else {
-      invalidValue(site, `{bits} must hold 16 hex digits or a bigint, got ${describeValue(bits)}`)
+      invalidValue(field, document, `{bits} must hold 16 hex digits or a bigint, got ${describeValue(bits)}`)
     }
     bigIntToInt64(ieee)
     return sortableFromIeeeWords(int64Result[0], int64Result[1])
   }
-  invalidValue(site, `expected a fractional number, got ${describeValue(value)}`)
+  invalidValue(field, document, `expected a fractional number, got ${describeValue(value)}`)
 }
 
 /** Raw form (0 or 1) of a bool value into int64Result. */
-export function boolToRaw(site: ValueSite, value: unknown): void {
-  if (typeof value !== 'boolean') invalidValue(site, `expected a boolean, got ${describeValue(value)}`)
+export function boolToRaw(field: string, document: number, value: unknown): void {
+  if (typeof value !== 'boolean') invalidValue(field, document, `expected a boolean, got ${describeValue(value)}`)
   int64Result[0] = value ? 1 : 0
   int64Result[1] = 0
 }
 
 /** Latitude and longitude of a geo point, checked; returns [lat, lon] in the given array. */
-export function checkGeoPoint(site: ValueSite, value: unknown, out: Float64Array): void {
+export function checkGeoPoint(field: string, document: number, value: unknown, out: Float64Array): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    invalidValue(site, `expected a geo point {lat, lon}, got ${describeValue(value)}`)
+    invalidValue(field, document, `expected a geo point {lat, lon}, got ${describeValue(value)}`)
   }
   const { lat, lon } = value as { lat?: unknown; lon?: unknown }
   if (typeof lat !== 'number' || typeof lon !== 'number') {
-    invalidValue(site, `geo point needs numeric lat and lon, got lat ${describeValue(lat)} and lon ${describeValue(lon)}`)
+    invalidValue(field, document, `geo point needs numeric lat and lon, got lat ${describeValue(lat)} and lon ${describeValue(lon)}`)
   }
-  if (!(lat >= -90 && lat <= 90)) invalidValue(site, `geo latitude ${lat} is outside [-90, 90]`)
-  if (!(lon >= -180 && lon <= 180)) invalidValue(site, `geo longitude ${lon} is outside [-180, 180]`)
+  if (!(lat >= -90 && lat <= 90)) invalidValue(field, document, `geo latitude ${lat} is outside [-90, 90]`)
+  if (!(lon >= -180 && lon <= 180)) invalidValue(field, document, `geo longitude ${lon} is outside [-180, 180]`)
   out[0] = lat
   out[1] = lon
 }

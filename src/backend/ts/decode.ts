@@ -9,17 +9,7 @@ import { CorruptIndexException } from '../../format/errors.js'
 import { int64Result, multiplyInt64, readInt32 } from '../../format/int64.js'
 
 const TWO_POW_32 = 4294967296
-// A block's data is at most 8 × 1,024 bytes (packed, width 64) or 8 × 256 + 1,024 (table).
-const scratchWords = new Int32Array(2 * BLOCK_VALUES + 8)
-const scratchBytes = new Uint8Array(scratchWords.buffer)
 const tableWords = new Int32Array(2 * 256)
-
-/** Copies a block's data (plus the look-ahead words the unpacker reads) into aligned scratch. */
-function loadBlockData(sequence: SequenceView, start: number, length: number): void {
-  const bytes = sequence.bytes
-  // The 8 padding bytes after the last block keep this read inside the sequence's data.
-  scratchBytes.set(bytes.subarray(start, start + length + 8))
-}
 
 function tableIndexError(sequence: SequenceView, block: number, index: number, entries: number): never {
   throw new CorruptIndexException(
@@ -28,7 +18,13 @@ function tableIndexError(sequence: SequenceView, block: number, index: number, e
   )
 }
 
-/** Decodes values [from, to) of one block into destination at value position out. */
+/**
+ * Decodes values [from, to) of one block into destination at value position out.
+ * Bit fields are read in place from the file's buffer as aligned words: `word`
+ * counts from the aligned word holding the block's first byte and `bit` starts
+ * at that byte's offset within it, so a field is (words[w] >>> s) | (words[w + 1] << (32 - s)),
+ * written as << 1 << (31 - s) so that s = 0 needs no branch.
+ */
 function decodeBlock(sequence: SequenceView, block: number, from: number, to: number, destination: Int32Array, out: number): void {
   const records = sequence.records
   const record = 6 * block
@@ -43,44 +39,58 @@ function decodeBlock(sequence: SequenceView, block: number, from: number, to: nu
     }
     return
   }
-  const blockValues = Math.min(BLOCK_VALUES, sequence.count - block * BLOCK_VALUES)
-  const dataStart = sequence.dataStart + records[record + 1]
+  const words = sequence.bufferWords
+  let start = sequence.dataStartInBuffer + records[record + 1]
   if (kind === BlockKind.table) {
     const entries = records[record + 4]
     const bytes = sequence.bytes
-    for (let entry = 0; entry < 2 * entries; entry++) tableWords[entry] = readInt32(bytes, dataStart + 4 * entry)
-    loadBlockData(sequence, dataStart + 8 * entries, Math.ceil((blockValues * width) / 8))
-    const mask = width === 0 ? 0 : -1 >>> (32 - width)
-    for (let index = from, bit = from * width; index < to; index++, bit += width, d += 2) {
-      const word = bit >>> 5, shift = bit & 31
-      const entry = ((scratchWords[word] >>> shift) | ((scratchWords[word + 1] << 1) << (31 - shift))) & mask
+    const entriesStart = sequence.dataStart + records[record + 1]
+    for (let entry = 0; entry < 2 * entries; entry++) tableWords[entry] = readInt32(bytes, entriesStart + 4 * entry)
+    start += 8 * entries
+    const wordBase = Math.floor(start / 4)
+    const mask = -1 >>> (32 - width)
+    for (let index = from, bit = from * width + (start & 3) * 8; index < to; index++, bit += width, d += 2) {
+      const word = wordBase + (bit >>> 5), shift = bit & 31
+      const entry = ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask
       if (entry >= entries) tableIndexError(sequence, block, entry, entries)
       destination[d] = tableWords[2 * entry]
       destination[d + 1] = tableWords[2 * entry + 1]
     }
     return
   }
-  loadBlockData(sequence, dataStart, Math.ceil((blockValues * width) / 8))
+  const wordBase = Math.floor(start / 4)
+  const firstBit = from * width + (start & 3) * 8
   const divisorLow = records[record + 4], divisorHigh = records[record + 5]
-  const baseLowUnsigned = baseLow >>> 0
+  const unitDivisor = divisorLow === 1 && divisorHigh === 0
+  // A carry into the high word happened iff the 32-bit sum is below the base as unsigned.
+  const baseFlipped = baseLow ^ 0x80000000
   if (width <= 32) {
     const mask = -1 >>> (32 - width)
-    if (divisorLow === 1 && divisorHigh === 0) {
-      for (let index = from, bit = from * width; index < to; index++, bit += width, d += 2) {
-        const word = bit >>> 5, shift = bit & 31
-        const unit = (((scratchWords[word] >>> shift) | ((scratchWords[word + 1] << 1) << (31 - shift))) & mask) >>> 0
-        const low = baseLowUnsigned + unit
+    if (unitDivisor && (baseLow >>> 0) + mask <= 0xffffffff) {
+      // No unit can carry into the high word: the common case, kept branch-free.
+      for (let index = from, bit = firstBit; index < to; index++, bit += width, d += 2) {
+        const word = wordBase + (bit >>> 5), shift = bit & 31
+        destination[d] = baseLow + (((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask)
+        destination[d + 1] = baseHigh
+      }
+      return
+    }
+    if (unitDivisor) {
+      for (let index = from, bit = firstBit; index < to; index++, bit += width, d += 2) {
+        const word = wordBase + (bit >>> 5), shift = bit & 31
+        const low = (baseLow + (((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask)) | 0
         destination[d] = low
-        destination[d + 1] = low > 0xffffffff ? baseHigh + 1 : baseHigh
+        destination[d + 1] = baseHigh + ((low ^ 0x80000000) < baseFlipped ? 1 : 0)
       }
       return
     }
     const divisor = (divisorHigh >>> 0) * TWO_POW_32 + (divisorLow >>> 0)
-    if (divisor * mask < 2 ** 53 && divisorHigh >= 0) {
+    const baseLowUnsigned = baseLow >>> 0
+    if (divisor * mask < 2 ** 53) {
       // g × u is exact in a double: split it into words and add the base.
-      for (let index = from, bit = from * width; index < to; index++, bit += width, d += 2) {
-        const word = bit >>> 5, shift = bit & 31
-        const unit = (((scratchWords[word] >>> shift) | ((scratchWords[word + 1] << 1) << (31 - shift))) & mask) >>> 0
+      for (let index = from, bit = firstBit; index < to; index++, bit += width, d += 2) {
+        const word = wordBase + (bit >>> 5), shift = bit & 31
+        const unit = (((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask) >>> 0
         const product = divisor * unit
         const productHigh = Math.floor(product / TWO_POW_32)
         const low = baseLowUnsigned + (product - productHigh * TWO_POW_32)
@@ -89,25 +99,29 @@ function decodeBlock(sequence: SequenceView, block: number, from: number, to: nu
       }
       return
     }
-    for (let index = from, bit = from * width; index < to; index++, bit += width, d += 2) {
-      const word = bit >>> 5, shift = bit & 31
-      const unit = ((scratchWords[word] >>> shift) | ((scratchWords[word + 1] << 1) << (31 - shift))) & mask
+    for (let index = from, bit = firstBit; index < to; index++, bit += width, d += 2) {
+      const word = wordBase + (bit >>> 5), shift = bit & 31
+      const unit = ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask
       multiplyInt64(unit, 0, divisorLow, divisorHigh)
-      const low = baseLowUnsigned + (int64Result[0] >>> 0)
+      const low = (baseLow + int64Result[0]) | 0
       destination[d] = low
-      destination[d + 1] = baseHigh + int64Result[1] + (low > 0xffffffff ? 1 : 0)
+      destination[d + 1] = baseHigh + int64Result[1] + ((low ^ 0x80000000) < baseFlipped ? 1 : 0)
     }
     return
   }
   const highMask = -1 >>> (64 - width)
-  for (let index = from, bit = from * width; index < to; index++, bit += width, d += 2) {
-    const word = bit >>> 5, shift = bit & 31
-    const unitLow = (scratchWords[word] >>> shift) | ((scratchWords[word + 1] << 1) << (31 - shift))
-    const unitHigh = ((scratchWords[word + 1] >>> shift) | ((scratchWords[word + 2] << 1) << (31 - shift))) & highMask
-    multiplyInt64(unitLow, unitHigh, divisorLow, divisorHigh)
-    const low = baseLowUnsigned + (int64Result[0] >>> 0)
+  for (let index = from, bit = firstBit; index < to; index++, bit += width, d += 2) {
+    const word = wordBase + (bit >>> 5), shift = bit & 31
+    let unitLow = (words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))
+    let unitHigh = ((words[word + 1] >>> shift) | ((words[word + 2] << 1) << (31 - shift))) & highMask
+    if (!unitDivisor) {
+      multiplyInt64(unitLow, unitHigh, divisorLow, divisorHigh)
+      unitLow = int64Result[0]
+      unitHigh = int64Result[1]
+    }
+    const low = (baseLow + unitLow) | 0
     destination[d] = low
-    destination[d + 1] = baseHigh + int64Result[1] + (low > 0xffffffff ? 1 : 0)
+    destination[d + 1] = baseHigh + unitHigh + ((low ^ 0x80000000) < baseFlipped ? 1 : 0)
   }
 }
 

@@ -1,0 +1,83 @@
+/**
+ * Shows that per-value accessors and readValues allocate nothing after open:
+ * millions of calls, heap growth and garbage collections counted around them.
+ * Run with --expose-gc (npm run bench does).
+ */
+import { PerformanceObserver } from 'node:perf_hooks'
+import { flushColumns, openColumns } from '../src/index.js'
+import { printTable, seededRandom } from './common.js'
+
+const DOCUMENTS = 100_000
+const CALLS = 2_000_000
+
+function makeReader() {
+  const random = seededRandom(3)
+  const terms = ['ATL', 'BOS', 'DEN', 'LAX', 'ORD', 'SEA']
+  const docs = Array.from({ length: DOCUMENTS }, (_, index) => ({
+    delay: Math.floor(random() * 400) - 60,
+    price: Math.round(random() * 100000) / 100,
+    origin: terms[index % terms.length],
+    tags: index % 3 === 0 ? [] : [index, index + 1],
+    sparse: index % 5 === 0 ? index : null,
+    where: { lat: random() * 180 - 90, lon: random() * 360 - 180 },
+  }))
+  const schema = {
+    fields: [
+      { name: 'delay', type: 'integral', column: true },
+      { name: 'price', type: 'fractional', column: true },
+      { name: 'origin', type: 'keyword', facet: true },
+      { name: 'tags', type: 'integral', column: true, multi: true },
+      { name: 'sparse', type: 'integral', column: true },
+      { name: 'where', type: 'geo_point', column: true },
+    ],
+  }
+  return openColumns(flushColumns(schema, docs)!)
+}
+
+/** Runs each accessor CALLS times; returns heap growth and GC count per accessor. */
+export async function benchAllocation(): Promise<string[][]> {
+  const gc = (globalThis as { gc?: () => void }).gc
+  if (gc === undefined) throw new Error('run with node --expose-gc')
+  const reader = makeReader()
+  const delay = reader.getColumn('delay')!, price = reader.getColumn('price')!, origin = reader.getColumn('origin')!
+  const tags = reader.getColumn('tags')!, sparse = reader.getColumn('sparse')!, where = reader.getColumn('where')!
+  const raw = new BigInt64Array(4096), doubles = new Float64Array(4096), ordinals = new Int32Array(4096)
+  const point = new Float64Array(2)
+  // A typed-array sink: a captured `let` holding a double would box a HeapNumber per update.
+  const sink = new Float64Array(1)
+  const cases: [string, (index: number) => void][] = [
+    ['getInt64 (dense)', (index) => { sink[0] += delay.getInt64(index % DOCUMENTS) }],
+    ['getFloat64', (index) => { sink[0] += price.getFloat64(index % DOCUMENTS) }],
+    ['getOrdinal', (index) => { sink[0] += origin.getOrdinal(index % DOCUMENTS) }],
+    ['hasValue + valueCount (optional)', (index) => { sink[0] += sparse.hasValue(index % DOCUMENTS) ? sparse.valueCount(index % DOCUMENTS) : 0 }],
+    ['getInt64 (optional)', (index) => { const document = (index * 5) % DOCUMENTS; sink[0] += sparse.getInt64(document) }],
+    ['valueCount + getInt64 nth (multi)', (index) => { const document = index % DOCUMENTS; if (tags.valueCount(document) > 1) sink[0] += tags.getInt64(document, 1) }],
+    ['getGeoPoint(out)', (index) => { sink[0] += where.getGeoPoint(index % DOCUMENTS, 0, point)[0] }],
+    ['readValues 4096 → BigInt64Array', (index) => { delay.readValues((index * 4096) % (DOCUMENTS - 4096), raw) }],
+    ['readValues 4096 → Float64Array', (index) => { price.readValues((index * 4096) % (DOCUMENTS - 4096), doubles) }],
+    ['readValues 4096 → Int32Array (ordinals)', (index) => { origin.readValues((index * 4096) % (DOCUMENTS - 4096), ordinals) }],
+  ]
+  let collections = 0
+  const observer = new PerformanceObserver((list) => { collections += list.getEntries().length })
+  observer.observe({ entryTypes: ['gc'] })
+  const rows: string[][] = []
+  for (const [name, call] of cases) {
+    const calls = name.startsWith('readValues') ? CALLS / 100 : CALLS
+    for (let index = 0; index < calls / 10; index++) call(index) // warm up and optimise first
+    gc()
+    await new Promise((resolve) => setImmediate(resolve))
+    collections = 0
+    const before = process.memoryUsage().heapUsed
+    for (let index = 0; index < calls; index++) call(index)
+    const growth = process.memoryUsage().heapUsed - before
+    await new Promise((resolve) => setImmediate(resolve))
+    rows.push([name, String(calls), String(growth), (growth / calls).toFixed(3), String(collections)])
+  }
+  observer.disconnect()
+  if (sink[0] === 0.5) console.log(sink[0])
+  return rows
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  printTable('Allocation after open (heap growth over the calls; GCs during them)', ['accessor', 'calls', 'heap growth (bytes)', 'bytes/call', 'GCs'], await benchAllocation())
+}

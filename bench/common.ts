@@ -1,0 +1,56 @@
+/**
+ * Shared benchmark plumbing: seeded data, tinybench runs, values/s figures.
+ */
+import { Bench } from 'tinybench'
+
+/** A small seeded PRNG (mulberry32) so every run measures the same data. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** One measured task: name, items processed per call, and the call. */
+export interface Measured {
+  name: string
+  itemsPerCall: number
+  run: () => void
+}
+
+/** A task's result: median time per call and items per second. */
+export interface Measurement {
+  name: string
+  millisecondsPerCall: number
+  itemsPerSecond: number
+}
+
+/** Runs the tasks side by side in one tinybench run; reports medians. */
+export async function measure(tasks: Measured[], time = 400): Promise<Measurement[]> {
+  const bench = new Bench({ time, warmup: true, warmupTime: 100 })
+  for (const task of tasks) bench.add(task.name, task.run)
+  await bench.run()
+  return tasks.map((task, index) => {
+    const result = bench.tasks[index].result
+    if (result === undefined || !('latency' in result)) throw new Error(`benchmark ${task.name} failed: ${JSON.stringify(result)}`)
+    const milliseconds = result.latency.p50 ?? result.latency.mean
+    return { name: task.name, millisecondsPerCall: milliseconds, itemsPerSecond: (task.itemsPerCall * 1000) / milliseconds }
+  })
+}
+
+/** Formats items/s as "123.4 M/s". */
+export function perSecond(value: number): string {
+  return value >= 1e9 ? `${(value / 1e9).toFixed(2)} G/s` : `${(value / 1e6).toFixed(1)} M/s`
+}
+
+/** Prints rows as an aligned table. */
+export function printTable(title: string, header: string[], rows: string[][]): void {
+  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column].length)))
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ')
+  console.log(`\n${title}\n${line(header)}\n${widths.map((width) => '-'.repeat(width)).join('  ')}`)
+  for (const row of rows) console.log(line(row))
+}

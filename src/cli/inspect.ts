@@ -1,0 +1,150 @@
+/**
+ * `oixk inspect`: a human-readable account of a columns file: per column its
+ * counts, min/max in natural form, and how its sequences were encoded (block
+ * kinds and widths), to see where the bytes go.
+ */
+import type { SequenceView } from '../backend/backend.js'
+import { BLOCK_KIND_NAMES, BLOCK_VALUES, DICTIONARY_HEADER_BYTES, SEQUENCE_HEADER_BYTES, BLOCK_RECORD_BYTES } from '../format/constants.js'
+import { readUint32 } from '../format/int64.js'
+import { sortableBitsToFloat64 } from '../format/sortable-bits.js'
+import { openColumnsFile } from '../node/files.js'
+import type { Column } from '../read/column.js'
+import type { ColumnsReader } from '../read/reader.js'
+import { expectPositionals, parseArgs } from './args.js'
+import { type CliIo, ExitCode, HelpRequest, writeText } from './io.js'
+
+/** Usage text of `oixk inspect`. */
+export const INSPECT_USAGE = `Usage: oixk inspect FILE
+
+Prints, for the file and each column, a readable table: counts, min/max in
+natural form, section size, and for every integer sequence its block kinds
+(blocks and % of values) and block widths. Opening checks the structure and
+checksum; it does not run the full check (use oixk verify).
+`
+
+/** Dates beyond ±8.64e15 ms cannot be formatted by Date. */
+const MAX_DATE_MILLIS = 8_640_000_000_000_000n
+const LABEL_WIDTH = 24
+
+/** Runs `oixk inspect`; returns the exit code (errors are thrown for runCli to report). */
+export async function runInspect(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseArgs(argv, [])
+  if (parsed.help) throw new HelpRequest()
+  expectPositionals(parsed, 1, 1, 'the columns FILE to inspect')
+  const reader = await openColumnsFile(parsed.positionals[0])
+  try {
+    await writeText(io.stdout, describeReader(reader))
+  } finally {
+    reader.close()
+  }
+  return ExitCode.ok
+}
+
+function row(indent: string, label: string, value: string): string {
+  return `${indent}${label.padEnd(LABEL_WIDTH - indent.length)}${value}\n`
+}
+
+function percent(part: number, whole: number): string {
+  return whole === 0 ? '0.0%' : `${((100 * part) / whole).toFixed(1)}%`
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`
+}
+
+/** The whole report of an open reader (used by the command and by tests). */
+export function describeReader(reader: ColumnsReader): string {
+  const bytes = reader.bytes
+  const checksum = (BigInt(readUint32(bytes, bytes.length - 4)) << 32n) | BigInt(readUint32(bytes, bytes.length - 8))
+  let text = row('', 'file', reader.fileName)
+    + row('', 'size', `${bytes.length} bytes`)
+    + row('', 'maxDoc', String(reader.maxDoc))
+    // Opening already compared the checksum; reaching this line means it matched.
+    + row('', 'checksum', `ok (XXH64 ${checksum.toString(16).padStart(16, '0')})`)
+    + row('', 'columns', String(reader.columns.length))
+  for (const column of reader.columns) text += '\n' + describeColumn(column, bytes.length)
+  return text
+}
+
+function describeColumn(column: Column, fileLength: number): string {
+  let text = `column ${JSON.stringify(column.name)}\n`
+    + row('  ', 'type', column.type)
+    + row('  ', 'layout', column.layout)
+    + row('  ', 'documentsWithValue', String(column.documentsWithValue))
+    + row('  ', 'valueCount', String(column.totalValueCount))
+  const range = naturalRange(column)
+  text += row('  ', range.label === '' ? 'min' : `min ${range.label}`, range.min)
+    + row('  ', range.label === '' ? 'max' : `max ${range.label}`, range.max)
+    + row('  ', 'section', `${column.sectionLength} bytes at offset ${column.sectionOffset} (${percent(column.sectionLength, fileLength)} of file)`)
+  if (column.dictionary !== null) {
+    const dictionaryBytes = DICTIONARY_HEADER_BYTES + 4 * (column.dictionary.termCount + 1) + column.dictionary.totalBytes
+    text += row('  ', 'dictionary', `${plural(column.dictionary.termCount, 'term')}, ${column.dictionary.totalBytes} term bytes, ${dictionaryBytes} bytes`)
+  }
+  if (column.presence !== null) text += row('  ', 'presence bitmap', `${8 * Math.ceil(column.maxDoc / 64)} bytes`)
+  if (column.offsets !== null) text += describeSequence('offsets', column.offsets)
+  text += describeSequence(column.longitudes === null ? 'values' : 'latitudes', column.values)
+  if (column.longitudes !== null) text += describeSequence('longitudes', column.longitudes)
+  return text
+}
+
+/** Min and max of the column as a person reads them, with a label when they are not of the values themselves. */
+function naturalRange(column: Column): { label: string; min: string; max: string } {
+  switch (column.type) {
+    case 'integral':
+      return { label: '', min: String(column.minRaw), max: String(column.maxRaw) }
+    case 'date':
+      return { label: '', min: formatDate(column.minRaw), max: formatDate(column.maxRaw) }
+    case 'fractional':
+      return { label: '', min: formatDouble(column.minRaw), max: formatDouble(column.maxRaw) }
+    case 'bool':
+      return { label: '', min: String(column.minRaw === 1n), max: String(column.maxRaw === 1n) }
+    case 'keyword': {
+      const last = column.dictionary!.termCount - 1
+      return { label: 'term', min: JSON.stringify(column.term(0)), max: JSON.stringify(column.term(last)) }
+    }
+    case 'geo_point':
+      return { label: 'latitude', min: formatDouble(column.minRaw), max: formatDouble(column.maxRaw) }
+  }
+}
+
+/** ISO-8601 in UTC; raw milliseconds where Date cannot represent the instant. */
+function formatDate(millis: bigint): string {
+  if (millis < -MAX_DATE_MILLIS || millis > MAX_DATE_MILLIS) return `${millis} ms since the epoch (beyond the ISO range of Date)`
+  return new Date(Number(millis)).toISOString()
+}
+
+/** The double of a sortable raw value; NaNs show their bit pattern, since payloads are kept. */
+function formatDouble(raw: bigint): string {
+  const value = sortableBitsToFloat64(raw)
+  if (Number.isNaN(value)) {
+    // SortableBits is its own inverse on bit patterns: undoing it gives the IEEE bits.
+    const ieee = BigInt.asUintN(64, raw < 0n ? raw ^ 0x7fffffffffffffffn : raw)
+    return `NaN (IEEE bits ${ieee.toString(16).padStart(16, '0')})`
+  }
+  return Object.is(value, -0) ? '-0' : String(value)
+}
+
+/** Count, blocks, bytes, and the block-kind and width histograms of one integer sequence. */
+function describeSequence(label: string, sequence: SequenceView): string {
+  const recordsStart = sequence.dataStart - BLOCK_RECORD_BYTES * sequence.blockCount
+  const dataLength = readUint32(sequence.bytes, recordsStart - SEQUENCE_HEADER_BYTES + 8)
+  const sequenceBytes = SEQUENCE_HEADER_BYTES + BLOCK_RECORD_BYTES * sequence.blockCount + dataLength
+  const blocksByKind = [0, 0, 0]
+  const valuesByKind = [0, 0, 0]
+  const blocksByWidth = new Map<number, number>()
+  for (let block = 0; block < sequence.blockCount; block++) {
+    const word = sequence.records[6 * block]
+    const kind = word & 0xff
+    const width = word >>> 8
+    blocksByKind[kind]++
+    valuesByKind[kind] += Math.min(BLOCK_VALUES, sequence.count - block * BLOCK_VALUES)
+    blocksByWidth.set(width, (blocksByWidth.get(width) ?? 0) + 1)
+  }
+  const kinds = BLOCK_KIND_NAMES.map((name, kind) =>
+    `${name} ${blocksByKind[kind]} (${percent(valuesByKind[kind], sequence.count)}${kind === 0 ? ' of values' : ''})`).join(', ')
+  const widths = [...blocksByWidth].sort(([a], [b]) => a - b)
+    .map(([width, blocks]) => `${plural(width, 'bit')}: ${plural(blocks, 'block')}`).join(', ')
+  return row('  ', label, `${plural(sequence.count, 'value')} in ${plural(sequence.blockCount, 'block')}, ${sequenceBytes} bytes`)
+    + row('    ', 'block kinds', kinds)
+    + row('    ', 'block widths', widths)
+}

@@ -1,0 +1,128 @@
+/**
+ * What every command shares: the output streams, the exit codes, and how an
+ * error turns into a message and an exit code.
+ */
+import { CorruptIndexException, InvalidInputError, ResidentLimitError } from '../format/errors.js'
+
+/** A text sink: process.stdout/stderr, or a collector in tests. */
+export interface CliOutput {
+  /** Returns false (like a Node stream) when the caller should wait for 'drain'. */
+  write(text: string): boolean | void
+  once?(event: 'drain', listener: () => void): unknown
+}
+
+/** Where a command writes. */
+export interface CliIo {
+  stdout: CliOutput
+  stderr: CliOutput
+}
+
+/** The exit codes, part of the CLI contract (docs/cli.md). */
+export const ExitCode = {
+  ok: 0,
+  /** Bad input content: schema, documents, doc map, corrupt columns file. */
+  badInput: 1,
+  /** Usage errors and environment problems: flags, missing/unreadable files, resident limit, unavailable backend. */
+  usageOrIo: 2,
+  /** A bug in oixk itself. */
+  internal: 3,
+} as const
+
+/** An error whose exit code the command decided. */
+export class CliError extends Error {
+  readonly exitCode: number
+  constructor(message: string, exitCode: number) {
+    super(message)
+    this.name = 'CliError'
+    this.exitCode = exitCode
+  }
+}
+
+/** Bad command line: reported with the command's usage, exit 2. */
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.usageOrIo)
+    this.name = 'UsageError'
+  }
+}
+
+/** --help or `oixk help`: only the usage is printed, still on stderr with exit 2 (the contract). */
+export class HelpRequest extends UsageError {
+  constructor() {
+    super('help requested')
+    this.name = 'HelpRequest'
+  }
+}
+
+/** Bad input content at a known place (file and line); exit 1. */
+export class InputError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.badInput)
+    this.name = 'InputError'
+  }
+}
+
+/** Writes text, waiting for 'drain' when the sink asks, so huge dumps do not pile up in memory. */
+export async function writeText(output: CliOutput, text: string): Promise<void> {
+  if (output.write(text) === false && output.once !== undefined) {
+    await new Promise<void>((resolve) => output.once!('drain', resolve))
+  }
+}
+
+/** True for Node system errors (ENOENT, EACCES, EISDIR, ...). */
+function isSystemError(error: unknown): error is Error & { code: string } {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === 'string'
+}
+
+const SYSTEM_ERROR_TEXT: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a path component is not a directory',
+  ENOSPC: 'no space left on device',
+  EEXIST: 'file already exists',
+}
+
+/** Why an error happened, without the file it happened to (the caller names the file). */
+export function describeCause(error: unknown): string {
+  if (isSystemError(error)) return SYSTEM_ERROR_TEXT[error.code] ?? error.message
+  if (error instanceof CorruptIndexException) return `corrupt: ${error.detail}`
+  return error instanceof Error ? error.message : String(error)
+}
+
+/**
+ * One-line message for an error, naming the file where known. Node's system
+ * error messages repeat the syscall; the CLI keeps only the path and the cause.
+ */
+export function describeError(error: unknown): string {
+  if (isSystemError(error)) {
+    const path = (error as { path?: unknown }).path
+    return typeof path === 'string' ? `${path}: ${describeCause(error)}` : describeCause(error)
+  }
+  if (error instanceof CorruptIndexException) return `${error.fileName}: ${describeCause(error)}`
+  return describeCause(error)
+}
+
+/** The exit code an error means (see ExitCode). */
+export function exitCodeOf(error: unknown): number {
+  if (error instanceof CliError) return error.exitCode
+  if (error instanceof InvalidInputError || error instanceof CorruptIndexException || error instanceof SyntaxError) {
+    return ExitCode.badInput
+  }
+  if (error instanceof ResidentLimitError || isSystemError(error)) return ExitCode.usageOrIo
+  return ExitCode.internal
+}
+
+/** Prints `oixk COMMAND: message` (plus usage or a stack where useful) on stderr; returns the exit code. */
+export async function reportError(io: CliIo, command: string, error: unknown, usage: string): Promise<number> {
+  const code = exitCodeOf(error)
+  let text = `oixk ${command}: ${describeError(error)}\n`
+  if (error instanceof HelpRequest) text = usage
+  else if (error instanceof UsageError) text += `\n${usage}`
+  else if (code === ExitCode.internal && error instanceof Error && error.stack !== undefined) {
+    text = `oixk ${command}: internal error (please report): ${error.stack}\n`
+  }
+  await writeText(io.stderr, text)
+  return code
+}

@@ -1,0 +1,121 @@
+/**
+ * `oixk merge`: several columns files in, one out, through doc maps (or plain
+ * concatenation). The result is byte-identical to a build of the surviving
+ * documents in their new order.
+ */
+import type { ExactJsonValue } from '../format/exact-json.js'
+import { InvalidInputError } from '../format/errors.js'
+import { openColumnsFile } from '../node/files.js'
+import type { ColumnsReader } from '../read/reader.js'
+import { mergeColumns, type MergeSource } from '../write/merge.js'
+import { expectPositionals, type FlagSpec, parseArgs, parseDocumentCount, requireFlag } from './args.js'
+import { reportNoFile, writeOutput } from './build.js'
+import { type CliIo, ExitCode, HelpRequest, InputError } from './io.js'
+import { readJsonFile } from './input-files.js'
+
+/** Usage text of `oixk merge`. */
+export const MERGE_USAGE = `Usage: oixk merge -o OUT [--doc-map MAP.json] [--max-doc N] IN...
+
+Merges columns files into OUT (written atomically).
+  --doc-map FILE  JSON array with one doc map per input, in input order; a doc
+                  map lists, for each document of its input, the new doc id or
+                  -1 to delete it. Without it, inputs are concatenated in order.
+  --max-doc N     documents in the merged segment (default: the highest new
+                  doc id + 1; for concatenation, the sum of the inputs' maxDoc)
+  -o, --output F  the columns file to write
+`
+
+const MERGE_FLAGS: readonly FlagSpec[] = [
+  { name: 'output', short: 'o', takesValue: true },
+  { name: 'doc-map', takesValue: true },
+  { name: 'max-doc', takesValue: true },
+]
+
+/** Doc ids live in Int32Arrays in merge, so new ids stop below 2^31. */
+const MAX_NEW_DOC_ID = 0x7fffffff
+
+/** Runs `oixk merge`; returns the exit code (errors are thrown for runCli to report). */
+export async function runMerge(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseArgs(argv, MERGE_FLAGS)
+  if (parsed.help) throw new HelpRequest()
+  expectPositionals(parsed, 1, Infinity, 'the input columns files (IN...)')
+  const outputPath = requireFlag(parsed, 'output')
+  const mapPath = parsed.flags.get('doc-map')
+  const maxDocFlag = parsed.flags.get('max-doc')
+  const requestedMaxDoc = maxDocFlag === undefined ? undefined : parseDocumentCount(maxDocFlag, 'max-doc')
+
+  const inputs = parsed.positionals
+  const readers: ColumnsReader[] = []
+  try {
+    for (const path of inputs) readers.push(await openColumnsFile(path))
+    const { sources, documentCount } = mapPath === undefined
+      ? concatenate(readers)
+      : fromDocMaps(mapPath, await readJsonFile(mapPath), readers)
+    const maxDoc = requestedMaxDoc ?? documentCount
+    let bytes: Uint8Array | null
+    try {
+      bytes = mergeColumns(sources, { maxDoc })
+    } catch (error) {
+      // Core messages start with "merge: " and count sources from 0; name the map file instead.
+      if (error instanceof InvalidInputError) {
+        const where = mapPath ?? (maxDocFlag === undefined ? 'inputs' : `--max-doc ${maxDocFlag}`)
+        throw new InputError(`${where}: ${error.message.replace(/^merge: /, '')} (sources are numbered from 0 in input order)`)
+      }
+      throw error
+    }
+    if (bytes === null) {
+      await reportNoFile(io, 'merge', outputPath, 'no surviving document has a value for any column')
+      return ExitCode.ok
+    }
+    await writeOutput(outputPath, bytes)
+    return ExitCode.ok
+  } finally {
+    for (const reader of readers) reader.close()
+  }
+}
+
+interface PlannedMerge {
+  sources: MergeSource[]
+  /** Highest new doc id + 1: the default maxDoc. */
+  documentCount: number
+}
+
+/** Inputs one after the other: input i's documents follow all of input i-1's. */
+function concatenate(readers: readonly ColumnsReader[]): PlannedMerge {
+  let next = 0
+  const sources = readers.map((reader) => {
+    if (next + reader.maxDoc > MAX_NEW_DOC_ID + 1) {
+      throw new InputError(`${reader.fileName}: concatenation would need more than 2^31 documents`)
+    }
+    const docMap = new Int32Array(reader.maxDoc)
+    for (let old = 0; old < docMap.length; old++) docMap[old] = next + old
+    next += reader.maxDoc
+    return { reader, docMap }
+  })
+  return { sources, documentCount: next }
+}
+
+/** Checks the shape of MAP.json against the inputs and turns it into Int32Array doc maps. */
+function fromDocMaps(mapPath: string, json: ExactJsonValue, readers: readonly ColumnsReader[]): PlannedMerge {
+  if (!Array.isArray(json) || json.length !== readers.length) {
+    throw new InputError(`${mapPath}: expected a JSON array of ${readers.length} doc map(s), one per input in order`)
+  }
+  let highest = -1
+  const sources = readers.map((reader, source) => {
+    const entries = json[source]
+    if (!Array.isArray(entries)) throw new InputError(`${mapPath}: doc map ${source} (for ${reader.fileName}) is not an array`)
+    if (entries.length !== reader.maxDoc) {
+      throw new InputError(`${mapPath}: doc map ${source} has ${entries.length} entries, but ${reader.fileName} has ${reader.maxDoc} documents`)
+    }
+    const docMap = new Int32Array(entries.length)
+    entries.forEach((target, old) => {
+      if (typeof target !== 'number' || !Number.isInteger(target) || target < -1 || target > MAX_NEW_DOC_ID) {
+        throw new InputError(`${mapPath}: doc map ${source} entry ${old} is ${JSON.stringify(typeof target === 'bigint' ? String(target) : target)}; expected a new doc id in [0, 2^31 - 1] or -1 (deleted)`)
+      }
+      docMap[old] = target
+      if (target > highest) highest = target
+    })
+    return { reader, docMap }
+  })
+  return { sources, documentCount: highest + 1 }
+}

@@ -1,0 +1,82 @@
+/**
+ * The oixk command line as a function: tests run commands in-process, and the
+ * bin (main.ts) only wires it to the process.
+ */
+import { readFileSync } from 'node:fs'
+import { BUILD_USAGE, runBuild } from './build.js'
+import { DUMP_USAGE, runDump } from './dump.js'
+import { INSPECT_USAGE, runInspect } from './inspect.js'
+import { type CliIo, ExitCode, reportError, writeText } from './io.js'
+import { MERGE_USAGE, runMerge } from './merge.js'
+import { runVerify, VERIFY_USAGE } from './verify.js'
+
+export type { CliIo, CliOutput } from './io.js'
+export { ExitCode } from './io.js'
+
+/** Top-level usage: commands, flags and exit codes. */
+export const USAGE = `Usage: oixk COMMAND [ARGS]
+
+Commands:
+  build    --schema SCHEMA.json --docs DOCS.ndjson [--max-doc N] -o OUT
+  dump     FILE [--backend ts|wasm|auto]
+  verify   FILE... [--backend ts|wasm|auto]
+  merge    -o OUT [--doc-map MAP.json] [--max-doc N] IN...
+  inspect  FILE
+  help [COMMAND]     usage of oixk or of one command (also: COMMAND --help)
+
+Flags: --help, --version
+
+Exit codes: 0 ok; 1 bad input or corrupt file; 2 usage or I/O error
+(missing file, resident limit, unavailable backend); 3 internal error.
+See docs/cli.md for the full reference.
+`
+
+interface Command {
+  run(argv: readonly string[], io: CliIo): Promise<number>
+  usage: string
+}
+
+const COMMANDS: ReadonlyMap<string, Command> = new Map([
+  ['build', { run: runBuild, usage: BUILD_USAGE }],
+  ['dump', { run: runDump, usage: DUMP_USAGE }],
+  ['verify', { run: runVerify, usage: VERIFY_USAGE }],
+  ['merge', { run: runMerge, usage: MERGE_USAGE }],
+  ['inspect', { run: runInspect, usage: INSPECT_USAGE }],
+])
+
+/** The package version, read from package.json (two levels up from both src/cli and dist/cli). */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown }
+  return String(manifest.version)
+}
+
+/**
+ * Runs one oixk command line (argv without "node" and the script) and
+ * returns its exit code; all output goes to io. Never throws for bad input:
+ * every error becomes a message on io.stderr and an exit code (docs/cli.md).
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === '--version') {
+    await writeText(io.stdout, `${packageVersion()}\n`)
+    return ExitCode.ok
+  }
+  // The contract puts help on stderr with exit 2, like any usage message, so scripts never mistake it for output.
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === undefined ? undefined : COMMANDS.get(rest[0] ?? '')
+    const unknown = name === 'help' && rest[0] !== undefined && topic === undefined ? `oixk: unknown command ${JSON.stringify(rest[0])}\n\n` : ''
+    await writeText(io.stderr, unknown + (topic?.usage ?? USAGE))
+    return ExitCode.usageOrIo
+  }
+  const command = COMMANDS.get(name)
+  if (command === undefined) {
+    const what = name.startsWith('-') ? `unknown flag ${name}` : `unknown command ${JSON.stringify(name)}`
+    await writeText(io.stderr, `oixk: ${what}\n\n${USAGE}`)
+    return ExitCode.usageOrIo
+  }
+  try {
+    return await command.run(rest, io)
+  } catch (error) {
+    return reportError(io, name, error, command.usage)
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Columns files on a Node file system: opening with the resident limit
+ * enforced before any byte is read, and writing so that a crash or error never
+ * leaves a torn file under the target name.
+ */
+import { randomBytes } from 'node:crypto'
+import { type FileHandle, open, rename, unlink } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
+import { ResidentLimitError } from '../format/errors.js'
+import { openColumns, type OpenOptions } from '../read/open.js'
+import type { ColumnsReader } from '../read/reader.js'
+
+/**
+ * Opens a columns file from disk and validates it like {@link openColumns}
+ * (errors name `options.fileName`, which defaults to the path).
+ *
+ * The file is stat'ed through the same handle that reads it, and a file larger
+ * than `maxResidentFileBytes` (default 1 GiB) is refused with a
+ * ResidentLimitError before a single byte is read or a buffer allocated.
+ */
+export async function openColumnsFile(path: string, options: OpenOptions = {}): Promise<ColumnsReader> {
+  const fileName = options.fileName ?? path
+  const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
+  const handle = await open(path, 'r')
+  let bytes: Uint8Array
+  try {
+    // fstat on the open handle, not stat on the path: the path could be swapped between the two calls.
+    const stats = await handle.stat()
+    if (!stats.isFile()) throw notRegularFile(path, stats.isDirectory())
+    if (stats.size > limit) throw new ResidentLimitError(fileName, stats.size, limit)
+    bytes = await readExactly(handle, stats.size)
+  } finally {
+    await handle.close()
+  }
+  return openColumns(bytes, { ...options, fileName })
+}
+
+/** The error for a path that is no regular file, shaped like Node's system errors (code, path). */
+function notRegularFile(path: string, isDirectory: boolean): Error {
+  const error = new Error(isDirectory ? `EISDIR: illegal operation on a directory, read '${path}'` : 'not a regular file')
+  return Object.assign(error, { code: isDirectory ? 'EISDIR' : 'EINVAL', path, syscall: 'read' })
+}
+
+/**
+ * Reads at most `size` bytes from the start of the file; never more, so a file
+ * growing after the stat cannot push the read past the resident limit. A file
+ * that shrank yields fewer bytes, which the checksum then rejects.
+ */
+async function readExactly(handle: FileHandle, size: number): Promise<Uint8Array> {
+  const buffer = new Uint8Array(size)
+  let filled = 0
+  while (filled < size) {
+    const { bytesRead } = await handle.read(buffer, filled, size - filled, filled)
+    if (bytesRead === 0) break
+    filled += bytesRead
+  }
+  return filled === size ? buffer : buffer.subarray(0, filled)
+}
+
+/** Writes `chunk` at `position` of the open temp file; returns how many bytes it wrote (may be fewer). */
+export type WriteChunk = (handle: FileHandle, chunk: Uint8Array, position: number) => Promise<number>
+
+/** Options of writeFileAtomic. */
+export interface AtomicWriteOptions {
+  /** Replaces the low-level write, so tests can fail a write half-way (default: handle.write). */
+  writeChunk?: WriteChunk
+  /** Bytes handed to one writeChunk call (default 8 MiB). */
+  chunkBytes?: number
+}
+
+const DEFAULT_CHUNK_BYTES = 8 << 20
+
+const writeWithHandle: WriteChunk = async (handle, chunk, position) => {
+  const { bytesWritten } = await handle.write(chunk, 0, chunk.length, position)
+  return bytesWritten
+}
+
+/**
+ * Replaces `path` with `bytes` atomically: readers see either the old file or
+ * the complete new one, never a prefix.
+ *
+ * The bytes go to a uniquely named temp file in the target's directory (same
+ * file system, so the rename is atomic), which is fsync'ed, renamed over the
+ * target, and then the directory is fsync'ed (where the platform allows) so
+ * the rename itself survives a crash. On any error before the rename the temp
+ * file is removed and the error rethrown; the target is untouched. The new
+ * file gets default permissions (0666 less the umask), not the old file's.
+ */
+export async function writeFileAtomic(path: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  const writeChunk = options.writeChunk ?? writeWithHandle
+  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES
+  if (!(Number.isInteger(chunkBytes) && chunkBytes > 0)) throw new RangeError(`chunkBytes must be a positive integer, got ${chunkBytes}`)
+  const directory = dirname(path)
+  // Hidden, and unique per process and call, so concurrent writers never share a temp file.
+  const temporaryPath = join(directory, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
+  let handle: FileHandle | null = null
+  try {
+    // 'wx' refuses to reuse an existing name rather than clobbering someone else's file.
+    handle = await open(temporaryPath, 'wx')
+    let position = 0
+    while (position < bytes.length) {
+      const chunk = bytes.subarray(position, Math.min(position + chunkBytes, bytes.length))
+      const written = await writeChunk(handle, chunk, position)
+      if (!(Number.isInteger(written) && written > 0 && written <= chunk.length)) {
+        throw new Error(`${temporaryPath}: write returned ${written} for a ${chunk.length}-byte chunk`)
+      }
+      position += written
+    }
+    await handle.sync()
+    await handle.close()
+    handle = null
+    await rename(temporaryPath, path)
+  } catch (error) {
+    if (handle !== null) await handle.close().catch(() => undefined)
+    await unlink(temporaryPath).catch(() => undefined)
+    throw error
+  }
+  await syncDirectory(directory)
+}
+
+/** Error codes meaning "this platform or file system cannot fsync a directory", not a failed fsync. */
+const DIRECTORY_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EPERM', 'EACCES', 'EINVAL', 'EBADF', 'ENOTSUP', 'EOPNOTSUPP'])
+
+/** Makes a completed rename durable; skipped where directories cannot be opened or synced (e.g. Windows). */
+async function syncDirectory(directory: string): Promise<void> {
+  let handle: FileHandle | null = null
+  try {
+    handle = await open(directory, 'r')
+    await handle.sync()
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    if (typeof code !== 'string' || !DIRECTORY_SYNC_UNSUPPORTED.has(code)) throw error
+  } finally {
+    if (handle !== null) await handle.close().catch(() => undefined)
+  }
+}

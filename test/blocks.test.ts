@@ -1,0 +1,227 @@
+// Exact block choices (docs/format.md §6): records, data bytes, offsets and padding of integer sequences.
+import { describe, expect, it } from 'vitest'
+import xxhash from 'xxhash-wasm'
+import { flushColumns, openColumns } from '../src/index.js'
+
+interface Block { kind: number; width: number; dataOffset: number; base: bigint; aux: bigint }
+const CONSTANT = 0, PACKED = 1, TABLE = 2
+
+/** bits(x) of an unsigned bigint. */
+const bits = (x: bigint) => x.toString(2).length - (x === 0n ? 1 : 0)
+
+/** Reference bit packing from the spec: Σ u_j · 2^(j·width), little-endian, ceil(n·width/8) bytes. */
+function pack(units: bigint[], width: number): number[] {
+  let acc = 0n
+  units.forEach((u, j) => { acc |= u << BigInt(j * width) })
+  const out: number[] = []
+  for (let i = 0; i < Math.ceil((units.length * width) / 8); i++) out.push(Number((acc >> BigInt(8 * i)) & 0xffn))
+  return out
+}
+const i64le = (v: bigint) => pack([BigInt.asUintN(64, v)], 64)
+
+/** Writes values as one dense column and returns its value sequence: header, records (from bytes and from the reader), data. */
+function sequenceOf(values: bigint[], type: 'integral' | 'date' = 'integral') {
+  const bytes = flushColumns({ fields: [{ name: 'v', type, column: true }] }, values.map((v) => ({ v })))!
+  const reader = openColumns(bytes, { maxDoc: values.length })
+  reader.verify()
+  const column = reader.getColumn('v')!
+  const seq = column.values
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length)
+  const headerAt = seq.dataStart - 24 * seq.blockCount - 12
+  expect(headerAt).toBe(column.sectionOffset) // a dense integral section is just the sequence
+  const count = view.getUint32(headerAt, true)
+  const blockCount = view.getUint32(headerAt + 4, true)
+  const dataLength = view.getUint32(headerAt + 8, true)
+  const blocks: Block[] = []
+  for (let b = 0; b < blockCount; b++) {
+    const at = headerAt + 12 + 24 * b
+    expect(view.getUint16(at + 2, true)).toBe(0) // reserved
+    const block = {
+      kind: bytes[at], width: bytes[at + 1], dataOffset: view.getUint32(at + 4, true),
+      base: view.getBigInt64(at + 8, true), aux: view.getBigInt64(at + 16, true),
+    }
+    // The reader's copy of the records: kind | width << 8, dataOffset, baseLow, baseHigh, auxLow, auxHigh.
+    const r = seq.records.subarray(6 * b, 6 * b + 6)
+    expect([r[0], r[1], r[2], r[3], r[4], r[5]]).toEqual([
+      block.kind | (block.width << 8), block.dataOffset,
+      Number(BigInt.asIntN(32, block.base)), Number(BigInt.asIntN(32, block.base >> 32n)),
+      Number(BigInt.asIntN(32, block.aux)), Number(BigInt.asIntN(32, block.aux >> 32n)),
+    ])
+    blocks.push(block)
+  }
+  expect(column.sectionLength).toBe(12 + 24 * blockCount + dataLength)
+  const data = [...bytes.subarray(seq.dataStart, seq.dataStart + dataLength)]
+  expect(data.slice(-8)).toEqual([0, 0, 0, 0, 0, 0, 0, 0])
+  const readBack = new BigInt64Array(values.length)
+  column.readValues(0, readBack)
+  expect([...readBack]).toEqual(values)
+  return { bytes, column, count, blockCount, dataLength, blocks, data }
+}
+
+const repeat = (pattern: bigint[], n: number) => Array.from({ length: n }, (_, i) => pattern[i % pattern.length])
+const range = (n: number, f: (i: number) => bigint) => Array.from({ length: n }, (_, i) => f(i))
+
+describe('block forms', () => {
+  it('constant blocks have no data but still record the running offset', () => {
+    const values = [...repeat([5n], 1024), ...range(1024, (i) => BigInt(i % 4)), ...repeat([-7n], 1024)]
+    const s = sequenceOf(values)
+    expect(s.blocks).toEqual([
+      { kind: CONSTANT, width: 0, dataOffset: 0, base: 5n, aux: 0n },
+      { kind: PACKED, width: 2, dataOffset: 0, base: 0n, aux: 1n },
+      { kind: CONSTANT, width: 0, dataOffset: 256, base: -7n, aux: 0n },
+    ])
+    expect(s.dataLength).toBe(256 + 8)
+    expect(s.data.slice(0, 256)).toEqual(repeat([0b11100100n], 256).map(Number)) // u = 0,1,2,3 → 0xE4
+  })
+
+  it('packed with g = 1', () => {
+    const s = sequenceOf([3n, 4n, 6n])
+    expect(s.blocks).toEqual([{ kind: PACKED, width: 2, dataOffset: 0, base: 3n, aux: 1n }])
+    expect(s.data).toEqual([0x34, 0, 0, 0, 0, 0, 0, 0, 0]) // u = 0,1,3 → 0 | 1<<2 | 3<<4 = 0x34
+  })
+
+  it('timestamps in whole seconds use divisor 1000; whole days use 86,400,000 (Lucene testDateCompression)', () => {
+    const random = ((seed) => () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32)(42)
+    const seconds = range(1024, () => BigInt(Math.floor(random() * 86400 * 365)))
+    seconds[100] = 0n
+    seconds[200] = 1n // differences with gcd 1 in seconds
+    const base = 1_600_000_000_000n
+    const dates = seconds.map((s) => base + 1000n * s)
+    const s = sequenceOf(dates, 'date')
+    const maxSeconds = seconds.reduce((a, b) => (b > a ? b : a))
+    expect(s.blocks).toEqual([{ kind: PACKED, width: bits(maxSeconds), dataOffset: 0, base, aux: 1000n }])
+    expect(bits(maxSeconds)).toBe(25)
+    expect(s.data.slice(0, -8)).toEqual(pack(seconds, 25))
+    // One value off by a millisecond: g drops to 1 and every field widens by ~10 bits.
+    const rough = sequenceOf(dates.map((d, i) => (i === 5 ? d + 1n : d)), 'date')
+    expect(rough.blocks[0].aux).toBe(1n)
+    expect(rough.blocks[0].width).toBe(bits(maxSeconds * 1000n))
+    expect(rough.dataLength - s.dataLength).toBe(1024 * (35 - 25) / 8)
+    const days = range(1024, (i) => -86_400_000n * BigInt(i * 37 % 1000) + 86_400_000n * 3n)
+    const d = sequenceOf(days, 'date')
+    expect(d.blocks[0]).toEqual({ kind: PACKED, width: bits(999n), dataOffset: 0, base: -86_400_000n * 996n, aux: 86_400_000n })
+  })
+
+  it('GCD with negative values', () => {
+    // -30, -10, 50: base -30, differences 0, 20, 80, g 20, u 0, 1, 4 → width bits(4) = 3 (not 2), 0 | 1<<3 | 4<<6 = 0x108.
+    expect(sequenceOf([-30n, -10n, 50n]).blocks[0]).toEqual({ kind: PACKED, width: 3, dataOffset: 0, base: -30n, aux: 20n })
+    expect(sequenceOf([-30n, -10n, 50n]).data.slice(0, 2)).toEqual([0x08, 0x01])
+    // -30, -10, 30: u 0, 1, 3 → width 2, byte 0 | 1<<2 | 3<<4 = 0x34.
+    const s = sequenceOf([-10n, -30n, 30n])
+    expect(s.blocks[0]).toEqual({ kind: PACKED, width: 2, dataOffset: 0, base: -30n, aux: 20n })
+    expect(s.data).toEqual([0b110001, 0, 0, 0, 0, 0, 0, 0, 0]) // u = 1, 0, 3
+  })
+
+  it('width 64 with the i64 extremes; g taken on wrapped unsigned differences', () => {
+    const min = -(2n ** 63n), max = 2n ** 63n - 1n
+    // Differences 0, 1, 2^64 - 1 → g 1, width 64. Table: T = 24 + 1 = 25 > P = 24 → packed.
+    const s = sequenceOf([min, min + 1n, max])
+    expect(s.blocks).toEqual([{ kind: PACKED, width: 64, dataOffset: 0, base: min, aux: 1n }])
+    expect(s.data).toEqual([...i64le(0n), ...i64le(1n), ...i64le(-1n), 0, 0, 0, 0, 0, 0, 0, 0])
+    // Only the two extremes: the one difference 2^64 - 1 is itself g, so width 1 (aux stored as -1).
+    const two = sequenceOf([max, min, max])
+    expect(two.blocks).toEqual([{ kind: PACKED, width: 1, dataOffset: 0, base: min, aux: -1n }])
+    expect(two.data.slice(0, 1)).toEqual([0b101])
+    // Ranges beyond 2^53 with a common factor: g 2^60, u 0, 3, 4.
+    expect(sequenceOf([0n, 3n << 60n, 1n << 62n]).blocks[0]).toEqual({ kind: PACKED, width: 3, dataOffset: 0, base: 0n, aux: 1n << 60n })
+    expect(sequenceOf([0n, 3n << 40n, 1n << 42n]).blocks[0]).toEqual({ kind: PACKED, width: 3, dataOffset: 0, base: 0n, aux: 1n << 40n })
+  })
+
+  it('one huge value does not widen another block', () => {
+    const small = range(1024, (i) => BigInt(i % 16))
+    const wide = range(1024, (i) => BigInt(i))
+    wide[500] = 1n << 62n
+    const s = sequenceOf([...small, ...wide])
+    expect(s.blocks).toEqual([
+      { kind: PACKED, width: 4, dataOffset: 0, base: 0n, aux: 1n },
+      { kind: PACKED, width: 63, dataOffset: 512, base: 0n, aux: 1n }, // 1,024 distinct values: no table
+    ])
+    expect(s.dataLength).toBe(512 + 1024 * 63 / 8 + 8)
+    expect(s.column.sectionLength).toBe(12 + 48 + 512 + 8064 + 8)
+    expect(s.data.slice(0, 512)).toEqual(pack(small, 4))
+    expect(s.data.slice(512, -8)).toEqual(pack(wide, 63))
+  })
+
+  it('table for {0, 6, 600}; packed for {0, 3, 200} (docs §6.2)', () => {
+    const t = sequenceOf(repeat([0n, 6n, 600n], 1024))
+    // P = 1024 × bits(100) / 8 = 896; R = bits(600) = 10 > 8; T = 3 × 8 + 1024 × 2 / 8 = 280 < 896.
+    expect(t.blocks).toEqual([{ kind: TABLE, width: 2, dataOffset: 0, base: 0n, aux: 3n }])
+    expect(t.dataLength).toBe(280 + 8)
+    expect(t.data.slice(0, 24)).toEqual([...i64le(0n), ...i64le(6n), ...i64le(600n)])
+    // Indexes 0,1,2,0 | 1,2,0,1 | 2,0,1,2 → 0x24, 0x49, 0x92, repeating.
+    expect(t.data.slice(24, 27)).toEqual([0x24, 0x49, 0x92])
+    expect(t.data.slice(24, -8)).toEqual(pack(repeat([0n, 1n, 2n], 1024), 2))
+    const p = sequenceOf(repeat([0n, 3n, 200n], 1024))
+    expect(p.blocks).toEqual([{ kind: PACKED, width: 8, dataOffset: 0, base: 0n, aux: 1n }]) // R = 8, not > 8
+    expect(p.data.slice(0, -8)).toEqual(repeat([0n, 3n, 200n], 1024).map(Number))
+  })
+
+  it('table/packed tie goes to packed; one value more and the table wins', () => {
+    // Values {0, 1, 256}: g 1, width bits(256) = 9, R = 9 > 8, k = 3, index width bits(2) = 2.
+    // n = 27: P = ceil(27·9/8) = ceil(30.375) = 31; T = 8·3 + ceil(27·2/8) = 24 + 7 = 31 → T = P, not < → packed.
+    const tie = repeat([256n, 0n, 1n], 27)
+    const s = sequenceOf(tie)
+    expect(s.blocks).toEqual([{ kind: PACKED, width: 9, dataOffset: 0, base: 0n, aux: 1n }])
+    expect(s.dataLength).toBe(31 + 8)
+    expect(s.data.slice(0, -8)).toEqual(pack(tie, 9))
+    // n = 28: P = ceil(252/8) = 32; T = 24 + ceil(56/8) = 31 < 32 → table.
+    const t = sequenceOf(repeat([256n, 0n, 1n], 28))
+    expect(t.blocks).toEqual([{ kind: TABLE, width: 2, dataOffset: 0, base: 0n, aux: 3n }])
+    expect(t.dataLength).toBe(31 + 8)
+    expect(t.data.slice(0, -8)).toEqual([...i64le(0n), ...i64le(1n), ...i64le(256n), ...pack(repeat([2n, 0n, 1n], 28), 2)])
+  })
+
+  it('256 distinct wide values → table (8-bit indexes); 257 → packed', () => {
+    // v_j = j·2^40 + j²: increasing in j, g = gcd(2^40 + 1, 2^41 + 4, …) = 1, width bits(255·2^40 + 65025) = 48.
+    const v = (j: number) => (BigInt(j) << 40n) + BigInt(j * j)
+    const js = range(1024, (i) => BigInt((i * 7) % 256))
+    const t = sequenceOf(js.map((j) => v(Number(j))))
+    // P = 1024·48/8 = 6144; T = 256·8 + 1024 = 3072 → table.
+    expect(t.blocks).toEqual([{ kind: TABLE, width: 8, dataOffset: 0, base: 0n, aux: 256n }])
+    expect(t.dataLength).toBe(3072 + 8)
+    expect(t.data.slice(0, 2048)).toEqual(range(256, (j) => v(j)).flatMap(i64le))
+    expect(t.data.slice(2048, -8)).toEqual(js.map(Number))
+    const p = sequenceOf(range(1024, (i) => v((i * 7) % 257)))
+    expect(p.blocks).toEqual([{ kind: PACKED, width: 49, dataOffset: 0, base: 0n, aux: 1n }])
+    expect(p.dataLength).toBe(1024 * 49 / 8 + 8)
+  })
+
+  it('partial last block: 2,500 values → 1,024 + 1,024 + 452', () => {
+    const values = range(2500, (i) => BigInt((i * 5) % 8))
+    const s = sequenceOf(values)
+    expect([s.count, s.blockCount]).toEqual([2500, 3])
+    expect(s.blocks.map((b) => [b.kind, b.width, b.dataOffset])).toEqual([[PACKED, 3, 0], [PACKED, 3, 384], [PACKED, 3, 768]])
+    // 452 × 3 = 1356 bits = 169.5 bytes → 170; the top 4 bits of byte 169 stay zero.
+    expect(s.dataLength).toBe(384 + 384 + 170 + 8)
+    expect(s.data.slice(768, 938)).toEqual(pack(values.slice(2048), 3))
+    expect(s.data[937] >> 4).toBe(0)
+    expect(s.data.slice(938)).toEqual([0, 0, 0, 0, 0, 0, 0, 0])
+    expect(s.column.sectionLength).toBe(12 + 72 + 946)
+  })
+})
+
+describe('the worked example of docs/format.md §6.3', () => {
+  it('10, 12, 14, 20: the exact 46-byte sequence, and the whole file', async () => {
+    const bytes = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, [{ v: 10 }, { v: 12 }, { v: 14 }, { v: 20 }])!
+    const sequence = [
+      0x04, 0, 0, 0, 0x01, 0, 0, 0, 0x0a, 0, 0, 0, // count 4, blockCount 1, dataLength 10
+      0x01, 0x03, 0, 0, 0, 0, 0, 0, // packed, width 3, reserved, dataOffset 0
+      0x0a, 0, 0, 0, 0, 0, 0, 0, // base 10
+      0x02, 0, 0, 0, 0, 0, 0, 0, // g 2
+      0x88, 0x0a, // fields 0, 1, 2, 5
+      0, 0, 0, 0, 0, 0, 0, 0, // padding
+    ]
+    const directory = [
+      0x01, 0x01, 0x76, 0x02, 0x00, 0x04, 0x04, // 1 column, name "v", integral, dense, 4 docs, 4 values
+      ...i64le(10n), ...i64le(20n), 0x0c, 0x2e, // min 10, max 20, section at 12, 46 bytes
+    ]
+    const body = [0x4f, 0x49, 0x58, 0x4b, 1, 0, 0, 0, 4, 0, 0, 0, ...sequence, ...directory, ...i64le(58n), 0x4b, 0x58, 0x49, 0x4f]
+    expect(body.length).toBe(95)
+    const { h64Raw } = await xxhash()
+    const checksum = h64Raw(Uint8Array.from(body), 0n) // an independent XXH64
+    expect([...bytes]).toEqual([...body, ...i64le(checksum)])
+    const column = openColumns(bytes).getColumn('v')!
+    expect(column.getInt64(3)).toBe(20)
+    expect(sequenceOf([10n, 12n, 14n, 20n]).data).toEqual([0x88, 0x0a, 0, 0, 0, 0, 0, 0, 0, 0])
+  })
+})

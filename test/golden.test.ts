@@ -1,0 +1,94 @@
+// Golden files (made once by scripts/make-golden.ts): every file opens, verifies and dumps to its JSON,
+// and re-flushing its documents gives the same bytes, so an accidental format change fails here.
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { type ColumnsReader, flushColumns, openColumns } from '../src/index.js'
+
+const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), 'golden')
+const names = readdirSync(GOLDEN).filter((file) => file.endsWith('.oixk')).map((file) => file.slice(0, -'.oixk'.length)).sort()
+
+/** Undoes the JSON-safe encoding of the inputs: {"$bigint": "…"} and {"$number": "-0" | "NaN" | "Infinity" | "-Infinity"}. */
+function revive(_key: string, value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const keys = Object.keys(value)
+    if (keys.length === 1 && keys[0] === '$bigint') return BigInt((value as { $bigint: string }).$bigint)
+    if (keys.length === 1 && keys[0] === '$number') return Number((value as { $number: string }).$number)
+  }
+  return value
+}
+
+/** The dump: {maxDoc, columns: [{name, type, layout, documentsWithValue, valueCount, minRaw, maxRaw, terms?, raw}]}. */
+function dump(reader: ColumnsReader) {
+  return {
+    maxDoc: reader.maxDoc,
+    columns: reader.columns.map((column) => {
+      const count = column.valueCount()
+      const latitudes = new BigInt64Array(count)
+      column.readValues(0, latitudes)
+      const longitudes = new BigInt64Array(column.type === 'geo_point' ? count : 0)
+      if (column.type === 'geo_point') column.readValues(0, longitudes, 'longitude')
+      const raw = []
+      for (let d = 0; d < reader.maxDoc; d++) {
+        const first = column.firstValueIndex(d), n = column.valueCount(d)
+        const values = []
+        for (let i = first; i < first + n; i++) {
+          values.push(column.type === 'geo_point' ? [String(latitudes[i]), String(longitudes[i])] : String(latitudes[i]))
+        }
+        raw.push(values)
+      }
+      const dictionary = column.dictionary
+      return {
+        name: column.name, type: column.type, layout: column.layout,
+        documentsWithValue: column.documentsWithValue, valueCount: count,
+        minRaw: String(column.minRaw), maxRaw: String(column.maxRaw),
+        ...(dictionary === null ? {} : { terms: Array.from({ length: dictionary.termCount }, (_, o) => column.term(o)) }),
+        raw,
+      }
+    }),
+  }
+}
+
+describe('golden files', () => {
+  it('the set of golden files is complete', () => {
+    expect(names).toEqual(['blocks', 'dense-all-types', 'extremes', 'multi', 'optional-trailing', 'unicode', 'worked-example'])
+    const files = readdirSync(GOLDEN).sort()
+    expect(files).toEqual(names.flatMap((name) => [`${name}.input.json`, `${name}.json`, `${name}.oixk`]).sort())
+  })
+
+  for (const name of names) {
+    describe(name, () => {
+      const bytes = new Uint8Array(readFileSync(join(GOLDEN, `${name}.oixk`)))
+      const expected = JSON.parse(readFileSync(join(GOLDEN, `${name}.json`), 'utf8'))
+      const input = JSON.parse(readFileSync(join(GOLDEN, `${name}.input.json`), 'utf8'), revive) as {
+        schema: unknown; maxDoc: number; docs: (Record<string, unknown> | null)[]
+      }
+
+      it('opens, verifies and dumps to its JSON', () => {
+        const reader = openColumns(bytes, { maxDoc: expected.maxDoc, fileName: `${name}.oixk` })
+        reader.verify()
+        expect(dump(reader)).toEqual(expected)
+      })
+
+      it('re-flushing its documents writes the same bytes', () => {
+        expect(input.maxDoc).toBe(expected.maxDoc)
+        const flushed = flushColumns(input.schema, input.docs, { maxDoc: input.maxDoc })
+        expect(flushed).not.toBeNull()
+        expect(flushed!.length).toBe(bytes.length)
+        expect(Buffer.from(flushed!).equals(Buffer.from(bytes))).toBe(true)
+      })
+    })
+  }
+
+  it('spot checks against hand-computed values', () => {
+    const load = (name: string) => openColumns(new Uint8Array(readFileSync(join(GOLDEN, `${name}.oixk`))))
+    const worked = readFileSync(join(GOLDEN, 'worked-example.oixk'))
+    expect([...worked.subarray(48, 50)]).toEqual([0x88, 0x0a]) // docs/format.md §6.3
+    expect(load('dense-all-types').getColumn('f')!.getRawBigInt(0)).toBe(-4607182418800017409n) // -1.0
+    expect(load('extremes').getColumn('f')!.getRawBigInt(0)).toBe(-9221120237041090852n) // fff8000000000123
+    expect(load('unicode').columns.map((c) => c.name)).toEqual(['a\u{1F600}', 'a\uFFFD'])
+    const blocks = load('blocks').getColumn('v')!.values.records
+    expect([0, 1, 2, 3].map((b) => blocks[6 * b] & 0xff)).toEqual([2, 1, 0, 1]) // table, packed, constant, packed
+  })
+})

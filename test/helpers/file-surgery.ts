@@ -1,0 +1,534 @@
+/**
+ * File surgery for the OIXK v1 corruption tests. parseFile turns a valid file
+ * (as flushColumns writes it) into an editable model: frame fields, directory
+ * entries, and per section the dictionary, presence bitmap, offsets and value
+ * sequences down to each block's record and data. buildFile writes the model
+ * back, recomputing every derived number (block data offsets, dataLength,
+ * blockCount, section offsets and lengths, minimal varuints, directory offset,
+ * XXH64 checksum) unless a test overrides exactly that one. Block data (little-
+ * endian bit fields) is encoded and decoded here independently of src/.
+ */
+import { expect } from 'vitest'
+import { CorruptIndexException } from '../../src/format/errors.js'
+import { xxh64 } from '../../src/format/xxh64.js'
+import { openColumns } from '../../src/read/open.js'
+import type { ColumnsReader } from '../../src/read/reader.js'
+import { type ColumnsDocument, flushColumns } from '../../src/write/columns-writer.js'
+
+export const FILE_NAME = 'corrupt.oixk'
+export const MASK64 = (1n << 64n) - 1n
+const BLOCK_VALUES = 1024
+
+export interface Block {
+  kind: number
+  width: number
+  reserved: number
+  /** Overrides the record's dataOffset (default: the running offset). */
+  dataOffset?: number
+  base: bigint
+  aux: bigint
+  /** The block's data: packed fields, or table entries then index fields. */
+  data: Uint8Array
+}
+
+export interface Sequence {
+  count: number
+  /** Override (default blocks.length). */
+  blockCount?: number
+  /** Override (default: the blocks' data plus padding.length). */
+  dataLength?: number
+  blocks: Block[]
+  /** Bytes after the last block's data: 8 zeros in a valid file. */
+  padding: Uint8Array
+}
+
+export interface Dictionary {
+  /** Override (default offsets.length - 1). */
+  termCount?: number
+  /** Override (default bytes.length). */
+  totalBytes?: number
+  offsets: number[]
+  bytes: Uint8Array
+}
+
+export interface Section {
+  dictionary?: Dictionary
+  bitmap?: Uint8Array
+  offsets?: Sequence
+  values: Sequence
+  longitudes?: Sequence
+  /** Stray bytes after the parts (none in a valid file). */
+  trailing?: Uint8Array
+}
+
+type VarName = 'nameLength' | 'documentsWithValue' | 'valueCount' | 'sectionOffset' | 'sectionLength'
+
+export interface Column {
+  name: Uint8Array
+  type: number
+  layout: number
+  documentsWithValue: number
+  valueCount: number
+  minRaw: bigint
+  maxRaw: bigint
+  /** Overrides of the directory's section offset / length (default: where the section really is). */
+  sectionOffset?: number
+  sectionLength?: number
+  /** Raw bytes written instead of the minimal varuint of a field. */
+  raw?: Partial<Record<VarName, number[]>>
+  /** Stray bytes written just before the section. */
+  gapBefore?: Uint8Array
+  section: Section
+}
+
+export interface FileModel {
+  magic: number
+  version: number
+  maxDoc: number
+  /** Raw bytes instead of the minimal varuint column count. */
+  rawColumnCount?: number[]
+  columns: Column[]
+  /** Stray bytes between the last section and the directory. */
+  gapAfterSections?: Uint8Array
+  /** Stray bytes after the last directory entry. */
+  directoryExtra?: Uint8Array
+  /** Override of the u64 directory offset. */
+  directoryOffset?: bigint
+  footerMagic: number
+  /** Override of the stored checksum (default: XXH64 of [0, length - 8)). */
+  checksum?: bigint
+}
+
+// ---------------------------------------------------------------- bytes
+
+class Out {
+  bytes: number[] = []
+  get length(): number { return this.bytes.length }
+  u8(value: number): void { this.bytes.push(value & 0xff) }
+  u32(value: number): void { for (let i = 0; i < 4; i++) this.u8(value >>> (8 * i)) }
+  u64(value: bigint): void { for (let i = 0n; i < 8n; i++) this.u8(Number((BigInt.asUintN(64, value) >> (8n * i)) & 0xffn)) }
+  raw(bytes: ArrayLike<number>): void { for (let i = 0; i < bytes.length; i++) this.u8(bytes[i]) }
+  varuint(value: number): void { this.raw(varuintBytes(value)) }
+}
+
+class In {
+  private readonly view: DataView
+  constructor(readonly bytes: Uint8Array, public at = 0) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  }
+  u8(): number { return this.bytes[this.at++] }
+  u32(): number { const value = this.view.getUint32(this.at, true); this.at += 4; return value }
+  i64(): bigint { const value = this.view.getBigInt64(this.at, true); this.at += 8; return value }
+  take(length: number): Uint8Array { const part = this.bytes.slice(this.at, this.at + length); this.at += length; return part }
+  varuint(): number {
+    let value = 0, scale = 1
+    for (;;) {
+      const byte = this.u8()
+      value += (byte & 0x7f) * scale
+      if ((byte & 0x80) === 0) return value
+      scale *= 128
+    }
+  }
+}
+
+/** The minimal varuint encoding of value. */
+export function varuintBytes(value: number): number[] {
+  const bytes: number[] = []
+  while (value >= 0x80) {
+    bytes.push((value % 128) | 0x80)
+    value = Math.floor(value / 128)
+  }
+  bytes.push(value)
+  return bytes
+}
+
+/** Little-endian bytes of an i64/u64. */
+export function u64Bytes(value: bigint): Uint8Array {
+  const out = new Out()
+  out.u64(value)
+  return Uint8Array.from(out.bytes)
+}
+
+/** Rewrites the XXH64 checksum over [0, length - 8) in place; returns bytes. */
+export function fixChecksum(bytes: Uint8Array): Uint8Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  view.setBigUint64(bytes.length - 8, xxh64(bytes, 0, bytes.length - 8), true)
+  return bytes
+}
+
+export function concat(...parts: ArrayLike<number>[]): Uint8Array {
+  const out = new Out()
+  for (const part of parts) out.raw(part)
+  return Uint8Array.from(out.bytes)
+}
+
+export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
+
+// ---------------------------------------------------------------- numbers
+
+/** bits(x) for an unsigned 64-bit x. */
+export function bits(value: bigint): number {
+  return value === 0n ? 0 : value.toString(2).length
+}
+
+const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b))
+
+/** SortableBits.Encode of a double as a signed bigint. */
+export function sortable(value: number): bigint {
+  const view = new DataView(new ArrayBuffer(8))
+  view.setFloat64(0, value, true)
+  const b = view.getBigInt64(0, true)
+  return b ^ ((b >> 63n) & 0x7fffffffffffffffn)
+}
+
+// ---------------------------------------------------------------- bit fields and blocks
+
+/** Packs units into ceil(n·width/8) bytes, field j at stream bits [j·width, (j+1)·width), LSB first. */
+export function packFields(units: readonly bigint[], width: number): Uint8Array {
+  const data = new Uint8Array(Math.ceil((units.length * width) / 8))
+  units.forEach((unit, j) => {
+    if (unit < 0n || bits(unit) > width) throw new Error(`unit ${unit} does not fit ${width} bits`)
+    for (let b = 0; b < width; b++) {
+      if ((unit >> BigInt(b)) & 1n) data[(j * width + b) >> 3] |= 1 << ((j * width + b) & 7)
+    }
+  })
+  return data
+}
+
+export function unpackFields(data: Uint8Array, start: number, count: number, width: number): bigint[] {
+  const units: bigint[] = []
+  for (let j = 0; j < count; j++) {
+    let unit = 0n
+    for (let b = 0; b < width; b++) {
+      const bit = j * width + b
+      if ((data[start + (bit >> 3)] >> (bit & 7)) & 1) unit |= 1n << BigInt(b)
+    }
+    units.push(unit)
+  }
+  return units
+}
+
+export function constantBlock(value: bigint): Block {
+  return { kind: 0, width: 0, reserved: 0, base: value, aux: 0n, data: new Uint8Array(0) }
+}
+
+/** A packed block of values with the given base, divisor and width (need not be canonical). */
+export function packedBlock(values: readonly bigint[], base: bigint, divisor: bigint, width: number): Block {
+  const units = values.map((value) => {
+    const difference = BigInt.asUintN(64, value - base)
+    if (difference % divisor !== 0n) throw new Error(`${value} - ${base} is not a multiple of ${divisor}`)
+    return difference / divisor
+  })
+  return { kind: 1, width, reserved: 0, base, aux: divisor, data: packFields(units, width) }
+}
+
+/** A table block: entries as i64, then index fields of `width` bits (default bits(k - 1)). */
+export function tableBlock(entries: readonly bigint[], indexes: readonly number[], width = bits(BigInt(entries.length - 1))): Block {
+  return {
+    kind: 2, width, reserved: 0, base: entries[0], aux: BigInt(entries.length),
+    data: concat(...entries.map(u64Bytes), packFields(indexes.map(BigInt), width)),
+  }
+}
+
+/** A table block of values over the given (sorted) entries. */
+export function tableBlockOf(values: readonly bigint[], entries: readonly bigint[]): Block {
+  return tableBlock(entries, values.map((value) => {
+    const index = entries.indexOf(value)
+    if (index < 0) throw new Error(`${value} is not a table entry`)
+    return index
+  }))
+}
+
+/** The block in the form §6.2 prescribes. */
+export function canonicalBlock(values: readonly bigint[]): Block {
+  const min = values.reduce((a, b) => (b < a ? b : a)), max = values.reduce((a, b) => (b > a ? b : a))
+  if (min === max) return constantBlock(min)
+  const divisor = values.reduce((g, value) => gcd(g, BigInt.asUintN(64, value - min)), 0n)
+  const width = bits(BigInt.asUintN(64, max - min) / divisor)
+  const packed = packedBlock(values, min, divisor, width)
+  const distinct = [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const k = distinct.length
+  const tableLength = 8 * k + Math.ceil((values.length * bits(BigInt(k - 1))) / 8)
+  if (k <= 256 && bits(BigInt.asUintN(64, max - min)) > 8 && tableLength < packed.data.length) return tableBlockOf(values, distinct)
+  return packed
+}
+
+/** The canonical integer sequence of values. */
+export function canonicalSequence(values: readonly bigint[]): Sequence {
+  const blocks: Block[] = []
+  for (let first = 0; first < values.length; first += BLOCK_VALUES) blocks.push(canonicalBlock(values.slice(first, first + BLOCK_VALUES)))
+  return { count: values.length, blocks, padding: new Uint8Array(8) }
+}
+
+/** Values a block holds per its record and data (n values). */
+export function decodeBlock(block: Block, count: number): bigint[] {
+  if (block.kind === 0) return new Array<bigint>(count).fill(block.base)
+  if (block.kind === 1) {
+    return unpackFields(block.data, 0, count, block.width).map((unit) => BigInt.asIntN(64, block.base + block.aux * unit))
+  }
+  const k = Number(block.aux)
+  const view = new DataView(block.data.buffer, block.data.byteOffset, block.data.byteLength)
+  return unpackFields(block.data, 8 * k, count, block.width).map((index) => view.getBigInt64(8 * Number(index), true))
+}
+
+export function decodeSequence(sequence: Sequence): bigint[] {
+  return sequence.blocks.flatMap((block, i) => decodeBlock(block, Math.min(BLOCK_VALUES, sequence.count - i * BLOCK_VALUES)))
+}
+
+/** Bytes of data a record says its block has. */
+export function blockDataLength(block: Block, count: number): number {
+  const fields = Math.ceil((count * block.width) / 8)
+  return block.kind === 0 ? 0 : block.kind === 1 ? fields : 8 * Number(block.aux) + fields
+}
+
+// ---------------------------------------------------------------- parse
+
+function parseSequence(input: In): Sequence {
+  const count = input.u32(), blockCount = input.u32(), dataLength = input.u32()
+  const records: (Omit<Block, 'data'> & { dataOffset: number })[] = []
+  for (let i = 0; i < blockCount; i++) {
+    const kind = input.u8(), width = input.u8()
+    const reserved = input.u8() | (input.u8() << 8)
+    records.push({ kind, width, reserved, dataOffset: input.u32(), base: input.i64(), aux: input.i64() })
+  }
+  const data = input.take(dataLength)
+  let running = 0
+  const blocks = records.map(({ dataOffset, ...record }, i) => {
+    const length = blockDataLength({ ...record, data: data }, Math.min(BLOCK_VALUES, count - i * BLOCK_VALUES))
+    if (dataOffset !== running) throw new Error('parseFile expects a valid file')
+    running += length
+    return { ...record, data: data.slice(dataOffset, dataOffset + length) }
+  })
+  return { count, blocks, padding: data.slice(running) }
+}
+
+function parseSection(input: In, type: number, layout: number, maxDoc: number, end: number): Section {
+  let dictionary: Dictionary | undefined
+  if (type === 1) {
+    const termCount = input.u32(), totalBytes = input.u32()
+    const offsets: number[] = []
+    for (let i = 0; i <= termCount; i++) offsets.push(input.u32())
+    dictionary = { offsets, bytes: input.take(totalBytes) }
+  }
+  const bitmap = layout === 1 ? input.take(8 * Math.ceil(maxDoc / 64)) : undefined
+  const offsets = layout === 2 ? parseSequence(input) : undefined
+  const values = parseSequence(input)
+  const longitudes = type === 6 ? parseSequence(input) : undefined
+  if (input.at !== end) throw new Error('parseFile expects a valid file')
+  const section: Section = { values }
+  if (dictionary) section.dictionary = dictionary
+  if (bitmap) section.bitmap = bitmap
+  if (offsets) section.offsets = offsets
+  if (longitudes) section.longitudes = longitudes
+  return section
+}
+
+/** Parses a valid OIXK file into an editable model. */
+export function parseFile(bytes: Uint8Array): FileModel {
+  const input = new In(bytes)
+  const magic = input.u32(), version = input.u32(), maxDoc = input.u32()
+  const directory = new In(bytes, Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(bytes.length - 20, true)))
+  const columnCount = directory.varuint()
+  const columns: Column[] = []
+  for (let i = 0; i < columnCount; i++) {
+    const name = directory.take(directory.varuint())
+    const type = directory.u8(), layout = directory.u8()
+    const documentsWithValue = directory.varuint(), valueCount = directory.varuint()
+    const minRaw = directory.i64(), maxRaw = directory.i64()
+    const offset = directory.varuint(), length = directory.varuint()
+    const section = parseSection(new In(bytes, offset), type, layout, maxDoc, offset + length)
+    columns.push({ name, type, layout, documentsWithValue, valueCount, minRaw, maxRaw, section })
+  }
+  return { magic, version, maxDoc, columns, footerMagic: new In(bytes, bytes.length - 12).u32() }
+}
+
+// ---------------------------------------------------------------- build
+
+export function encodeSequence(sequence: Sequence): Uint8Array {
+  const records = new Out(), data = new Out()
+  sequence.blocks.forEach((block) => {
+    records.u8(block.kind)
+    records.u8(block.width)
+    records.u8(block.reserved)
+    records.u8(block.reserved >> 8)
+    records.u32(block.dataOffset ?? data.length)
+    records.u64(block.base)
+    records.u64(block.aux)
+    data.raw(block.data)
+  })
+  data.raw(sequence.padding)
+  const out = new Out()
+  out.u32(sequence.count)
+  out.u32(sequence.blockCount ?? sequence.blocks.length)
+  out.u32(sequence.dataLength ?? data.length)
+  out.raw(records.bytes)
+  out.raw(data.bytes)
+  return Uint8Array.from(out.bytes)
+}
+
+export function encodeSection(section: Section): Uint8Array {
+  const out = new Out()
+  const dictionary = section.dictionary
+  if (dictionary) {
+    out.u32(dictionary.termCount ?? dictionary.offsets.length - 1)
+    out.u32(dictionary.totalBytes ?? dictionary.bytes.length)
+    dictionary.offsets.forEach((offset) => out.u32(offset))
+    out.raw(dictionary.bytes)
+  }
+  if (section.bitmap) out.raw(section.bitmap)
+  for (const sequence of [section.offsets, section.values, section.longitudes]) if (sequence) out.raw(encodeSequence(sequence))
+  if (section.trailing) out.raw(section.trailing)
+  return Uint8Array.from(out.bytes)
+}
+
+export interface Built {
+  bytes: Uint8Array
+  /** Where each column's section really is. */
+  sections: { offset: number; length: number }[]
+  directoryOffset: number
+  /** Absolute offset of each directory entry. */
+  entries: number[]
+}
+
+/** Writes the model; every derived number is recomputed unless overridden. */
+export function build(model: FileModel): Built {
+  const out = new Out()
+  out.u32(model.magic)
+  out.u32(model.version)
+  out.u32(model.maxDoc)
+  const sections = model.columns.map((column) => {
+    if (column.gapBefore) out.raw(column.gapBefore)
+    const offset = out.length
+    out.raw(encodeSection(column.section))
+    return { offset, length: out.length - offset }
+  })
+  if (model.gapAfterSections) out.raw(model.gapAfterSections)
+  const directoryOffset = out.length
+  out.raw(model.rawColumnCount ?? varuintBytes(model.columns.length))
+  const entries: number[] = []
+  model.columns.forEach((column, i) => {
+    entries.push(out.length)
+    const varField = (name: VarName, value: number) => out.raw(column.raw?.[name] ?? varuintBytes(value))
+    varField('nameLength', column.name.length)
+    out.raw(column.name)
+    out.u8(column.type)
+    out.u8(column.layout)
+    varField('documentsWithValue', column.documentsWithValue)
+    varField('valueCount', column.valueCount)
+    out.u64(column.minRaw)
+    out.u64(column.maxRaw)
+    varField('sectionOffset', column.sectionOffset ?? sections[i].offset)
+    varField('sectionLength', column.sectionLength ?? sections[i].length)
+  })
+  if (model.directoryExtra) out.raw(model.directoryExtra)
+  out.u64(model.directoryOffset ?? BigInt(directoryOffset))
+  out.u32(model.footerMagic)
+  out.u64(model.checksum ?? 0n)
+  const bytes = Uint8Array.from(out.bytes)
+  if (model.checksum === undefined) fixChecksum(bytes)
+  return { bytes, sections, directoryOffset, entries }
+}
+
+export const buildFile = (model: FileModel): Uint8Array => build(model).bytes
+
+/** The column of the model with this name. */
+export function col(model: FileModel, name: string): Column {
+  const found = model.columns.find((column) => new TextDecoder().decode(column.name) === name)
+  if (!found) throw new Error(`no column ${name}`)
+  return found
+}
+
+// ---------------------------------------------------------------- fixtures
+
+/** maxDoc 101: not a multiple of 64 (bitmap tail bits) nor of 8 (unused high bits in 1- and 2-bit fields). */
+export const RICH_MAX_DOC = 101
+export const richSchema = {
+  fields: [
+    { name: 'bool', type: 'bool', column: true }, // dense, packed width 1
+    { name: 'const', type: 'integral', column: true }, // dense, constant block
+    { name: 'frac', type: 'fractional', column: true }, // optional
+    { name: 'geo', type: 'geo_point', column: true }, // optional, two sequences
+    { name: 'int', type: 'integral', column: true }, // dense, packed base 1000, g 10, width 4
+    { name: 'kw', type: 'keyword', facet: true }, // optional, dictionary alpha/bravo/delta
+    { name: 'multi', type: 'integral', column: true, multi: true }, // multi, doc 0 has 3 values, doc 100 has 2
+    { name: 'status', type: 'integral', column: true }, // dense, table {200, 404, 500}
+    { name: 'tags', type: 'keyword', column: true, multi: true },
+    { name: 'text', type: 'text' }, // never a column
+  ],
+}
+export const KW_TERMS = ['alpha', 'bravo', 'delta']
+
+export function richDocuments(): ColumnsDocument[] {
+  return Array.from({ length: RICH_MAX_DOC }, (_, d) => {
+    const doc: Record<string, unknown> = {
+      bool: d % 3 === 0, const: 7, int: 1000 + 10 * ((d * 7) % 13), status: [200, 404, 500][d % 3], text: `doc ${d}`,
+    }
+    if (d % 2 === 0) doc.frac = d / 4 - 3
+    if (d % 4 !== 1) doc.geo = { lat: (d % 7) * 10 - 30, lon: d - 50 }
+    if (d % 5 !== 2) doc.kw = KW_TERMS[d % 3]
+    if (d % 3 === 0) doc.multi = [d, d + 1, d + 2]
+    if (d % 3 === 1) doc.multi = [d, -d]
+    doc.tags = [['x', 'y'], ['y'], [], ['z', 'x', 'x']][d % 4]
+    return doc
+  })
+}
+
+/** maxDoc 1100, one column "n": block 0 packed (d % 5), block 1 constant 3. */
+export const TWO_BLOCK_MAX_DOC = 1100
+/** maxDoc 8, column "n" = [0, 1, top, 0, 1, top, 0, 1]: packed in 26 or 25 bits beats or ties a 3-entry table. */
+export const SMALL_MAX_DOC = 8
+
+const integralSchema = (name: string) => ({ fields: [{ name, type: 'integral', column: true }] })
+const cache = new Map<string, Uint8Array>()
+
+function cached(key: string, make: () => Uint8Array | null): Uint8Array {
+  let bytes = cache.get(key)
+  if (!bytes) {
+    bytes = make()!
+    cache.set(key, bytes)
+  }
+  return bytes.slice()
+}
+
+export const richBytes = () => cached('rich', () => flushColumns(richSchema, richDocuments()))
+export const twoBlockBytes = () => cached('two', () => flushColumns(integralSchema('n'),
+  Array.from({ length: TWO_BLOCK_MAX_DOC }, (_, d) => ({ n: d < 1024 ? d % 5 : 3 }))))
+/** top = 2^25 (packed 26 bytes = table 26 bytes, a tie) or 2^24 (packed 25 < 26). */
+export const smallBytes = (top: number) => cached(`small${top}`, () => flushColumns(integralSchema('n'),
+  [0, 1, top, 0, 1, top, 0, 1].map((n) => ({ n }))))
+
+export const rich = (): FileModel => parseFile(richBytes())
+
+// ---------------------------------------------------------------- assertions
+
+/** Opens bytes as corrupt.oixk with the pure-TS backend (maxDoc defaults to the rich fixture's). */
+export function open(bytes: Uint8Array, maxDoc: number = RICH_MAX_DOC): ColumnsReader {
+  return openColumns(bytes, { fileName: FILE_NAME, maxDoc, backend: 'ts' })
+}
+
+/** Asserts that action throws CorruptIndexException whose message is FILE_NAME + ': ' + expected (or matches it). */
+export function expectCorrupt(action: () => unknown, expected: string | RegExp): void {
+  let error: unknown = null
+  try {
+    action()
+  } catch (caught) {
+    error = caught
+  }
+  expect(error, 'expected a CorruptIndexException').toBeInstanceOf(CorruptIndexException)
+  const message = (error as CorruptIndexException).message
+  expect(message.startsWith(`${FILE_NAME}: `)).toBe(true)
+  expect((error as CorruptIndexException).fileName).toBe(FILE_NAME)
+  if (typeof expected === 'string') expect(message).toBe(`${FILE_NAME}: ${expected}`)
+  else expect(message).toMatch(expected)
+}
+
+/** Builds the edited model and asserts that opening it fails with expected. */
+export function expectOpenFails(model: FileModel, expected: string | RegExp, maxDoc = model.maxDoc): void {
+  const bytes = buildFile(model)
+  expectCorrupt(() => open(bytes, maxDoc), expected)
+}
+
+/** Builds the edited model, asserts that it opens, and returns the reader. */
+export function openModel(model: FileModel): ColumnsReader {
+  return open(buildFile(model), model.maxDoc)
+}

@@ -1,0 +1,183 @@
+// Bad writer input: exact error messages, and a failing addDocument leaves no trace in the file.
+import { describe, expect, it } from 'vitest'
+import { ColumnsWriter, flushColumns, InvalidInputError, openColumns } from '../src/index.js'
+
+const SCHEMA = { fields: [
+  { name: 'k', type: 'keyword', facet: true },
+  { name: 'km', type: 'keyword', facet: true, multi: true },
+  { name: 'i', type: 'integral', column: true },
+  { name: 'im', type: 'integral', column: true, multi: true },
+  { name: 'f', type: 'fractional', column: true },
+  { name: 'd', type: 'date', column: true },
+  { name: 'b', type: 'bool', column: true },
+  { name: 'g', type: 'geo_point', column: true },
+  { name: 'gm', type: 'geo_point', column: true, multi: true },
+  { name: 't', type: 'text' },
+] }
+
+const GOOD = [
+  { k: 'a', km: ['b', 'a'], i: 1, im: [1, 2], f: 1.5, d: 0, b: true, g: { lat: 1, lon: 2 }, gm: [{ lat: 0, lon: 0 }], t: 'x' },
+  { k: 'c', i: 2, im: [], f: -0, d: '2024-01-01', b: false, gm: [{ lat: 3, lon: 4 }, { lat: 3, lon: 4 }] },
+  { km: ['c'], i: 3, f: NaN, d: 5n, g: { lat: -1, lon: -2 } },
+]
+const EXPECTED = flushColumns(SCHEMA, GOOD, { maxDoc: 4 })!
+
+/** Runs fn, expecting an InvalidInputError with exactly this message. */
+function expectError(fn: () => unknown, message: string): void {
+  let caught: unknown = null
+  try { fn() } catch (error) { caught = error }
+  expect(caught).toBeInstanceOf(InvalidInputError)
+  expect((caught as Error).message).toBe(message)
+}
+
+/** Values the bad document adds before its bad field: new terms and values in every column kind. */
+const TRACE = { k: 'only-in-bad', km: ['a', 'only-in-bad-2', 'only-in-bad-2'], i: 99, im: [7, 8, 9], f: 2.5, d: 77, b: true, g: { lat: 5, lon: 5 } }
+
+// [title, the bad part of document 1, exact message]
+const BAD_VALUES: [string, Record<string, unknown>, string][] = [
+  ['keyword given a number', { k: 5 }, 'field "k" of document 1: expected a keyword string, got the number 5'],
+  ['multi keyword given a boolean', { km: ['new-term', false] }, 'field "km" of document 1: expected a keyword string, got the boolean false'],
+  ['integral given a string', { i: 'x' }, 'field "i" of document 1: expected an integer (number or bigint), got the string "x"'],
+  ['fractional given a boolean', { f: true }, 'field "f" of document 1: expected a fractional number, got the boolean true'],
+  ['fractional given a bad string', { f: 'abc' }, 'field "f" of document 1: expected a number, "NaN", "Infinity", "-Infinity", "-0" or {bits}, got the string "abc"'],
+  ['fractional given bad bits', { f: { bits: '123' } }, 'field "f" of document 1: {bits} must hold 16 hex digits or a bigint, got the string "123"'],
+  ['fractional given negative bigint bits', { f: { bits: -1n } }, 'field "f" of document 1: IEEE bits -1n are not an unsigned 64-bit pattern'],
+  ['date given a boolean', { d: true }, 'field "d" of document 1: expected a date (Date, milliseconds as number or bigint, or an ISO-8601 string), got the boolean true'],
+  ['bool given a number', { b: 1 }, 'field "b" of document 1: expected a boolean, got the number 1'],
+  ['geo given a string', { g: 'x' }, 'field "g" of document 1: expected a geo point {lat, lon}, got the string "x"'],
+  ['geo given a non-numeric lat', { g: { lat: '1', lon: 2 } }, 'field "g" of document 1: geo point needs numeric lat and lon, got lat the string "1" and lon the number 2'],
+  ['multi geo given an array item', { gm: [{ lat: 1, lon: 1 }, [1, 2]] }, 'field "gm" of document 1: expected a geo point {lat, lon}, got an array'],
+  ['array for a non-multi integral', { i: [1] }, 'field "i" of document 1: got an array but the field is not multi-valued'],
+  ['array for a non-multi keyword', { k: ['a'] }, 'field "k" of document 1: got an array but the field is not multi-valued'],
+  ['null inside a multi array', { im: [1, null] }, 'field "im" of document 1: a multi-valued field\'s array holds null'],
+  ['integral number beyond 2^53', { i: 2 ** 53 }, 'field "i" of document 1: integer 9007199254740992 is not a safe integer (beyond 2^53 a number may already be rounded); use bigint for exact 64-bit values'],
+  ['integral non-integer', { i: 1.5 }, 'field "i" of document 1: integral value the number 1.5 is not an integer'],
+  ['integral NaN', { i: NaN }, 'field "i" of document 1: integral value the number NaN is not an integer'],
+  ['integer 2^63', { i: 2n ** 63n }, 'field "i" of document 1: integer 9223372036854775808n is outside the signed 64-bit range [-2^63, 2^63 - 1]'],
+  ['integer -2^63 - 1 in a multi array', { im: [1, -(2n ** 63n) - 1n] }, 'field "im" of document 1: integer -9223372036854775809n is outside the signed 64-bit range [-2^63, 2^63 - 1]'],
+  ['keyword with a lone high surrogate', { k: '\uD800x' }, 'field "k" of document 1: keyword has a lone surrogate at UTF-16 index 0; UTF-8 cannot hold it (TextEncoder would replace it with U+FFFD, losing data)'],
+  ['keyword with a lone low surrogate', { km: ['ok-new', 'ab\uDC00'] }, 'field "km" of document 1: keyword has a lone surrogate at UTF-16 index 2; UTF-8 cannot hold it (TextEncoder would replace it with U+FFFD, losing data)'],
+  ['keyword with a reversed pair', { k: 'a\uDE00\uD83D' }, 'field "k" of document 1: keyword has a lone surrogate at UTF-16 index 1; UTF-8 cannot hold it (TextEncoder would replace it with U+FFFD, losing data)'],
+  ['date with month 13', { d: '2024-13-01' }, 'field "d" of document 1: invalid date the string "2024-13-01": month 13 is out of range (01-12)'],
+  ['date that is not ISO', { d: 'yesterday' }, 'field "d" of document 1: invalid date the string "yesterday": expected a 4-digit year at position 0, found \'y\''],
+  ['date February 30', { d: '2024-02-30' }, 'field "d" of document 1: invalid date the string "2024-02-30": day 30 does not exist in February'],
+  ['invalid Date object', { d: new Date(NaN) }, 'field "d" of document 1: invalid date (the Date holds NaN)'],
+  ['date with fractional milliseconds', { d: 1.5 }, 'field "d" of document 1: invalid date: the number 1.5 is not a whole number of milliseconds in the safe range; use bigint beyond 2^53'],
+  ['date bigint beyond i64', { d: 2n ** 63n }, 'field "d" of document 1: date in milliseconds 9223372036854775808n is outside the signed 64-bit range [-2^63, 2^63 - 1]'],
+  ['geo latitude 90.5', { g: { lat: 90.5, lon: 0 } }, 'field "g" of document 1: geo latitude 90.5 is outside [-90, 90]'],
+  ['geo latitude -90.001', { g: { lat: -90.001, lon: 0 } }, 'field "g" of document 1: geo latitude -90.001 is outside [-90, 90]'],
+  ['geo longitude -180.5', { g: { lat: 0, lon: -180.5 } }, 'field "g" of document 1: geo longitude -180.5 is outside [-180, 180]'],
+  ['geo longitude 181 in a multi array', { gm: [{ lat: 0, lon: 0 }, { lat: 0, lon: 181 }] }, 'field "gm" of document 1: geo longitude 181 is outside [-180, 180]'],
+  ['geo latitude NaN', { g: { lat: NaN, lon: 0 } }, 'field "g" of document 1: geo latitude NaN is outside [-90, 90]'],
+  ['geo longitude NaN', { g: { lat: 0, lon: NaN } }, 'field "g" of document 1: geo longitude NaN is outside [-180, 180]'],
+  ['unknown field', { zz: 1 }, 'document 1: unknown field "zz" (not in the schema)'],
+]
+
+describe('bad values: exact message, and the document leaves no trace', () => {
+  for (const [title, bad, message] of BAD_VALUES) {
+    it(title, () => {
+      const writer = new ColumnsWriter(SCHEMA)
+      writer.addDocument(0, GOOD[0])
+      expectError(() => writer.addDocument(1, { ...TRACE, ...bad }), message)
+      writer.addDocument(1, GOOD[1]) // the failed id may be used again
+      writer.addDocument(2, GOOD[2])
+      const bytes = writer.finish(4)!
+      expect(Buffer.from(bytes).equals(Buffer.from(EXPECTED))).toBe(true)
+      const k = openColumns(bytes).getColumn('k')!
+      expect(k.lookupOrdinal('only-in-bad')).toBe(-1)
+    })
+  }
+
+  it('a document that is not an object', () => {
+    const writer = new ColumnsWriter(SCHEMA)
+    expectError(() => writer.addDocument(0, 5 as never), 'document 0: expected an object of field values, got the number 5')
+    expectError(() => writer.addDocument(0, [] as never), 'document 0: expected an object of field values, got an array')
+    GOOD.forEach((doc, d) => writer.addDocument(d, doc))
+    expect(Buffer.from(writer.finish(4)!).equals(Buffer.from(EXPECTED))).toBe(true)
+  })
+
+  it('values of text and non-column fields are not checked', () => {
+    const schema = { fields: [...SCHEMA.fields, { name: 'plain', type: 'integral' }] }
+    const bytes = flushColumns(schema, GOOD.map((doc) => ({ ...doc, t: 12, plain: 'not an integer' })), { maxDoc: 4 })!
+    expect(Buffer.from(bytes).equals(Buffer.from(EXPECTED))).toBe(true)
+  })
+})
+
+describe('document ids and maxDoc', () => {
+  it('ids must be increasing integers in [0, 2^32 - 2]', () => {
+    const writer = new ColumnsWriter(SCHEMA)
+    expectError(() => writer.addDocument(-1, {}), 'document -1: doc ids are integers in [0, 2^32 - 2]')
+    expectError(() => writer.addDocument(0.5, {}), 'document 0.5: doc ids are integers in [0, 2^32 - 2]')
+    expectError(() => writer.addDocument(NaN, {}), 'document NaN: doc ids are integers in [0, 2^32 - 2]')
+    expectError(() => writer.addDocument(2 ** 32 - 1, {}), 'document 4294967295: doc ids are integers in [0, 2^32 - 2]')
+    writer.addDocument(0, GOOD[0])
+    expectError(() => writer.addDocument(0, GOOD[1]), 'document 0: doc ids must increase (previous was 0)')
+    writer.addDocument(2, GOOD[2])
+    expectError(() => writer.addDocument(1, GOOD[1]), 'document 1: doc ids must increase (previous was 2)')
+    expectError(() => writer.finish(2), 'maxDoc 2 must be greater than the last doc id 2')
+    expectError(() => writer.finish(2 ** 32), 'maxDoc 4294967296 must be an integer in [0, 2^32 - 1]')
+    expectError(() => writer.finish(-1), 'maxDoc -1 must be an integer in [0, 2^32 - 1]')
+    expectError(() => writer.finish(3.5), 'maxDoc 3.5 must be an integer in [0, 2^32 - 1]')
+    const bytes = writer.finish(3)! // a failed finish leaves the writer usable
+    expect(openColumns(bytes).maxDoc).toBe(3)
+    expectError(() => writer.finish(3), 'writer: finish() was already called')
+    expectError(() => writer.addDocument(5, {}), 'writer: finish() was already called')
+  })
+
+  it('flushColumns checks maxDoc against the documents given', () => {
+    expectError(() => flushColumns(SCHEMA, GOOD, { maxDoc: 2 }), 'maxDoc 2 is smaller than the 3 documents given')
+    expectError(() => flushColumns(SCHEMA, GOOD, { maxDoc: 2 ** 32 }), 'maxDoc 4294967296 must be an integer in [0, 2^32 - 1]')
+    expect(flushColumns(SCHEMA, [], { maxDoc: 2 ** 32 - 1 })).toBeNull() // the largest maxDoc is accepted
+  })
+})
+
+describe('schemas', () => {
+  const cases: [string, unknown, string][] = [
+    ['not an object', null, 'schema: expected an object {"fields": [...]}'],
+    ['fields not an array', { fields: {} }, 'schema: expected an object {"fields": [...]}'],
+    ['field not an object', { fields: [null] }, 'schema: field #0 is not an object'],
+    ['unknown type', { fields: [{ name: 'x', type: 'float', column: true }] }, 'schema: field "x" has unknown type "float"; expected one of keyword, integral, fractional, date, bool, geo_point, text'],
+    ['missing type', { fields: [{ name: 'x' }] }, 'schema: field "x" has unknown type undefined; expected one of keyword, integral, fractional, date, bool, geo_point, text'],
+    ['duplicate name', { fields: [{ name: 'a', type: 'bool' }, { name: 'a', type: 'date' }] }, 'schema: duplicate field name "a"'],
+    ['empty name', { fields: [{ name: 'a', type: 'bool' }, { name: '', type: 'bool' }] }, 'schema: field #1 needs a non-empty string "name"'],
+    ['name not a string', { fields: [{ name: 5, type: 'bool' }] }, 'schema: field #0 needs a non-empty string "name"'],
+    ['name with a lone surrogate', { fields: [{ name: '\uD800', type: 'bool' }] }, 'schema: field name "\\ud800" has a lone surrogate and cannot be stored as UTF-8'],
+    ['flag not a boolean', { fields: [{ name: 'a', type: 'bool', column: 'yes' }] }, 'schema: field "a" flag "column" must be a boolean, got "yes"'],
+  ]
+  for (const [title, schema, message] of cases) {
+    it(title, () => {
+      expectError(() => new ColumnsWriter(schema), message)
+      expectError(() => flushColumns(schema, []), message)
+    })
+  }
+})
+
+describe('size limits', () => {
+  it('a file over maxResidentFileBytes is refused; exactly at the limit is accepted', () => {
+    const size = EXPECTED.length
+    const reader = openColumns(EXPECTED)
+    const largest = reader.columns.reduce((a, b) => (a.sectionLength >= b.sectionLength ? a : b))
+    expect(largest.name).toBe('gm')
+    const atLimit = flushColumns(SCHEMA, GOOD, { maxDoc: 4, maxResidentFileBytes: size })!
+    expect(Buffer.from(atLimit).equals(Buffer.from(EXPECTED))).toBe(true)
+    expectError(() => flushColumns(SCHEMA, GOOD, { maxDoc: 4, maxResidentFileBytes: size - 1 }),
+      `the columns file would be ${size} bytes, over the resident limit of ${size - 1} bytes (largest column: "gm", ${largest.sectionLength} bytes)`)
+    expectError(() => flushColumns(SCHEMA, GOOD, { maxDoc: 4, maxResidentFileBytes: 100 }),
+      `the columns file would be ${size} bytes, over the resident limit of 100 bytes (largest column: "gm", ${largest.sectionLength} bytes)`)
+  })
+
+  // 16 terms sliced from one shared string (no copies: ~40 MB resident), 2 UTF-8 bytes per 'é' (Latin-1, 1 byte in memory).
+  // Term i = letters i..16 ("A".."Q", 17 − i bytes) + (L − 17 + i) × 'é' (2 bytes each), L = 2^25 + 4 characters:
+  // Σ bytes = Σ_i (2L − 17 + i) = 16·(2L − 17) + 120 = 32L − 152 = 2^30 − 24. Runs in a few seconds (utf8Length scans 2^29 characters).
+  it('the keyword dictionary is capped at 1 GiB of term bytes', () => {
+    const L = 2 ** 25 + 4
+    const base = 'ABCDEFGHIJKLMNOPQ' + '\u00e9'.repeat(L)
+    const writer = new ColumnsWriter({ fields: [{ name: 'k', type: 'keyword', facet: true, multi: true }] })
+    for (let i = 0; i < 16; i++) writer.addDocument(i, { k: base.slice(i, i + L) })
+    const message = (document: number) => `field "k" of document ${document}: the dictionary would exceed 1073741824 bytes (1 GiB) of keyword bytes`
+    expectError(() => writer.addDocument(16, { k: ['fits', 'y'.repeat(25)] }), message(16)) // 2^30 − 24 + 4 + 25 > 2^30
+    writer.addDocument(16, { k: ['x'.repeat(24), base.slice(3, 3 + L)] }) // exactly 2^30; a known term costs nothing
+    expectError(() => writer.addDocument(17, { k: 'z' }), message(17))
+    writer.addDocument(17, { k: ['x'.repeat(24), ''] }) // the empty term adds no bytes
+  }, 60_000)
+})
