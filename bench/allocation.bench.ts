@@ -45,32 +45,40 @@ export async function benchAllocation(): Promise<string[][]> {
   const point = new Float64Array(2)
   // A typed-array sink: a captured `let` holding a double would box a HeapNumber per update.
   const sink = new Float64Array(1)
-  const cases: [string, (index: number) => void][] = [
-    ['getInt64 (dense)', (index) => { sink[0] += delay.getInt64(index % DOCUMENTS) }],
-    ['getFloat64', (index) => { sink[0] += price.getFloat64(index % DOCUMENTS) }],
-    ['getOrdinal', (index) => { sink[0] += origin.getOrdinal(index % DOCUMENTS) }],
-    ['hasValue + valueCount (optional)', (index) => { sink[0] += sparse.hasValue(index % DOCUMENTS) ? sparse.valueCount(index % DOCUMENTS) : 0 }],
-    ['getInt64 (optional)', (index) => { const document = (index * 5) % DOCUMENTS; sink[0] += sparse.getInt64(document) }],
-    ['valueCount + getInt64 nth (multi)', (index) => { const document = index % DOCUMENTS; if (tags.valueCount(document) > 1) sink[0] += tags.getInt64(document, 1) }],
-    ['getGeoPoint(out)', (index) => { sink[0] += where.getGeoPoint(index % DOCUMENTS, 0, point)[0] }],
-    ['readValues 4096 → BigInt64Array', (index) => { delay.readValues((index * 4096) % (DOCUMENTS - 4096), raw) }],
-    ['readValues 4096 → Float64Array', (index) => { price.readValues((index * 4096) % (DOCUMENTS - 4096), doubles) }],
-    ['readValues 4096 → Int32Array (ordinals)', (index) => { origin.readValues((index * 4096) % (DOCUMENTS - 4096), ordinals) }],
-  ]
+  // Each case gets its own loop function (its own call-site feedback), like a user's hot loop;
+  // one shared loop calling closures would be polymorphic and measure V8's boxing, not ours.
+  const loop = (body: string) => new Function('delay', 'price', 'origin', 'tags', 'sparse', 'where', 'raw', 'doubles', 'ordinals', 'point', 'sink', 'calls',
+    `for (let index = 0; index < calls; index++) { ${body} }`) as (...args: unknown[]) => void
+  const cases: [string, (index: number) => void][] = ([
+    ['getInt64 (dense)', `sink[0] += delay.getInt64(index % ${DOCUMENTS})`],
+    ['getFloat64', `sink[0] += price.getFloat64(index % ${DOCUMENTS})`],
+    ['getOrdinal', `sink[0] += origin.getOrdinal(index % ${DOCUMENTS})`],
+    ['hasValue + valueCount (optional)', `const document = index % ${DOCUMENTS}; if (sparse.hasValue(document)) sink[0] += sparse.valueCount(document)`],
+    ['getInt64 (optional)', `sink[0] += sparse.getInt64((index * 5) % ${DOCUMENTS})`],
+    ['valueCount + getInt64 nth (multi)', `const document = index % ${DOCUMENTS}; if (tags.valueCount(document) > 1) sink[0] += tags.getInt64(document, 1)`],
+    ['getGeoPoint(out)', `sink[0] += where.getGeoPoint(index % ${DOCUMENTS}, 0, point)[0]`],
+    ['readValues 4096 → BigInt64Array', `delay.readValues((index * 4096) % ${DOCUMENTS - 4096}, raw)`],
+    ['readValues 4096 → Float64Array', `price.readValues((index * 4096) % ${DOCUMENTS - 4096}, doubles)`],
+    ['readValues 4096 → Int32Array (ordinals)', `origin.readValues((index * 4096) % ${DOCUMENTS - 4096}, ordinals)`],
+  ] as const).map(([name, body]) => {
+    const run = loop(body)
+    return [name, (calls: number) => run(delay, price, origin, tags, sparse, where, raw, doubles, ordinals, point, sink, calls)]
+  })
   let collections = 0
   const observer = new PerformanceObserver((list) => { collections += list.getEntries().length })
   observer.observe({ entryTypes: ['gc'] })
   const rows: string[][] = []
   for (const [name, call] of cases) {
     const calls = name.startsWith('readValues') ? CALLS / 100 : CALLS
-    for (let index = 0; index < calls / 10; index++) call(index) // warm up and optimise first
+    for (let round = 0; round < 3; round++) call(calls / 4) // warm up: optimise the loop and its callees first
     gc()
-    await new Promise((resolve) => setImmediate(resolve))
+    // GC entries arrive asynchronously: let the forced collection's entry land before counting.
+    await new Promise((resolve) => setTimeout(resolve, 20))
     collections = 0
     const before = process.memoryUsage().heapUsed
-    for (let index = 0; index < calls; index++) call(index)
+    call(calls)
     const growth = process.memoryUsage().heapUsed - before
-    await new Promise((resolve) => setImmediate(resolve))
+    await new Promise((resolve) => setTimeout(resolve, 20))
     rows.push([name, String(calls), String(growth), (growth / calls).toFixed(3), String(collections)])
   }
   observer.disconnect()

