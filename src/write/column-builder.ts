@@ -103,7 +103,7 @@ export class ColumnBuilder {
     this.values.length = this.markedValues
     this.longitudes.length = Math.min(this.longitudes.length, this.markedValues)
     this.documents.length = this.markedDocuments
-    this.runEnds.length = this.markedDocuments
+    if (this.multi) this.runEnds.length = this.markedDocuments
     for (let term = this.markedTerms; term < this.terms.length; term++) this.termIds.delete(this.terms[term])
     this.terms.length = this.markedTerms
     this.dictionaryBytes = this.markedDictionaryBytes
@@ -118,7 +118,8 @@ export class ColumnBuilder {
       throw new InvalidInputError(`field "${this.name}" of document ${document}: more than 2^32 - 1 values in one column`)
     }
     this.documents.push(document)
-    this.runEnds.push(this.values.length)
+    // Run ends are needed only for the offsets of a multi layout, which only multi fields get.
+    if (this.multi) this.runEnds.push(this.values.length)
     if (count > this.maxValuesPerDocument) this.maxValuesPerDocument = count
   }
 

@@ -98,6 +98,12 @@ export class ColumnsWriter {
 
   private addFieldValues(builder: ColumnBuilder, document: number, value: unknown): void {
     const runStart = builder.valueCount
+    if (typeof value === 'number' && builder.integerNumbers && Number.isSafeInteger(value)) {
+      // The common case, inlined: one safe integer, its words without further calls.
+      builder.values.push(value | 0, Math.floor(value / 4294967296))
+      builder.endDocument(document, runStart)
+      return
+    }
     if (Array.isArray(value)) {
       if (!builder.multi) invalidValue(builder.name, document, 'got an array but the field is not multi-valued')
       for (const item of value) {
@@ -111,11 +117,6 @@ export class ColumnsWriter {
   }
 
   private addOneValue(builder: ColumnBuilder, document: number, value: unknown): void {
-    if (typeof value === 'number' && builder.integerNumbers && Number.isSafeInteger(value)) {
-      // The common case, inlined: a safe integer's words without a call.
-      builder.values.push(value | 0, Math.floor(value / 4294967296))
-      return
-    }
     switch (builder.type) {
       case 'keyword':
         if (typeof value !== 'string') invalidValue(builder.name, document, `expected a keyword string, got ${describeValue(value)}`)
