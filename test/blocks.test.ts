@@ -252,6 +252,12 @@ describe('random sequences against a bigint reference of the spec', () => {
     extremes: () => { const set = [-(2n ** 63n), 2n ** 63n - 1n, 0n, 1n, -1n, -(2n ** 63n) + 1n]; return () => set[below(set.length)] },
     runs: () => { let v = i64(); return () => (below(200) === 0 ? (v = BigInt(below(1000))) : v) },
     small: () => () => BigInt(below(600)) - 300n,
+    // Ranges at the writer's int32 / double / bigint boundaries (2^31, 2^32, 2^53), bases of any sign.
+    boundaries: () => {
+      const base = i64() >> BigInt(below(64)), g = BigInt(1 + below(3))
+      const span = [2n ** 31n - 1n, 2n ** 31n, 2n ** 32n - 1n, 2n ** 32n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n][below(7)]
+      return () => BigInt.asIntN(64, base + g * [0n, span, BigInt.asUintN(64, i64()) % (span + 1n)][below(3)])
+    },
   }
   for (const shape of Object.keys(shapes)) {
     it(`${shape} values`, () => {

@@ -165,6 +165,8 @@ function checkColumn(column: Column, type: Kind, perDoc: unknown[][], maxDoc: nu
     expect(() => column.getRawBigInt(-1)).toThrow(RangeError)
   }
   expect(index).toBe(flat.length)
+  expect(() => column.hasValue(maxDoc)).toThrow(RangeError)
+  expect(() => column.valueCount(-1)).toThrow(RangeError)
   // Bulk reads: every allowed destination, whole and partial.
   const count = flat.length
   const big = new BigInt64Array(count)

@@ -12,13 +12,14 @@ const SCHEMA = { fields: [
   { name: 'b', type: 'bool', column: true },
   { name: 'g', type: 'geo_point', column: true },
   { name: 'gm', type: 'geo_point', column: true, multi: true },
+  { name: 'dm', type: 'date', column: true, multi: true }, // at most one value per good document: optional layout
   { name: 't', type: 'text' },
 ] }
 
 const GOOD = [
-  { k: 'a', km: ['b', 'a'], i: 1, im: [1, 2], f: 1.5, d: 0, b: true, g: { lat: 1, lon: 2 }, gm: [{ lat: 0, lon: 0 }], t: 'x' },
+  { k: 'a', km: ['b', 'a'], i: 1, im: [1, 2], f: 1.5, d: 0, b: true, g: { lat: 1, lon: 2 }, gm: [{ lat: 0, lon: 0 }], dm: [5], t: 'x' },
   { k: 'c', i: 2, im: [], f: -0, d: '2024-01-01', b: false, gm: [{ lat: 3, lon: 4 }, { lat: 3, lon: 4 }] },
-  { km: ['c'], i: 3, f: NaN, d: 5n, g: { lat: -1, lon: -2 } },
+  { km: ['c'], i: 3, f: NaN, d: 5n, g: { lat: -1, lon: -2 }, dm: 6 },
 ]
 const EXPECTED = flushColumns(SCHEMA, GOOD, { maxDoc: 4 })!
 
@@ -31,7 +32,7 @@ function expectError(fn: () => unknown, message: string): void {
 }
 
 /** Values the bad document adds before its bad field: new terms and values in every column kind. */
-const TRACE = { k: 'only-in-bad', km: ['a', 'only-in-bad-2', 'only-in-bad-2'], i: 99, im: [7, 8, 9], f: 2.5, d: 77, b: true, g: { lat: 5, lon: 5 } }
+const TRACE = { dm: [1, 2, 3], k: 'only-in-bad', km: ['a', 'only-in-bad-2', 'only-in-bad-2'], i: 99, im: [7, 8, 9], f: 2.5, d: 77, b: true, g: { lat: 5, lon: 5 } }
 
 // [title, the bad part of document 1, exact message]
 const BAD_VALUES: [string, Record<string, unknown>, string][] = [
@@ -87,6 +88,18 @@ describe('bad values: exact message, and the document leaves no trace', () => {
       expect(k.lookupOrdinal('only-in-bad')).toBe(-1)
     })
   }
+
+  it('a term first offered by a failed document gets its right ordinal when a later document uses it', () => {
+    const schema = { fields: [{ name: 'k', type: 'keyword', facet: true }, { name: 'i', type: 'integral', column: true }] }
+    const writer = new ColumnsWriter(schema)
+    writer.addDocument(0, { k: 'm' })
+    expectError(() => writer.addDocument(1, { k: 'fresh', i: 'x' }), 'field "i" of document 1: expected an integer (number or bigint), got the string "x"')
+    writer.addDocument(1, { k: 'other' })
+    writer.addDocument(2, { k: 'fresh' })
+    const bytes = writer.finish(3)!
+    expect(Buffer.from(bytes).equals(Buffer.from(flushColumns(schema, [{ k: 'm' }, { k: 'other' }, { k: 'fresh' }])!))).toBe(true)
+    expect([0, 1, 2].map((d) => openColumns(bytes).getColumn('k')!.getKeywordString(d))).toEqual(['m', 'other', 'fresh'])
+  })
 
   it('a document that is not an object', () => {
     const writer = new ColumnsWriter(SCHEMA)
@@ -158,6 +171,7 @@ describe('size limits', () => {
     const reader = openColumns(EXPECTED)
     const largest = reader.columns.reduce((a, b) => (a.sectionLength >= b.sectionLength ? a : b))
     expect(largest.name).toBe('gm')
+    expect(reader.getColumn('dm')!.layout).toBe('optional')
     const atLimit = flushColumns(SCHEMA, GOOD, { maxDoc: 4, maxResidentFileBytes: size })!
     expect(Buffer.from(atLimit).equals(Buffer.from(EXPECTED))).toBe(true)
     expectError(() => flushColumns(SCHEMA, GOOD, { maxDoc: 4, maxResidentFileBytes: size - 1 }),

@@ -5,19 +5,12 @@
 // JSON grammar (RFC 8259) exactly as JSON.parse does, except that an integer
 // literal outside the safe-integer range becomes a bigint.
 //
-// The parser state lives in module variables rather than an object: parsing
-// never calls user code, so it cannot be re-entered, and plain variables keep
-// the per-character loops as cheap as V8 can make them (millions of lines).
+// The parser state lives in module variables rather than in a per-call object:
+// parsing never calls user code, so it cannot be re-entered, and millions of
+// lines then cost no parser allocations.
 
 /** A parsed JSON value; `bigint` appears only for integer literals beyond ±(2^53 - 1). */
-export type ExactJsonValue =
-  | null
-  | boolean
-  | number
-  | bigint
-  | string
-  | ExactJsonValue[]
-  | { [key: string]: ExactJsonValue }
+export type ExactJsonValue = null | boolean | number | bigint | string | ExactJsonValue[] | { [key: string]: ExactJsonValue }
 
 /** Deepest array/object nesting accepted; bounds recursion so hostile input cannot overflow the stack. */
 export const MAX_JSON_DEPTH = 512

@@ -208,7 +208,7 @@ export class ColumnBuilder {
     const bitmap = new Int32Array(2 * Math.ceil(maxDoc / 64))
     const documents = this.documents.values
     for (let index = 0; index < this.documents.length; index++) {
-      const document = documents[index]
+      const document = documents[index] >>> 0
       bitmap[document >>> 5] |= 1 << (document & 31)
     }
     sink.writeBytes(new Uint8Array(bitmap.buffer))
@@ -221,7 +221,7 @@ export class ColumnBuilder {
     let document = 0
     let runStart = 0
     for (let index = 0; index < this.documents.length; index++) {
-      const withValues = documents[index]
+      const withValues = documents[index] >>> 0 // stored as int32; ids reach 2^32 - 2
       while (document <= withValues) offsets[2 * document++] = runStart
       runStart = runEnds[index]
     }

@@ -75,11 +75,15 @@ export class ColumnsWriter {
       if (typeof values !== 'object' || Array.isArray(values)) {
         throw new InvalidInputError(`document ${document}: expected an object of field values, got ${describeValue(values)}`)
       }
+      // for-in also walks inherited enumerable properties; only own ones are values.
+      const prototype = Object.getPrototypeOf(values)
+      const ownOnly = prototype !== Object.prototype && prototype !== null
       const builders = this.builderList
       for (let index = 0; index < builders.length; index++) builders[index].mark()
       try {
         // One for-in pass: V8 reads values[name] through the enum cache, fast for same-shaped documents.
         for (const name in values) {
+          if (ownOnly && !Object.hasOwn(values, name)) continue
           const builder = this.slots.get(name)
           if (builder === undefined) {
             if (!Object.hasOwn(values, name)) continue
