@@ -118,6 +118,12 @@ export class Column {
     return runStart + nth
   }
 
+  private checkIndex(index: number, limit: number, what: string): void {
+    if (!(index >= 0 && index < limit) || index !== Math.floor(index)) {
+      throw new RangeError(`field "${this.name}": ${what} ${index} is not an integer in [0, ${limit})`)
+    }
+  }
+
   private expectType(accessor: string, allowed: boolean, types: string): void {
     if (!allowed) throw new TypeError(`field "${this.name}" is ${this.type}; ${accessor} reads ${types} columns`)
   }
@@ -175,9 +181,7 @@ export class Column {
   /** The ordinal at a value index (range-checked). */
   getOrdinalAt(valueIndex: number): number {
     this.expectType('getOrdinalAt', this.dictionary !== null, 'keyword')
-    if (!(valueIndex >= 0 && valueIndex < this.totalValueCount)) {
-      throw new RangeError(`field "${this.name}": value index ${valueIndex} is outside [0, ${this.totalValueCount})`)
-    }
+    this.checkIndex(valueIndex, this.totalValueCount, 'value index')
     return this.checkedOrdinal(valueIndex)
   }
 
@@ -185,7 +189,7 @@ export class Column {
     this.backend.getRaw(this.values, valueIndex)
     const termCount = this.dictionary!.termCount
     if (int64Result[1] !== 0 || int64Result[0] >>> 0 >= termCount) {
-      throw new CorruptIndexException(this.fileName, `field "${this.name}": value ${valueIndex} has ordinal ${int64ToBigInt(int64Result[0], int64Result[1])}, beyond the ${termCount} terms`)
+      throw new CorruptIndexException(this.fileName, `field "${this.name}": value ${valueIndex} has ordinal ${int64ToBigInt(int64Result[0], int64Result[1])}, not in [0, ${termCount}, the term ordinals)`)
     }
     return int64Result[0] >>> 0
   }
@@ -204,6 +208,7 @@ export class Column {
   /** The term with this ordinal as a string (allocates). */
   term(ordinal: number): string {
     this.expectType('term', this.dictionary !== null, 'keyword')
+    this.checkIndex(ordinal, this.dictionary!.termCount, 'ordinal')
     const text = decodeUtf8Strict(this.dictionary!.termBytes(ordinal))
     if (text === null) throw new CorruptIndexException(this.fileName, `field "${this.name}": term ${ordinal} is not valid UTF-8`)
     return text
@@ -228,9 +233,7 @@ export class Column {
 
   /** Raw i64 of a value by value index (any type; geo: the chosen part), as a bigint. */
   getRawBigInt(valueIndex: number, part: GeoPart = 'latitude'): bigint {
-    if (!(valueIndex >= 0 && valueIndex < this.totalValueCount)) {
-      throw new RangeError(`field "${this.name}": value index ${valueIndex} is outside [0, ${this.totalValueCount})`)
-    }
+    this.checkIndex(valueIndex, this.totalValueCount, 'value index')
     this.backend.getRaw(part === 'longitude' ? this.sequenceOf(part) : this.values, valueIndex)
     return int64ToBigInt(int64Result[0], int64Result[1])
   }

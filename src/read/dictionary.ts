@@ -68,6 +68,9 @@ export class Dictionary {
 
   /** The term's UTF-8 bytes, a view of the resident file (no copy). */
   termBytes(ordinal: number): Uint8Array {
+    if (!(ordinal >= 0 && ordinal < this.termCount) || ordinal !== Math.floor(ordinal)) {
+      throw new RangeError(`ordinal ${ordinal} is not an integer in [0, ${this.termCount})`)
+    }
     return this.bytes.subarray(this.termStart(ordinal), this.termEnd(ordinal))
   }
 

@@ -29,16 +29,22 @@ export interface DirectoryEntry {
 /** The smallest file: header, maxDoc, a one-byte directory, trailer. */
 const MINIMUM_FILE_BYTES = FIRST_SECTION_OFFSET + 1 + TRAILER_BYTES
 
+function hexBytes(bytes: Uint8Array, offset: number): string {
+  return Array.from(bytes.subarray(offset, offset + 4), (byte) => byte.toString(16).padStart(2, '0')).join(' ')
+}
+
 /** Checks magic, version, footer and checksum; returns maxDoc. */
 export function checkFrame(bytes: Uint8Array, fileName: string, backend: ColumnsBackend): number {
   const fail = (detail: string): never => {
     throw new CorruptIndexException(fileName, detail)
   }
   if (bytes.length < MINIMUM_FILE_BYTES) fail(`file is ${bytes.length} bytes, shorter than the smallest columns file (${MINIMUM_FILE_BYTES})`)
-  if (readUint32(bytes, 0) !== HEADER_MAGIC) fail('bad header magic (expected "OIXK")')
+  if (readUint32(bytes, 0) !== HEADER_MAGIC) fail(`bad header magic ${hexBytes(bytes, 0)} (expected "OIXK")`)
   const version = readUint32(bytes, 4)
   if (version !== FORMAT_VERSION) fail(`unsupported format version ${version} (this reader knows ${FORMAT_VERSION})`)
-  if (readUint32(bytes, bytes.length - 12) !== FOOTER_MAGIC) fail('bad footer magic (expected "KXIO"); the file may be truncated')
+  if (readUint32(bytes, bytes.length - 12) !== FOOTER_MAGIC) {
+    fail(`bad footer magic ${hexBytes(bytes, bytes.length - 12)} (expected "KXIO"); the file may be truncated`)
+  }
   const checksum = new Uint32Array(2)
   backend.hash(bytes, 0, bytes.length - 8, checksum)
   const storedLow = readUint32(bytes, bytes.length - 8), storedHigh = readUint32(bytes, bytes.length - 4)

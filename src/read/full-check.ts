@@ -62,7 +62,7 @@ export function fullCheck(column: Column, fileName: string, backend: ColumnsBack
       if (!seen || compareInt64(low, high, maxLow, maxHigh) > 0) { maxLow = low; maxHigh = high }
       seen = true
       if (used !== null) {
-        if (high !== 0 || low >>> 0 >= used.length) fail(`value ${firstValue + index} has ordinal ${int64ToBigInt(low, high)}, beyond the ${used.length} terms`)
+        if (high !== 0 || low >>> 0 >= used.length) fail(`value ${firstValue + index} has ordinal ${int64ToBigInt(low, high)}, not in [0, ${used.length}, the term ordinals)`)
         used[low >>> 0] = 1
       } else if (isGeo) {
         const latitude = sortableToFloat64(low, high)

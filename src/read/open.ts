@@ -83,7 +83,10 @@ function openColumn(bytes: Uint8Array, fileName: string, maxDoc: number, entry: 
     longitudes = parsed.view
     offset = parsed.end
   }
-  if (offset !== end) fail(`section length ${entry.sectionLength} disagrees with its contents, which end ${end - offset} bytes early`)
+  if (offset !== end) {
+    const early = end - offset
+    fail(`section length ${entry.sectionLength} disagrees with its contents, which end ${early} byte${early === 1 ? '' : 's'} early`)
+  }
   return new Column({
     name: entry.name, type: entry.type, layout: entry.layout, maxDoc,
     documentsWithValue: entry.documentsWithValue, valueCount: entry.valueCount,
@@ -134,7 +137,8 @@ function checkOffsets(backend: ColumnsBackend, offsets: SequenceView, entry: Dir
       const low = offsetScratch[2 * index] >>> 0, high = offsetScratch[2 * index + 1]
       const document = first + index
       if (document === 0 && (low !== 0 || high !== 0)) fail(`offsets start at ${int64ToBigInt(low, high)}, not 0`)
-      if (high !== 0 || low < previous) fail(`offsets decrease at document ${document}`)
+      if (high !== 0) fail(`offset of document ${document} is ${int64ToBigInt(low, high)}, beyond 32 bits`)
+      if (low < previous) fail(`offsets decrease at document ${document} (${previous} then ${low})`)
       if (low > previous) documents++
       previous = low
     }

@@ -24,7 +24,7 @@ function wordsOf(destination: BigInt64Array): Int32Array {
 function ordinalError(sequence: SequenceView, valueIndex: number, low: number, high: number, termCount: number): never {
   throw new CorruptIndexException(
     sequence.fileName,
-    `${sequence.label}: value ${valueIndex} has ordinal ${int64ToBigInt(low, high)}, beyond the ${termCount} terms`,
+    `${sequence.label}: value ${valueIndex} has ordinal ${int64ToBigInt(low, high)}, not in [0, ${termCount}, the term ordinals)`,
   )
 }
 

@@ -8,7 +8,7 @@ import {
   TABLE_MIN_ENTRIES,
 } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
-import { bitsOfNumber, compareInt64, readInt32, readUint32 } from '../format/int64.js'
+import { bitsOfNumber, compareInt64, int64ToBigInt, readInt32, readUint32 } from '../format/int64.js'
 
 /** A parsed sequence and the offset right after it. */
 export interface ParsedSequence {
@@ -56,21 +56,23 @@ export function parseSequence(
     let length = 0
     if (kind === BlockKind.constant) {
       if (width !== 0) fail(`${where}: constant block with width ${width}, not 0`)
-      if (auxLow !== 0 || auxHigh !== 0) fail(`${where}: constant block with aux not 0`)
+      if (auxLow !== 0 || auxHigh !== 0) fail(`${where}: constant block with aux ${int64ToBigInt(auxLow, auxHigh)}, not 0`)
     } else if (kind === BlockKind.packed) {
       if (width < 1 || width > 64) fail(`${where}: packed width ${width} outside 1..64`)
       if (auxLow === 0 && auxHigh === 0) fail(`${where}: packed block with divisor 0`)
       length = Math.ceil((values * width) / 8)
     } else if (kind === BlockKind.table) {
       if (auxHigh !== 0 || auxLow < TABLE_MIN_ENTRIES || auxLow > TABLE_MAX_ENTRIES) {
-        fail(`${where}: table size outside ${TABLE_MIN_ENTRIES}..${TABLE_MAX_ENTRIES}`)
+        fail(`${where}: table size ${int64ToBigInt(auxLow, auxHigh)} outside ${TABLE_MIN_ENTRIES}..${TABLE_MAX_ENTRIES}`)
       }
       if (width !== bitsOfNumber(auxLow - 1)) fail(`${where}: table index width ${width}, expected ${bitsOfNumber(auxLow - 1)} for ${auxLow} entries`)
       length = 8 * auxLow + Math.ceil((values * width) / 8)
     } else {
       fail(`${where}: unknown block kind ${kind}`)
     }
-    if (running + length + DATA_PADDING_BYTES > dataLength) fail(`${where}: data runs past the sequence's data`)
+    if (running + length + DATA_PADDING_BYTES > dataLength) {
+      fail(`${where}: data [${running}, ${running + length}) plus ${DATA_PADDING_BYTES} padding bytes runs past the data length ${dataLength}`)
+    }
     if (kind === BlockKind.table) checkTable(bytes, dataStart + running, auxLow, baseLow, baseHigh, (detail) => fail(`${where}: ${detail}`))
     if (kind !== BlockKind.constant) {
       const usedBits = (values * width) & 7
