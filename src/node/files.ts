@@ -4,6 +4,7 @@
  * leaves a torn file under the target name.
  */
 import { randomBytes } from 'node:crypto'
+import { constants } from 'node:fs'
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
@@ -22,7 +23,8 @@ import type { ColumnsReader } from '../read/reader.js'
 export async function openColumnsFile(path: string, options: OpenOptions = {}): Promise<ColumnsReader> {
   const fileName = options.fileName ?? path
   const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
-  const handle = await open(path, 'r')
+  // Non-blocking, so a FIFO is refused by the regular-file check instead of hanging open() until a writer appears.
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   let bytes: Uint8Array
   try {
     // fstat on the open handle, not stat on the path: the path could be swapped between the two calls.
