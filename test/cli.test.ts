@@ -214,8 +214,18 @@ describe('build errors', () => {
 })
 
 describe('usage', () => {
-  it('prints usage on stderr and exits 2 for help, no command, unknown commands and flags', async () => {
-    for (const argv of [[], ['--help'], ['help'], ['help', 'dump'], ['dump', '--help'], ['frobnicate'], ['--frobnicate'], ['dump', '--frobnicate', 'x']]) {
+  it('prints help on stdout with exit 0 when asked', async () => {
+    for (const argv of [['--help'], ['-h'], ['help'], ['help', 'dump'], ['dump', '--help']]) {
+      const result = await run(...argv)
+      expect(result.code, argv.join(' ')).toBe(0)
+      expect(result.stderr).toBe('')
+      expect(result.stdout).toContain('Usage: oixk ')
+    }
+    expect((await run('help', 'dump')).stdout).toContain('Usage: oixk dump FILE')
+  })
+
+  it('prints usage on stderr and exits 2 for no command, unknown commands and flags', async () => {
+    for (const argv of [[], ['help', 'frobnicate'], ['frobnicate'], ['--frobnicate'], ['dump', '--frobnicate', 'x']]) {
       const result = await run(...argv)
       expect(result.code, argv.join(' ')).toBe(2)
       expect(result.stdout).toBe('')

@@ -116,10 +116,13 @@ export function exitCodeOf(error: unknown): number {
 
 /** Prints `oixk COMMAND: message` (plus usage or a stack where useful) on stderr; returns the exit code. */
 export async function reportError(io: CliIo, command: string, error: unknown, usage: string): Promise<number> {
+  if (error instanceof HelpRequest) {
+    await writeText(io.stdout, usage)
+    return ExitCode.ok
+  }
   const code = exitCodeOf(error)
   let text = `oixk ${command}: ${describeError(error)}\n`
-  if (error instanceof HelpRequest) text = usage
-  else if (error instanceof UsageError) text += `\n${usage}`
+  if (error instanceof UsageError) text += `\n${usage}`
   else if (code === ExitCode.internal && error instanceof Error && error.stack !== undefined) {
     text = `oixk ${command}: internal error (please report): ${error.stack}\n`
   }

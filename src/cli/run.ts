@@ -61,12 +61,19 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await writeText(io.stdout, `${packageVersion()}\n`)
     return ExitCode.ok
   }
-  // The contract puts help on stderr with exit 2, like any usage message, so scripts never mistake it for output.
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    const topic = name === undefined ? undefined : COMMANDS.get(rest[0] ?? '')
-    const unknown = name === 'help' && rest[0] !== undefined && topic === undefined ? `oixk: unknown command ${JSON.stringify(rest[0])}\n\n` : ''
-    await writeText(io.stderr, unknown + (topic?.usage ?? USAGE))
+  // Asking for help is a success (stdout, exit 0); a missing or unknown command is a usage error (stderr, exit 2).
+  if (name === undefined) {
+    await writeText(io.stderr, USAGE)
     return ExitCode.usageOrIo
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    const topic = COMMANDS.get(rest[0] ?? '')
+    if (rest[0] !== undefined && topic === undefined) {
+      await writeText(io.stderr, `oixk: unknown command ${JSON.stringify(rest[0])}\n\n${USAGE}`)
+      return ExitCode.usageOrIo
+    }
+    await writeText(io.stdout, topic?.usage ?? USAGE)
+    return ExitCode.ok
   }
   const command = COMMANDS.get(name)
   if (command === undefined) {
