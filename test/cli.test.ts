@@ -248,7 +248,7 @@ describe('usage', () => {
       const result = await run(command, path('all.oixk'), '--backend', 'wasm')
       expect(result.code).toBe(2)
       expect(result.stdout).toBe('')
-      expect(result.stderr).toContain('WebAssembly backend is not available')
+      expect(result.stderr).toContain('backend "wasm" is not available: the WebAssembly backend is not in this version of oixk yet')
     }
   })
 })

@@ -1,6 +1,7 @@
 /**
  * Picks a backend from the user's choice.
  */
+import { BackendUnavailableError } from '../format/errors.js'
 import type { ColumnsBackend } from './backend.js'
 import { typeScriptBackend } from './ts/index.js'
 
@@ -15,7 +16,7 @@ export function resolveBackend(choice: BackendChoice = 'auto'): ColumnsBackend {
     case 'auto':
       return typeScriptBackend
     case 'wasm':
-      throw new Error('the WebAssembly backend is not available yet in this version of oixk; use backend "ts" (or "auto")')
+      throw new BackendUnavailableError('wasm', 'the WebAssembly backend is not in this version of oixk yet; use "ts" (or "auto")')
     default:
       throw new TypeError(`unknown backend ${JSON.stringify(choice)}; expected "ts", "wasm" or "auto"`)
   }

@@ -3,6 +3,7 @@
  * unknown flags, repeated flags and missing values are usage errors, so a
  * typo never silently changes what a command does.
  */
+import { BackendUnavailableError } from '../format/errors.js'
 import { resolveBackend } from '../backend/select.js'
 import type { ColumnsBackend } from '../backend/backend.js'
 import { MAX_COUNT } from '../format/constants.js'
@@ -108,7 +109,8 @@ export function backendFromFlag(parsed: ParsedArgs): ColumnsBackend {
   try {
     return resolveBackend(name)
   } catch (error) {
-    throw new CliError(`backend "${name}": ${error instanceof Error ? error.message : String(error)}`, ExitCode.usageOrIo)
+    if (error instanceof BackendUnavailableError) throw new CliError(error.message, ExitCode.usageOrIo)
+    throw error
   }
 }
 

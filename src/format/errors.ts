@@ -34,3 +34,13 @@ export class ResidentLimitError extends Error {
     this.limit = limit
   }
 }
+
+/** The requested decoding backend cannot run here (e.g. 'wasm' before it ships, or without WebAssembly). */
+export class BackendUnavailableError extends Error {
+  readonly backend: string
+  constructor(backend: string, why: string) {
+    super(`backend "${backend}" is not available: ${why}`)
+    this.name = 'BackendUnavailableError'
+    this.backend = backend
+  }
+}
