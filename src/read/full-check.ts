@@ -13,7 +13,7 @@ import type { Column } from './column.js'
 
 const blockValues = new Int32Array(2 * BLOCK_VALUES)
 const canonical: BlockChoice = {
-  kind: 0, width: 0, baseLow: 0, baseHigh: 0, auxLow: 0, auxHigh: 0, dataLength: 0, tableEntryCount: 0,
+  kind: 0, width: 0, baseLow: 0, baseHigh: 0, maxLow: 0, maxHigh: 0, auxLow: 0, auxHigh: 0, dataLength: 0, tableEntryCount: 0,
 }
 
 /** Called with each decoded block of a sequence: words of `count` values, value index of the first. */

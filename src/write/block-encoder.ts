@@ -17,6 +17,9 @@ export interface BlockChoice {
   width: number
   baseLow: number
   baseHigh: number
+  /** The block's largest value (the smallest is the base). */
+  maxLow: number
+  maxHigh: number
   auxLow: number
   auxHigh: number
   /** Bytes of data the block takes. */
@@ -51,15 +54,15 @@ function slotOf(low: number, high: number): number {
   return slot
 }
 
-/** Distinct values of the block, or TABLE_MAX_ENTRIES + 1 once there are more than a table holds. */
-function countDistinct(words: Int32Array, first: number, count: number): number {
+/** Distinct values of the block, or limit + 1 once there are more than limit (≤ 256). */
+function countDistinct(words: Int32Array, first: number, count: number, limit: number): number {
   stamp++
   let distinct = 0
   for (let index = first; index < first + count; index++) {
     const low = words[2 * index], high = words[2 * index + 1]
     const slot = slotOf(low, high)
     if (setStamp[slot] !== stamp) {
-      if (distinct === TABLE_MAX_ENTRIES) return TABLE_MAX_ENTRIES + 1
+      if (distinct === limit) return limit + 1
       setStamp[slot] = stamp
       setLow[slot] = low
       setHigh[slot] = high
@@ -97,14 +100,31 @@ function gcdBigInts(a: bigint, b: bigint): bigint {
 export function chooseBlock(words: Int32Array, first: number, count: number, choice: BlockChoice): void {
   let minLow = words[2 * first], minHigh = words[2 * first + 1]
   let maxLow = minLow, maxHigh = minHigh
-  // Signed 64-bit order = order of (high signed, low with its sign bit flipped).
-  let minLowFlipped = minLow ^ 0x80000000, maxLowFlipped = minLowFlipped
-  for (let index = first + 1; index < first + count; index++) {
-    const low = words[2 * index], high = words[2 * index + 1]
-    const lowFlipped = low ^ 0x80000000
-    if (high < minHigh || (high === minHigh && lowFlipped < minLowFlipped)) { minLow = low; minHigh = high; minLowFlipped = lowFlipped }
-    if (high > maxHigh || (high === maxHigh && lowFlipped > maxLowFlipped)) { maxLow = low; maxHigh = high; maxLowFlipped = lowFlipped }
+  // Most blocks hold values that fit an int32 (high word = sign of low): compare lows only.
+  let notInt32 = 0
+  for (let index = 2 * first, end = 2 * (first + count); index < end; index += 2) {
+    const low = words[index]
+    notInt32 |= words[index + 1] ^ (low >> 31)
+    minLow = Math.min(minLow, low)
+    maxLow = Math.max(maxLow, low)
   }
+  if (notInt32 === 0) {
+    minHigh = minLow >> 31
+    maxHigh = maxLow >> 31
+  } else {
+    minLow = maxLow = words[2 * first]
+    minHigh = maxHigh = words[2 * first + 1]
+    // Signed 64-bit order = order of (high signed, low with its sign bit flipped).
+    let minLowFlipped = minLow ^ 0x80000000, maxLowFlipped = minLowFlipped
+    for (let index = first + 1; index < first + count; index++) {
+      const low = words[2 * index], high = words[2 * index + 1]
+      const lowFlipped = low ^ 0x80000000
+      if (high < minHigh || (high === minHigh && lowFlipped < minLowFlipped)) { minLow = low; minHigh = high; minLowFlipped = lowFlipped }
+      if (high > maxHigh || (high === maxHigh && lowFlipped > maxLowFlipped)) { maxLow = low; maxHigh = high; maxLowFlipped = lowFlipped }
+    }
+  }
+  choice.maxLow = maxLow
+  choice.maxHigh = maxHigh
   choice.baseLow = minLow
   choice.baseHigh = minHigh
   choice.tableEntryCount = 0
@@ -126,8 +146,14 @@ export function chooseBlock(words: Int32Array, first: number, count: number, cho
   choice.kind = BlockKind.packed
   choice.dataLength = Math.ceil((count * choice.width) / 8)
   if (rangeBits <= TABLE_MIN_RANGE_BITS) return
-  const distinct = countDistinct(words, first, count)
-  if (distinct < TABLE_MIN_ENTRIES || distinct > TABLE_MAX_ENTRIES) return
+  // A table of n entries costs at least 8n + ceil(count × bits(n - 1) / 8) bytes; stop counting
+  // distinct values once no table that large could beat the packed form.
+  let usefulEntries = TABLE_MAX_ENTRIES
+  while (usefulEntries >= TABLE_MIN_ENTRIES
+    && 8 * usefulEntries + Math.ceil((count * bitsOfNumber(usefulEntries - 1)) / 8) >= choice.dataLength) usefulEntries--
+  if (usefulEntries < TABLE_MIN_ENTRIES) return
+  const distinct = countDistinct(words, first, count, usefulEntries)
+  if (distinct < TABLE_MIN_ENTRIES || distinct > usefulEntries) return
   const indexWidth = bitsOfNumber(distinct - 1)
   const tableLength = 8 * distinct + Math.ceil((count * indexWidth) / 8)
   if (tableLength >= choice.dataLength) return

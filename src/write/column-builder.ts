@@ -4,10 +4,9 @@
  */
 import { type ColumnType, LayoutCode, MAX_COUNT, MAX_DICTIONARY_BYTES } from '../format/constants.js'
 import { InvalidInputError } from '../format/errors.js'
-import { compareInt64 } from '../format/int64.js'
 import { compareCodePoints, encodeUtf8Into, findLoneSurrogate, utf8Length } from '../format/utf8.js'
 import { ByteSink } from './byte-sink.js'
-import { writeSequence } from './sequence-encoder.js'
+import { sequenceMinMax, writeSequence } from './sequence-encoder.js'
 
 /** Growable list of i64 values as interleaved (low, high) words. */
 export class Int64List {
@@ -68,6 +67,9 @@ export class ColumnBuilder {
   readonly longitudes = new Int64List()
   /** Documents that have at least one value, and the value index where each run ends. */
   private readonly documents = new Int32List()
+  /** Documents with values; while they are exactly 0, 1, 2, … the list above stays empty. */
+  private documentCount = 0
+  private contiguous = true
   private readonly runEnds = new Int32List()
   private maxValuesPerDocument = 0
   private readonly termIds = new Map<string, number>()
@@ -92,7 +94,7 @@ export class ColumnBuilder {
   /** Remembers the state before a document, so a bad document leaves no trace. */
   mark(): void {
     this.markedValues = this.values.length
-    this.markedDocuments = this.documents.length
+    this.markedDocuments = this.documentCount
     this.markedTerms = this.terms.length
     this.markedDictionaryBytes = this.dictionaryBytes
     this.markedMaxValues = this.maxValuesPerDocument
@@ -102,7 +104,8 @@ export class ColumnBuilder {
   rollback(): void {
     this.values.length = this.markedValues
     this.longitudes.length = Math.min(this.longitudes.length, this.markedValues)
-    this.documents.length = this.markedDocuments
+    this.documentCount = this.markedDocuments
+    if (!this.contiguous) this.documents.length = this.markedDocuments
     if (this.multi) this.runEnds.length = this.markedDocuments
     for (let term = this.markedTerms; term < this.terms.length; term++) this.termIds.delete(this.terms[term])
     this.terms.length = this.markedTerms
@@ -117,10 +120,20 @@ export class ColumnBuilder {
     if (this.values.length > MAX_COUNT) {
       throw new InvalidInputError(`field "${this.name}" of document ${document}: more than 2^32 - 1 values in one column`)
     }
-    this.documents.push(document)
+    if (!this.contiguous || document !== this.documentCount) this.pushDocument(document)
+    this.documentCount++
     // Run ends are needed only for the offsets of a multi layout, which only multi fields get.
     if (this.multi) this.runEnds.push(this.values.length)
     if (count > this.maxValuesPerDocument) this.maxValuesPerDocument = count
+  }
+
+  /** Records a document id once ids stop being 0, 1, 2, … (materialising the run so far). */
+  private pushDocument(document: number): void {
+    if (this.contiguous) {
+      for (let earlier = 0; earlier < this.documentCount; earlier++) this.documents.push(earlier)
+      this.contiguous = false
+    }
+    this.documents.push(document)
   }
 
   /** Adds a keyword value; the term must be well-formed (checked here). */
@@ -157,7 +170,7 @@ export class ColumnBuilder {
   /** Builds the directory entry and section bytes for a segment of maxDoc documents. */
   build(maxDoc: number): BuiltColumn {
     const valueCount = this.values.length
-    const documentsWithValue = this.documents.length
+    const documentsWithValue = this.documentCount
     const layout = this.maxValuesPerDocument > 1
       ? LayoutCode.multi
       : documentsWithValue === maxDoc ? LayoutCode.dense : LayoutCode.optional
@@ -166,14 +179,8 @@ export class ColumnBuilder {
     if (layout === LayoutCode.optional) this.writePresenceBitmap(maxDoc, sink)
     if (layout === LayoutCode.multi) this.writeOffsets(maxDoc, sink)
     writeSequence(this.values.words, valueCount, sink)
+    const minLow = sequenceMinMax[0], minHigh = sequenceMinMax[1], maxLow = sequenceMinMax[2], maxHigh = sequenceMinMax[3]
     if (this.type === 'geo_point') writeSequence(this.longitudes.words, valueCount, sink)
-    const words = this.values.words
-    let minLow = words[0], minHigh = words[1], maxLow = minLow, maxHigh = minHigh
-    for (let index = 1; index < valueCount; index++) {
-      const low = words[2 * index], high = words[2 * index + 1]
-      if (compareInt64(low, high, minLow, minHigh) < 0) { minLow = low; minHigh = high }
-      if (compareInt64(low, high, maxLow, maxHigh) > 0) { maxLow = low; maxHigh = high }
-    }
     return {
       name: this.name, type: this.type, layout, documentsWithValue, valueCount,
       minLow, minHigh, maxLow, maxHigh, section: sink.view(),
@@ -207,8 +214,8 @@ export class ColumnBuilder {
   private writePresenceBitmap(maxDoc: number, sink: ByteSink): void {
     const bitmap = new Int32Array(2 * Math.ceil(maxDoc / 64))
     const documents = this.documents.values
-    for (let index = 0; index < this.documents.length; index++) {
-      const document = documents[index] >>> 0
+    for (let index = 0; index < this.documentCount; index++) {
+      const document = this.contiguous ? index : documents[index] >>> 0
       bitmap[document >>> 5] |= 1 << (document & 31)
     }
     sink.writeBytes(new Uint8Array(bitmap.buffer))
@@ -220,8 +227,8 @@ export class ColumnBuilder {
     const runEnds = this.runEnds.values
     let document = 0
     let runStart = 0
-    for (let index = 0; index < this.documents.length; index++) {
-      const withValues = documents[index] >>> 0 // stored as int32; ids reach 2^32 - 2
+    for (let index = 0; index < this.documentCount; index++) {
+      const withValues = this.contiguous ? index : documents[index] >>> 0 // stored as int32; ids reach 2^32 - 2
       while (document <= withValues) offsets[2 * document++] = runStart
       runStart = runEnds[index]
     }

@@ -34,6 +34,9 @@ export class ColumnsWriter {
   private readonly builders = new Map<string, ColumnBuilder>()
   /** Every schema field: its builder, or null when the field has no column. */
   private readonly slots = new Map<string, ColumnBuilder | null>()
+  /** The keys of the last documents by position, and their slots (a cache in front of `slots`). */
+  private readonly recentKeys: string[] = []
+  private readonly recentSlots: (ColumnBuilder | null)[] = []
   private readonly builderList: ColumnBuilder[] = []
   private readonly maxResidentFileBytes: number
   private lastDocument = -1
@@ -82,13 +85,23 @@ export class ColumnsWriter {
       for (let index = 0; index < builders.length; index++) builders[index].mark()
       try {
         // One for-in pass: V8 reads values[name] through the enum cache, fast for same-shaped documents.
+        let position = 0
         for (const name in values) {
           if (ownOnly && !Object.hasOwn(values, name)) continue
-          const builder = this.slots.get(name)
-          if (builder === undefined) {
-            if (!Object.hasOwn(values, name)) continue
-            throw new InvalidInputError(`document ${document}: unknown field "${name}" (not in the schema)`)
+          // Documents usually list their fields in the same order: compare with the key
+          // seen at this position last time before falling back to the map.
+          let builder: ColumnBuilder | null | undefined
+          if (this.recentKeys[position] === name) builder = this.recentSlots[position]
+          else {
+            builder = this.slots.get(name)
+            if (builder === undefined) {
+              if (!Object.hasOwn(values, name)) continue
+              throw new InvalidInputError(`document ${document}: unknown field "${name}" (not in the schema)`)
+            }
+            this.recentKeys[position] = name
+            this.recentSlots[position] = builder
           }
+          position++
           const value = values[name]
           if (builder !== null && value !== null && value !== undefined) this.addFieldValues(builder, document, value)
         }

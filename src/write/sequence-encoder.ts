@@ -3,12 +3,16 @@
  * the blocks' data back to back, then 8 zero bytes of padding.
  */
 import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
+import { compareInt64 } from '../format/int64.js'
 import { type BlockChoice, chooseBlock, writeBlockData } from './block-encoder.js'
 import { ByteSink } from './byte-sink.js'
 
 const choice: BlockChoice = {
-  kind: 0, width: 0, baseLow: 0, baseHigh: 0, auxLow: 0, auxHigh: 0, dataLength: 0, tableEntryCount: 0,
+  kind: 0, width: 0, baseLow: 0, baseHigh: 0, maxLow: 0, maxHigh: 0, auxLow: 0, auxHigh: 0, dataLength: 0, tableEntryCount: 0,
 }
+
+/** The smallest and largest value of the last sequence written: [minLow, minHigh, maxLow, maxHigh]. */
+export const sequenceMinMax = new Int32Array(4)
 const dataSink = new ByteSink(1 << 16)
 
 /** Appends the sequence of `count` raw values (interleaved low/high words) to sink. */
@@ -23,6 +27,14 @@ export function writeSequence(words: Int32Array, count: number, sink: ByteSink):
     const first = block * BLOCK_VALUES
     const blockValues = Math.min(BLOCK_VALUES, count - first)
     chooseBlock(words, first, blockValues, choice)
+    if (block === 0 || compareInt64(choice.baseLow, choice.baseHigh, sequenceMinMax[0], sequenceMinMax[1]) < 0) {
+      sequenceMinMax[0] = choice.baseLow
+      sequenceMinMax[1] = choice.baseHigh
+    }
+    if (block === 0 || compareInt64(choice.maxLow, choice.maxHigh, sequenceMinMax[2], sequenceMinMax[3]) > 0) {
+      sequenceMinMax[2] = choice.maxLow
+      sequenceMinMax[3] = choice.maxHigh
+    }
     const dataOffset = dataSink.length
     writeBlockData(words, first, blockValues, choice, dataSink)
     sink.writeUint8(choice.kind)
