@@ -39,7 +39,7 @@ export async function importFlights(onProgress?: (done: number, total: number) =
   const names = FLIGHTS_SCHEMA.fields.map((field) => field.name)
   const { rowCount, columns } = await readParquetColumns(vegaDataPath('flights-3m.parquet'), names, onProgress)
   const decoded = performance.now()
-  const writer = new ColumnsWriter(FLIGHTS_SCHEMA)
+  const writer = new ColumnsWriter(FLIGHTS_SCHEMA, { expectedDocuments: rowCount })
   const date = columns.get('date')!, delay = columns.get('delay')!, distance = columns.get('distance')!
   const origin = columns.get('origin')!, destination = columns.get('destination')!
   // One document object, refilled per row: the writer copies values, so nothing is kept per row.

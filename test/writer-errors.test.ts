@@ -176,8 +176,12 @@ describe('size limits', () => {
     expect(Buffer.from(atLimit).equals(Buffer.from(EXPECTED))).toBe(true)
     expectError(() => flushColumns(SCHEMA, GOOD, { maxDoc: 4, maxResidentFileBytes: size - 1 }),
       `the columns file would be ${size} bytes, over the resident limit of ${size - 1} bytes (largest column: "gm", ${largest.sectionLength} bytes)`)
+    // Far over the limit, the writer stops after the first section that crosses it.
+    const crossing = reader.columns.findIndex((column) => column.sectionOffset + column.sectionLength + 20 > 100)
+    const first = reader.columns[crossing]
+    expect(crossing).toBe(1)
     expectError(() => flushColumns(SCHEMA, GOOD, { maxDoc: 4, maxResidentFileBytes: 100 }),
-      `the columns file would be ${size} bytes, over the resident limit of 100 bytes (largest column: "gm", ${largest.sectionLength} bytes)`)
+      `the columns file would be over the resident limit of 100 bytes: ${first.sectionOffset + first.sectionLength} bytes already after field "${first.name}" (2 of ${reader.columns.length} columns)`)
   })
 
   // 16 terms sliced from one shared string (no copies: ~40 MB resident), 2 UTF-8 bytes per 'é' (Latin-1, 1 byte in memory).

@@ -45,6 +45,8 @@ const tableLow = new Int32Array(TABLE_MAX_ENTRIES + 1)
 const tableHigh = new Int32Array(TABLE_MAX_ENTRIES + 1)
 const tableOrder = new Int32Array(TABLE_MAX_ENTRIES + 1)
 const tableIndexOfEntry = new Int32Array(TABLE_MAX_ENTRIES + 1)
+/** The distinct-value entry of each value of the block, as countDistinct found it. */
+const entryOfValue = new Int32Array(BLOCK_VALUES)
 
 function slotOf(low: number, high: number): number {
   let slot = Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b) >>> 22
@@ -58,8 +60,14 @@ function slotOf(low: number, high: number): number {
 function countDistinct(words: Int32Array, first: number, count: number, limit: number): number {
   stamp++
   let distinct = 0
-  for (let index = first; index < first + count; index++) {
+  let previousLow = 0, previousHigh = 0, previousEntry = -1
+  for (let index = first, position = 0; index < first + count; index++, position++) {
     const low = words[2 * index], high = words[2 * index + 1]
+    // Repeats of the previous value (runs) skip the hash.
+    if (low === previousLow && high === previousHigh && previousEntry >= 0) {
+      entryOfValue[position] = previousEntry
+      continue
+    }
     const slot = slotOf(low, high)
     if (setStamp[slot] !== stamp) {
       if (distinct === limit) return limit + 1
@@ -71,6 +79,10 @@ function countDistinct(words: Int32Array, first: number, count: number, limit: n
       tableHigh[distinct] = high
       distinct++
     }
+    previousLow = low
+    previousHigh = high
+    previousEntry = setEntry[slot]
+    entryOfValue[position] = previousEntry
   }
   return distinct
 }
@@ -100,17 +112,28 @@ function gcdBigInts(a: bigint, b: bigint): bigint {
 export function chooseBlock(words: Int32Array, first: number, count: number, choice: BlockChoice): void {
   let minLow = words[2 * first], minHigh = words[2 * first + 1]
   let maxLow = minLow, maxHigh = minHigh
-  // Most blocks hold values that fit an int32 (high word = sign of low): compare lows only.
-  let notInt32 = 0
+  // Two common shapes need no 64-bit compare: values that fit an int32 (high word = sign of
+  // low: compare lows signed) and values sharing one high word (clustered timestamps:
+  // compare lows unsigned, i.e. with the sign bit flipped).
+  const firstHigh = minHigh
+  let notInt32 = 0, otherHigh = 0
+  let minFlipped = minLow ^ 0x80000000, maxFlipped = minFlipped
   for (let index = 2 * first, end = 2 * (first + count); index < end; index += 2) {
-    const low = words[index]
-    notInt32 |= words[index + 1] ^ (low >> 31)
+    const low = words[index], high = words[index + 1]
+    notInt32 |= high ^ (low >> 31)
+    otherHigh |= high ^ firstHigh
     minLow = Math.min(minLow, low)
     maxLow = Math.max(maxLow, low)
+    minFlipped = Math.min(minFlipped, low ^ 0x80000000)
+    maxFlipped = Math.max(maxFlipped, low ^ 0x80000000)
   }
   if (notInt32 === 0) {
     minHigh = minLow >> 31
     maxHigh = maxLow >> 31
+  } else if (otherHigh === 0) {
+    minLow = minFlipped ^ 0x80000000
+    maxLow = maxFlipped ^ 0x80000000
+    maxHigh = firstHigh
   } else {
     minLow = maxLow = words[2 * first]
     minHigh = maxHigh = words[2 * first + 1]
@@ -171,6 +194,12 @@ function computeUnitsWithInt32(words: Int32Array, first: number, count: number, 
   for (let index = first; index < first + count; index++) {
     let difference = (words[2 * index] - baseLow) | 0
     if (difference === 0) continue
+    // Most differences are multiples of the divisor so far: a double division checks that
+    // faster than an integer remainder (idiv), which only the rare new divisor needs.
+    if (divisor !== 0) {
+      const quotient = difference / divisor
+      if (quotient === Math.trunc(quotient)) continue
+    }
     let other = divisor
     while (other !== 0) {
       const rest = difference % other
@@ -266,13 +295,13 @@ function computeUnitsWithBigInts(
 export function writeBlockData(words: Int32Array, first: number, count: number, choice: BlockChoice, sink: ByteSink): void {
   if (choice.kind === BlockKind.constant) return
   if (choice.kind === BlockKind.table) {
-    writeTable(words, first, count, choice, sink)
+    writeTable(count, choice, sink)
     return
   }
   packUnits(unitLow, unitHigh, count, choice.width, sink)
 }
 
-function writeTable(words: Int32Array, first: number, count: number, choice: BlockChoice, sink: ByteSink): void {
+function writeTable(count: number, choice: BlockChoice, sink: ByteSink): void {
   const entries = choice.tableEntryCount
   for (let entry = 0; entry < entries; entry++) tableOrder[entry] = entry
   const order = Array.from(tableOrder.subarray(0, entries))
@@ -282,11 +311,10 @@ function writeTable(words: Int32Array, first: number, count: number, choice: Blo
     tableIndexOfEntry[entry] = position
     sink.writeInt64(tableLow[entry], tableHigh[entry])
   }
-  // The distinct-value set from chooseBlock is still stamped: map each value to its entry.
-  for (let index = first, unitIndex = 0; index < first + count; index++, unitIndex++) {
-    const slot = slotOf(words[2 * index], words[2 * index + 1])
-    unitLow[unitIndex] = tableIndexOfEntry[setEntry[slot]]
-    unitHigh[unitIndex] = 0
+  // countDistinct (run by chooseBlock on these values) left each value's entry in entryOfValue.
+  for (let position = 0; position < count; position++) {
+    unitLow[position] = tableIndexOfEntry[entryOfValue[position]]
+    unitHigh[position] = 0
   }
   packUnits(unitLow, unitHigh, count, choice.width, sink)
 }

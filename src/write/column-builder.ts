@@ -10,8 +10,12 @@ import { sequenceMinMax, writeSequence } from './sequence-encoder.js'
 
 /** Growable list of i64 values as interleaved (low, high) words. */
 export class Int64List {
-  words = new Int32Array(64)
+  words: Int32Array
   length = 0
+
+  constructor(capacity = 32) {
+    this.words = new Int32Array(2 * Math.max(1, capacity))
+  }
 
   push(low: number, high: number): void {
     if (2 * this.length + 2 > this.words.length) this.grow()
@@ -42,7 +46,7 @@ class Int32List {
   }
 }
 
-/** A column's directory entry and section, ready to place in the file. */
+/** A column's directory entry; its section was appended to the file being built. */
 export interface BuiltColumn {
   name: string
   type: ColumnType
@@ -53,7 +57,8 @@ export interface BuiltColumn {
   minHigh: number
   maxLow: number
   maxHigh: number
-  section: Uint8Array
+  sectionOffset: number
+  sectionLength: number
 }
 
 /** One field's values while a segment is written. */
@@ -62,9 +67,9 @@ export class ColumnBuilder {
   readonly type: ColumnType
   readonly multi: boolean
   /** Raw values (keyword: term ids in first-seen order, remapped to ordinals at finish). */
-  readonly values = new Int64List()
+  readonly values: Int64List
   /** Longitudes of a geo column (values holds the latitudes). */
-  readonly longitudes = new Int64List()
+  readonly longitudes: Int64List
   /** Documents that have at least one value, and the value index where each run ends. */
   private readonly documents = new Int32List()
   /** Documents with values; while they are exactly 0, 1, 2, … the list above stays empty. */
@@ -84,7 +89,10 @@ export class ColumnBuilder {
   /** Integral and date columns take safe-integer numbers as they are. */
   readonly integerNumbers: boolean
 
-  constructor(name: string, type: ColumnType, multi: boolean) {
+  /** expectedValues presizes the value lists (a hint; they grow past it). */
+  constructor(name: string, type: ColumnType, multi: boolean, expectedValues = 32) {
+    this.values = new Int64List(expectedValues)
+    this.longitudes = new Int64List(type === 'geo_point' ? expectedValues : 1)
     this.integerNumbers = type === 'integral' || type === 'date'
     this.name = name
     this.type = type
@@ -167,14 +175,14 @@ export class ColumnBuilder {
     return this.values.length
   }
 
-  /** Builds the directory entry and section bytes for a segment of maxDoc documents. */
-  build(maxDoc: number): BuiltColumn {
+  /** Appends the section for a segment of maxDoc documents to sink; returns the directory entry. */
+  build(maxDoc: number, sink: ByteSink): BuiltColumn {
+    const sectionOffset = sink.length
     const valueCount = this.values.length
     const documentsWithValue = this.documentCount
     const layout = this.maxValuesPerDocument > 1
       ? LayoutCode.multi
       : documentsWithValue === maxDoc ? LayoutCode.dense : LayoutCode.optional
-    const sink = new ByteSink(Math.max(1024, valueCount * 2))
     if (this.type === 'keyword') this.writeDictionary(sink)
     if (layout === LayoutCode.optional) this.writePresenceBitmap(maxDoc, sink)
     if (layout === LayoutCode.multi) this.writeOffsets(maxDoc, sink)
@@ -183,7 +191,7 @@ export class ColumnBuilder {
     if (this.type === 'geo_point') writeSequence(this.longitudes.words, valueCount, sink)
     return {
       name: this.name, type: this.type, layout, documentsWithValue, valueCount,
-      minLow, minHigh, maxLow, maxHigh, section: sink.view(),
+      minLow, minHigh, maxLow, maxHigh, sectionOffset, sectionLength: sink.length - sectionOffset,
     }
   }
 

@@ -10,6 +10,7 @@ import { float64ToSortable, int64Result } from '../format/int64.js'
 import { encodeUtf8 } from '../format/utf8.js'
 import { varuintLength, writeVarUint } from '../format/varuint.js'
 import { xxh64Into } from '../format/xxh64.js'
+import { ByteSink } from './byte-sink.js'
 import { type BuiltColumn, ColumnBuilder } from './column-builder.js'
 import { type ResolvedField, resolveSchema } from './schema.js'
 import {
@@ -20,6 +21,8 @@ import {
 export interface WriterOptions {
   /** Refuse to produce a file larger than this (default 1 GiB, the readers' default limit). */
   maxResidentFileBytes?: number
+  /** How many documents will come, to presize buffers (a hint, not a limit). */
+  expectedDocuments?: number
 }
 
 /** A document: field name → value (or array of values for multi fields); null/absent = no value. */
@@ -48,7 +51,7 @@ export class ColumnsWriter {
     for (const field of this.fields.values()) {
       this.slots.set(field.name, null)
       if (field.columnType === null) continue
-      const builder = new ColumnBuilder(field.name, field.columnType, field.multi)
+      const builder = new ColumnBuilder(field.name, field.columnType, field.multi, Math.min(options.expectedDocuments ?? 32, 1 << 24))
       this.builders.set(field.name, builder)
       this.slots.set(field.name, builder)
       this.builderList.push(builder)
@@ -172,37 +175,41 @@ export class ColumnsWriter {
     const withValues = this.builderList.filter((builder) => builder.valueCount > 0)
     if (withValues.length === 0) return null
     withValues.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    return assembleFile(maxDoc, withValues.map((builder) => builder.build(maxDoc)), this.maxResidentFileBytes)
+    const estimate = withValues.reduce((bytes, builder) => bytes + 2 * builder.valueCount, 1024)
+    const sink = new ByteSink(Math.min(estimate, this.maxResidentFileBytes))
+    sink.writeZeros(FIRST_SECTION_OFFSET)
+    const columns: BuiltColumn[] = []
+    for (const builder of withValues) {
+      columns.push(builder.build(maxDoc, sink))
+      // Stop early rather than build the rest of a file that cannot be kept.
+      if (sink.length + TRAILER_BYTES > this.maxResidentFileBytes) {
+        throw new InvalidInputError(
+          `the columns file would be over the resident limit of ${this.maxResidentFileBytes} bytes: ${sink.length} bytes already after field "${builder.name}" (${columns.length} of ${withValues.length} columns)`,
+        )
+      }
+    }
+    return assembleFile(maxDoc, columns, sink, this.maxResidentFileBytes)
   }
 }
 
-/** Lays out header, sections, directory and footer, and checksums the result. */
-function assembleFile(maxDoc: number, columns: BuiltColumn[], maxResidentFileBytes: number): Uint8Array {
+/** Appends directory and footer after the sections in sink, checksums, and returns the exact file. */
+function assembleFile(maxDoc: number, columns: BuiltColumn[], sink: ByteSink, maxResidentFileBytes: number): Uint8Array {
   const names = columns.map((column) => encodeUtf8(column.name))
-  let sectionOffset = FIRST_SECTION_OFFSET
+  const directoryOffset = sink.length
   let directoryLength = varuintLength(columns.length)
-  const sectionOffsets: number[] = []
   columns.forEach((column, index) => {
-    sectionOffsets.push(sectionOffset)
-    sectionOffset += column.section.length
     directoryLength += varuintLength(names[index].length) + names[index].length + 2
       + varuintLength(column.documentsWithValue) + varuintLength(column.valueCount) + 16
-      + varuintLength(sectionOffsets[index]) + varuintLength(column.section.length)
+      + varuintLength(column.sectionOffset) + varuintLength(column.sectionLength)
   })
-  const directoryOffset = sectionOffset
   const fileLength = directoryOffset + directoryLength + TRAILER_BYTES
-  if (fileLength > maxResidentFileBytes || directoryOffset > MAX_COUNT) {
-    const biggest = columns.reduce((a, b) => (a.section.length >= b.section.length ? a : b))
-    throw new InvalidInputError(
-      `the columns file would be ${fileLength} bytes, over the resident limit of ${maxResidentFileBytes} bytes (largest column: "${biggest.name}", ${biggest.section.length} bytes)`,
-    )
-  }
-  const file = new Uint8Array(fileLength)
-  const view = new DataView(file.buffer)
+  checkResidentLimit(fileLength, maxResidentFileBytes, columns)
+  sink.reserve(fileLength - sink.length)
+  const file = sink.bytes
+  const view = new DataView(file.buffer, file.byteOffset, fileLength)
   view.setUint32(0, HEADER_MAGIC, true)
   view.setUint32(4, FORMAT_VERSION, true)
   view.setUint32(8, maxDoc, true)
-  columns.forEach((column, index) => file.set(column.section, sectionOffsets[index]))
   let offset = writeVarUint(file, directoryOffset, columns.length)
   columns.forEach((column, index) => {
     offset = writeVarUint(file, offset, names[index].length)
@@ -217,8 +224,8 @@ function assembleFile(maxDoc: number, columns: BuiltColumn[], maxResidentFileByt
     view.setInt32(offset + 8, column.maxLow, true)
     view.setInt32(offset + 12, column.maxHigh, true)
     offset += 16
-    offset = writeVarUint(file, offset, sectionOffsets[index])
-    offset = writeVarUint(file, offset, column.section.length)
+    offset = writeVarUint(file, offset, column.sectionOffset)
+    offset = writeVarUint(file, offset, column.sectionLength)
   })
   view.setUint32(offset, directoryOffset, true)
   view.setUint32(offset + 4, 0, true)
@@ -227,7 +234,17 @@ function assembleFile(maxDoc: number, columns: BuiltColumn[], maxResidentFileByt
   xxh64Into(file, 0, fileLength - CHECKSUM_BYTES, 0, 0, checksum)
   view.setUint32(fileLength - 8, checksum[0], true)
   view.setUint32(fileLength - 4, checksum[1], true)
-  return file
+  // The file owns an exact-size buffer, so readers' views and users' writes see no slack.
+  return file.length === fileLength ? file : file.slice(0, fileLength)
+}
+
+/** Refuses a file beyond the resident limit (or beyond 32-bit offsets), naming the largest column. */
+function checkResidentLimit(fileLength: number, maxResidentFileBytes: number, columns: BuiltColumn[]): void {
+  if (fileLength <= maxResidentFileBytes && fileLength <= MAX_COUNT) return
+  const biggest = columns.reduce((a, b) => (a.sectionLength >= b.sectionLength ? a : b))
+  throw new InvalidInputError(
+    `the columns file would be ${fileLength} bytes, over the resident limit of ${maxResidentFileBytes} bytes (largest column: "${biggest.name}", ${biggest.sectionLength} bytes)`,
+  )
 }
 
 /** Options of flushColumns. */
@@ -240,7 +257,7 @@ export interface FlushOptions extends WriterOptions {
 export function flushColumns(schema: unknown, docs: readonly (ColumnsDocument | null | undefined)[], options: FlushOptions = {}): Uint8Array | null {
   const maxDoc = options.maxDoc ?? docs.length
   if (maxDoc < docs.length) throw new InvalidInputError(`maxDoc ${maxDoc} is smaller than the ${docs.length} documents given`)
-  const writer = new ColumnsWriter(schema, options)
+  const writer = new ColumnsWriter(schema, { expectedDocuments: docs.length, ...options })
   for (let document = 0; document < docs.length; document++) {
     const values = docs[document]
     if (values !== null && values !== undefined) writer.addDocument(document, values)
