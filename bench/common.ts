@@ -3,17 +3,7 @@
  */
 import { Bench } from 'tinybench'
 
-/** A small seeded PRNG (mulberry32) so every run measures the same data. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+export { seededRandom } from '../test/helpers/random.js'
 
 /** One measured task: name, items processed per call, and the call. */
 export interface Measured {

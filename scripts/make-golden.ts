@@ -105,7 +105,6 @@ function toSafe(_key: string, value: unknown): unknown {
 
 // ---- the cases ------------------------------------------------------------------------------
 const col = (name: string, type: string, multi = false): Field => ({ name, type, column: true, ...(multi ? { multi } : {}) })
-const repeat = <T>(pattern: T[], n: number) => Array.from({ length: n }, (_, i) => pattern[i % pattern.length])
 
 const cases: Case[] = [
   {

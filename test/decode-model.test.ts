@@ -2,17 +2,8 @@
 // i64 extremes; bulk decode, partial runs and single gets must return exactly
 // what was written (a BigInt model).
 import { describe, expect, it } from 'vitest'
+import { seededRandom } from './helpers/random.js'
 import { flushColumns, openColumns } from '../src/index.js'
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = Math.imul(state ^ (state >>> 15), state | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const MIN = -(2n ** 63n)
 const MAX = 2n ** 63n - 1n
@@ -40,7 +31,7 @@ function makeBlock(random: () => number, count: number): bigint[] {
 describe('decode against a BigInt model', () => {
   for (let seed = 1; seed <= 24; seed++) {
     it(`seed ${seed}`, () => {
-      const random = seeded(seed)
+      const random = seededRandom(seed)
       const values: bigint[] = []
       const total = 1 + Math.floor(random() * 5000)
       while (values.length < total) values.push(...makeBlock(random, Math.min(1024, total - values.length)))

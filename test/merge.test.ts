@@ -1,16 +1,7 @@
 // Merge identity: merging segments equals, byte for byte, a flush of the surviving documents in new-id order.
 import { describe, expect, it } from 'vitest'
+import { seededRandom } from './helpers/random.js'
 import { type ColumnsReader, flushColumns, InvalidInputError, mergeColumns, openColumns } from '../src/index.js'
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = seed
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 type Doc = Record<string, unknown> | null
 
@@ -34,7 +25,7 @@ const TERMS = ['', 'a', 'b', 'B', 'status:200', 'status:404', 'é', '\u{1F600}',
 
 /** Random documents with every type, multi values (repeats included) and missing values. */
 function randomDocs(count: number, seed: number): Doc[] {
-  const random = mulberry32(seed)
+  const random = seededRandom(seed)
   const int = (n: number) => Math.floor(random() * n)
   const maybe = (p: number, make: () => unknown) => (random() < p ? make() : undefined)
   const many = (make: () => unknown) => Array.from({ length: int(4) }, make)
@@ -99,14 +90,14 @@ describe('merge identity', () => {
 
   for (const seed of [1, 2, 3]) {
     it(`deletions, survivors kept in order (seed ${seed})`, () => {
-      const random = mulberry32(seed)
+      const random = seededRandom(seed)
       let next = 0
       const docMaps = segments.map(({ maxDoc }) => Int32Array.from({ length: maxDoc }, () => (random() < 0.3 ? -1 : next++)))
       expectMergeIsFlush(segments, docMaps, next)
     })
 
     it(`deletions and a reordering doc map with gaps (seed ${seed})`, () => {
-      const random = mulberry32(100 + seed)
+      const random = seededRandom(100 + seed)
       const survivors = segments.flatMap(({ maxDoc }, s) => Array.from({ length: maxDoc }, (_, old) => [s, old]).filter(() => random() >= 0.25))
       const maxDoc = survivors.length + 17
       const targets = Array.from({ length: maxDoc }, (_, t) => t)

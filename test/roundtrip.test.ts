@@ -1,20 +1,11 @@
 // Round trip of every type × layout through flushColumns → openColumns → every accessor.
 // Expected raw values are computed here independently of src/ (own SortableBits, own UTF-8 order).
 import { describe, expect, it } from 'vitest'
+import { seededRandom } from './helpers/random.js'
 import { ColumnsWriter, flushColumns, float64ToSortableBits, openColumns, type Column } from '../src/index.js'
 
 type Kind = 'keyword' | 'integral' | 'fractional' | 'date' | 'bool' | 'geo_point'
 type Raw = bigint | [bigint, bigint]
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = seed
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const f64 = new Float64Array(1)
 const u64 = new BigUint64Array(f64.buffer)
@@ -71,7 +62,7 @@ interface FieldCase { name: string; type: Kind; shape: Shape }
 
 /** Builds documents: dense fields always have one value, optional ones skip some docs, multi ones hold 0–4 (with repeats). */
 function makeDocs(fields: FieldCase[], count: number, seed: number): Record<string, unknown>[] {
-  const random = mulberry32(seed)
+  const random = seededRandom(seed)
   const docs: Record<string, unknown>[] = []
   for (let d = 0; d < count; d++) {
     const doc: Record<string, unknown> = {}

@@ -3,28 +3,13 @@
  */
 import type { ColumnsBackend } from '../backend/backend.js'
 import {
-  COLUMN_TYPE_BY_CODE, type ColumnType, FIRST_SECTION_OFFSET, FOOTER_MAGIC, FORMAT_VERSION, HEADER_MAGIC,
-  LAYOUT_BY_CODE, type Layout, TRAILER_BYTES,
+  COLUMN_TYPE_BY_CODE, FIRST_SECTION_OFFSET, FOOTER_MAGIC, FORMAT_VERSION, HEADER_MAGIC, LAYOUT_BY_CODE, TRAILER_BYTES,
 } from '../format/constants.js'
+import type { DirectoryEntry } from '../format/directory-entry.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { compareInt64, readInt32, readUint32 } from '../format/int64.js'
 import { decodeUtf8Strict } from '../format/utf8.js'
 import { readVarUint, type VarUintCursor } from '../format/varuint.js'
-
-/** One directory entry as stored. */
-export interface DirectoryEntry {
-  name: string
-  type: ColumnType
-  layout: Layout
-  documentsWithValue: number
-  valueCount: number
-  minLow: number
-  minHigh: number
-  maxLow: number
-  maxHigh: number
-  sectionOffset: number
-  sectionLength: number
-}
 
 /** The smallest file: header, maxDoc, a one-byte directory, trailer. */
 const MINIMUM_FILE_BYTES = FIRST_SECTION_OFFSET + 1 + TRAILER_BYTES

@@ -291,8 +291,8 @@ function computeUnitsWithBigInts(
   choice.auxHigh = int64Result[1]
 }
 
-/** Appends the data of a block chosen by chooseBlock (called right after it, same values). */
-export function writeBlockData(words: Int32Array, first: number, count: number, choice: BlockChoice, sink: ByteSink): void {
+/** Appends the data of the block chooseBlock just chose (it left the units or table entries in scratch). */
+export function writeBlockData(count: number, choice: BlockChoice, sink: ByteSink): void {
   if (choice.kind === BlockKind.constant) return
   if (choice.kind === BlockKind.table) {
     writeTable(count, choice, sink)

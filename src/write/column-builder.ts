@@ -2,7 +2,8 @@
  * Collects one field's raw values in document order and, at finish, writes its
  * section: dictionary (keywords), presence bitmap or offsets, value sequences.
  */
-import { type ColumnType, LayoutCode, MAX_COUNT, MAX_DICTIONARY_BYTES } from '../format/constants.js'
+import { type ColumnType, LAYOUT_BY_CODE, LayoutCode, MAX_COUNT, MAX_DICTIONARY_BYTES } from '../format/constants.js'
+import type { DirectoryEntry } from '../format/directory-entry.js'
 import { InvalidInputError } from '../format/errors.js'
 import { compareCodePoints, encodeUtf8Into, findLoneSurrogate, utf8Length } from '../format/utf8.js'
 import { ByteSink } from './byte-sink.js'
@@ -44,21 +45,6 @@ class Int32List {
     }
     this.values[this.length++] = value
   }
-}
-
-/** A column's directory entry; its section was appended to the file being built. */
-export interface BuiltColumn {
-  name: string
-  type: ColumnType
-  layout: number
-  documentsWithValue: number
-  valueCount: number
-  minLow: number
-  minHigh: number
-  maxLow: number
-  maxHigh: number
-  sectionOffset: number
-  sectionLength: number
 }
 
 /** One field's values while a segment is written. */
@@ -176,7 +162,7 @@ export class ColumnBuilder {
   }
 
   /** Appends the section for a segment of maxDoc documents to sink; returns the directory entry. */
-  build(maxDoc: number, sink: ByteSink): BuiltColumn {
+  build(maxDoc: number, sink: ByteSink): DirectoryEntry {
     const sectionOffset = sink.length
     const valueCount = this.values.length
     const documentsWithValue = this.documentCount
@@ -190,7 +176,7 @@ export class ColumnBuilder {
     const minLow = sequenceMinMax[0], minHigh = sequenceMinMax[1], maxLow = sequenceMinMax[2], maxHigh = sequenceMinMax[3]
     if (this.type === 'geo_point') writeSequence(this.longitudes.words, valueCount, sink)
     return {
-      name: this.name, type: this.type, layout, documentsWithValue, valueCount,
+      name: this.name, type: this.type, layout: LAYOUT_BY_CODE[layout], documentsWithValue, valueCount,
       minLow, minHigh, maxLow, maxHigh, sectionOffset, sectionLength: sink.length - sectionOffset,
     }
   }

@@ -2,7 +2,7 @@
  * The flush path: documents in doc-id order in, one OIXK columns file out.
  */
 import {
-  CHECKSUM_BYTES, DEFAULT_MAX_RESIDENT_FILE_BYTES, FieldTypeCode, FIRST_SECTION_OFFSET, FOOTER_MAGIC,
+  CHECKSUM_BYTES, DEFAULT_MAX_RESIDENT_FILE_BYTES, FieldTypeCode, FIRST_SECTION_OFFSET, FOOTER_MAGIC, LayoutCode,
   FORMAT_VERSION, HEADER_MAGIC, MAX_COUNT, TRAILER_BYTES,
 } from '../format/constants.js'
 import { InvalidInputError } from '../format/errors.js'
@@ -11,7 +11,8 @@ import { encodeUtf8 } from '../format/utf8.js'
 import { varuintLength, writeVarUint } from '../format/varuint.js'
 import { xxh64Into } from '../format/xxh64.js'
 import { ByteSink } from './byte-sink.js'
-import { type BuiltColumn, ColumnBuilder } from './column-builder.js'
+import type { DirectoryEntry } from '../format/directory-entry.js'
+import { ColumnBuilder } from './column-builder.js'
 import { type ResolvedField, resolveSchema } from './schema.js'
 import {
   boolToRaw, checkGeoPoint, dateToRaw, describeValue, fractionalToRaw, integralToRaw, invalidValue,
@@ -178,7 +179,7 @@ export class ColumnsWriter {
     const estimate = withValues.reduce((bytes, builder) => bytes + 2 * builder.valueCount, 1024)
     const sink = new ByteSink(Math.min(estimate, this.maxResidentFileBytes))
     sink.writeZeros(FIRST_SECTION_OFFSET)
-    const columns: BuiltColumn[] = []
+    const columns: DirectoryEntry[] = []
     for (const builder of withValues) {
       columns.push(builder.build(maxDoc, sink))
       // Stop early rather than build the rest of a file that cannot be kept.
@@ -193,7 +194,7 @@ export class ColumnsWriter {
 }
 
 /** Appends directory and footer after the sections in sink, checksums, and returns the exact file. */
-function assembleFile(maxDoc: number, columns: BuiltColumn[], sink: ByteSink, maxResidentFileBytes: number): Uint8Array {
+function assembleFile(maxDoc: number, columns: DirectoryEntry[], sink: ByteSink, maxResidentFileBytes: number): Uint8Array {
   const names = columns.map((column) => encodeUtf8(column.name))
   const directoryOffset = sink.length
   let directoryLength = varuintLength(columns.length)
@@ -216,7 +217,7 @@ function assembleFile(maxDoc: number, columns: BuiltColumn[], sink: ByteSink, ma
     file.set(names[index], offset)
     offset += names[index].length
     file[offset++] = FieldTypeCode[column.type]
-    file[offset++] = column.layout
+    file[offset++] = LayoutCode[column.layout]
     offset = writeVarUint(file, offset, column.documentsWithValue)
     offset = writeVarUint(file, offset, column.valueCount)
     view.setInt32(offset, column.minLow, true)
@@ -239,7 +240,7 @@ function assembleFile(maxDoc: number, columns: BuiltColumn[], sink: ByteSink, ma
 }
 
 /** Refuses a file beyond the resident limit (or beyond 32-bit offsets), naming the largest column. */
-function checkResidentLimit(fileLength: number, maxResidentFileBytes: number, columns: BuiltColumn[]): void {
+function checkResidentLimit(fileLength: number, maxResidentFileBytes: number, columns: DirectoryEntry[]): void {
   if (fileLength <= maxResidentFileBytes && fileLength <= MAX_COUNT) return
   const biggest = columns.reduce((a, b) => (a.sectionLength >= b.sectionLength ? a : b))
   throw new InvalidInputError(

@@ -36,7 +36,7 @@ export function writeSequence(words: Int32Array, count: number, sink: ByteSink):
       sequenceMinMax[3] = choice.maxHigh
     }
     const dataOffset = dataSink.length
-    writeBlockData(words, first, blockValues, choice, dataSink)
+    writeBlockData(blockValues, choice, dataSink)
     sink.writeUint8(choice.kind)
     sink.writeUint8(choice.width)
     sink.writeUint8(0)
