@@ -20,6 +20,7 @@ function makeReader() {
     tags: index % 3 === 0 ? [] : [index, index + 1],
     sparse: index % 5 === 0 ? index : null,
     where: { lat: random() * 180 - 90, lon: random() * 360 - 180 },
+    when: 1_600_000_000_000 + index * 60_000,
   }))
   const schema = {
     fields: [
@@ -29,6 +30,7 @@ function makeReader() {
       { name: 'tags', type: 'integral', column: true, multi: true },
       { name: 'sparse', type: 'integral', column: true },
       { name: 'where', type: 'geo_point', column: true },
+      { name: 'when', type: 'date', column: true },
     ],
   }
   return openColumns(flushColumns(schema, docs)!)
@@ -41,17 +43,19 @@ export async function benchAllocation(): Promise<string[][]> {
   const reader = makeReader()
   const delay = reader.getColumn('delay')!, price = reader.getColumn('price')!, origin = reader.getColumn('origin')!
   const tags = reader.getColumn('tags')!, sparse = reader.getColumn('sparse')!, where = reader.getColumn('where')!
+  const when = reader.getColumn('when')!
   const raw = new BigInt64Array(4096), doubles = new Float64Array(4096), ordinals = new Int32Array(4096)
   const point = new Float64Array(2)
   // A typed-array sink: a captured `let` holding a double would box a HeapNumber per update.
   const sink = new Float64Array(1)
   // Each case gets its own loop function (its own call-site feedback), like a user's hot loop;
   // one shared loop calling closures would be polymorphic and measure V8's boxing, not ours.
-  const loop = (body: string) => new Function('delay', 'price', 'origin', 'tags', 'sparse', 'where', 'raw', 'doubles', 'ordinals', 'point', 'sink', 'calls',
+  const loop = (body: string) => new Function('delay', 'price', 'origin', 'tags', 'sparse', 'where', 'when', 'raw', 'doubles', 'ordinals', 'point', 'sink', 'calls',
     `for (let index = 0; index < calls; index++) { ${body} }`) as (...args: unknown[]) => void
   const cases: [string, (index: number) => void][] = ([
     ['getInt64 (dense)', `sink[0] += delay.getInt64(index % ${DOCUMENTS})`],
     ['getFloat64', `sink[0] += price.getFloat64(index % ${DOCUMENTS})`],
+    ['getInt64 (date, beyond int32)', `sink[0] += when.getInt64(index % ${DOCUMENTS})`],
     ['getOrdinal', `sink[0] += origin.getOrdinal(index % ${DOCUMENTS})`],
     ['hasValue + valueCount (optional)', `const document = index % ${DOCUMENTS}; if (sparse.hasValue(document)) sink[0] += sparse.valueCount(document)`],
     ['getInt64 (optional)', `sink[0] += sparse.getInt64((index * 5) % ${DOCUMENTS})`],
@@ -62,7 +66,7 @@ export async function benchAllocation(): Promise<string[][]> {
     ['readValues 4096 → Int32Array (ordinals)', `origin.readValues((index * 4096) % ${DOCUMENTS - 4096}, ordinals)`],
   ] as const).map(([name, body]) => {
     const run = loop(body)
-    return [name, (calls: number) => run(delay, price, origin, tags, sparse, where, raw, doubles, ordinals, point, sink, calls)]
+    return [name, (calls: number) => run(delay, price, origin, tags, sparse, where, when, raw, doubles, ordinals, point, sink, calls)]
   })
   let collections = 0
   const observer = new PerformanceObserver((list) => { collections += list.getEntries().length })

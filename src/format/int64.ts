@@ -122,6 +122,18 @@ export function sortableFromIeeeWords(low: number, high: number): void {
   }
 }
 
+/** SortableBits.Decode of (low, high) written to destination[index]: returns nothing, so no double is boxed. */
+export function sortableToFloat64Into(low: number, high: number, destination: Float64Array, index: number): void {
+  if (high < 0) {
+    wordsOfFloat64[0] = ~low
+    wordsOfFloat64[1] = high ^ 0x7fffffff
+  } else {
+    wordsOfFloat64[0] = low
+    wordsOfFloat64[1] = high
+  }
+  destination[index] = float64Scratch[0]
+}
+
 /** SortableBits.Decode: the double whose sortable raw form is (low, high). */
 export function sortableToFloat64(low: number, high: number): number {
   if (high < 0) {

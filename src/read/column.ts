@@ -6,7 +6,7 @@
 import type { ColumnsBackend, PresenceView, SequenceView } from '../backend/backend.js'
 import type { ColumnType, Layout } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
-import { int64Result, int64ToBigInt, int64ToNumber, sortableToFloat64 } from '../format/int64.js'
+import { int64Result, int64ToBigInt, sortableToFloat64Into } from '../format/int64.js'
 import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Dictionary } from './dictionary.js'
 import { readValuesInto } from './read-values.js'
@@ -36,6 +36,9 @@ export interface ColumnParts {
 }
 
 const INTEGER_LIKE = 'integral/date/bool/keyword'
+
+// Where the number accessors leave their result (see loadInt64Number).
+const numberResult = new Float64Array(1)
 
 // Run of the last resolved document, so accessors return two numbers without allocating.
 let runStart = 0
@@ -149,13 +152,22 @@ export class Column {
 
   /** The nth value of an integral, date (ms), bool or keyword (ordinal) column as an exact number. */
   getInt64(document: number, nth = 0): number {
+    this.loadInt64Number(document, nth)
+    return numberResult[0]
+  }
+
+  // The work of getInt64/getFloat64 returns nothing: a double returned from a call V8
+  // does not inline is boxed (a heap allocation). The accessors themselves stay tiny,
+  // so they inline into the caller's loop and read the result from a typed array.
+  private loadInt64Number(document: number, nth: number): void {
     this.expectType('getInt64', this.integerLike, INTEGER_LIKE)
     this.backend.getRaw(this.values, this.valueIndex(document, nth))
-    const value = int64ToNumber(int64Result[0], int64Result[1])
+    // Written out rather than int64ToNumber(): a double returned from a call may be boxed.
+    const value = int64Result[1] * 4294967296 + (int64Result[0] >>> 0)
     if (!Number.isSafeInteger(value)) {
       throw new RangeError(`field "${this.name}" document ${document}: value ${int64ToBigInt(int64Result[0], int64Result[1])} is beyond 2^53; use getInt64BigInt`)
     }
-    return value
+    numberResult[0] = value
   }
 
   /** The nth value as a bigint (exact for every i64). */
@@ -167,9 +179,14 @@ export class Column {
 
   /** The nth value of a fractional column. */
   getFloat64(document: number, nth = 0): number {
+    this.loadFloat64(document, nth)
+    return numberResult[0]
+  }
+
+  private loadFloat64(document: number, nth: number): void {
     this.expectType('getFloat64', this.type === 'fractional', 'fractional')
     this.backend.getRaw(this.values, this.valueIndex(document, nth))
-    return sortableToFloat64(int64Result[0], int64Result[1])
+    sortableToFloat64Into(int64Result[0], int64Result[1], numberResult, 0)
   }
 
   /** The nth ordinal of a keyword column (range-checked against the dictionary). */
@@ -225,9 +242,9 @@ export class Column {
     this.expectType('getGeoPoint', this.longitudes !== null, 'geo_point')
     const index = this.valueIndex(document, nth)
     this.backend.getRaw(this.values, index)
-    out[0] = sortableToFloat64(int64Result[0], int64Result[1])
+    sortableToFloat64Into(int64Result[0], int64Result[1], out, 0)
     this.backend.getRaw(this.longitudes!, index)
-    out[1] = sortableToFloat64(int64Result[0], int64Result[1])
+    sortableToFloat64Into(int64Result[0], int64Result[1], out, 1)
     return out
   }
 

@@ -203,13 +203,17 @@ export function decodeRaw(sequence: SequenceView, first: number, count: number, 
   }
 }
 
-/** Reads `width` bits (≤ 32) at stream bit `bit` of the data starting at byte `start`. */
+/**
+ * Reads `width` bits (≤ 32) at stream bit `bit` of the data starting at byte `start`, as
+ * an int32 bit pattern: a uint32 above 2^31 returned from a call that is not inlined
+ * would be boxed as a heap number.
+ */
 function readBits(bytes: Uint8Array, start: number, bit: number, width: number): number {
   const at = start + (bit >>> 3)
   const shift = bit & 7
   const low = bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)
   const value = (low >>> shift) | ((bytes[at + 4] << 1) << (31 - shift))
-  return (value & (-1 >>> (32 - width))) >>> 0
+  return value & (-1 >>> (32 - width))
 }
 
 /** One raw value, into int64Result: one record read and one or two unaligned loads. */
@@ -245,8 +249,12 @@ export function getRaw(sequence: SequenceView, index: number): void {
     unitLow = readBits(bytes, dataStart, bit, 32)
     unitHigh = readBits(bytes, dataStart, bit + 32, width - 32)
   }
-  multiplyInt64(unitLow, unitHigh, records[record + 4], records[record + 5])
-  const low = (baseLow >>> 0) + (int64Result[0] >>> 0)
-  int64Result[1] = baseHigh + int64Result[1] + (low > 0xffffffff ? 1 : 0)
+  if (records[record + 4] !== 1 || records[record + 5] !== 0) {
+    multiplyInt64(unitLow, unitHigh, records[record + 4], records[record + 5])
+    unitLow = int64Result[0]
+    unitHigh = int64Result[1]
+  }
+  const low = (baseLow + unitLow) | 0
   int64Result[0] = low
+  int64Result[1] = baseHigh + unitHigh + ((low ^ 0x80000000) < (baseLow ^ 0x80000000) ? 1 : 0)
 }
