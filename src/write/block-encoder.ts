@@ -41,8 +41,8 @@ const setHigh = new Int32Array(SET_SLOTS)
 const setStamp = new Int32Array(SET_SLOTS)
 const setEntry = new Int32Array(SET_SLOTS)
 let stamp = 0
-const tableLow = new Int32Array(TABLE_MAX_ENTRIES + 1)
-const tableHigh = new Int32Array(TABLE_MAX_ENTRIES + 1)
+/** The distinct values found by countDistinct, in first-seen order, as (low, high) words. */
+const tableWords = new Int32Array(2 * (TABLE_MAX_ENTRIES + 1))
 const tableOrder = new Int32Array(TABLE_MAX_ENTRIES + 1)
 const tableIndexOfEntry = new Int32Array(TABLE_MAX_ENTRIES + 1)
 /** The distinct-value entry of each value of the block, as countDistinct found it. */
@@ -75,8 +75,8 @@ function countDistinct(words: Int32Array, first: number, count: number, limit: n
       setLow[slot] = low
       setHigh[slot] = high
       setEntry[slot] = distinct
-      tableLow[distinct] = low
-      tableHigh[distinct] = high
+      tableWords[2 * distinct] = low
+      tableWords[2 * distinct + 1] = high
       distinct++
     }
     previousLow = low
@@ -163,29 +163,46 @@ export function chooseBlock(words: Int32Array, first: number, count: number, cho
   const rangeLow = rangeLowSigned | 0
   const rangeHigh = (maxHigh - minHigh - (rangeLowSigned < 0 ? 1 : 0)) | 0
   const rangeBits = bitsOfUnsigned(rangeLow, rangeHigh)
-  if (rangeHigh === 0 && rangeLow >= 0) computeUnitsWithInt32(words, first, count, minLow, choice)
-  else if (rangeHigh >>> 0 < MAX_DOUBLE_EXACT_HIGH) computeUnitsWithDoubles(words, first, count, minLow, minHigh, choice)
-  else computeUnitsWithBigInts(words, first, count, minLow, minHigh, choice)
   choice.kind = BlockKind.packed
+  if (rangeBits > TABLE_MIN_RANGE_BITS) {
+    // A table of n entries costs at least 8n + ceil(count × bits(n - 1) / 8) bytes; the packed
+    // form costs at most ceil(count × bits(range) / 8). Count distinct values only up to the
+    // largest table that could still win.
+    const packedUpperBound = Math.ceil((count * rangeBits) / 8)
+    let usefulEntries = TABLE_MAX_ENTRIES
+    while (usefulEntries >= TABLE_MIN_ENTRIES
+      && 8 * usefulEntries + Math.ceil((count * bitsOfNumber(usefulEntries - 1)) / 8) >= packedUpperBound) usefulEntries--
+    const distinct = usefulEntries < TABLE_MIN_ENTRIES ? 0 : countDistinct(words, first, count, usefulEntries)
+    if (distinct >= TABLE_MIN_ENTRIES && distinct <= usefulEntries) {
+      // The divisor over the distinct values is the divisor over the block, so the packed
+      // form's size comes from the (at most 256) table entries, not from every value.
+      computeUnits(tableWords, 0, distinct, minLow, minHigh, rangeLow, rangeHigh, choice)
+      const packedLength = Math.ceil((count * choice.width) / 8)
+      const indexWidth = bitsOfNumber(distinct - 1)
+      const tableLength = 8 * distinct + Math.ceil((count * indexWidth) / 8)
+      if (tableLength < packedLength) {
+        choice.kind = BlockKind.table
+        choice.width = indexWidth
+        choice.auxLow = distinct
+        choice.auxHigh = 0
+        choice.dataLength = tableLength
+        choice.tableEntryCount = distinct
+        return
+      }
+    }
+  }
+  computeUnits(words, first, count, minLow, minHigh, rangeLow, rangeHigh, choice)
   choice.dataLength = Math.ceil((count * choice.width) / 8)
-  if (rangeBits <= TABLE_MIN_RANGE_BITS) return
-  // A table of n entries costs at least 8n + ceil(count × bits(n - 1) / 8) bytes; stop counting
-  // distinct values once no table that large could beat the packed form.
-  let usefulEntries = TABLE_MAX_ENTRIES
-  while (usefulEntries >= TABLE_MIN_ENTRIES
-    && 8 * usefulEntries + Math.ceil((count * bitsOfNumber(usefulEntries - 1)) / 8) >= choice.dataLength) usefulEntries--
-  if (usefulEntries < TABLE_MIN_ENTRIES) return
-  const distinct = countDistinct(words, first, count, usefulEntries)
-  if (distinct < TABLE_MIN_ENTRIES || distinct > usefulEntries) return
-  const indexWidth = bitsOfNumber(distinct - 1)
-  const tableLength = 8 * distinct + Math.ceil((count * indexWidth) / 8)
-  if (tableLength >= choice.dataLength) return
-  choice.kind = BlockKind.table
-  choice.width = indexWidth
-  choice.auxLow = distinct
-  choice.auxHigh = 0
-  choice.dataLength = tableLength
-  choice.tableEntryCount = distinct
+}
+
+/** Divisor, width and the units (v - base) / g of values [first, first + count), by the cheapest exact arithmetic. */
+function computeUnits(
+  words: Int32Array, first: number, count: number, baseLow: number, baseHigh: number, rangeLow: number, rangeHigh: number,
+  choice: BlockChoice,
+): void {
+  if (rangeHigh === 0 && rangeLow >= 0) computeUnitsWithInt32(words, first, count, baseLow, choice)
+  else if (rangeHigh >>> 0 < MAX_DOUBLE_EXACT_HIGH) computeUnitsWithDoubles(words, first, count, baseLow, baseHigh, choice)
+  else computeUnitsWithBigInts(words, first, count, baseLow, baseHigh, choice)
 }
 
 // Ranges below 2^31 (the usual case): every difference and unit is an int32.
@@ -305,11 +322,11 @@ function writeTable(count: number, choice: BlockChoice, sink: ByteSink): void {
   const entries = choice.tableEntryCount
   for (let entry = 0; entry < entries; entry++) tableOrder[entry] = entry
   const order = Array.from(tableOrder.subarray(0, entries))
-  order.sort((a, b) => compareInt64(tableLow[a], tableHigh[a], tableLow[b], tableHigh[b]))
+  order.sort((a, b) => compareInt64(tableWords[2 * a], tableWords[2 * a + 1], tableWords[2 * b], tableWords[2 * b + 1]))
   for (let position = 0; position < entries; position++) {
     const entry = order[position]
     tableIndexOfEntry[entry] = position
-    sink.writeInt64(tableLow[entry], tableHigh[entry])
+    sink.writeInt64(tableWords[2 * entry], tableWords[2 * entry + 1])
   }
   // countDistinct (run by chooseBlock on these values) left each value's entry in entryOfValue.
   for (let position = 0; position < count; position++) {
