@@ -115,8 +115,6 @@ function addStripes(words: Int32Array, first: number, stripes: number): void {
   accumulators[4] = v3l; accumulators[5] = v3h; accumulators[6] = v4l; accumulators[7] = v4h
 }
 
-let viewedBuffer: ArrayBufferLike | null = null
-let bufferWords: Int32Array = new Int32Array(0)
 // Unaligned input is copied through this in chunks (aligned loads measured ~30% faster than byte loads).
 const CHUNK_STRIPES = 512
 const chunkWords = new Int32Array(8 * CHUNK_STRIPES)
@@ -125,12 +123,8 @@ const chunkWords = new Int32Array(8 * CHUNK_STRIPES)
 function addStripesOfBytes(b: Uint8Array, start: number, stripes: number): void {
   const absolute = b.byteOffset + start
   if ((absolute & 3) === 0 && absolute + 32 * stripes <= 0xffffffff) {
-    if (b.buffer !== viewedBuffer) {
-      // One view per buffer, kept for the next call: hashing the same file again allocates nothing.
-      viewedBuffer = b.buffer
-      bufferWords = new Int32Array(b.buffer, 0, b.buffer.byteLength >>> 2)
-    }
-    addStripes(bufferWords, absolute >>> 2, stripes)
+    // One word view per call (not cached: a cache would keep the last file's buffer alive).
+    addStripes(new Int32Array(b.buffer, absolute, 8 * stripes), 0, stripes)
     return
   }
   for (let done = 0; done < stripes; done += CHUNK_STRIPES) {
@@ -140,7 +134,7 @@ function addStripesOfBytes(b: Uint8Array, start: number, stripes: number): void 
   }
 }
 
-/** XXH64 of bytes[start, end) with the given seed; returns the hash as two uint32 halves written into out[0] (low) and out[1] (high). Allocates nothing but one cached word view per new buffer. */
+/** XXH64 of bytes[start, end) with the given seed; returns the hash as two uint32 halves written into out[0] (low) and out[1] (high). Allocates at most one word view. */
 export function xxh64Into(
   bytes: Uint8Array, start: number, end: number, seedLow: number, seedHigh: number, out: Uint32Array,
 ): void {

@@ -43,11 +43,15 @@ export function openColumns(bytes: Uint8Array | null, options: OpenOptions = {})
   if (options.maxDoc !== undefined && options.maxDoc !== maxDoc) {
     throw new CorruptIndexException(fileName, `maxDoc is ${maxDoc}, but the segment has ${options.maxDoc} documents`)
   }
-  const columns = parseDirectory(bytes, fileName).map((entry) => openColumn(bytes, fileName, maxDoc, entry, backend))
+  // The file's whole buffer as aligned words: kernels read bit fields in place through it.
+  const bufferWords = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
+  const columns = parseDirectory(bytes, fileName).map((entry) => openColumn(bytes, bufferWords, fileName, maxDoc, entry, backend))
   return new ColumnsReader(fileName, maxDoc, columns, backend, bytes)
 }
 
-function openColumn(bytes: Uint8Array, fileName: string, maxDoc: number, entry: DirectoryEntry, backend: ColumnsBackend): Column {
+function openColumn(
+  bytes: Uint8Array, bufferWords: Int32Array, fileName: string, maxDoc: number, entry: DirectoryEntry, backend: ColumnsBackend,
+): Column {
   checkLayoutCounts(entry, maxDoc, fileName)
   const field = `field "${entry.name}"`
   const fail = (detail: string): never => {
@@ -71,16 +75,16 @@ function openColumn(bytes: Uint8Array, fileName: string, maxDoc: number, entry: 
     presence = parsed.presence
     offset = parsed.end
   } else if (entry.layout === 'multi') {
-    const parsed = parseSequence(bytes, fileName, `offsets of ${field}`, offset, end, maxDoc + 1)
+    const parsed = parseSequence(bytes, bufferWords, fileName, `offsets of ${field}`, offset, end, maxDoc + 1)
     offsets = parsed.view
     offset = parsed.end
     checkOffsets(backend, offsets, entry, fail)
   }
-  const values = parseSequence(bytes, fileName, `${entry.type === 'geo_point' ? 'latitudes' : 'values'} of ${field}`, offset, end, entry.valueCount)
+  const values = parseSequence(bytes, bufferWords, fileName, `${entry.type === 'geo_point' ? 'latitudes' : 'values'} of ${field}`, offset, end, entry.valueCount)
   offset = values.end
   let longitudes: SequenceView | null = null
   if (entry.type === 'geo_point') {
-    const parsed = parseSequence(bytes, fileName, `longitudes of ${field}`, offset, end, entry.valueCount)
+    const parsed = parseSequence(bytes, bufferWords, fileName, `longitudes of ${field}`, offset, end, entry.valueCount)
     longitudes = parsed.view
     offset = parsed.end
   }

@@ -18,10 +18,11 @@ export interface ParsedSequence {
 
 /**
  * Parses the sequence at `offset` (which must end by `limit`) holding `expectedCount` values.
- * `label` says which sequence it is ("values of field \"x\"").
+ * `label` says which sequence it is ("values of field \"x\""); bufferWords is the
+ * file's buffer as aligned words, shared by all sequences of the file.
  */
 export function parseSequence(
-  bytes: Uint8Array, fileName: string, label: string, offset: number, limit: number, expectedCount: number,
+  bytes: Uint8Array, bufferWords: Int32Array, fileName: string, label: string, offset: number, limit: number, expectedCount: number,
 ): ParsedSequence {
   const fail = (detail: string): never => {
     throw new CorruptIndexException(fileName, `${label}: ${detail}`)
@@ -93,21 +94,8 @@ export function parseSequence(
   for (let index = dataStart + running; index < end; index++) {
     if (bytes[index] !== 0) fail('padding bytes after the last block are not zero')
   }
-  const bufferWords = wordsOfBuffer(bytes)
   const view = { bytes, fileName, label, count, blockCount, records, dataStart, bufferWords, dataStartInBuffer: bytes.byteOffset + dataStart }
   return { view, end }
-}
-
-let lastBuffer: ArrayBufferLike | null = null
-let lastBufferWords: Int32Array = new Int32Array(0)
-
-/** One aligned int32 view per file buffer, shared by all its sequences. */
-function wordsOfBuffer(bytes: Uint8Array): Int32Array {
-  if (bytes.buffer !== lastBuffer) {
-    lastBuffer = bytes.buffer
-    lastBufferWords = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
-  }
-  return lastBufferWords
 }
 
 /** A table's entries must be strictly increasing, starting at the block's base. */
