@@ -1,15 +1,33 @@
 /**
  * The seam between the reader (framing, directory, dictionary, validation) and
- * the hot loops. The pure-TypeScript backend ships now; a WebAssembly one plugs
- * in behind the same interface.
+ * the hot loops. Two implementations give identical results: pure TypeScript
+ * (src/backend/ts) and WebAssembly (src/backend/wasm, kernels in assembly/).
  */
 
 /** Names a backend by which users pick it. */
 export type BackendName = 'ts' | 'wasm'
 
+/** A file held by a backend for the life of a reader. */
+export interface ResidentFile {
+  /**
+   * The file's bytes. For the TS backend, the caller's array; for WebAssembly a view
+   * of linear memory, valid until the memory next grows (another open): the reader
+   * parses it during open only and copies out what it keeps (the dictionaries).
+   */
+  readonly bytes: Uint8Array
+  /** Whether `bytes` stays valid for the reader's life (views of it may be handed out). */
+  readonly stable: boolean
+  /** Address of byte 0 in the backend's memory (0 for the TS backend). */
+  readonly address: number
+  /** Gives the memory back; later reads through this file are not allowed. */
+  release(): void
+}
+
 /** An integer sequence, validated at open, as the kernels need it. */
 export interface SequenceView {
-  /** The resident file bytes. */
+  /** The resident file the sequence lives in. */
+  readonly file: ResidentFile
+  /** The file's bytes as parsed at open (the TS kernels read them; see ResidentFile.bytes). */
   readonly bytes: Uint8Array
   /** File name and which sequence this is, for errors raised while reading. */
   readonly fileName: string
@@ -18,7 +36,8 @@ export interface SequenceView {
   readonly blockCount: number
   /** Block records copied at open into aligned words: 6 per block (kind | width << 8, dataOffset, baseLow, baseHigh, auxLow, auxHigh). */
   readonly records: Int32Array
-  /** Absolute offset of the data area in bytes. */
+  /** File offsets of the first block record and of the data area. */
+  readonly recordsStart: number
   readonly dataStart: number
   /** The file's whole ArrayBuffer as aligned int32 words, so bit fields are read in place without copies. */
   readonly bufferWords: Int32Array
@@ -34,15 +53,31 @@ export interface PresenceView {
   readonly ranks: Uint32Array
 }
 
-/** Kernels a reader calls; all of them allocate nothing. */
+/** How decodeFloat64 turns raw values into doubles. */
+export type Float64Mode = 'sortable' | 'exact'
+
+/** Kernels a reader calls. After open none of them allocates (but views of new destinations). */
 export interface ColumnsBackend {
   readonly name: BackendName
-  /** XXH64 (seed 0) of bytes[start, end) into out as [low, high] uint32 words. */
-  hash(bytes: Uint8Array, start: number, end: number, out: Uint32Array): void
+  /** Holds a file for a reader (the WebAssembly backend copies it into linear memory). */
+  load(bytes: Uint8Array): ResidentFile
+  /** XXH64 (seed 0) of the resident file's bytes [start, end) into out as [low, high] uint32 words. */
+  hash(file: ResidentFile, start: number, end: number, out: Uint32Array): void
   /** The raw value at index of the sequence, into int64Result. */
   getRaw(sequence: SequenceView, index: number): void
   /** Raw values [first, first + count) as (low, high) words into destination from value position destinationIndex. */
   decodeRaw(sequence: SequenceView, first: number, count: number, destination: Int32Array, destinationIndex: number): void
+  /**
+   * Values [first, first + count) as doubles: 'sortable' decodes SortableBits (fractional, geo),
+   * 'exact' converts integers. Returns -1, or the run position of the first value beyond 2^53
+   * ('exact'; values from there on are not written).
+   */
+  decodeFloat64(sequence: SequenceView, first: number, count: number, mode: Float64Mode, destination: Float64Array, destinationIndex: number): number
+  /**
+   * Values [first, first + count) as int32. With ordinalLimit ≥ 0 they are ordinals that must be
+   * below it; otherwise they must fit an int32. Returns -1, or the run position of the first bad value.
+   */
+  decodeInt32(sequence: SequenceView, first: number, count: number, ordinalLimit: number, destination: Int32Array, destinationIndex: number): number
   /** Documents with a value before `document` (document must be < maxDoc). */
   rank(presence: PresenceView, document: number): number
 }

@@ -33,6 +33,8 @@ export interface ColumnParts {
   dictionary: Dictionary | null
   backend: ColumnsBackend
   fileName: string
+  /** Shared with the reader: set when it closes, after which no read may touch its memory. */
+  lifetime: { closed: boolean }
 }
 
 const INTEGER_LIKE = 'integral/date/bool/keyword'
@@ -69,6 +71,7 @@ export class Column {
   readonly offsets: SequenceView | null
   private readonly backend: ColumnsBackend
   private readonly fileName: string
+  private readonly lifetime: { closed: boolean }
   private readonly integerLike: boolean
 
   constructor(parts: ColumnParts) {
@@ -89,10 +92,17 @@ export class Column {
     this.offsets = parts.offsets
     this.backend = parts.backend
     this.fileName = parts.fileName
+    this.lifetime = parts.lifetime
     this.integerLike = this.type !== 'fractional' && this.type !== 'geo_point'
   }
 
+  // A closed reader's memory may belong to another file by now (WebAssembly): refuse.
+  private assertOpen(): void {
+    if (this.lifetime.closed) throw new Error(`${this.fileName}: reader is closed`)
+  }
+
   private resolve(document: number): void {
+    this.assertOpen()
     if (!(document >= 0 && document < this.maxDoc) || document !== Math.floor(document)) {
       throw new RangeError(`field "${this.name}": document ${document} is outside [0, ${this.maxDoc})`)
     }
@@ -197,6 +207,7 @@ export class Column {
 
   /** The ordinal at a value index (range-checked). */
   getOrdinalAt(valueIndex: number): number {
+    this.assertOpen()
     this.expectType('getOrdinalAt', this.dictionary !== null, 'keyword')
     this.checkIndex(valueIndex, this.totalValueCount, 'value index')
     return this.checkedOrdinal(valueIndex)
@@ -250,6 +261,7 @@ export class Column {
 
   /** Raw i64 of a value by value index (any type; geo: the chosen part), as a bigint. */
   getRawBigInt(valueIndex: number, part: GeoPart = 'latitude'): bigint {
+    this.assertOpen()
     this.checkIndex(valueIndex, this.totalValueCount, 'value index')
     this.backend.getRaw(part === 'longitude' ? this.sequenceOf(part) : this.values, valueIndex)
     return int64ToBigInt(int64Result[0], int64Result[1])
@@ -257,6 +269,7 @@ export class Column {
 
   /** @internal Loads the raw value at a value index into int64Result (for merge and kernels). */
   loadRaw(valueIndex: number, part: GeoPart = 'latitude'): void {
+    this.assertOpen()
     this.backend.getRaw(part === 'longitude' ? this.sequenceOf(part) : this.values, valueIndex)
   }
 
@@ -275,6 +288,7 @@ export class Column {
    * and integers that fit (RangeError otherwise). Returns the number of values.
    */
   readValues(firstValue: number, destination: BigInt64Array | Float64Array | Int32Array, part: GeoPart = 'latitude'): number {
+    this.assertOpen()
     const count = destination.length
     if (!(firstValue >= 0 && firstValue + count <= this.totalValueCount) || firstValue !== Math.floor(firstValue)) {
       throw new RangeError(`field "${this.name}": values [${firstValue}, ${firstValue + count}) are outside [0, ${this.totalValueCount})`)

@@ -26,7 +26,9 @@ export class Dictionary {
   }
 
   /** Parses and validates the dictionary at offset; returns it and the offset after it. */
-  static parse(bytes: Uint8Array, fileName: string, field: string, offset: number, limit: number): { dictionary: Dictionary; end: number } {
+  static parse(
+    bytes: Uint8Array, fileName: string, field: string, offset: number, limit: number, copyTerms: boolean,
+  ): { dictionary: Dictionary; end: number } {
     const fail = (detail: string): never => {
       throw new CorruptIndexException(fileName, `dictionary of field "${field}": ${detail}`)
     }
@@ -53,7 +55,10 @@ export class Dictionary {
       )
       if (order >= 0) fail(`terms are not strictly increasing at ordinal ${term}`)
     }
-    return { dictionary: new Dictionary(bytes, bytesStart, offsets), end }
+    const dictionary = copyTerms
+      ? new Dictionary(bytes.slice(bytesStart, end), 0, offsets)
+      : new Dictionary(bytes, bytesStart, offsets)
+    return { dictionary, end }
   }
 
   /** Start (absolute file offset) of the term with this ordinal. */

@@ -1,7 +1,7 @@
 /**
  * Parses and validates the frame (header, footer, checksum) and the directory.
  */
-import type { ColumnsBackend } from '../backend/backend.js'
+import type { ColumnsBackend, ResidentFile } from '../backend/backend.js'
 import {
   COLUMN_TYPE_BY_CODE, FIRST_SECTION_OFFSET, FOOTER_MAGIC, FORMAT_VERSION, HEADER_MAGIC, LAYOUT_BY_CODE, TRAILER_BYTES,
 } from '../format/constants.js'
@@ -19,7 +19,8 @@ function hexBytes(bytes: Uint8Array, offset: number): string {
 }
 
 /** Checks magic, version, footer and checksum; returns maxDoc. */
-export function checkFrame(bytes: Uint8Array, fileName: string, backend: ColumnsBackend): number {
+export function checkFrame(file: ResidentFile, fileName: string, backend: ColumnsBackend): number {
+  const bytes = file.bytes
   const fail = (detail: string): never => {
     throw new CorruptIndexException(fileName, detail)
   }
@@ -31,7 +32,7 @@ export function checkFrame(bytes: Uint8Array, fileName: string, backend: Columns
     fail(`bad footer magic ${hexBytes(bytes, bytes.length - 12)} (expected "KXIO"); the file may be truncated`)
   }
   const checksum = new Uint32Array(2)
-  backend.hash(bytes, 0, bytes.length - 8, checksum)
+  backend.hash(file, 0, bytes.length - 8, checksum)
   const storedLow = readUint32(bytes, bytes.length - 8), storedHigh = readUint32(bytes, bytes.length - 4)
   if (checksum[0] !== storedLow || checksum[1] !== storedHigh) {
     const hex = (high: number, low: number) => high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0')

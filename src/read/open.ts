@@ -1,7 +1,7 @@
 /**
  * openColumns: checksum and full structural validation, then an immutable reader.
  */
-import type { ColumnsBackend, PresenceView, SequenceView } from '../backend/backend.js'
+import type { ColumnsBackend, PresenceView, ResidentFile, SequenceView } from '../backend/backend.js'
 import { resolveBackend, type BackendChoice } from '../backend/select.js'
 import { BLOCK_VALUES, DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
 import { CorruptIndexException, ResidentLimitError } from '../format/errors.js'
@@ -35,23 +35,42 @@ export function openColumns(bytes: Uint8Array | null, options: OpenOptions = {})
   const backend = resolveBackend(options.backend)
   if (bytes === null) {
     if (options.maxDoc === undefined) throw new TypeError('openColumns(null) needs options.maxDoc')
-    return new ColumnsReader(fileName, options.maxDoc, [], backend, new Uint8Array(0))
+    return new ColumnsReader(fileName, options.maxDoc, [], backend, null, { closed: false })
   }
   const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
   if (bytes.length > limit) throw new ResidentLimitError(`${fileName}`, bytes.length, limit)
-  const maxDoc = checkFrame(bytes, fileName, backend)
-  if (options.maxDoc !== undefined && options.maxDoc !== maxDoc) {
-    throw new CorruptIndexException(fileName, `maxDoc is ${maxDoc}, but the segment has ${options.maxDoc} documents`)
+  return openResidentFile(backend.load(bytes), backend, options)
+}
+
+/**
+ * Validates a file a backend already holds (openColumns, or a Node open that read the
+ * file straight into the backend's memory) and wraps it in a reader. On any error the
+ * file is released.
+ */
+export function openResidentFile(file: ResidentFile, backend: ColumnsBackend, options: OpenOptions = {}): ColumnsReader {
+  const fileName = options.fileName ?? 'columns'
+  try {
+    const maxDoc = checkFrame(file, fileName, backend)
+    if (options.maxDoc !== undefined && options.maxDoc !== maxDoc) {
+      throw new CorruptIndexException(fileName, `maxDoc is ${maxDoc}, but the segment has ${options.maxDoc} documents`)
+    }
+    const bytes = file.bytes
+    // The file's whole buffer as aligned words: the TS kernels read bit fields in place through it.
+    const bufferWords = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
+    const lifetime = { closed: false }
+    const columns = parseDirectory(bytes, fileName).map((entry) => openColumn(file, bufferWords, fileName, maxDoc, entry, backend, lifetime))
+    return new ColumnsReader(fileName, maxDoc, columns, backend, file, lifetime)
+  } catch (error) {
+    file.release()
+    throw error
   }
-  // The file's whole buffer as aligned words: kernels read bit fields in place through it.
-  const bufferWords = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
-  const columns = parseDirectory(bytes, fileName).map((entry) => openColumn(bytes, bufferWords, fileName, maxDoc, entry, backend))
-  return new ColumnsReader(fileName, maxDoc, columns, backend, bytes)
 }
 
 function openColumn(
-  bytes: Uint8Array, bufferWords: Int32Array, fileName: string, maxDoc: number, entry: DirectoryEntry, backend: ColumnsBackend,
+  file: ResidentFile, bufferWords: Int32Array, fileName: string, maxDoc: number, entry: DirectoryEntry, backend: ColumnsBackend,
+  lifetime: { closed: boolean },
 ): Column {
+  const bytes = file.bytes
   checkLayoutCounts(entry, maxDoc, fileName)
   const field = `field "${entry.name}"`
   const fail = (detail: string): never => {
@@ -61,7 +80,8 @@ function openColumn(
   let offset = entry.sectionOffset
   let dictionary: Dictionary | null = null
   if (entry.type === 'keyword') {
-    const parsed = Dictionary.parse(bytes, fileName, entry.name, offset, end)
+    // Terms are handed out as views for the reader's life: copy them out of memory that may move.
+    const parsed = Dictionary.parse(bytes, fileName, entry.name, offset, end, !file.stable)
     dictionary = parsed.dictionary
     offset = parsed.end
     if (entry.minLow !== 0 || entry.minHigh !== 0 || entry.maxHigh !== 0 || entry.maxLow >>> 0 !== dictionary.termCount - 1) {
@@ -75,16 +95,16 @@ function openColumn(
     presence = parsed.presence
     offset = parsed.end
   } else if (entry.layout === 'multi') {
-    const parsed = parseSequence(bytes, bufferWords, fileName, `offsets of ${field}`, offset, end, maxDoc + 1)
+    const parsed = parseSequence(file, bufferWords, fileName, `offsets of ${field}`, offset, end, maxDoc + 1)
     offsets = parsed.view
     offset = parsed.end
     checkOffsets(backend, offsets, entry, fail)
   }
-  const values = parseSequence(bytes, bufferWords, fileName, `${entry.type === 'geo_point' ? 'latitudes' : 'values'} of ${field}`, offset, end, entry.valueCount)
+  const values = parseSequence(file, bufferWords, fileName, `${entry.type === 'geo_point' ? 'latitudes' : 'values'} of ${field}`, offset, end, entry.valueCount)
   offset = values.end
   let longitudes: SequenceView | null = null
   if (entry.type === 'geo_point') {
-    const parsed = parseSequence(bytes, bufferWords, fileName, `longitudes of ${field}`, offset, end, entry.valueCount)
+    const parsed = parseSequence(file, bufferWords, fileName, `longitudes of ${field}`, offset, end, entry.valueCount)
     longitudes = parsed.view
     offset = parsed.end
   }
@@ -97,7 +117,7 @@ function openColumn(
     documentsWithValue: entry.documentsWithValue, valueCount: entry.valueCount,
     minRaw: int64ToBigInt(entry.minLow, entry.minHigh), maxRaw: int64ToBigInt(entry.maxLow, entry.maxHigh),
     sectionOffset: entry.sectionOffset, sectionLength: entry.sectionLength,
-    values: values.view, longitudes, presence, offsets, dictionary, backend, fileName,
+    values: values.view, longitudes, presence, offsets, dictionary, backend, fileName, lifetime,
   })
 }
 

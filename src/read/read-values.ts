@@ -1,14 +1,13 @@
 /**
- * Bulk decode into the caller's typed array. BigInt64Array destinations are
- * filled in place through an int32 view; other types go through a block-sized
- * scratch and are converted without BigInt.
+ * Bulk decode into the caller's typed array: BigInt64Array destinations are
+ * filled through an int32 view of them, doubles and int32 by the backend's
+ * typed decodes; errors name the field and the value.
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
-import { BLOCK_VALUES, type ColumnType } from '../format/constants.js'
+import type { ColumnType } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
-import { int64ToBigInt, int64ToNumber, sortableToFloat64 } from '../format/int64.js'
+import { int64Result, int64ToBigInt } from '../format/int64.js'
 
-const scratch = new Int32Array(2 * BLOCK_VALUES)
 // One cached int32 view of the last BigInt64Array destination: reusing a destination allocates nothing.
 let viewedDestination: BigInt64Array | null = null
 let destinationWords: Int32Array = new Int32Array(0)
@@ -46,35 +45,33 @@ export function readValuesInto(
     return
   }
   const doubles = type === 'fractional' || type === 'geo_point'
-  const isFloat = destination instanceof Float64Array
-  if (!isFloat && !(destination instanceof Int32Array)) {
-    throw new TypeError('readValues: destination must be a BigInt64Array, Float64Array or Int32Array')
-  }
-  if (!isFloat && doubles) {
-    throw new TypeError(`field "${field}" is ${type}; read it into a Float64Array (doubles) or BigInt64Array (raw)`)
-  }
-  for (let done = 0; done < count; done += BLOCK_VALUES) {
-    const chunk = Math.min(BLOCK_VALUES, count - done)
-    backend.decodeRaw(sequence, first + done, chunk, scratch, 0)
-    if (doubles) {
-      for (let index = 0; index < chunk; index++) destination[done + index] = sortableToFloat64(scratch[2 * index], scratch[2 * index + 1])
-      continue
+  if (destination instanceof Float64Array) {
+    const bad = backend.decodeFloat64(sequence, first, count, doubles ? 'sortable' : 'exact', destination, 0)
+    if (bad >= 0) {
+      backend.getRaw(sequence, first + bad)
+      throw new RangeError(`field "${field}": value ${first + bad} (${int64ToBigInt(int64Result[0], int64Result[1])}) is beyond 2^53; read into a BigInt64Array`)
     }
-    for (let index = 0; index < chunk; index++) {
-      const low = scratch[2 * index], high = scratch[2 * index + 1]
-      if (termCount >= 0 && (high !== 0 || low >>> 0 >= termCount)) ordinalError(sequence, first + done + index, low, high, termCount)
-      if (isFloat) {
-        const value = int64ToNumber(low, high)
-        if (!Number.isSafeInteger(value)) {
-          throw new RangeError(`field "${field}": value ${first + done + index} (${int64ToBigInt(low, high)}) is beyond 2^53; read into a BigInt64Array`)
+    if (termCount >= 0) {
+      for (let index = 0; index < count; index++) {
+        const ordinal = destination[index]
+        if (ordinal < 0 || ordinal >= termCount) {
+          backend.getRaw(sequence, first + index)
+          ordinalError(sequence, first + index, int64Result[0], int64Result[1], termCount)
         }
-        destination[done + index] = value
-      } else {
-        if (high !== low >> 31) {
-          throw new RangeError(`field "${field}": value ${first + done + index} (${int64ToBigInt(low, high)}) does not fit an Int32Array; use a Float64Array or BigInt64Array`)
-        }
-        destination[done + index] = low
       }
     }
+    return
   }
+  if (!(destination instanceof Int32Array)) {
+    throw new TypeError('readValues: destination must be a BigInt64Array, Float64Array or Int32Array')
+  }
+  if (doubles) {
+    throw new TypeError(`field "${field}" is ${type}; read it into a Float64Array (doubles) or BigInt64Array (raw)`)
+  }
+  const bad = backend.decodeInt32(sequence, first, count, termCount, destination, 0)
+  if (bad < 0) return
+  backend.getRaw(sequence, first + bad)
+  const low = int64Result[0], high = int64Result[1]
+  if (termCount >= 0) ordinalError(sequence, first + bad, low, high, termCount)
+  throw new RangeError(`field "${field}": value ${first + bad} (${int64ToBigInt(low, high)}) does not fit an Int32Array; use a Float64Array or BigInt64Array`)
 }

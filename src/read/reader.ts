@@ -1,7 +1,7 @@
 /**
  * An open columns file: immutable, columns by name, explicit close.
  */
-import type { BackendName, ColumnsBackend } from '../backend/backend.js'
+import type { BackendName, ColumnsBackend, ResidentFile } from '../backend/backend.js'
 import type { Column } from './column.js'
 import { fullCheck } from './full-check.js'
 
@@ -11,19 +11,33 @@ export class ColumnsReader implements Disposable {
   readonly maxDoc: number
   /** Columns in directory order (field names ascending by UTF-16). */
   readonly columns: readonly Column[]
-  /** The resident file (empty when the segment has no columns file). */
-  readonly bytes: Uint8Array
   private readonly byName = new Map<string, Column>()
   private readonly backend: ColumnsBackend
   private closed = false
 
-  constructor(fileName: string, maxDoc: number, columns: Column[], backend: ColumnsBackend, bytes: Uint8Array) {
+  private readonly file: ResidentFile | null
+
+  private readonly lifetime: { closed: boolean }
+
+  constructor(
+    fileName: string, maxDoc: number, columns: Column[], backend: ColumnsBackend, file: ResidentFile | null,
+    lifetime: { closed: boolean },
+  ) {
+    this.lifetime = lifetime
     this.fileName = fileName
     this.maxDoc = maxDoc
     this.columns = Object.freeze(columns)
     this.backend = backend
-    this.bytes = bytes
+    this.file = file
     for (const column of columns) this.byName.set(column.name, column)
+  }
+
+  /**
+   * The resident file's bytes (empty without a file). With the WebAssembly backend this
+   * is a view of linear memory, valid until the memory grows: use it at once.
+   */
+  get bytes(): Uint8Array {
+    return this.file === null ? new Uint8Array(0) : this.file.bytes
   }
 
   /** Which backend decodes this reader's blocks. */
@@ -47,9 +61,12 @@ export class ColumnsReader implements Disposable {
     for (const column of this.columns) fullCheck(column, this.fileName, this.backend)
   }
 
-  /** Releases the reader; later calls on it throw. */
+  /** Releases the reader and its memory; later calls on it throw. Closing twice is harmless. */
   close(): void {
+    if (this.closed) return
     this.closed = true
+    this.lifetime.closed = true
+    this.file?.release()
   }
 
   [Symbol.dispose](): void {

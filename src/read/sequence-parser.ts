@@ -2,7 +2,7 @@
  * Validates an integer sequence at open (header, every block record, data
  * tiling, padding) and copies its records into aligned words for the kernels.
  */
-import type { SequenceView } from '../backend/backend.js'
+import type { ResidentFile, SequenceView } from '../backend/backend.js'
 import {
   BLOCK_RECORD_BYTES, BLOCK_VALUES, BlockKind, DATA_PADDING_BYTES, SEQUENCE_HEADER_BYTES, TABLE_MAX_ENTRIES,
   TABLE_MIN_ENTRIES,
@@ -22,8 +22,9 @@ export interface ParsedSequence {
  * file's buffer as aligned words, shared by all sequences of the file.
  */
 export function parseSequence(
-  bytes: Uint8Array, bufferWords: Int32Array, fileName: string, label: string, offset: number, limit: number, expectedCount: number,
+  file: ResidentFile, bufferWords: Int32Array, fileName: string, label: string, offset: number, limit: number, expectedCount: number,
 ): ParsedSequence {
+  const bytes = file.bytes
   const fail = (detail: string): never => {
     throw new CorruptIndexException(fileName, `${label}: ${detail}`)
   }
@@ -94,7 +95,10 @@ export function parseSequence(
   for (let index = dataStart + running; index < end; index++) {
     if (bytes[index] !== 0) fail('padding bytes after the last block are not zero')
   }
-  const view = { bytes, fileName, label, count, blockCount, records, dataStart, bufferWords, dataStartInBuffer: bytes.byteOffset + dataStart }
+  const view: SequenceView = {
+    file, bytes, fileName, label, count, blockCount, records, recordsStart, dataStart, bufferWords,
+    dataStartInBuffer: bytes.byteOffset + dataStart,
+  }
   return { view, end }
 }
 

@@ -1,9 +1,10 @@
 /**
  * The pure-TypeScript backend: works everywhere, no WebAssembly needed.
  */
-import type { ColumnsBackend, PresenceView } from '../backend.js'
+import type { ColumnsBackend, PresenceView, ResidentFile } from '../backend.js'
 import { xxh64Into } from '../../format/xxh64.js'
 import { decodeRaw, getRaw } from './decode.js'
+import { decodeFloat64, decodeInt32 } from './typed.js'
 
 /** Set bits in a 32-bit word. */
 export function popcount32(value: number): number {
@@ -12,7 +13,8 @@ export function popcount32(value: number): number {
   return Math.imul((value + (value >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
 }
 
-function rank(presence: PresenceView, document: number): number {
+/** Documents with a value before `document`: the rank of its 64-document word plus a popcount. */
+export function rankOf(presence: PresenceView, document: number): number {
   const words = presence.words
   const word = document >>> 5
   const below = word & 1 ? popcount32(words[word - 1]) : 0
@@ -24,8 +26,12 @@ function rank(presence: PresenceView, document: number): number {
 /** The pure-TypeScript backend. */
 export const typeScriptBackend: ColumnsBackend = {
   name: 'ts',
-  hash: (bytes, start, end, out) => xxh64Into(bytes, start, end, 0, 0, out),
+  // The caller's array is used as it is: nothing to copy, nothing to free.
+  load: (bytes): ResidentFile => ({ bytes, stable: true, address: 0, release() {} }),
+  hash: (file, start, end, out) => xxh64Into(file.bytes, start, end, 0, 0, out),
   getRaw,
   decodeRaw,
-  rank,
+  decodeFloat64,
+  decodeInt32,
+  rank: rankOf,
 }
