@@ -61,6 +61,8 @@ export interface ColumnsBackend {
   readonly name: BackendName
   /** Holds a file for a reader (the WebAssembly backend copies it into linear memory). */
   load(bytes: Uint8Array): ResidentFile
+  /** Holds a file of `length` bytes that `fill` writes straight into the backend's memory (no extra copy). */
+  loadWith(length: number, fill: (destination: Uint8Array) => void): ResidentFile
   /** XXH64 (seed 0) of the resident file's bytes [start, end) into out as [low, high] uint32 words. */
   hash(file: ResidentFile, start: number, end: number, out: Uint32Array): void
   /** The raw value at index of the sequence, into int64Result. */

@@ -4,19 +4,27 @@
 import { BackendUnavailableError } from '../format/errors.js'
 import type { ColumnsBackend } from './backend.js'
 import { typeScriptBackend } from './ts/index.js'
+import { createWasmBackend } from './wasm/index.js'
+import { wasmUnavailableReason } from './wasm/runtime.js'
 
 /** What a user may pass as `backend`. */
 export type BackendChoice = 'ts' | 'wasm' | 'auto' | ColumnsBackend
 
-/** The backend for a choice; 'auto' is the pure-TS backend until the WebAssembly one lands. */
+let wasmBackend: ColumnsBackend | null = null
+
+/** The backend for a choice; 'auto' is WebAssembly where it runs (with SIMD), else pure TypeScript. */
 export function resolveBackend(choice: BackendChoice = 'auto'): ColumnsBackend {
   if (typeof choice === 'object') return choice
   switch (choice) {
     case 'ts':
-    case 'auto':
       return typeScriptBackend
-    case 'wasm':
-      throw new BackendUnavailableError('wasm', 'the WebAssembly backend is not in this version of oixk yet; use "ts" (or "auto")')
+    case 'auto':
+      return wasmUnavailableReason() === null ? (wasmBackend ??= createWasmBackend()) : typeScriptBackend
+    case 'wasm': {
+      const reason = wasmUnavailableReason()
+      if (reason !== null) throw new BackendUnavailableError('wasm', reason)
+      return (wasmBackend ??= createWasmBackend())
+    }
     default:
       throw new TypeError(`unknown backend ${JSON.stringify(choice)}; expected "ts", "wasm" or "auto"`)
   }

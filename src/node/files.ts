@@ -4,16 +4,18 @@
  * leaves a torn file under the target name.
  */
 import { randomBytes } from 'node:crypto'
-import { constants } from 'node:fs'
+import { constants, readSync } from 'node:fs'
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
-import { ResidentLimitError } from '../format/errors.js'
-import { openColumns, type OpenOptions } from '../read/open.js'
+import { CorruptIndexException, ResidentLimitError } from '../format/errors.js'
+import type { ResidentFile } from '../backend/backend.js'
+import { resolveBackend } from '../backend/select.js'
+import { type OpenOptions, openResidentFile } from '../read/open.js'
 import type { ColumnsReader } from '../read/reader.js'
 
 /**
- * Opens a columns file from disk and validates it like {@link openColumns}
+ * Opens a columns file from disk and validates it like openColumns
  * (errors name `options.fileName`, which defaults to the path).
  *
  * The file is stat'ed through the same handle that reads it, and a file larger
@@ -24,18 +26,21 @@ export async function openColumnsFile(path: string, options: OpenOptions = {}): 
   const fileName = options.fileName ?? path
   const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
   // Non-blocking, so a FIFO is refused by the regular-file check instead of hanging open() until a writer appears.
+  const backend = resolveBackend(options.backend)
   const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
-  let bytes: Uint8Array
+  let file: ResidentFile
   try {
     // fstat on the open handle, not stat on the path: the path could be swapped between the two calls.
     const stats = await handle.stat()
     if (!stats.isFile()) throw notRegularFile(path, stats.isDirectory())
     if (stats.size > limit) throw new ResidentLimitError(fileName, stats.size, limit)
-    bytes = await readExactly(handle, stats.size)
+    // Straight into the backend's memory (linear memory for WebAssembly): no second copy.
+    // Synchronous on purpose: an await could let another open grow that memory and detach the view.
+    file = backend.loadWith(stats.size, (destination) => readExactlySync(handle.fd, destination, fileName))
   } finally {
     await handle.close()
   }
-  return openColumns(bytes, { ...options, fileName })
+  return openResidentFile(file, backend, { ...options, fileName })
 }
 
 /** The error for a path that is no regular file, shaped like Node's system errors (code, path). */
@@ -45,19 +50,20 @@ function notRegularFile(path: string, isDirectory: boolean): Error {
 }
 
 /**
- * Reads at most `size` bytes from the start of the file; never more, so a file
- * growing after the stat cannot push the read past the resident limit. A file
- * that shrank yields fewer bytes, which the checksum then rejects.
+ * Fills destination from the start of the file, reading never more than its length, so a
+ * file growing after the stat cannot push the read past the resident limit; a file that
+ * shrank meanwhile is reported as corrupt.
  */
-async function readExactly(handle: FileHandle, size: number): Promise<Uint8Array> {
-  const buffer = new Uint8Array(size)
+function readExactlySync(descriptor: number, destination: Uint8Array, fileName: string): void {
   let filled = 0
-  while (filled < size) {
-    const { bytesRead } = await handle.read(buffer, filled, size - filled, filled)
+  while (filled < destination.length) {
+    const bytesRead = readSync(descriptor, destination, filled, destination.length - filled, filled)
     if (bytesRead === 0) break
     filled += bytesRead
   }
-  return filled === size ? buffer : buffer.subarray(0, filled)
+  if (filled < destination.length) {
+    throw new CorruptIndexException(fileName, `file is ${filled} bytes, shorter than the ${destination.length} bytes it had when opened`)
+  }
 }
 
 /** Writes `chunk` at `position` of the open temp file; returns how many bytes it wrote (may be fewer). */

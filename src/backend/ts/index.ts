@@ -28,6 +28,11 @@ export const typeScriptBackend: ColumnsBackend = {
   name: 'ts',
   // The caller's array is used as it is: nothing to copy, nothing to free.
   load: (bytes): ResidentFile => ({ bytes, stable: true, address: 0, release() {} }),
+  loadWith(length, fill): ResidentFile {
+    const bytes = new Uint8Array(length)
+    fill(bytes)
+    return this.load(bytes)
+  },
   hash: (file, start, end, out) => xxh64Into(file.bytes, start, end, 0, 0, out),
   getRaw,
   decodeRaw,

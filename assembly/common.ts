@@ -1,0 +1,64 @@
+// Shared pieces of the kernels: the static scratch areas, block-record field
+// access and the status codes of the ABI (docs in assembly/index.ts).
+//
+// The module allocates nothing at run time: every buffer a kernel needs lives
+// in the data segment below __heap_base, which JS never hands out.
+
+/** Values per block of an integer sequence (docs/format.md §6). */
+export const BLOCK_VALUES: u32 = 1024
+export const BLOCK_SHIFT: u32 = 10
+export const RECORD_BYTES: usize = 24
+
+/** Block kinds as stored in a record's first byte. */
+export const KIND_CONSTANT: u32 = 0
+export const KIND_PACKED: u32 = 1
+export const KIND_TABLE: u32 = 2
+
+/** Status codes returned by the decoders (see index.ts). */
+export const OK: i32 = 0
+export const TABLE_INDEX_ERROR: i32 = 1
+export const NOT_REPRESENTABLE: i32 = 2
+export const ORDINAL_ERROR: i32 = 3
+
+/** 64 bytes JS reads results and error details from; 16-aligned so typed-array views fit. */
+export const SCRATCH: usize = memory.data(64, 16)
+
+/**
+ * One block of decoded values (1,024 × i64): the int32 decoder and the canonical
+ * check decode into it, since their own output cannot hold raw i64 values.
+ */
+export const BLOCK_BUFFER: usize = memory.data(8 * 1024, 16)
+
+// Record fields. Records are not aligned; wasm loads do not need alignment.
+// @ts-ignore: decorator
+@inline export function recordKind(record: usize): u32 { return load<u8>(record) }
+// @ts-ignore: decorator
+@inline export function recordWidth(record: usize): u32 { return load<u8>(record, 1) }
+// @ts-ignore: decorator
+@inline export function recordDataOffset(record: usize): usize { return load<u32>(record, 4) }
+// @ts-ignore: decorator
+@inline export function recordBase(record: usize): i64 { return load<i64>(record, 8) }
+// @ts-ignore: decorator
+@inline export function recordAux(record: usize): i64 { return load<i64>(record, 16) }
+
+/**
+ * Reports a table index beyond the table's entries (status 1). Kept out of line:
+ * it runs at most once per call, and the hot loops stay small.
+ */
+// @ts-ignore: decorator
+@inline export function tableIndexError(block: u32, index: u32, entries: u32): i32 {
+  return reportTableIndex(block, index, entries)
+}
+
+function reportTableIndex(block: u32, index: u32, entries: u32): i32 {
+  store<u32>(SCRATCH, block)
+  store<u32>(SCRATCH, index, 4)
+  store<u32>(SCRATCH, entries, 8)
+  return TABLE_INDEX_ERROR
+}
+
+/** bits(x) of docs/format.md §1: how many bits the unsigned x needs. */
+// @ts-ignore: decorator
+@inline export function bitsOf(x: u64): u32 {
+  return 64 - <u32>clz(x)
+}

@@ -1,0 +1,154 @@
+// Block decoding (constant, packed, table) and the raw-value kernels decodeRaw
+// and getRaw. Results are bit-identical to src/backend/ts/decode.ts: packed
+// values are base + g × u with wrapping 64-bit arithmetic.
+import {
+  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, RECORD_BYTES,
+  recordAux, recordBase, recordDataOffset, recordKind, recordWidth, tableIndexError,
+} from './common'
+import { unpackScaled, unpackUnit } from './unpack'
+
+/** n copies of value at out (8-aligned), two per 16-byte store. */
+function fill(out: usize, value: i64, n: u32): void {
+  const pair = i64x2.splat(value)
+  let o = out
+  const end = out + (<usize>n << 3)
+  for (; o + 64 <= end; o += 64) {
+    v128.store(o, pair)
+    v128.store(o, pair, 16)
+    v128.store(o, pair, 32)
+    v128.store(o, pair, 48)
+  }
+  for (; o + 16 <= end; o += 16) v128.store(o, pair)
+  if (o < end) store<i64>(o, value)
+}
+
+/**
+ * Table indexes [from, to) of width W (1..8) at idx, each checked against
+ * entries, mapped through the entries at p. Groups of 8 indexes take W bytes,
+ * so one 8-byte load holds a whole group; the check of a group is one or-ed
+ * compare, and only a failing group is rescanned to find its first bad index.
+ */
+// @ts-ignore: decorator
+@inline function tableRun(p: usize, from: u32, to: u32, out: usize, entries: u32, block: u32, W: u32): i32 {
+  const idx = p + (<usize>entries << 3)
+  const mask: u32 = (1 << W) - 1
+  // A table of 2^W entries cannot hold a bad index: skip the checks.
+  const full = entries == (<u32>1 << W)
+  let i = from
+  let o = out
+  for (; i < to && (i & 7) != 0; i++, o += 8) {
+    const bit = i * W
+    const e = (<u32>load<u16>(idx + (bit >>> 3)) >>> (bit & 7)) & mask
+    if (e >= entries) return tableIndexError(block, e, entries)
+    store<i64>(o, load<i64>(p + (<usize>e << 3)))
+  }
+  let q = idx + <usize>(i >>> 3) * W
+  for (; i + 8 <= to; i += 8, o += 64, q += W) {
+    const x = load<u64>(q)
+    const e0 = <u32>x & mask
+    const e1 = <u32>(x >>> W) & mask
+    const e2 = <u32>(x >>> (2 * W)) & mask
+    const e3 = <u32>(x >>> (3 * W)) & mask
+    const e4 = <u32>(x >>> (4 * W)) & mask
+    const e5 = <u32>(x >>> (5 * W)) & mask
+    const e6 = <u32>(x >>> (6 * W)) & mask
+    const e7 = <u32>(x >>> (7 * W)) & mask
+    if (!full) {
+      const bad = <u32>(e0 >= entries) | <u32>(e1 >= entries) | <u32>(e2 >= entries) | <u32>(e3 >= entries)
+        | <u32>(e4 >= entries) | <u32>(e5 >= entries) | <u32>(e6 >= entries) | <u32>(e7 >= entries)
+      if (bad) break // the checked loop below finds and reports the first bad index
+    }
+    store<i64>(o, load<i64>(p + (<usize>e0 << 3)))
+    store<i64>(o, load<i64>(p + (<usize>e1 << 3)), 8)
+    store<i64>(o, load<i64>(p + (<usize>e2 << 3)), 16)
+    store<i64>(o, load<i64>(p + (<usize>e3 << 3)), 24)
+    store<i64>(o, load<i64>(p + (<usize>e4 << 3)), 32)
+    store<i64>(o, load<i64>(p + (<usize>e5 << 3)), 40)
+    store<i64>(o, load<i64>(p + (<usize>e6 << 3)), 48)
+    store<i64>(o, load<i64>(p + (<usize>e7 << 3)), 56)
+  }
+  for (; i < to; i++, o += 8) {
+    const bit = i * W
+    const e = (<u32>load<u16>(idx + (bit >>> 3)) >>> (bit & 7)) & mask
+    if (e >= entries) return tableIndexError(block, e, entries)
+    store<i64>(o, load<i64>(p + (<usize>e << 3)))
+  }
+  return OK
+}
+
+/** Values [from, to) of a table block (entries at p, then the indexes) into out. */
+function decodeTable(p: usize, from: u32, to: u32, out: usize, entries: u32, width: u32, block: u32): i32 {
+  switch (width) {
+    case 1: return tableRun(p, from, to, out, entries, block, 1)
+    case 2: return tableRun(p, from, to, out, entries, block, 2)
+    case 3: return tableRun(p, from, to, out, entries, block, 3)
+    case 4: return tableRun(p, from, to, out, entries, block, 4)
+    case 5: return tableRun(p, from, to, out, entries, block, 5)
+    case 6: return tableRun(p, from, to, out, entries, block, 6)
+    case 7: return tableRun(p, from, to, out, entries, block, 7)
+    default: return tableRun(p, from, to, out, entries, block, 8)
+  }
+}
+
+/** Values [from, to) (positions within the block) of block number `block`, whose record is at record, into out. */
+export function decodeBlock(record: usize, data: usize, block: u32, from: u32, to: u32, out: usize): i32 {
+  const kind = recordKind(record)
+  const base = recordBase(record)
+  if (kind == KIND_CONSTANT) {
+    fill(out, base, to - from)
+    return OK
+  }
+  const p = data + recordDataOffset(record)
+  const width = recordWidth(record)
+  const aux = recordAux(record)
+  if (kind == KIND_TABLE) return decodeTable(p, from, to, out, <u32>aux, width, block)
+  if (aux == 1) unpackUnit(p, from, to, base, out, width)
+  else unpackScaled(p, from, to, base, aux, out, width)
+  return OK
+}
+
+/** Raw i64 values [first, first + n) of a sequence to out (8-aligned); status 0 or 1 (table index). */
+export function decodeRaw(records: usize, data: usize, count: u32, first: u32, n: u32, out: usize): i32 {
+  const end = first + n // ≤ count < 2^32: no wrap
+  let index = first
+  let o = out
+  while (index < end) {
+    const block = index >>> BLOCK_SHIFT
+    const from = index & (BLOCK_VALUES - 1)
+    const take = min(end - index, BLOCK_VALUES - from)
+    const status = decodeBlock(records + <usize>block * RECORD_BYTES, data, block, from, from + take, o)
+    if (status != OK) return status
+    index += take
+    o += <usize>take << 3
+  }
+  return OK
+}
+
+/** One raw value as i64 at out: one record read and one unaligned 8-byte load (two for widths > 56). */
+export function getRaw(records: usize, data: usize, index: u32, out: usize): i32 {
+  const block = index >>> BLOCK_SHIFT
+  const record = records + <usize>block * RECORD_BYTES
+  const kind = recordKind(record)
+  if (kind == KIND_CONSTANT) {
+    store<i64>(out, recordBase(record))
+    return OK
+  }
+  const width = recordWidth(record)
+  const p = data + recordDataOffset(record)
+  const bit = (index & (BLOCK_VALUES - 1)) * width
+  if (kind == KIND_TABLE) {
+    const entries = <u32>recordAux(record)
+    const e = (<u32>load<u16>(p + (<usize>entries << 3) + (bit >>> 3)) >>> (bit & 7)) & ((<u32>1 << width) - 1)
+    if (e >= entries) return tableIndexError(block, e, entries)
+    store<i64>(out, load<i64>(p + (<usize>e << 3)))
+    return OK
+  }
+  const at = p + (bit >>> 3)
+  const s = <u64>(bit & 7)
+  let u = load<u64>(at) >>> s
+  // A field of more than 56 bits plus its shift can reach a 9th byte; (b << 1) << (63 - s) is 0 for s = 0.
+  if (width > 56) u |= ((<u64>load<u8>(at, 8)) << 1) << (63 - s)
+  u &= <u64>-1 >>> <u64>(64 - width)
+  store<i64>(out, recordBase(record) + recordAux(record) * u)
+  return OK
+}

@@ -1,0 +1,114 @@
+// Typed decoders: raw values converted as the reader's typed destinations need
+// them (Float64Array of sortable doubles or exact integers, Int32Array of
+// integers or keyword ordinals). Each block's slice is decoded first and then
+// converted while it is still in L1 (at most 8 KiB).
+import {
+  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, NOT_REPRESENTABLE, OK, ORDINAL_ERROR, RECORD_BYTES, SCRATCH,
+} from './common'
+import { decodeBlock } from './decode'
+
+/** The largest integer a double holds exactly, with all below it: 2^53 - 1. */
+const MAX_SAFE: u64 = 0x1F_FFFF_FFFF_FFFF
+
+/** Status 2 (or 3) with the position within the run at scratch+0 and the raw value at scratch+8. */
+function reportValue(status: i32, position: u32, value: i64): i32 {
+  store<u32>(SCRATCH, position)
+  store<i64>(SCRATCH, value, 8)
+  return status
+}
+
+/** SortableBits decode in place of n i64 at o: b ^ ((b >> 63) & 0x7FFF_FFFF_FFFF_FFFF), two values per v128. */
+function sortableInPlace(o: usize, n: u32): void {
+  const low63 = i64x2.splat(0x7FFF_FFFF_FFFF_FFFF)
+  const end = o + (<usize>n << 3)
+  let p = o
+  for (; p + 32 <= end; p += 32) {
+    const a = v128.load(p)
+    const b = v128.load(p, 16)
+    v128.store(p, v128.xor(a, v128.and(i64x2.shr_s(a, 63), low63)))
+    v128.store(p, v128.xor(b, v128.and(i64x2.shr_s(b, 63), low63)), 16)
+  }
+  for (; p < end; p += 8) {
+    const b = load<i64>(p)
+    store<i64>(p, b ^ ((b >> 63) & 0x7FFF_FFFF_FFFF_FFFF))
+  }
+}
+
+/** Raw values [first, first + n) as SortableBits-decoded doubles to out; status 0 or 1. */
+export function decodeFloat64Sortable(records: usize, data: usize, count: u32, first: u32, n: u32, out: usize): i32 {
+  const end = first + n
+  let index = first
+  let o = out
+  while (index < end) {
+    const block = index >>> BLOCK_SHIFT
+    const from = index & (BLOCK_VALUES - 1)
+    const take = min(end - index, BLOCK_VALUES - from)
+    const status = decodeBlock(records + <usize>block * RECORD_BYTES, data, block, from, from + take, o)
+    if (status != OK) return status
+    sortableInPlace(o, take)
+    index += take
+    o += <usize>take << 3
+  }
+  return OK
+}
+
+/** Raw values as exact doubles to out; status 2 at the first |v| > 2^53 - 1 (scratch: position, value). */
+export function decodeFloat64Exact(records: usize, data: usize, count: u32, first: u32, n: u32, out: usize): i32 {
+  const end = first + n
+  let index = first
+  let o = out
+  while (index < end) {
+    const block = index >>> BLOCK_SHIFT
+    const from = index & (BLOCK_VALUES - 1)
+    const take = min(end - index, BLOCK_VALUES - from)
+    const status = decodeBlock(records + <usize>block * RECORD_BYTES, data, block, from, from + take, o)
+    if (status != OK) return status
+    for (let j: u32 = 0; j < take; j++) {
+      const at = o + (<usize>j << 3)
+      const v = load<i64>(at)
+      // |v| ≤ 2^53 - 1 ⇔ v + (2^53 - 1) in [0, 2^54 - 2] as unsigned.
+      if (<u64>(v + MAX_SAFE) > 2 * MAX_SAFE) return reportValue(NOT_REPRESENTABLE, index - first + j, v)
+      store<f64>(at, <f64>v)
+    }
+    index += take
+    o += <usize>take << 3
+  }
+  return OK
+}
+
+/**
+ * Raw values as int32 to out (4 bytes each). limit = 0xFFFFFFFF: plain integers,
+ * status 2 at the first value outside int32. Otherwise keyword ordinals: status 3
+ * at the first value < 0 or ≥ limit. Scratch: position within the run, raw value.
+ */
+export function decodeInt32(records: usize, data: usize, count: u32, first: u32, n: u32, limit: u32, out: usize): i32 {
+  const end = first + n
+  const ordinals = limit != 0xFFFF_FFFF
+  let index = first
+  let o = out
+  while (index < end) {
+    const block = index >>> BLOCK_SHIFT
+    const from = index & (BLOCK_VALUES - 1)
+    const take = min(end - index, BLOCK_VALUES - from)
+    // The i64 values do not fit the int32 output: decode them into the static block buffer.
+    const status = decodeBlock(records + <usize>block * RECORD_BYTES, data, block, from, from + take, BLOCK_BUFFER)
+    if (status != OK) return status
+    if (ordinals) {
+      for (let j: u32 = 0; j < take; j++) {
+        const v = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
+        // Unsigned compare: negative values look huge and fail too.
+        if (<u64>v >= <u64>limit) return reportValue(ORDINAL_ERROR, index - first + j, v)
+        store<i32>(o + (<usize>j << 2), <i32>v)
+      }
+    } else {
+      for (let j: u32 = 0; j < take; j++) {
+        const v = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
+        if (v != <i64><i32>v) return reportValue(NOT_REPRESENTABLE, index - first + j, v)
+        store<i32>(o + (<usize>j << 2), <i32>v)
+      }
+    }
+    index += take
+    o += <usize>take << 2
+  }
+  return OK
+}

@@ -1,0 +1,133 @@
+/**
+ * The WebAssembly backend: files live in linear memory (copied once at open),
+ * hot loops run in the kernels of assembly/, results come back through the
+ * kernels' scratch area and output buffer. Same answers as the TS backend,
+ * including error messages.
+ */
+import type { ColumnsBackend, Float64Mode, ResidentFile, SequenceView } from '../backend.js'
+import { CorruptIndexException } from '../../format/errors.js'
+import { int64Result } from '../../format/int64.js'
+import { rankOf } from '../ts/index.js'
+import { OUTPUT_VALUES, type WasmRuntime, wasmRuntime } from './runtime.js'
+
+/** Regions of files whose readers were dropped without close(): freed when collected. */
+const forgotten = new FinalizationRegistry<number>((address) => {
+  const runtime = wasmRuntime()
+  runtime.regions.free(address)
+})
+
+/** A file copied into linear memory. */
+class WasmResidentFile implements ResidentFile {
+  readonly stable = false
+  readonly address: number
+  private readonly length: number
+  private readonly runtime: WasmRuntime
+  private released = false
+
+  constructor(runtime: WasmRuntime, length: number) {
+    this.runtime = runtime
+    this.length = length
+    // 16 bytes of slack: a two-load read of a width > 56 field may look past the last padding.
+    this.address = runtime.regions.allocate(length + 16)
+    runtime.bytes.fill(0, this.address + length, this.address + length + 16)
+    forgotten.register(this, this.address, this)
+  }
+
+  get bytes(): Uint8Array {
+    return this.runtime.bytes.subarray(this.address, this.address + this.length)
+  }
+
+  release(): void {
+    if (this.released) return
+    this.released = true
+    forgotten.unregister(this)
+    this.runtime.regions.free(this.address)
+  }
+}
+
+/** A kernel's status 1 (table index out of range), as the TS backend words it. */
+function tableIndexError(runtime: WasmRuntime, sequence: SequenceView): never {
+  const words = runtime.words, at = runtime.scratchWord
+  const block = words[at] >>> 0, index = words[at + 1] >>> 0, entries = words[at + 2] >>> 0
+  throw new CorruptIndexException(
+    sequence.fileName,
+    `${sequence.label}: block ${block} has table index ${index}, beyond its ${entries} entries`,
+  )
+}
+
+/** The WebAssembly backend (throws when WebAssembly with SIMD is unavailable; see wasmUnavailableReason). */
+export function createWasmBackend(): ColumnsBackend {
+  const runtime = wasmRuntime()
+  const kernels = runtime.kernels
+  const scratch = runtime.scratchAddress
+  const output = runtime.outputAddress
+  return {
+    name: 'wasm',
+    load(bytes: Uint8Array): ResidentFile {
+      const file = new WasmResidentFile(runtime, bytes.length)
+      runtime.bytes.set(bytes, file.address)
+      return file
+    },
+    loadWith(length, fill): ResidentFile {
+      const file = new WasmResidentFile(runtime, length)
+      try {
+        fill(file.bytes)
+      } catch (error) {
+        file.release()
+        throw error
+      }
+      return file
+    },
+    hash(file, start, end, out) {
+      kernels.xxh64(file.address + start, end - start, 0, 0, scratch)
+      out[0] = runtime.words[runtime.scratchWord]
+      out[1] = runtime.words[runtime.scratchWord + 1]
+    },
+    getRaw(sequence, index) {
+      const base = sequence.file.address
+      if (kernels.getRaw(base + sequence.recordsStart, base + sequence.dataStart, index, scratch) !== 0) {
+        tableIndexError(runtime, sequence)
+      }
+      int64Result[0] = runtime.words[runtime.scratchWord]
+      int64Result[1] = runtime.words[runtime.scratchWord + 1]
+    },
+    decodeRaw(sequence, first, count, destination, destinationIndex) {
+      const base = sequence.file.address
+      const records = base + sequence.recordsStart, data = base + sequence.dataStart
+      for (let done = 0; done < count; done += OUTPUT_VALUES) {
+        const chunk = Math.min(OUTPUT_VALUES, count - done)
+        if (kernels.decodeRaw(records, data, sequence.count, first + done, chunk, output) !== 0) tableIndexError(runtime, sequence)
+        destination.set(runtime.outputWords(chunk), 2 * (destinationIndex + done))
+      }
+    },
+    decodeFloat64(sequence, first, count, mode: Float64Mode, destination, destinationIndex) {
+      const base = sequence.file.address
+      const records = base + sequence.recordsStart, data = base + sequence.dataStart
+      for (let done = 0; done < count; done += OUTPUT_VALUES) {
+        const chunk = Math.min(OUTPUT_VALUES, count - done)
+        const status = mode === 'sortable'
+          ? kernels.decodeFloat64Sortable(records, data, sequence.count, first + done, chunk, output)
+          : kernels.decodeFloat64Exact(records, data, sequence.count, first + done, chunk, output)
+        if (status === 2) return done + (runtime.words[runtime.scratchWord] >>> 0)
+        if (status !== 0) tableIndexError(runtime, sequence)
+        destination.set(runtime.outputFloats(chunk), destinationIndex + done)
+      }
+      return -1
+    },
+    decodeInt32(sequence, first, count, ordinalLimit, destination, destinationIndex) {
+      const base = sequence.file.address
+      const records = base + sequence.recordsStart, data = base + sequence.dataStart
+      const limit = ordinalLimit >= 0 ? ordinalLimit : 0xffffffff
+      for (let done = 0; done < count; done += OUTPUT_VALUES) {
+        const chunk = Math.min(OUTPUT_VALUES, count - done)
+        const status = kernels.decodeInt32(records, data, sequence.count, first + done, chunk, limit, output)
+        if (status === 2 || status === 3) return done + (runtime.words[runtime.scratchWord] >>> 0)
+        if (status !== 0) tableIndexError(runtime, sequence)
+        destination.set(runtime.outputInt32(chunk), destinationIndex + done)
+      }
+      return -1
+    },
+    // The bitmap and ranks are JS copies made at open; a call into WebAssembly would cost more than the popcount.
+    rank: rankOf,
+  }
+}

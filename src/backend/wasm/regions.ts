@@ -1,0 +1,104 @@
+/**
+ * Regions of WebAssembly linear memory for resident files: first fit over a
+ * sorted free list, neighbours merged on free, memory grown when nothing fits.
+ * The kernels allocate nothing; every byte they touch was handed out here.
+ */
+
+const PAGE_BYTES = 65536
+const MAX_PAGES = 65536 // 4 GiB: the wasm32 limit
+/** Regions start and end on 16-byte boundaries, so typed views of them are aligned. */
+const ALIGNMENT = 16
+
+/** Hands out and takes back byte ranges of one WebAssembly.Memory. */
+export class RegionAllocator {
+  private readonly memory: WebAssembly.Memory
+  private readonly onGrow: () => void
+  /** Free ranges as [start, length] pairs, sorted by start, never adjacent. */
+  private freeStarts: number[] = []
+  private freeLengths: number[] = []
+  private readonly lengthOf = new Map<number, number>()
+  /** Bytes handed out and not yet freed. */
+  bytesInUse = 0
+
+  /** Manages [start, memory end); onGrow runs after every growth (views must be recreated). */
+  constructor(memory: WebAssembly.Memory, start: number, onGrow: () => void) {
+    this.memory = memory
+    this.onGrow = onGrow
+    const first = align(start)
+    const end = memory.buffer.byteLength
+    if (end > first) this.addFree(first, end - first)
+  }
+
+  /** A region of at least `length` bytes (16-byte aligned); grows memory when needed. */
+  allocate(length: number): number {
+    const size = align(Math.max(length, 1))
+    for (let index = 0; index < this.freeStarts.length; index++) {
+      if (this.freeLengths[index] < size) continue
+      const start = this.freeStarts[index]
+      if (this.freeLengths[index] === size) {
+        this.freeStarts.splice(index, 1)
+        this.freeLengths.splice(index, 1)
+      } else {
+        this.freeStarts[index] += size
+        this.freeLengths[index] -= size
+      }
+      return this.handOut(start, size)
+    }
+    this.grow(size)
+    return this.allocate(length)
+  }
+
+  /** Gives a region back (from allocate); freeing twice or an unknown address throws. */
+  free(start: number): void {
+    const size = this.lengthOf.get(start)
+    if (size === undefined) throw new Error(`oixk: WebAssembly region ${start} is not allocated`)
+    this.lengthOf.delete(start)
+    this.bytesInUse -= size
+    this.addFree(start, size)
+  }
+
+  private handOut(start: number, size: number): number {
+    this.lengthOf.set(start, size)
+    this.bytesInUse += size
+    return start
+  }
+
+  /** Grows memory so that a free range of `size` bytes exists at its end. */
+  private grow(size: number): void {
+    const end = this.memory.buffer.byteLength
+    const last = this.freeStarts.length - 1
+    const tailFree = last >= 0 && this.freeStarts[last] + this.freeLengths[last] === end ? this.freeLengths[last] : 0
+    const currentPages = end / PAGE_BYTES
+    const neededPages = Math.ceil((size - tailFree) / PAGE_BYTES)
+    // Grow by at least half again, so many small opens do not grow (and re-view) each time.
+    const pages = Math.min(Math.max(neededPages, Math.ceil(currentPages / 2)), MAX_PAGES - currentPages)
+    if (pages < neededPages) {
+      throw new RangeError(`oixk: WebAssembly memory cannot grow by ${size} bytes (4 GiB limit; ${this.bytesInUse} bytes in use)`)
+    }
+    this.memory.grow(pages)
+    this.addFree(end, pages * PAGE_BYTES)
+    this.onGrow()
+  }
+
+  private addFree(start: number, length: number): void {
+    let index = 0
+    while (index < this.freeStarts.length && this.freeStarts[index] < start) index++
+    this.freeStarts.splice(index, 0, start)
+    this.freeLengths.splice(index, 0, length)
+    // Merge with the next, then with the previous range.
+    if (index + 1 < this.freeStarts.length && start + length === this.freeStarts[index + 1]) {
+      this.freeLengths[index] += this.freeLengths[index + 1]
+      this.freeStarts.splice(index + 1, 1)
+      this.freeLengths.splice(index + 1, 1)
+    }
+    if (index > 0 && this.freeStarts[index - 1] + this.freeLengths[index - 1] === start) {
+      this.freeLengths[index - 1] += this.freeLengths[index]
+      this.freeStarts.splice(index, 1)
+      this.freeLengths.splice(index, 1)
+    }
+  }
+}
+
+function align(value: number): number {
+  return Math.ceil(value / ALIGNMENT) * ALIGNMENT
+}

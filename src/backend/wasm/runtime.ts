@@ -1,0 +1,136 @@
+/**
+ * The one WebAssembly instance of the process: the kernels compiled from
+ * assembly/, their linear memory, the regions allocated in it, and typed views
+ * that are recreated whenever the memory grows (growth detaches every view).
+ */
+import { RegionAllocator } from './regions.js'
+import { WASM_BASE64 } from './module-bytes.js'
+
+/** The kernels' exports (see assembly/index.ts for the ABI). */
+export interface Kernels {
+  readonly memory: WebAssembly.Memory
+  heapBase(): number
+  scratch(): number
+  decodeRaw(records: number, data: number, count: number, first: number, length: number, out: number): number
+  getRaw(records: number, data: number, index: number, out: number): number
+  decodeFloat64Sortable(records: number, data: number, count: number, first: number, length: number, out: number): number
+  decodeFloat64Exact(records: number, data: number, count: number, first: number, length: number, out: number): number
+  decodeInt32(records: number, data: number, count: number, first: number, length: number, limit: number, out: number): number
+  rank(bitmap: number, ranks: number, document: number): number
+  xxh64(pointer: number, length: number, seedLow: number, seedHigh: number, out: number): void
+  checkCanonical(records: number, data: number, count: number, out: number): number
+}
+
+const REQUIRED_EXPORTS = [
+  'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
+  'rank', 'xxh64', 'checkCanonical',
+]
+
+/** Values decoded per kernel call into the output buffer (512 KiB: stays in L2 while copied out). */
+export const OUTPUT_VALUES = 65536
+const RESERVED_LOW_MEMORY = 65536
+
+function decodeBase64(text: string): Uint8Array {
+  const binary = atob(text)
+  const bytes = new Uint8Array(binary.length)
+  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index)
+  return bytes
+}
+
+/** The instance, its allocator and views. */
+export class WasmRuntime {
+  readonly kernels: Kernels
+  readonly regions: RegionAllocator
+  /** Address of the kernels' 64-byte scratch area, in bytes and in int32 words. */
+  readonly scratchAddress: number
+  readonly scratchWord: number
+  /** Address of the output buffer (OUTPUT_VALUES × 8 bytes) kernels decode runs into. */
+  readonly outputAddress: number
+  bytes!: Uint8Array
+  words!: Int32Array
+  floats!: Float64Array
+  // Views of the output buffer by value count, so copying a run out allocates nothing once warm.
+  private readonly wordViews = new Map<number, Int32Array>()
+  private readonly floatViews = new Map<number, Float64Array>()
+  private readonly int32Views = new Map<number, Int32Array>()
+
+  constructor(module: WebAssembly.Module) {
+    const instance = new WebAssembly.Instance(module, {})
+    this.kernels = instance.exports as unknown as Kernels
+    this.refreshViews()
+    this.scratchAddress = this.kernels.scratch()
+    this.scratchWord = this.scratchAddress >>> 2
+    this.regions = new RegionAllocator(
+      this.kernels.memory, Math.max(this.kernels.heapBase(), RESERVED_LOW_MEMORY), () => this.refreshViews(),
+    )
+    this.outputAddress = this.regions.allocate(OUTPUT_VALUES * 8)
+  }
+
+  /** Recreates every view of linear memory (after growth the old ones are detached). */
+  refreshViews(): void {
+    const buffer = this.kernels.memory.buffer
+    this.bytes = new Uint8Array(buffer)
+    this.words = new Int32Array(buffer)
+    this.floats = new Float64Array(buffer)
+    this.wordViews.clear()
+    this.floatViews.clear()
+    this.int32Views.clear()
+  }
+
+  /** The output buffer's first `values` 8-byte values as int32 words. */
+  outputWords(values: number): Int32Array {
+    let view = this.wordViews.get(values)
+    if (view === undefined) {
+      view = new Int32Array(this.kernels.memory.buffer, this.outputAddress, 2 * values)
+      this.wordViews.set(values, view)
+    }
+    return view
+  }
+
+  /** The output buffer's first `values` doubles. */
+  outputFloats(values: number): Float64Array {
+    let view = this.floatViews.get(values)
+    if (view === undefined) {
+      view = new Float64Array(this.kernels.memory.buffer, this.outputAddress, values)
+      this.floatViews.set(values, view)
+    }
+    return view
+  }
+
+  /** The output buffer's first `values` int32. */
+  outputInt32(values: number): Int32Array {
+    let view = this.int32Views.get(values)
+    if (view === undefined) {
+      view = new Int32Array(this.kernels.memory.buffer, this.outputAddress, values)
+      this.int32Views.set(values, view)
+    }
+    return view
+  }
+}
+
+let runtime: WasmRuntime | null = null
+let unavailable: string | null = null
+
+/** Why WebAssembly (with SIMD) cannot run here, or null when it can. */
+export function wasmUnavailableReason(): string | null {
+  if (runtime !== null) return null
+  if (unavailable !== null) return unavailable
+  if (typeof WebAssembly !== 'object') return (unavailable = 'this JavaScript engine has no WebAssembly')
+  try {
+    const module = new WebAssembly.Module(decodeBase64(WASM_BASE64) as BufferSource)
+    const exported = new Set(WebAssembly.Module.exports(module).map((entry) => entry.name))
+    const missing = REQUIRED_EXPORTS.filter((name) => !exported.has(name))
+    if (missing.length > 0) return (unavailable = `the kernels lack ${missing.join(', ')} (rebuild with npm run build:wasm)`)
+    runtime = new WasmRuntime(module)
+    return null
+  } catch (error) {
+    return (unavailable = `the kernels did not compile here (${error instanceof Error ? error.message : String(error)}); WebAssembly SIMD may be missing`)
+  }
+}
+
+/** The process's runtime, created on first use. */
+export function wasmRuntime(): WasmRuntime {
+  const reason = wasmUnavailableReason()
+  if (reason !== null) throw new Error(reason)
+  return runtime!
+}
