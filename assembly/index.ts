@@ -1,5 +1,42 @@
-// Placeholder: the WebAssembly kernels (bit unpacking per width, block decode,
-// rank, XXH64) arrive with the WASM backend issue and mirror src/backend/ts.
-export function kernelsVersion(): i32 {
-  return 0
+// The oixk WebAssembly kernels (AssemblyScript, runtime stub): bit unpacking per
+// width, block decode, typed decoders, rank, XXH64 and the canonical-block check.
+// They mirror src/backend/ts and src/write/block-encoder.ts bit for bit.
+//
+// ABI (the TS side in src/backend/wasm depends on it):
+// - Nothing is allocated at run time. Pointers are byte addresses in the exported
+//   memory, which JS grows and manages at or above max(heapBase(), 65536).
+// - A sequence is (records, data, count): records = its first 24-byte block record
+//   (u8 kind, u8 width, u16 reserved, u32 dataOffset, i64 base, i64 aux; unaligned),
+//   data = its data area, count = its values. Everything but table indexes was
+//   validated at open; table indexes are range-checked as they are read.
+// - Status: 0 ok; 1 table index out of range (scratch: u32 block, u32 index,
+//   u32 entries); 2 value not representable (scratch: u32 position in the run,
+//   i64 raw value at +8); 3 ordinal ≥ limit (scratch: u32 position, i64 raw value at +8).
+import { SCRATCH } from './common'
+
+export { decodeRaw, getRaw } from './decode'
+export { decodeFloat64Exact, decodeFloat64Sortable, decodeInt32 } from './typed'
+export { checkCanonical } from './canonical'
+export { xxh64 } from './xxh64'
+
+/** First free byte after the static data, rounded up to 16: JS allocates at or above max(heapBase(), 65536). */
+export function heapBase(): usize {
+  return (__heap_base + 15) & ~<usize>15
+}
+
+/** Address of the 64-byte scratch area where kernels leave results and error details. */
+export function scratch(): usize {
+  return SCRATCH
+}
+
+/**
+ * Documents with a value before `document`: ranks[document >> 6] (u32, aligned)
+ * plus the set bits below `document` in u64 word document >> 6 of the bitmap
+ * (little-endian, maybe unaligned). The mask is 0 when document is a multiple of 64.
+ */
+export function rank(bitmap: usize, ranks: usize, document: u32): u32 {
+  const word = document >>> 6
+  const bits = load<u64>(bitmap + (<usize>word << 3))
+  const below = bits & ((<u64>1 << <u64>(document & 63)) - 1)
+  return load<u32>(ranks + (<usize>word << 2)) + <u32>popcnt<u64>(below)
 }
