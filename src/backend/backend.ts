@@ -80,6 +80,14 @@ export interface ColumnsBackend {
    * below it; otherwise they must fit an int32. Returns -1, or the run position of the first bad value.
    */
   decodeInt32(sequence: SequenceView, first: number, count: number, ordinalLimit: number, destination: Int32Array, destinationIndex: number): number
+  /**
+   * The full check's block test: -1 when every block is in the form a flush would choose,
+   * else the first block that is not, with the canonical record in `canonical`
+   * ([kind, width, baseLow, baseHigh, auxLow, auxHigh]). Leaves the sequence's smallest and
+   * largest raw value in minMax ([minLow, minHigh, maxLow, maxHigh]). Throws
+   * CorruptIndexException for a table index out of range.
+   */
+  checkCanonical(sequence: SequenceView, minMax: Int32Array, canonical: Int32Array): number
   /** Documents with a value before `document` (document must be < maxDoc). */
   rank(presence: PresenceView, document: number): number
 }

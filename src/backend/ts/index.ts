@@ -4,6 +4,7 @@
 import type { ColumnsBackend, PresenceView, ResidentFile } from '../backend.js'
 import { xxh64Into } from '../../format/xxh64.js'
 import { decodeRaw, getRaw } from './decode.js'
+import { checkCanonical } from './canonical.js'
 import { decodeFloat64, decodeInt32 } from './typed.js'
 
 /** Set bits in a 32-bit word. */
@@ -38,5 +39,6 @@ export const typeScriptBackend: ColumnsBackend = {
   decodeRaw,
   decodeFloat64,
   decodeInt32,
+  checkCanonical,
   rank: rankOf,
 }

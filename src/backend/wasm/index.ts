@@ -127,6 +127,19 @@ export function createWasmBackend(): ColumnsBackend {
       }
       return -1
     },
+    checkCanonical(sequence, minMax, canonical) {
+      const base = sequence.file.address
+      const block = kernels.checkCanonical(base + sequence.recordsStart, base + sequence.dataStart, sequence.count, output)
+      if (block === -2) tableIndexError(runtime, sequence)
+      const words = runtime.words, out = output >>> 2, at = runtime.scratchWord
+      for (let index = 0; index < 4; index++) minMax[index] = words[out + index]
+      if (block >= 0) {
+        canonical[0] = words[at]
+        canonical[1] = words[at + 1]
+        for (let index = 2; index < 6; index++) canonical[index] = words[at + index]
+      }
+      return block
+    },
     // The bitmap and ranks are JS copies made at open; a call into WebAssembly would cost more than the popcount.
     rank: rankOf,
   }
