@@ -5,7 +5,7 @@ import {
   BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, RECORD_BYTES,
   recordAux, recordBase, recordDataOffset, recordKind, recordWidth, tableIndexError,
 } from './common'
-import { unpackScaled, unpackUnit } from './unpack'
+import { unpackScaled, unpackUnit } from './widths'
 
 /** n copies of value at out (8-aligned), two per 16-byte store. */
 function fill(out: usize, value: i64, n: u32): void {

@@ -10,7 +10,7 @@ import { printTable, seededRandom } from './common.js'
 const DOCUMENTS = 100_000
 const CALLS = 2_000_000
 
-function makeReader() {
+function makeReader(backend: 'ts' | 'wasm') {
   const random = seededRandom(3)
   const terms = ['ATL', 'BOS', 'DEN', 'LAX', 'ORD', 'SEA']
   const docs = Array.from({ length: DOCUMENTS }, (_, index) => ({
@@ -33,14 +33,18 @@ function makeReader() {
       { name: 'when', type: 'date', column: true },
     ],
   }
-  return openColumns(flushColumns(schema, docs)!)
+  return openColumns(flushColumns(schema, docs)!, { backend })
 }
 
-/** Runs each accessor CALLS times; returns heap growth and GC count per accessor. */
+/** Runs each accessor CALLS times on both backends; returns heap growth and GC count per accessor. */
 export async function benchAllocation(): Promise<string[][]> {
+  return [...await benchBackend('ts'), ...await benchBackend('wasm')]
+}
+
+async function benchBackend(backend: 'ts' | 'wasm'): Promise<string[][]> {
   const gc = (globalThis as { gc?: () => void }).gc
   if (gc === undefined) throw new Error('run with node --expose-gc')
-  const reader = makeReader()
+  const reader = makeReader(backend)
   const delay = reader.getColumn('delay')!, price = reader.getColumn('price')!, origin = reader.getColumn('origin')!
   const tags = reader.getColumn('tags')!, sparse = reader.getColumn('sparse')!, where = reader.getColumn('where')!
   const when = reader.getColumn('when')!
@@ -83,7 +87,7 @@ export async function benchAllocation(): Promise<string[][]> {
     call(calls)
     const growth = process.memoryUsage().heapUsed - before
     await new Promise((resolve) => setTimeout(resolve, 20))
-    rows.push([name, String(calls), String(growth), (growth / calls).toFixed(3), String(collections)])
+    rows.push([backend, name, String(calls), String(growth), (growth / calls).toFixed(3), String(collections)])
   }
   observer.disconnect()
   if (sink[0] === 0.5) console.log(sink[0])
@@ -91,5 +95,5 @@ export async function benchAllocation(): Promise<string[][]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  printTable('Allocation after open (heap growth over the calls; GCs during them)', ['accessor', 'calls', 'heap growth (bytes)', 'bytes/call', 'GCs'], await benchAllocation())
+  printTable('Allocation after open (heap growth over the calls; GCs during them)', ['backend', 'accessor', 'calls', 'heap growth (bytes)', 'bytes/call', 'GCs'], await benchAllocation())
 }

@@ -12,4 +12,4 @@ import { benchReadValues } from './read-values.bench.js'
 console.log(`oixk benchmarks: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}`)
 printTable('readValues, pure TypeScript backend, 65,536 cache-resident values (target ≥ 300 M/s for packed w ≤ 32)', ['case', 'values/s', 'per call'], await benchReadValues())
 printTable('Encoding (flush), pure TypeScript (target ≥ 20 M values/s)', ['case', 'values/s', 'per call'], await benchEncode())
-printTable('Allocation after open: heap growth and GCs over the calls (0 GCs = no per-call garbage)', ['accessor', 'calls', 'heap growth (bytes)', 'bytes/call', 'GCs'], await benchAllocation())
+printTable('Allocation after open: heap growth and GCs over the calls (0 GCs = no per-call garbage)', ['backend', 'accessor', 'calls', 'heap growth (bytes)', 'bytes/call', 'GCs'], await benchAllocation())

@@ -1,0 +1,275 @@
+// One function per width: each body is a run loop inlined with a literal width,
+// so the optimizer folds every offset, shift and mask into constants. (Inlined
+// into one big function instead, identical-looking arms get merged before the
+// constants are propagated, losing the specialisation.)
+import { scaledRun, simdUnit32, unitRun } from './unpack'
+
+function unit1(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 1) }
+function unit2(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 2) }
+function unit3(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 3) }
+function unit4(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 4) }
+function unit5(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 5) }
+function unit6(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 6) }
+function unit7(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 7) }
+function unit8(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 8) }
+function unit9(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 9) }
+function unit10(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 10) }
+function unit11(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 11) }
+function unit12(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 12) }
+function unit13(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 13) }
+function unit14(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 14) }
+function unit15(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 15) }
+function unit16(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 16) }
+function unit17(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 17) }
+function unit18(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 18) }
+function unit19(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 19) }
+function unit20(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 20) }
+function unit21(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 21) }
+function unit22(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 22) }
+function unit23(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 23) }
+function unit24(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 24) }
+function unit25(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 25) }
+function unit26(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 26) }
+function unit27(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 27) }
+function unit28(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 28) }
+function unit29(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 29) }
+function unit30(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 30) }
+function unit31(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 31) }
+function unit32(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 32) }
+function unit33(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 33) }
+function unit34(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 34) }
+function unit35(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 35) }
+function unit36(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 36) }
+function unit37(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 37) }
+function unit38(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 38) }
+function unit39(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 39) }
+function unit40(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 40) }
+function unit41(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 41) }
+function unit42(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 42) }
+function unit43(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 43) }
+function unit44(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 44) }
+function unit45(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 45) }
+function unit46(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 46) }
+function unit47(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 47) }
+function unit48(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 48) }
+function unit49(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 49) }
+function unit50(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 50) }
+function unit51(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 51) }
+function unit52(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 52) }
+function unit53(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 53) }
+function unit54(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 54) }
+function unit55(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 55) }
+function unit56(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 56) }
+function unit57(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 57) }
+function unit58(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 58) }
+function unit59(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 59) }
+function unit60(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 60) }
+function unit61(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 61) }
+function unit62(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 62) }
+function unit63(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 63) }
+function unit64(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 64) }
+
+function scaled1(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 1) }
+function scaled2(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 2) }
+function scaled3(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 3) }
+function scaled4(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 4) }
+function scaled5(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 5) }
+function scaled6(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 6) }
+function scaled7(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 7) }
+function scaled8(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 8) }
+function scaled9(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 9) }
+function scaled10(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 10) }
+function scaled11(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 11) }
+function scaled12(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 12) }
+function scaled13(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 13) }
+function scaled14(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 14) }
+function scaled15(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 15) }
+function scaled16(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 16) }
+function scaled17(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 17) }
+function scaled18(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 18) }
+function scaled19(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 19) }
+function scaled20(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 20) }
+function scaled21(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 21) }
+function scaled22(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 22) }
+function scaled23(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 23) }
+function scaled24(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 24) }
+function scaled25(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 25) }
+function scaled26(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 26) }
+function scaled27(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 27) }
+function scaled28(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 28) }
+function scaled29(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 29) }
+function scaled30(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 30) }
+function scaled31(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 31) }
+function scaled32(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 32) }
+function scaled33(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 33) }
+function scaled34(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 34) }
+function scaled35(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 35) }
+function scaled36(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 36) }
+function scaled37(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 37) }
+function scaled38(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 38) }
+function scaled39(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 39) }
+function scaled40(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 40) }
+function scaled41(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 41) }
+function scaled42(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 42) }
+function scaled43(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 43) }
+function scaled44(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 44) }
+function scaled45(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 45) }
+function scaled46(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 46) }
+function scaled47(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 47) }
+function scaled48(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 48) }
+function scaled49(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 49) }
+function scaled50(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 50) }
+function scaled51(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 51) }
+function scaled52(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 52) }
+function scaled53(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 53) }
+function scaled54(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 54) }
+function scaled55(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 55) }
+function scaled56(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 56) }
+function scaled57(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 57) }
+function scaled58(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 58) }
+function scaled59(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 59) }
+function scaled60(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 60) }
+function scaled61(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 61) }
+function scaled62(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 62) }
+function scaled63(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 63) }
+function scaled64(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 64) }
+
+/** Decodes values [from, to) of a packed block with g = 1 (no multiply), width 1..64, into out. */
+export function unpackUnit(p: usize, from: u32, to: u32, base: i64, out: usize, width: u32): void {
+  switch (width) {
+    case 1: unit1(p, from, to, base, out); return
+    case 2: unit2(p, from, to, base, out); return
+    case 3: unit3(p, from, to, base, out); return
+    case 4: unit4(p, from, to, base, out); return
+    case 5: unit5(p, from, to, base, out); return
+    case 6: unit6(p, from, to, base, out); return
+    case 7: unit7(p, from, to, base, out); return
+    case 8: unit8(p, from, to, base, out); return
+    case 9: unit9(p, from, to, base, out); return
+    case 10: unit10(p, from, to, base, out); return
+    case 11: unit11(p, from, to, base, out); return
+    case 12: unit12(p, from, to, base, out); return
+    case 13: unit13(p, from, to, base, out); return
+    case 14: unit14(p, from, to, base, out); return
+    case 15: unit15(p, from, to, base, out); return
+    case 16: unit16(p, from, to, base, out); return
+    case 17: unit17(p, from, to, base, out); return
+    case 18: unit18(p, from, to, base, out); return
+    case 19: unit19(p, from, to, base, out); return
+    case 20: unit20(p, from, to, base, out); return
+    case 21: unit21(p, from, to, base, out); return
+    case 22: unit22(p, from, to, base, out); return
+    case 23: unit23(p, from, to, base, out); return
+    case 24: unit24(p, from, to, base, out); return
+    case 25: unit25(p, from, to, base, out); return
+    case 26: unit26(p, from, to, base, out); return
+    case 27: unit27(p, from, to, base, out); return
+    case 28: unit28(p, from, to, base, out); return
+    case 29: unit29(p, from, to, base, out); return
+    case 30: unit30(p, from, to, base, out); return
+    case 31: unit31(p, from, to, base, out); return
+    case 32: unit32(p, from, to, base, out); return
+    case 33: unit33(p, from, to, base, out); return
+    case 34: unit34(p, from, to, base, out); return
+    case 35: unit35(p, from, to, base, out); return
+    case 36: unit36(p, from, to, base, out); return
+    case 37: unit37(p, from, to, base, out); return
+    case 38: unit38(p, from, to, base, out); return
+    case 39: unit39(p, from, to, base, out); return
+    case 40: unit40(p, from, to, base, out); return
+    case 41: unit41(p, from, to, base, out); return
+    case 42: unit42(p, from, to, base, out); return
+    case 43: unit43(p, from, to, base, out); return
+    case 44: unit44(p, from, to, base, out); return
+    case 45: unit45(p, from, to, base, out); return
+    case 46: unit46(p, from, to, base, out); return
+    case 47: unit47(p, from, to, base, out); return
+    case 48: unit48(p, from, to, base, out); return
+    case 49: unit49(p, from, to, base, out); return
+    case 50: unit50(p, from, to, base, out); return
+    case 51: unit51(p, from, to, base, out); return
+    case 52: unit52(p, from, to, base, out); return
+    case 53: unit53(p, from, to, base, out); return
+    case 54: unit54(p, from, to, base, out); return
+    case 55: unit55(p, from, to, base, out); return
+    case 56: unit56(p, from, to, base, out); return
+    case 57: unit57(p, from, to, base, out); return
+    case 58: unit58(p, from, to, base, out); return
+    case 59: unit59(p, from, to, base, out); return
+    case 60: unit60(p, from, to, base, out); return
+    case 61: unit61(p, from, to, base, out); return
+    case 62: unit62(p, from, to, base, out); return
+    case 63: unit63(p, from, to, base, out); return
+    case 64: unit64(p, from, to, base, out); return
+  }
+}
+
+/** Decodes values [from, to) of a packed block (base + g × u), width 1..64, into out. */
+export function unpackScaled(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, width: u32): void {
+  switch (width) {
+    case 1: scaled1(p, from, to, base, g, out); return
+    case 2: scaled2(p, from, to, base, g, out); return
+    case 3: scaled3(p, from, to, base, g, out); return
+    case 4: scaled4(p, from, to, base, g, out); return
+    case 5: scaled5(p, from, to, base, g, out); return
+    case 6: scaled6(p, from, to, base, g, out); return
+    case 7: scaled7(p, from, to, base, g, out); return
+    case 8: scaled8(p, from, to, base, g, out); return
+    case 9: scaled9(p, from, to, base, g, out); return
+    case 10: scaled10(p, from, to, base, g, out); return
+    case 11: scaled11(p, from, to, base, g, out); return
+    case 12: scaled12(p, from, to, base, g, out); return
+    case 13: scaled13(p, from, to, base, g, out); return
+    case 14: scaled14(p, from, to, base, g, out); return
+    case 15: scaled15(p, from, to, base, g, out); return
+    case 16: scaled16(p, from, to, base, g, out); return
+    case 17: scaled17(p, from, to, base, g, out); return
+    case 18: scaled18(p, from, to, base, g, out); return
+    case 19: scaled19(p, from, to, base, g, out); return
+    case 20: scaled20(p, from, to, base, g, out); return
+    case 21: scaled21(p, from, to, base, g, out); return
+    case 22: scaled22(p, from, to, base, g, out); return
+    case 23: scaled23(p, from, to, base, g, out); return
+    case 24: scaled24(p, from, to, base, g, out); return
+    case 25: scaled25(p, from, to, base, g, out); return
+    case 26: scaled26(p, from, to, base, g, out); return
+    case 27: scaled27(p, from, to, base, g, out); return
+    case 28: scaled28(p, from, to, base, g, out); return
+    case 29: scaled29(p, from, to, base, g, out); return
+    case 30: scaled30(p, from, to, base, g, out); return
+    case 31: scaled31(p, from, to, base, g, out); return
+    case 32: scaled32(p, from, to, base, g, out); return
+    case 33: scaled33(p, from, to, base, g, out); return
+    case 34: scaled34(p, from, to, base, g, out); return
+    case 35: scaled35(p, from, to, base, g, out); return
+    case 36: scaled36(p, from, to, base, g, out); return
+    case 37: scaled37(p, from, to, base, g, out); return
+    case 38: scaled38(p, from, to, base, g, out); return
+    case 39: scaled39(p, from, to, base, g, out); return
+    case 40: scaled40(p, from, to, base, g, out); return
+    case 41: scaled41(p, from, to, base, g, out); return
+    case 42: scaled42(p, from, to, base, g, out); return
+    case 43: scaled43(p, from, to, base, g, out); return
+    case 44: scaled44(p, from, to, base, g, out); return
+    case 45: scaled45(p, from, to, base, g, out); return
+    case 46: scaled46(p, from, to, base, g, out); return
+    case 47: scaled47(p, from, to, base, g, out); return
+    case 48: scaled48(p, from, to, base, g, out); return
+    case 49: scaled49(p, from, to, base, g, out); return
+    case 50: scaled50(p, from, to, base, g, out); return
+    case 51: scaled51(p, from, to, base, g, out); return
+    case 52: scaled52(p, from, to, base, g, out); return
+    case 53: scaled53(p, from, to, base, g, out); return
+    case 54: scaled54(p, from, to, base, g, out); return
+    case 55: scaled55(p, from, to, base, g, out); return
+    case 56: scaled56(p, from, to, base, g, out); return
+    case 57: scaled57(p, from, to, base, g, out); return
+    case 58: scaled58(p, from, to, base, g, out); return
+    case 59: scaled59(p, from, to, base, g, out); return
+    case 60: scaled60(p, from, to, base, g, out); return
+    case 61: scaled61(p, from, to, base, g, out); return
+    case 62: scaled62(p, from, to, base, g, out); return
+    case 63: scaled63(p, from, to, base, g, out); return
+    case 64: scaled64(p, from, to, base, g, out); return
+  }
+}
