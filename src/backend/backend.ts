@@ -72,12 +72,13 @@ export interface ColumnsBackend {
   /**
    * Values [first, first + count) as doubles: 'sortable' decodes SortableBits (fractional, geo),
    * 'exact' converts integers. Returns -1, or the run position of the first value beyond 2^53
-   * ('exact'; values from there on are not written).
+   * ('exact'): the values before it are written, none from it on.
    */
   decodeFloat64(sequence: SequenceView, first: number, count: number, mode: Float64Mode, destination: Float64Array, destinationIndex: number): number
   /**
    * Values [first, first + count) as int32. With ordinalLimit ≥ 0 they are ordinals that must be
-   * below it; otherwise they must fit an int32. Returns -1, or the run position of the first bad value.
+   * below it; otherwise they must fit an int32. Returns -1, or the run position of the first bad value
+   * (the values before it are written, none from it on).
    */
   decodeInt32(sequence: SequenceView, first: number, count: number, ordinalLimit: number, destination: Int32Array, destinationIndex: number): number
   /**

@@ -235,6 +235,7 @@ export class Column {
 
   /** The term with this ordinal as a string (allocates). */
   term(ordinal: number): string {
+    this.assertOpen()
     this.expectType('term', this.dictionary !== null, 'keyword')
     this.checkIndex(ordinal, this.dictionary!.termCount, 'ordinal')
     const text = decodeUtf8Strict(this.dictionary!.termBytes(ordinal))
@@ -244,6 +245,7 @@ export class Column {
 
   /** Ordinal of a keyword (string or UTF-8 bytes) by binary search, or -1. */
   lookupOrdinal(term: string | Uint8Array): number {
+    this.assertOpen()
     this.expectType('lookupOrdinal', this.dictionary !== null, 'keyword')
     return this.dictionary!.lookupOrdinal(term)
   }

@@ -37,6 +37,7 @@ export class ColumnsReader implements Disposable {
    * is a view of linear memory, valid until the memory grows: use it at once.
    */
   get bytes(): Uint8Array {
+    this.assertOpen()
     return this.file === null ? new Uint8Array(0) : this.file.bytes
   }
 

@@ -278,7 +278,7 @@ function computeUnitsWithDoubles(
   }
   choice.width = bitsOfNumber(largestUnit)
   const divisorHigh = Math.floor(divisor / 4294967296)
-  choice.auxLow = divisor - divisorHigh * 4294967296
+  choice.auxLow = (divisor - divisorHigh * 4294967296) | 0 // as the int32 word the record stores
   choice.auxHigh = divisorHigh
 }
 

@@ -108,7 +108,12 @@ export function createWasmBackend(): ColumnsBackend {
         const status = mode === 'sortable'
           ? kernels.decodeFloat64Sortable(records, data, sequence.count, first + done, chunk, output)
           : kernels.decodeFloat64Exact(records, data, sequence.count, first + done, chunk, output)
-        if (status === 2) return done + (runtime.words[runtime.scratchWord] >>> 0)
+        if (status === 2) {
+          // Like the TS backend: the values before the bad one are written, nothing after it.
+          const position = runtime.words[runtime.scratchWord] >>> 0
+          if (position > 0) destination.set(runtime.outputFloats(position), destinationIndex + done)
+          return done + position
+        }
         if (status !== 0) tableIndexError(runtime, sequence)
         destination.set(runtime.outputFloats(chunk), destinationIndex + done)
       }
@@ -121,7 +126,11 @@ export function createWasmBackend(): ColumnsBackend {
       for (let done = 0; done < count; done += OUTPUT_VALUES) {
         const chunk = Math.min(OUTPUT_VALUES, count - done)
         const status = kernels.decodeInt32(records, data, sequence.count, first + done, chunk, limit, output)
-        if (status === 2 || status === 3) return done + (runtime.words[runtime.scratchWord] >>> 0)
+        if (status === 2 || status === 3) {
+          const position = runtime.words[runtime.scratchWord] >>> 0
+          if (position > 0) destination.set(runtime.outputInt32(position), destinationIndex + done)
+          return done + position
+        }
         if (status !== 0) tableIndexError(runtime, sequence)
         destination.set(runtime.outputInt32(chunk), destinationIndex + done)
       }
