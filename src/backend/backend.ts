@@ -27,7 +27,10 @@ export interface ResidentFile {
 export interface SequenceView {
   /** The resident file the sequence lives in. */
   readonly file: ResidentFile
-  /** The file's bytes as parsed at open (the TS kernels read them; see ResidentFile.bytes). */
+  /**
+   * The file's bytes as parsed at open. Only the TS kernels read them: with WebAssembly they are
+   * a view that memory growth detaches (see ResidentFile.bytes), so nothing else may.
+   */
   readonly bytes: Uint8Array
   /** File name and which sequence this is, for errors raised while reading. */
   readonly fileName: string
@@ -36,9 +39,10 @@ export interface SequenceView {
   readonly blockCount: number
   /** Block records copied at open into aligned words: 6 per block (kind | width << 8, dataOffset, baseLow, baseHigh, auxLow, auxHigh). */
   readonly records: Int32Array
-  /** File offsets of the first block record and of the data area. */
+  /** File offsets of the first block record and of the data area, and the data area's length (padding included). */
   readonly recordsStart: number
   readonly dataStart: number
+  readonly dataLength: number
   /** The file's whole ArrayBuffer as aligned int32 words, so bit fields are read in place without copies. */
   readonly bufferWords: Int32Array
   /** Offset of the data area within that buffer (bytes.byteOffset + dataStart). */

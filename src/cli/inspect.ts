@@ -126,9 +126,7 @@ function formatDouble(raw: bigint): string {
 
 /** Count, blocks, bytes, and the block-kind and width histograms of one integer sequence. */
 function describeSequence(label: string, sequence: SequenceView): string {
-  const recordsStart = sequence.dataStart - BLOCK_RECORD_BYTES * sequence.blockCount
-  const dataLength = readUint32(sequence.bytes, recordsStart - SEQUENCE_HEADER_BYTES + 8)
-  const sequenceBytes = SEQUENCE_HEADER_BYTES + BLOCK_RECORD_BYTES * sequence.blockCount + dataLength
+  const sequenceBytes = SEQUENCE_HEADER_BYTES + BLOCK_RECORD_BYTES * sequence.blockCount + sequence.dataLength
   const blocksByKind = [0, 0, 0]
   const valuesByKind = [0, 0, 0]
   const blocksByWidth = new Map<number, number>()

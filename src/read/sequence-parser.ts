@@ -96,7 +96,7 @@ export function parseSequence(
     if (bytes[index] !== 0) fail('padding bytes after the last block are not zero')
   }
   const view: SequenceView = {
-    file, bytes, fileName, label, count, blockCount, records, recordsStart, dataStart, bufferWords,
+    file, bytes, fileName, label, count, blockCount, records, recordsStart, dataStart, dataLength, bufferWords,
     dataStartInBuffer: bytes.byteOffset + dataStart,
   }
   return { view, end }
