@@ -124,6 +124,10 @@ export class Column {
 
   /** Value index of the nth value of document; throws when it has fewer values. */
   private valueIndex(document: number, nth: number): number {
+    // The dense first value needs no run lookup: the value index is the document.
+    if (this.layout === 'dense' && nth === 0 && document >>> 0 === document && document < this.maxDoc && !this.lifetime.closed) {
+      return document
+    }
     this.resolve(document)
     if (!(nth >= 0 && nth < runCount) || nth !== Math.floor(nth)) {
       throw new RangeError(`field "${this.name}": document ${document} has ${runCount} value(s), no value #${nth}`)
