@@ -78,7 +78,12 @@ async function benchBackend(backend: 'ts' | 'wasm'): Promise<string[][]> {
   const rows: string[][] = []
   for (const [name, call] of cases) {
     const calls = name.startsWith('readValues') ? CALLS / 100 : CALLS
-    for (let round = 0; round < 3; round++) call(calls / 4) // warm up: optimise the loop and its callees first
+    // Warm up until the loop runs optimised code from its first iteration: TurboFan compiles
+    // concurrently, and a measured call that starts in the interpreter boxes every double.
+    for (let round = 0; round < 10; round++) {
+      call(calls / 8)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
     gc()
     // GC entries arrive asynchronously: let the forced collection's entry land before counting.
     await new Promise((resolve) => setTimeout(resolve, 20))
