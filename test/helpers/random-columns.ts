@@ -5,7 +5,6 @@
  * i64 extremes, few distinct wide values for tables), and a count that leaves
  * the last block partial.
  */
-import { float64ToSortableBits } from '../../src/format/sortable-bits.js'
 import type { ColumnsDocument } from '../../src/write/columns-writer.js'
 import type { Pick } from './duel.js'
 
@@ -134,6 +133,3 @@ export function randomDocuments(random: () => number, maxDoc: number): { schema:
   }
   return { schema: { fields }, docs }
 }
-
-/** Sortable raw of a double, as the writer stores it (for expectations). */
-export const sortableOf = (value: number): bigint => float64ToSortableBits(value)

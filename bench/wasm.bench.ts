@@ -1,0 +1,165 @@
+/**
+ * The WebAssembly backend against pure TypeScript and against memcpy, one run,
+ * ratios beside the figures: readValues per width and block form (65,536
+ * cache-resident values), 32 MiB outputs, getInt64 latency, open + checksum of
+ * a 256 MiB file. Run with --expose-gc so big buffers are freed between cases.
+ */
+import { openColumns } from '../src/index.js'
+import type { Column } from '../src/read/column.js'
+import { denseFile, randomInteger, valuesForBytes } from '../test/helpers/dense-file.js'
+import { type Measured, measure, perSecond, printTable, seededRandom } from './common.js'
+
+const VALUES = 1 << 16
+const LARGE_VALUES = 1 << 22 // 32 MiB of i64
+const HUGE_BYTES = 256 * 2 ** 20
+
+export const WASM_TITLE = 'WebAssembly backend vs pure TypeScript and memcpy (one run; targets beside each figure)'
+export const WASM_HEADER = ['case', 'WASM', 'TS or memcpy', 'ratio', 'target', 'met']
+
+type Destination = BigInt64Array | Float64Array | Int32Array
+const DESTINATIONS = [
+  ['BigInt64Array', (n: number) => new BigInt64Array(n)],
+  ['Float64Array', (n: number) => new Float64Array(n)],
+  ['Int32Array', (n: number) => new Int32Array(n)],
+] as const
+
+/** A block form / width: how values are made and which destinations can hold them. */
+interface Case { name: string; make: (index: number) => number | bigint; fits: ('BigInt64Array' | 'Float64Array' | 'Int32Array')[] }
+
+function cases(random: () => number): Case[] {
+  const all = ['BigInt64Array', 'Float64Array', 'Int32Array'] as Case['fits']
+  const list: Case[] = [1, 3, 8, 13, 17].map((width) => ({ name: `packed w=${width}`, make: () => Math.floor(random() * 2 ** width), fits: all }))
+  list.push({ name: 'packed w=32', make: () => Math.floor(random() * 2 ** 32) - 2 ** 31, fits: all })
+  list.push({ name: 'packed w=47', make: () => randomInteger(random, 47), fits: ['BigInt64Array', 'Float64Array'] })
+  list.push({ name: 'packed w=64', make: (index) => BigInt.asIntN(64, (BigInt(Math.floor(random() * 2 ** 32)) << 32n) | BigInt(index & 1)), fits: ['BigInt64Array'] })
+  list.push({ name: 'constant', make: () => 7, fits: all })
+  // 16 values spread over 31 bits: a table (640 bytes a block) beats packed width 31 (3,968 bytes).
+  const entries = Array.from({ length: 16 }, () => randomInteger(random, 31))
+  list.push({ name: 'table (16 wide values)', make: () => entries[Math.floor(random() * 16)], fits: all })
+  return list
+}
+
+/** The column "v" of bytes opened with each backend. */
+function pair(bytes: Uint8Array): { wasm: Column; ts: Column; close: () => void } {
+  const wasm = openColumns(bytes, { backend: 'wasm' }), ts = openColumns(bytes, { backend: 'ts' })
+  return { wasm: wasm.getColumn('v')!, ts: ts.getColumn('v')!, close: () => { wasm.close(); ts.close() } }
+}
+
+/** Throws unless every block of the column has the form a case is named after ("packed w=13", "constant", "table"). */
+function checkForm(name: string, column: Column): void {
+  const records = column.values.records
+  const width = /w=(\d+)/.exec(name)?.[1]
+  const expected = name.startsWith('constant') ? 'kind 0' : name.startsWith('table') ? 'kind 2' : `kind 1 width ${width}`
+  for (let block = 0; block < column.values.blockCount; block++) {
+    const kind = records[6 * block] & 0xff
+    const actual = kind === 1 ? `kind 1 width ${records[6 * block] >>> 8}` : `kind ${kind}`
+    if (actual !== expected) throw new Error(`${name}: block ${block} is ${actual}, not ${expected}`)
+  }
+}
+
+const met = (ok: boolean) => (ok ? 'yes' : 'NO')
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`
+const collect = () => (globalThis as { gc?: () => void }).gc?.()
+
+/** readValues of 65,536 values per case and destination, both backends, plus memcpy of the same 512 KiB. */
+async function smallRuns(random: () => number): Promise<string[][]> {
+  const tasks: Measured[] = []
+  const pairs: { name: string; destination: string }[] = []
+  const opened: (() => void)[] = []
+  for (const { name, make, fits } of cases(random)) {
+    const { wasm, ts, close } = pair(denseFile(VALUES, make))
+    opened.push(close)
+    checkForm(name, ts)
+    for (const [destination, create] of DESTINATIONS) {
+      if (!fits.includes(destination)) continue
+      const out: Destination = create(VALUES)
+      tasks.push({ name: `${name} → ${destination} wasm`, itemsPerCall: VALUES, run: () => { wasm.readValues(0, out) } })
+      tasks.push({ name: `${name} → ${destination} ts`, itemsPerCall: VALUES, run: () => { ts.readValues(0, out) } })
+      pairs.push({ name, destination })
+    }
+  }
+  const target = new BigInt64Array(VALUES), source = new BigInt64Array(VALUES).fill(3n)
+  tasks.push({ name: 'memcpy 512 KiB', itemsPerCall: VALUES, run: () => target.set(source) })
+  const results = await measure(tasks)
+  for (const close of opened) close()
+  const memcpy = results[results.length - 1].itemsPerSecond
+  const rows = pairs.map(({ name, destination }, index) => {
+    const wasm = results[2 * index].itemsPerSecond, ts = results[2 * index + 1].itemsPerSecond
+    return [`${name} → ${destination}`, perSecond(wasm), perSecond(ts), `${ratio(wasm, ts)} TS, ${((100 * wasm) / memcpy).toFixed(0)}% memcpy`,
+      '≥ 2.5 G/s, ≥ 8× TS', met(wasm >= 2.5e9 && wasm >= 8 * ts)]
+  })
+  rows.push(['TypedArray.set of the same 512 KiB (memcpy)', '', perSecond(memcpy), '', '', ''])
+  return rows
+}
+
+/** readValues of 4M values (32 MiB of output) against TypedArray.set of 32 MiB. */
+async function largeRuns(random: () => number): Promise<string[][]> {
+  const widths = [8, 17, 64]
+  const out = new BigInt64Array(LARGE_VALUES), source = new BigInt64Array(LARGE_VALUES).fill(5n)
+  const tasks: Measured[] = [], closers: (() => void)[] = []
+  for (const width of widths) {
+    const make = width === 64 ? (index: number) => BigInt.asIntN(64, (BigInt(Math.floor(random() * 2 ** 32)) << 32n) | BigInt(index & 1)) : () => Math.floor(random() * 2 ** width)
+    const { wasm, close } = pair(denseFile(LARGE_VALUES, make))
+    closers.push(close)
+    checkForm(`packed w=${width}`, wasm)
+    tasks.push({ name: `w=${width}`, itemsPerCall: LARGE_VALUES, run: () => { wasm.readValues(0, out) } })
+  }
+  tasks.push({ name: 'memcpy 32 MiB', itemsPerCall: LARGE_VALUES, run: () => out.set(source) })
+  const results = await measure(tasks, 1000)
+  for (const close of closers) close()
+  const memcpy = results[results.length - 1].itemsPerSecond
+  const rows = widths.map((width, index) => {
+    const wasm = results[index].itemsPerSecond
+    return [`32 MiB: packed w=${width} → BigInt64Array (4M values)`, perSecond(wasm), perSecond(memcpy), `${((100 * wasm) / memcpy).toFixed(0)}% memcpy`, '≥ 80% memcpy', met(wasm >= 0.8 * memcpy)]
+  })
+  rows.push(['TypedArray.set of 32 MiB (memcpy)', '', `${perSecond(memcpy)} (${((memcpy * 8) / 1e9).toFixed(1)} GB/s)`, '', '', ''])
+  return rows
+}
+
+/** getInt64 in a caller's loop (its own function, like user code), ns per call. */
+async function latency(random: () => number): Promise<string[][]> {
+  const { wasm, ts, close } = pair(denseFile(VALUES, () => Math.floor(random() * 2 ** 17)))
+  const sink = new Float64Array(1)
+  const loop = () => new Function('column', 'sink', `for (let index = 0; index < ${VALUES}; index++) sink[0] += column.getInt64((index * 40503) & ${VALUES - 1})`) as (column: Column, sink: Float64Array) => void
+  const wasmLoop = loop(), tsLoop = loop()
+  const [w, t] = await measure([
+    { name: 'getInt64 wasm', itemsPerCall: VALUES, run: () => wasmLoop(wasm, sink) },
+    { name: 'getInt64 ts', itemsPerCall: VALUES, run: () => tsLoop(ts, sink) },
+  ])
+  close()
+  const ns = (perCall: number) => (perCall * 1e6) / VALUES
+  return [['getInt64, dense integral w=17 (ns/call)', `${ns(w.millisecondsPerCall).toFixed(2)} ns`, `${ns(t.millisecondsPerCall).toFixed(2)} ns`,
+    `${ratio(t.millisecondsPerCall, w.millisecondsPerCall)} faster`, '≤ 5 ns', met(ns(w.millisecondsPerCall) <= 5)]]
+}
+
+/** openColumns (copy in, XXH64 checksum, structure) + close of a 256 MiB file. */
+async function openHuge(random: () => number): Promise<string[][]> {
+  // Built once; nothing outside this function keeps it, so it is garbage when the case ends.
+  const file = denseFile(valuesForBytes(HUGE_BYTES, 53), () => randomInteger(random, 53))
+  const copy = new Uint8Array(file.length)
+  const results = await measure([
+    { name: 'open wasm', itemsPerCall: file.length, run: () => openColumns(file, { backend: 'wasm' }).close() },
+    { name: 'open ts', itemsPerCall: file.length, run: () => openColumns(file, { backend: 'ts' }).close() },
+    { name: 'memcpy', itemsPerCall: file.length, run: () => copy.set(file) },
+  ], 1000)
+  const [wasm, ts, memcpy] = results.map((result) => result.itemsPerSecond / 1e9)
+  return [
+    [`open + checksum, ${(file.length / 2 ** 20).toFixed(0)} MiB (GB/s)`, `${wasm.toFixed(2)} GB/s`, `${ts.toFixed(2)} GB/s`, `${ratio(wasm, ts)} TS`, '≥ 15 GB/s', met(wasm >= 15)],
+    ['TypedArray.set of the same file (memcpy)', '', `${memcpy.toFixed(2)} GB/s`, `open is ${((100 * wasm) / memcpy).toFixed(0)}% of memcpy`, '', ''],
+  ]
+}
+
+/** Runs every case, freeing each case's files before the next; returns the table rows. */
+export async function benchWasm(): Promise<string[][]> {
+  const random = seededRandom(42)
+  const rows: string[][] = []
+  for (const part of [smallRuns, largeRuns, latency, openHuge]) {
+    rows.push(...await part(random))
+    collect()
+  }
+  return rows
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  printTable(WASM_TITLE, WASM_HEADER, await benchWasm())
+}
