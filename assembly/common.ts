@@ -42,15 +42,11 @@ export const BLOCK_BUFFER: usize = memory.data(8 * 1024, 16)
 @inline export function recordAux(record: usize): i64 { return load<i64>(record, 16) }
 
 /**
- * Reports a table index beyond the table's entries (status 1). Kept out of line:
- * it runs at most once per call, and the hot loops stay small.
+ * Reports a table index beyond the table's entries: status 1, with the block,
+ * the index and the entries in SCRATCH. Not inlined: it runs at most once per
+ * call, and the hot loops stay small.
  */
-// @ts-ignore: decorator
-@inline export function tableIndexError(block: u32, index: u32, entries: u32): i32 {
-  return reportTableIndex(block, index, entries)
-}
-
-function reportTableIndex(block: u32, index: u32, entries: u32): i32 {
+export function tableIndexError(block: u32, index: u32, entries: u32): i32 {
   store<u32>(SCRATCH, block)
   store<u32>(SCRATCH, index, 4)
   store<u32>(SCRATCH, entries, 8)

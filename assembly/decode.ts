@@ -25,8 +25,8 @@ function fill(out: usize, value: i64, n: u32): void {
 /**
  * Table indexes [from, to) of width W (1..8) at idx, each checked against
  * entries, mapped through the entries at p. Groups of 8 indexes take W bytes,
- * so one 8-byte load holds a whole group; the check of a group is one or-ed
- * compare, and only a failing group is rescanned to find its first bad index.
+ * so one 8-byte load holds a whole group; a group is checked as a whole, and
+ * only a failing group is rescanned to find its first bad index.
  */
 // @ts-ignore: decorator
 @inline function tableRun(p: usize, from: u32, to: u32, out: usize, entries: u32, block: u32, W: u32): i32 {
@@ -54,9 +54,11 @@ function fill(out: usize, value: i64, n: u32): void {
     const e6 = <u32>(x >>> (6 * W)) & mask
     const e7 = <u32>(x >>> (7 * W)) & mask
     if (!full) {
-      const bad = <u32>(e0 >= entries) | <u32>(e1 >= entries) | <u32>(e2 >= entries) | <u32>(e3 >= entries)
-        | <u32>(e4 >= entries) | <u32>(e5 >= entries) | <u32>(e6 >= entries) | <u32>(e7 >= entries)
-      if (bad) break // the checked loop below finds and reports the first bad index
+      // e < entries ⇔ e - entries < 0 (both below 2^9): the and of the differences is
+      // negative iff all are (two operations a value, not compare, set and or).
+      const all = (<i32>e0 - <i32>entries) & (<i32>e1 - <i32>entries) & (<i32>e2 - <i32>entries) & (<i32>e3 - <i32>entries)
+        & (<i32>e4 - <i32>entries) & (<i32>e5 - <i32>entries) & (<i32>e6 - <i32>entries) & (<i32>e7 - <i32>entries)
+      if (all >= 0) break // the checked loop below finds and reports the first bad index
     }
     store<i64>(o, load<i64>(p + (<usize>e0 << 3)))
     store<i64>(o, load<i64>(p + (<usize>e1 << 3)), 8)
@@ -107,7 +109,11 @@ export function decodeBlock(record: usize, data: usize, block: u32, from: u32, t
   return OK
 }
 
-/** Raw i64 values [first, first + n) of a sequence to out (8-aligned); status 0 or 1 (table index). */
+/**
+ * Raw i64 values [first, first + n) of a sequence to out (8-aligned); status 0
+ * or 1 (table index). The caller keeps first + n ≤ count (count is part of the
+ * ABI for symmetry with checkCanonical; the decoder does not need it).
+ */
 export function decodeRaw(records: usize, data: usize, count: u32, first: u32, n: u32, out: usize): i32 {
   const end = first + n // ≤ count < 2^32: no wrap
   let index = first

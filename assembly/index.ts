@@ -11,12 +11,18 @@
 //   validated at open; table indexes are range-checked as they are read.
 // - Status: 0 ok; 1 table index out of range (scratch: u32 block, u32 index,
 //   u32 entries); 2 value not representable (scratch: u32 position in the run,
-//   i64 raw value at +8); 3 ordinal ≥ limit (scratch: u32 position, i64 raw value at +8).
+//   and the raw i64 value at +8, for the message); 3 ordinal ≥ limit (scratch:
+//   u32 position, raw i64 value at +8).
+// - u32 results (rank) reach JS as int32: values ≥ 2^31 need >>> 0.
 import { SCRATCH } from './common'
 
+// Raw values: a run of a sequence (decodeRaw) or one value (getRaw).
 export { decodeRaw, getRaw } from './decode'
+// Typed runs: sortable or exact doubles, int32 or keyword ordinals.
 export { decodeFloat64Exact, decodeFloat64Sortable, decodeInt32 } from './typed'
+// The full check's block test (canonical records) and the sequence's min and max.
 export { checkCanonical } from './canonical'
+// The file checksum.
 export { xxh64 } from './xxh64'
 
 /** First free byte after the static data, rounded up to 16: JS allocates at or above max(heapBase(), 65536). */

@@ -1,11 +1,14 @@
 // Typed decoders: raw values converted as the reader's typed destinations need
 // them (Float64Array of sortable doubles or exact integers, Int32Array of
-// integers or keyword ordinals). Each block's slice is decoded first and then
-// converted while it is still in L1 (at most 8 KiB).
-import {
-  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, NOT_REPRESENTABLE, OK, ORDINAL_ERROR, RECORD_BYTES, SCRATCH,
-} from './common'
-import { decodeBlock } from './decode'
+// integers or keyword ordinals).
+//
+// The run goes in chunks of 1,024 values counted from `first` (not block
+// aligned), each decoded whole before it is converted, exactly as the TS
+// backend (src/backend/ts/typed.ts) does: a run holding both a table index
+// error and a bad value reports whichever its chunk order meets first, the same
+// with both backends. A chunk (8 KiB) is still in L1 when it is converted.
+import { BLOCK_BUFFER, BLOCK_VALUES, NOT_REPRESENTABLE, OK, ORDINAL_ERROR, SCRATCH } from './common'
+import { decodeRaw } from './decode'
 
 /** The largest integer a double holds exactly, with all below it: 2^53 - 1. */
 const MAX_SAFE: u64 = 0x1F_FFFF_FFFF_FFFF
@@ -36,42 +39,30 @@ function sortableInPlace(o: usize, n: u32): void {
 
 /** Raw values [first, first + n) as SortableBits-decoded doubles to out; status 0 or 1. */
 export function decodeFloat64Sortable(records: usize, data: usize, count: u32, first: u32, n: u32, out: usize): i32 {
-  const end = first + n
-  let index = first
-  let o = out
-  while (index < end) {
-    const block = index >>> BLOCK_SHIFT
-    const from = index & (BLOCK_VALUES - 1)
-    const take = min(end - index, BLOCK_VALUES - from)
-    const status = decodeBlock(records + <usize>block * RECORD_BYTES, data, block, from, from + take, o)
+  for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
+    const take = min(n - done, BLOCK_VALUES)
+    const o = out + (<usize>done << 3)
+    const status = decodeRaw(records, data, count, first + done, take, o)
     if (status != OK) return status
     sortableInPlace(o, take)
-    index += take
-    o += <usize>take << 3
   }
   return OK
 }
 
 /** Raw values as exact doubles to out; status 2 at the first |v| > 2^53 - 1 (scratch: position, value). */
 export function decodeFloat64Exact(records: usize, data: usize, count: u32, first: u32, n: u32, out: usize): i32 {
-  const end = first + n
-  let index = first
-  let o = out
-  while (index < end) {
-    const block = index >>> BLOCK_SHIFT
-    const from = index & (BLOCK_VALUES - 1)
-    const take = min(end - index, BLOCK_VALUES - from)
-    const status = decodeBlock(records + <usize>block * RECORD_BYTES, data, block, from, from + take, o)
+  for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
+    const take = min(n - done, BLOCK_VALUES)
+    const o = out + (<usize>done << 3)
+    const status = decodeRaw(records, data, count, first + done, take, o)
     if (status != OK) return status
     for (let j: u32 = 0; j < take; j++) {
       const at = o + (<usize>j << 3)
       const v = load<i64>(at)
       // |v| ≤ 2^53 - 1 ⇔ v + (2^53 - 1) in [0, 2^54 - 2] as unsigned.
-      if (<u64>(v + MAX_SAFE) > 2 * MAX_SAFE) return reportValue(NOT_REPRESENTABLE, index - first + j, v)
+      if (<u64>(v + MAX_SAFE) > 2 * MAX_SAFE) return reportValue(NOT_REPRESENTABLE, done + j, v)
       store<f64>(at, <f64>v)
     }
-    index += take
-    o += <usize>take << 3
   }
   return OK
 }
@@ -82,33 +73,27 @@ export function decodeFloat64Exact(records: usize, data: usize, count: u32, firs
  * at the first value < 0 or ≥ limit. Scratch: position within the run, raw value.
  */
 export function decodeInt32(records: usize, data: usize, count: u32, first: u32, n: u32, limit: u32, out: usize): i32 {
-  const end = first + n
   const ordinals = limit != 0xFFFF_FFFF
-  let index = first
-  let o = out
-  while (index < end) {
-    const block = index >>> BLOCK_SHIFT
-    const from = index & (BLOCK_VALUES - 1)
-    const take = min(end - index, BLOCK_VALUES - from)
+  for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
+    const take = min(n - done, BLOCK_VALUES)
+    const o = out + (<usize>done << 2)
     // The i64 values do not fit the int32 output: decode them into the static block buffer.
-    const status = decodeBlock(records + <usize>block * RECORD_BYTES, data, block, from, from + take, BLOCK_BUFFER)
+    const status = decodeRaw(records, data, count, first + done, take, BLOCK_BUFFER)
     if (status != OK) return status
     if (ordinals) {
       for (let j: u32 = 0; j < take; j++) {
         const v = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
         // Unsigned compare: negative values look huge and fail too.
-        if (<u64>v >= <u64>limit) return reportValue(ORDINAL_ERROR, index - first + j, v)
+        if (<u64>v >= <u64>limit) return reportValue(ORDINAL_ERROR, done + j, v)
         store<i32>(o + (<usize>j << 2), <i32>v)
       }
     } else {
       for (let j: u32 = 0; j < take; j++) {
         const v = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
-        if (v != <i64><i32>v) return reportValue(NOT_REPRESENTABLE, index - first + j, v)
+        if (v != <i64><i32>v) return reportValue(NOT_REPRESENTABLE, done + j, v)
         store<i32>(o + (<usize>j << 2), <i32>v)
       }
     }
-    index += take
-    o += <usize>take << 2
   }
   return OK
 }

