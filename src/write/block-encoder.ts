@@ -308,6 +308,18 @@ function computeUnitsWithBigInts(
   choice.auxHigh = int64Result[1]
 }
 
+/** Widens minMax ([minLow, minHigh, maxLow, maxHigh]) to the chosen block's range; the first block sets it. */
+export function includeBlockRange(choice: BlockChoice, minMax: Int32Array, firstBlock: boolean): void {
+  if (firstBlock || compareInt64(choice.baseLow, choice.baseHigh, minMax[0], minMax[1]) < 0) {
+    minMax[0] = choice.baseLow
+    minMax[1] = choice.baseHigh
+  }
+  if (firstBlock || compareInt64(choice.maxLow, choice.maxHigh, minMax[2], minMax[3]) > 0) {
+    minMax[2] = choice.maxLow
+    minMax[3] = choice.maxHigh
+  }
+}
+
 /** Appends the data of the block chooseBlock just chose (it left the units or table entries in scratch). */
 export function writeBlockData(count: number, choice: BlockChoice, sink: ByteSink): void {
   if (choice.kind === BlockKind.constant) return

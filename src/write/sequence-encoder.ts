@@ -3,8 +3,7 @@
  * the blocks' data back to back, then 8 zero bytes of padding.
  */
 import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
-import { compareInt64 } from '../format/int64.js'
-import { type BlockChoice, chooseBlock, writeBlockData } from './block-encoder.js'
+import { type BlockChoice, chooseBlock, includeBlockRange, writeBlockData } from './block-encoder.js'
 import { ByteSink } from './byte-sink.js'
 
 const choice: BlockChoice = {
@@ -27,14 +26,7 @@ export function writeSequence(words: Int32Array, count: number, sink: ByteSink):
     const first = block * BLOCK_VALUES
     const blockValues = Math.min(BLOCK_VALUES, count - first)
     chooseBlock(words, first, blockValues, choice)
-    if (block === 0 || compareInt64(choice.baseLow, choice.baseHigh, sequenceMinMax[0], sequenceMinMax[1]) < 0) {
-      sequenceMinMax[0] = choice.baseLow
-      sequenceMinMax[1] = choice.baseHigh
-    }
-    if (block === 0 || compareInt64(choice.maxLow, choice.maxHigh, sequenceMinMax[2], sequenceMinMax[3]) > 0) {
-      sequenceMinMax[2] = choice.maxLow
-      sequenceMinMax[3] = choice.maxHigh
-    }
+    includeBlockRange(choice, sequenceMinMax, block === 0)
     const dataOffset = dataSink.length
     writeBlockData(blockValues, choice, dataSink)
     sink.writeUint8(choice.kind)

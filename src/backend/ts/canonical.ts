@@ -4,8 +4,7 @@
  */
 import type { SequenceView } from '../backend.js'
 import { BLOCK_VALUES } from '../../format/constants.js'
-import { compareInt64 } from '../../format/int64.js'
-import { type BlockChoice, chooseBlock } from '../../write/block-encoder.js'
+import { type BlockChoice, chooseBlock, includeBlockRange } from '../../write/block-encoder.js'
 import { decodeRaw } from './decode.js'
 
 const blockValues = new Int32Array(2 * BLOCK_VALUES)
@@ -21,14 +20,7 @@ export function checkCanonical(sequence: SequenceView, minMax: Int32Array, canon
     const count = Math.min(BLOCK_VALUES, sequence.count - first)
     decodeRaw(sequence, first, count, blockValues, 0)
     chooseBlock(blockValues, 0, count, choice)
-    if (block === 0 || compareInt64(choice.baseLow, choice.baseHigh, minMax[0], minMax[1]) < 0) {
-      minMax[0] = choice.baseLow
-      minMax[1] = choice.baseHigh
-    }
-    if (block === 0 || compareInt64(choice.maxLow, choice.maxHigh, minMax[2], minMax[3]) > 0) {
-      minMax[2] = choice.maxLow
-      minMax[3] = choice.maxHigh
-    }
+    includeBlockRange(choice, minMax, block === 0)
     const at = 6 * block
     if ((records[at] & 0xff) !== choice.kind || records[at] >>> 8 !== choice.width || records[at + 2] !== choice.baseLow
       || records[at + 3] !== choice.baseHigh || records[at + 4] !== choice.auxLow || records[at + 5] !== choice.auxHigh) {
