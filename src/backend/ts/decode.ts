@@ -203,21 +203,10 @@ export function decodeRaw(sequence: SequenceView, first: number, count: number, 
   }
 }
 
-/**
- * Reads `width` bits (≤ 32) at stream bit `bit` of the data starting at byte `start`, as
- * an int32 bit pattern: a uint32 above 2^31 returned from a call that is not inlined
- * would be boxed as a heap number.
- */
-function readBits(bytes: Uint8Array, start: number, bit: number, width: number): number {
-  const at = start + (bit >>> 3)
-  const shift = bit & 7
-  const low = bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)
-  const value = (low >>> shift) | ((bytes[at + 4] << 1) << (31 - shift))
-  return value & (-1 >>> (32 - width))
-}
 
-/** One raw value, into int64Result: one record read and one or two unaligned loads. */
+/** One raw value, into int64Result: one record read and one or two aligned word loads. */
 export function getRaw(sequence: SequenceView, index: number): void {
+  const words = sequence.bufferWords
   const records = sequence.records
   const block = index >>> BLOCK_SHIFT
   const record = 6 * block
@@ -230,25 +219,27 @@ export function getRaw(sequence: SequenceView, index: number): void {
   }
   const width = records[record] >>> 8
   const position = index & (BLOCK_VALUES - 1)
-  const bytes = sequence.bytes
-  const dataStart = sequence.dataStart + records[record + 1]
+  let start = sequence.dataStartInBuffer + records[record + 1]
   if (kind === BlockKind.table) {
     const entries = records[record + 4]
-    const entry = readBits(bytes, dataStart + 8 * entries, position * width, width)
+    const bytes = sequence.bytes
+    const entriesStart = sequence.dataStart + records[record + 1]
+    start += 8 * entries
+    const bit = position * width + (start & 3) * 8
+    const word = (start >>> 2) + (bit >>> 5), shift = bit & 31
+    const entry = ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & (-1 >>> (32 - width))
     if (entry >= entries) tableIndexError(sequence, block, entry, entries)
-    int64Result[0] = readInt32(bytes, dataStart + 8 * entry)
-    int64Result[1] = readInt32(bytes, dataStart + 8 * entry + 4)
+    int64Result[0] = readInt32(bytes, entriesStart + 8 * entry)
+    int64Result[1] = readInt32(bytes, entriesStart + 8 * entry + 4)
     return
   }
-  const bit = position * width
-  let unitLow: number, unitHigh: number
-  if (width <= 32) {
-    unitLow = readBits(bytes, dataStart, bit, width)
-    unitHigh = 0
-  } else {
-    unitLow = readBits(bytes, dataStart, bit, 32)
-    unitHigh = readBits(bytes, dataStart, bit + 32, width - 32)
-  }
+  // As in decodeBlock: aligned word loads from the buffer, the field's bit offset counted from an aligned word.
+  const bit = position * width + (start & 3) * 8
+  const word = (start >>> 2) + (bit >>> 5), shift = bit & 31
+  let unitLow = (words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))
+  let unitHigh = 0
+  if (width <= 32) unitLow &= -1 >>> (32 - width)
+  else unitHigh = ((words[word + 1] >>> shift) | ((words[word + 2] << 1) << (31 - shift))) & (-1 >>> (64 - width))
   if (records[record + 4] !== 1 || records[record + 5] !== 0) {
     multiplyInt64(unitLow, unitHigh, records[record + 4], records[record + 5])
     unitLow = int64Result[0]
