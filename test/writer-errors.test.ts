@@ -1,26 +1,8 @@
 // Bad writer input: exact error messages, and a failing addDocument leaves no trace in the file.
 import { describe, expect, it } from 'vitest'
 import { ColumnsWriter, flushColumns, InvalidInputError, openColumns } from '../src/index.js'
+import { BAD_VALUES, GOOD, SCHEMA, TRACE } from './helpers/bad-input-table.js'
 
-const SCHEMA = { fields: [
-  { name: 'k', type: 'keyword', facet: true },
-  { name: 'km', type: 'keyword', facet: true, multi: true },
-  { name: 'i', type: 'integral', column: true },
-  { name: 'im', type: 'integral', column: true, multi: true },
-  { name: 'f', type: 'fractional', column: true },
-  { name: 'd', type: 'date', column: true },
-  { name: 'b', type: 'bool', column: true },
-  { name: 'g', type: 'geo_point', column: true },
-  { name: 'gm', type: 'geo_point', column: true, multi: true },
-  { name: 'dm', type: 'date', column: true, multi: true }, // at most one value per good document: optional layout
-  { name: 't', type: 'text' },
-] }
-
-const GOOD = [
-  { k: 'a', km: ['b', 'a'], i: 1, im: [1, 2], f: 1.5, d: 0, b: true, g: { lat: 1, lon: 2 }, gm: [{ lat: 0, lon: 0 }], dm: [5], t: 'x' },
-  { k: 'c', i: 2, im: [], f: -0, d: '2024-01-01', b: false, gm: [{ lat: 3, lon: 4 }, { lat: 3, lon: 4 }] },
-  { km: ['c'], i: 3, f: NaN, d: 5n, g: { lat: -1, lon: -2 }, dm: 6 },
-]
 const EXPECTED = flushColumns(SCHEMA, GOOD, { maxDoc: 4 })!
 
 /** Runs fn, expecting an InvalidInputError with exactly this message. */
@@ -30,49 +12,6 @@ function expectError(fn: () => unknown, message: string): void {
   expect(caught).toBeInstanceOf(InvalidInputError)
   expect((caught as Error).message).toBe(message)
 }
-
-/** Values the bad document adds before its bad field: new terms and values in every column kind. */
-const TRACE = { dm: [1, 2, 3], k: 'only-in-bad', km: ['a', 'only-in-bad-2', 'only-in-bad-2'], i: 99, im: [7, 8, 9], f: 2.5, d: 77, b: true, g: { lat: 5, lon: 5 } }
-
-// [title, the bad part of document 1, exact message]
-const BAD_VALUES: [string, Record<string, unknown>, string][] = [
-  ['keyword given a number', { k: 5 }, 'field "k" of document 1: expected a keyword string, got the number 5'],
-  ['multi keyword given a boolean', { km: ['new-term', false] }, 'field "km" of document 1: expected a keyword string, got the boolean false'],
-  ['integral given a string', { i: 'x' }, 'field "i" of document 1: expected an integer (number or bigint), got the string "x"'],
-  ['fractional given a boolean', { f: true }, 'field "f" of document 1: expected a fractional number, got the boolean true'],
-  ['fractional given a bad string', { f: 'abc' }, 'field "f" of document 1: expected a number, "NaN", "Infinity", "-Infinity", "-0" or {bits}, got the string "abc"'],
-  ['fractional given bad bits', { f: { bits: '123' } }, 'field "f" of document 1: {bits} must hold 16 hex digits or a bigint, got the string "123"'],
-  ['fractional given negative bigint bits', { f: { bits: -1n } }, 'field "f" of document 1: IEEE bits -1n are not an unsigned 64-bit pattern'],
-  ['date given a boolean', { d: true }, 'field "d" of document 1: expected a date (Date, milliseconds as number or bigint, or an ISO-8601 string), got the boolean true'],
-  ['bool given a number', { b: 1 }, 'field "b" of document 1: expected a boolean, got the number 1'],
-  ['geo given a string', { g: 'x' }, 'field "g" of document 1: expected a geo point {lat, lon}, got the string "x"'],
-  ['geo given a non-numeric lat', { g: { lat: '1', lon: 2 } }, 'field "g" of document 1: geo point needs numeric lat and lon, got lat the string "1" and lon the number 2'],
-  ['multi geo given an array item', { gm: [{ lat: 1, lon: 1 }, [1, 2]] }, 'field "gm" of document 1: expected a geo point {lat, lon}, got an array'],
-  ['array for a non-multi integral', { i: [1] }, 'field "i" of document 1: got an array but the field is not multi-valued'],
-  ['array for a non-multi keyword', { k: ['a'] }, 'field "k" of document 1: got an array but the field is not multi-valued'],
-  ['null inside a multi array', { im: [1, null] }, 'field "im" of document 1: a multi-valued field\'s array holds null'],
-  ['integral number beyond 2^53', { i: 2 ** 53 }, 'field "i" of document 1: integer 9007199254740992 is not a safe integer (beyond 2^53 a number may already be rounded); use bigint for exact 64-bit values'],
-  ['integral non-integer', { i: 1.5 }, 'field "i" of document 1: integral value the number 1.5 is not an integer'],
-  ['integral NaN', { i: NaN }, 'field "i" of document 1: integral value the number NaN is not an integer'],
-  ['integer 2^63', { i: 2n ** 63n }, 'field "i" of document 1: integer 9223372036854775808n is outside the signed 64-bit range [-2^63, 2^63 - 1]'],
-  ['integer -2^63 - 1 in a multi array', { im: [1, -(2n ** 63n) - 1n] }, 'field "im" of document 1: integer -9223372036854775809n is outside the signed 64-bit range [-2^63, 2^63 - 1]'],
-  ['keyword with a lone high surrogate', { k: '\uD800x' }, 'field "k" of document 1: keyword has a lone surrogate at UTF-16 index 0; UTF-8 cannot hold it (TextEncoder would replace it with U+FFFD, losing data)'],
-  ['keyword with a lone low surrogate', { km: ['ok-new', 'ab\uDC00'] }, 'field "km" of document 1: keyword has a lone surrogate at UTF-16 index 2; UTF-8 cannot hold it (TextEncoder would replace it with U+FFFD, losing data)'],
-  ['keyword with a reversed pair', { k: 'a\uDE00\uD83D' }, 'field "k" of document 1: keyword has a lone surrogate at UTF-16 index 1; UTF-8 cannot hold it (TextEncoder would replace it with U+FFFD, losing data)'],
-  ['date with month 13', { d: '2024-13-01' }, 'field "d" of document 1: invalid date the string "2024-13-01": month 13 is out of range (01-12)'],
-  ['date that is not ISO', { d: 'yesterday' }, 'field "d" of document 1: invalid date the string "yesterday": expected a 4-digit year at position 0, found \'y\''],
-  ['date February 30', { d: '2024-02-30' }, 'field "d" of document 1: invalid date the string "2024-02-30": day 30 does not exist in February'],
-  ['invalid Date object', { d: new Date(NaN) }, 'field "d" of document 1: invalid date (the Date holds NaN)'],
-  ['date with fractional milliseconds', { d: 1.5 }, 'field "d" of document 1: invalid date: the number 1.5 is not a whole number of milliseconds in the safe range; use bigint beyond 2^53'],
-  ['date bigint beyond i64', { d: 2n ** 63n }, 'field "d" of document 1: date in milliseconds 9223372036854775808n is outside the signed 64-bit range [-2^63, 2^63 - 1]'],
-  ['geo latitude 90.5', { g: { lat: 90.5, lon: 0 } }, 'field "g" of document 1: geo latitude 90.5 is outside [-90, 90]'],
-  ['geo latitude -90.001', { g: { lat: -90.001, lon: 0 } }, 'field "g" of document 1: geo latitude -90.001 is outside [-90, 90]'],
-  ['geo longitude -180.5', { g: { lat: 0, lon: -180.5 } }, 'field "g" of document 1: geo longitude -180.5 is outside [-180, 180]'],
-  ['geo longitude 181 in a multi array', { gm: [{ lat: 0, lon: 0 }, { lat: 0, lon: 181 }] }, 'field "gm" of document 1: geo longitude 181 is outside [-180, 180]'],
-  ['geo latitude NaN', { g: { lat: NaN, lon: 0 } }, 'field "g" of document 1: geo latitude NaN is outside [-90, 90]'],
-  ['geo longitude NaN', { g: { lat: 0, lon: NaN } }, 'field "g" of document 1: geo longitude NaN is outside [-180, 180]'],
-  ['unknown field', { zz: 1 }, 'document 1: unknown field "zz" (not in the schema)'],
-]
 
 describe('bad values: exact message, and the document leaves no trace', () => {
   for (const [title, bad, message] of BAD_VALUES) {

@@ -1,0 +1,62 @@
+// The writer's bad-input table through `oixk build`: every entry that NDJSON can
+// express gives exit 1, the table's exact message after FILE:LINE, and no output
+// file (nor a temp file) afterwards.
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../src/cli/run.js'
+import { BAD_VALUES, GOOD, SCHEMA, TRACE } from './helpers/bad-input-table.js'
+
+/** JSON text for a value, integers exact (bigints as digits); null when JSON cannot say it. */
+function toJson(value: unknown): string | null {
+  if (typeof value === 'bigint') return value.toString()
+  if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : null
+  if (value instanceof Date) return null
+  if (Array.isArray(value)) {
+    const items = value.map(toJson)
+    return items.includes(null) ? null : `[${items.join(',')}]`
+  }
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).map(([key, item]) => [key, toJson(item)] as const)
+    return entries.some(([, item]) => item === null) ? null : `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${item}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+// Inputs the CLI reads differently by design: JSON integers are exact (2^53 is a valid integer
+// there, a bigint), and -1 as {bits} is a number, not a negative bigint.
+const NOT_THE_SAME_IN_JSON = new Set(['integral number beyond 2^53', 'fractional given negative bigint bits'])
+
+let directory = ''
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'oixk-bad-'))
+  await writeFile(join(directory, 'schema.json'), JSON.stringify(SCHEMA))
+})
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true })
+})
+
+describe('oixk build refuses every bad input of the writer table and writes nothing', () => {
+  const expressible = BAD_VALUES.filter(([title, bad]) => !NOT_THE_SAME_IN_JSON.has(title) && toJson({ ...TRACE, ...bad }) !== null)
+
+  it('covers most of the table', () => {
+    expect(expressible.length).toBeGreaterThanOrEqual(BAD_VALUES.length - 8)
+  })
+
+  for (const [title, bad, message] of expressible) {
+    it(title, async () => {
+      const docs = join(directory, 'docs.ndjson')
+      await writeFile(docs, `${toJson(GOOD[0])}\n${toJson({ ...TRACE, ...bad })}\n${toJson(GOOD[2])}\n`)
+      const output = join(directory, 'out.oixk')
+      let stderr = ''
+      const code = await runCli(['build', '--schema', join(directory, 'schema.json'), '--docs', docs, '-o', output], {
+        stdout: { write: () => true },
+        stderr: { write: (text: string) => { stderr += text; return true } },
+      })
+      expect(code).toBe(1)
+      expect(stderr).toBe(`oixk build: ${docs}:2: ${message}\n`)
+      expect((await readdir(directory)).sort()).toEqual(['docs.ndjson', 'schema.json'])
+    })
+  }
+})
