@@ -79,30 +79,26 @@ export class WasmRuntime {
 
   /** The output buffer's first `values` 8-byte values as int32 words. */
   outputWords(values: number): Int32Array {
-    let view = this.wordViews.get(values)
-    if (view === undefined) {
-      view = new Int32Array(this.kernels.memory.buffer, this.outputAddress, 2 * values)
-      this.wordViews.set(values, view)
-    }
-    return view
+    return this.outputView(this.wordViews, Int32Array, 2 * values)
   }
 
   /** The output buffer's first `values` doubles. */
   outputFloats(values: number): Float64Array {
-    let view = this.floatViews.get(values)
-    if (view === undefined) {
-      view = new Float64Array(this.kernels.memory.buffer, this.outputAddress, values)
-      this.floatViews.set(values, view)
-    }
-    return view
+    return this.outputView(this.floatViews, Float64Array, values)
   }
 
   /** The output buffer's first `values` int32. */
   outputInt32(values: number): Int32Array {
-    let view = this.int32Views.get(values)
+    return this.outputView(this.int32Views, Int32Array, values)
+  }
+
+  private outputView<View>(
+    cache: Map<number, View>, type: new (buffer: ArrayBuffer, offset: number, length: number) => View, length: number,
+  ): View {
+    let view = cache.get(length)
     if (view === undefined) {
-      view = new Int32Array(this.kernels.memory.buffer, this.outputAddress, values)
-      this.int32Views.set(values, view)
+      view = new type(this.kernels.memory.buffer, this.outputAddress, length)
+      cache.set(length, view)
     }
     return view
   }
