@@ -8,7 +8,6 @@ export const HEADER_MAGIC = 0x4b58494f
 export const FOOTER_MAGIC = 0x4f49584b
 export const FORMAT_VERSION = 1
 
-export const HEADER_BYTES = 8
 /** Offset of the u32 maxDoc; the first section starts right after it. */
 export const MAX_DOC_OFFSET = 8
 export const FIRST_SECTION_OFFSET = 12

@@ -32,16 +32,6 @@ export function bitsOfNumber(value: number): number {
   return 64 - Math.clz32(Math.floor(value / TWO_POW_32))
 }
 
-/** The i64 as a double; exact when it is a safe integer (check with Number.isSafeInteger). */
-export function int64ToNumber(low: number, high: number): number {
-  return high * TWO_POW_32 + (low >>> 0)
-}
-
-/** Unsigned 64-bit words as a double (exact below 2^53). */
-export function uint64ToNumber(low: number, high: number): number {
-  return (high >>> 0) * TWO_POW_32 + (low >>> 0)
-}
-
 /** Splits a safe integer into words in int64Result. */
 export function numberToInt64(value: number): void {
   const high = Math.floor(value / TWO_POW_32)
@@ -58,20 +48,6 @@ export function int64ToBigInt(low: number, high: number): bigint {
 export function bigIntToInt64(value: bigint): void {
   int64Result[0] = Number(BigInt.asIntN(32, value))
   int64Result[1] = Number(BigInt.asIntN(32, value >> 32n))
-}
-
-/** a - b modulo 2^64 into int64Result. */
-export function subtractInt64(aLow: number, aHigh: number, bLow: number, bHigh: number): void {
-  const low = (aLow >>> 0) - (bLow >>> 0)
-  int64Result[0] = low
-  int64Result[1] = aHigh - bHigh - (low < 0 ? 1 : 0)
-}
-
-/** a + b modulo 2^64 into int64Result. */
-export function addInt64(aLow: number, aHigh: number, bLow: number, bHigh: number): void {
-  const low = (aLow >>> 0) + (bLow >>> 0)
-  int64Result[0] = low
-  int64Result[1] = aHigh + bHigh + (low > 0xffffffff ? 1 : 0)
 }
 
 /**
@@ -136,13 +112,7 @@ export function sortableToFloat64Into(low: number, high: number, destination: Fl
 
 /** SortableBits.Decode: the double whose sortable raw form is (low, high). */
 export function sortableToFloat64(low: number, high: number): number {
-  if (high < 0) {
-    wordsOfFloat64[0] = ~low
-    wordsOfFloat64[1] = high ^ 0x7fffffff
-  } else {
-    wordsOfFloat64[0] = low
-    wordsOfFloat64[1] = high
-  }
+  sortableToFloat64Into(low, high, float64Scratch, 0)
   return float64Scratch[0]
 }
 

@@ -2,6 +2,7 @@
  * Unsigned LEB128 limited to 5 bytes and values below 2^32; readers accept only
  * the minimal encoding so a file has exactly one byte form.
  */
+import { MAX_VARUINT } from './constants.js'
 
 /** Bytes the minimal varuint of value takes. */
 export function varuintLength(value: number): number {
@@ -43,7 +44,7 @@ export function readVarUint(bytes: Uint8Array, end: number, cursor: VarUintCurso
     value += (byte & 0x7f) * scale
     if ((byte & 0x80) === 0) {
       if (byte === 0 && index > 0) return 'overlong (non-minimal) varuint'
-      if (value > 0xffffffff) return 'varuint exceeds 2^32 - 1'
+      if (value > MAX_VARUINT) return 'varuint exceeds 2^32 - 1'
       cursor.value = value
       cursor.offset = offset
       return null

@@ -176,7 +176,7 @@ export class Column {
   private loadInt64Number(document: number, nth: number): void {
     this.expectType('getInt64', this.integerLike, INTEGER_LIKE)
     this.backend.getRaw(this.values, this.valueIndex(document, nth))
-    // Written out rather than int64ToNumber(): a double returned from a call may be boxed.
+    // Computed here rather than by a helper: a double returned from a call may be boxed.
     const value = int64Result[1] * 4294967296 + (int64Result[0] >>> 0)
     if (!Number.isSafeInteger(value)) {
       throw new RangeError(`field "${this.name}" document ${document}: value ${int64ToBigInt(int64Result[0], int64Result[1])} is beyond 2^53; use getInt64BigInt`)

@@ -3,7 +3,7 @@
  */
 import type { ColumnsBackend, ResidentFile } from '../backend/backend.js'
 import {
-  COLUMN_TYPE_BY_CODE, FIRST_SECTION_OFFSET, FOOTER_MAGIC, FORMAT_VERSION, HEADER_MAGIC, LAYOUT_BY_CODE, TRAILER_BYTES,
+  COLUMN_TYPE_BY_CODE, FIRST_SECTION_OFFSET, MAX_DOC_OFFSET, FOOTER_MAGIC, FORMAT_VERSION, HEADER_MAGIC, LAYOUT_BY_CODE, TRAILER_BYTES,
 } from '../format/constants.js'
 import type { DirectoryEntry } from '../format/directory-entry.js'
 import { CorruptIndexException } from '../format/errors.js'
@@ -38,7 +38,7 @@ export function checkFrame(file: ResidentFile, fileName: string, backend: Column
     const hex = (high: number, low: number) => high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0')
     fail(`checksum mismatch: stored ${hex(storedHigh, storedLow)}, computed ${hex(checksum[1], checksum[0])}`)
   }
-  return readUint32(bytes, 8)
+  return readUint32(bytes, MAX_DOC_OFFSET)
 }
 
 /** Parses the directory and checks that sections tile [12, directoryOffset) in order. */

@@ -10,7 +10,7 @@ import { ByteSink } from './byte-sink.js'
 import { sequenceMinMax, writeSequence } from './sequence-encoder.js'
 
 /** Growable list of i64 values as interleaved (low, high) words. */
-export class Int64List {
+class Int64List {
   words: Int32Array
   length = 0
 

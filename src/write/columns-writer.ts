@@ -2,7 +2,7 @@
  * The flush path: documents in doc-id order in, one OIXK columns file out.
  */
 import {
-  CHECKSUM_BYTES, DEFAULT_MAX_RESIDENT_FILE_BYTES, FieldTypeCode, FIRST_SECTION_OFFSET, FOOTER_MAGIC, LayoutCode,
+  CHECKSUM_BYTES, DEFAULT_MAX_RESIDENT_FILE_BYTES, FieldTypeCode, FIRST_SECTION_OFFSET, FOOTER_MAGIC, LayoutCode, MAX_DOC_OFFSET,
   FORMAT_VERSION, HEADER_MAGIC, MAX_COUNT, TRAILER_BYTES,
 } from '../format/constants.js'
 import { InvalidInputError } from '../format/errors.js'
@@ -210,7 +210,7 @@ function assembleFile(maxDoc: number, columns: DirectoryEntry[], sink: ByteSink,
   const view = new DataView(file.buffer, file.byteOffset, fileLength)
   view.setUint32(0, HEADER_MAGIC, true)
   view.setUint32(4, FORMAT_VERSION, true)
-  view.setUint32(8, maxDoc, true)
+  view.setUint32(MAX_DOC_OFFSET, maxDoc, true)
   let offset = writeVarUint(file, directoryOffset, columns.length)
   columns.forEach((column, index) => {
     offset = writeVarUint(file, offset, names[index].length)
