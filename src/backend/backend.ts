@@ -1,3 +1,5 @@
+import type { QueryKernels } from './query-kernels.js'
+
 /**
  * The seam between the reader (framing, directory, dictionary, validation) and
  * the hot loops. Two implementations give identical results: pure TypeScript
@@ -95,4 +97,6 @@ export interface ColumnsBackend {
   checkCanonical(sequence: SequenceView, minMax: Int32Array, canonical: Int32Array): number
   /** Documents with a value before `document` (document must be < maxDoc). */
   rank(presence: PresenceView, document: number): number
+  /** Facet, filter and aggregation kernels (src/backend/query-kernels.ts). */
+  readonly query: QueryKernels
 }

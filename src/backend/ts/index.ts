@@ -6,6 +6,7 @@ import { xxh64Into } from '../../format/xxh64.js'
 import { decodeRaw, getRaw } from './decode.js'
 import { checkCanonical } from './canonical.js'
 import { decodeFloat64, decodeInt32 } from './typed.js'
+import { typeScriptQueryKernels } from './query.js'
 
 /** Set bits in a 32-bit word. */
 export function popcount32(value: number): number {
@@ -41,4 +42,5 @@ export const typeScriptBackend: ColumnsBackend = {
   decodeInt32,
   checkCanonical,
   rank: rankOf,
+  query: typeScriptQueryKernels,
 }

@@ -8,6 +8,7 @@ import type { ColumnsBackend, Float64Mode, ResidentFile, SequenceView } from '..
 import { CorruptIndexException } from '../../format/errors.js'
 import { int64Result } from '../../format/int64.js'
 import { rankOf } from '../ts/index.js'
+import { createWasmQueryKernels } from './query.js'
 import { OUTPUT_VALUES, type WasmRuntime, wasmRuntime } from './runtime.js'
 
 /** Regions of files whose readers were dropped without close(): freed when collected. */
@@ -151,5 +152,6 @@ export function createWasmBackend(): ColumnsBackend {
     },
     // The bitmap and ranks are JS copies made at open; a call into WebAssembly would cost more than the popcount.
     rank: rankOf,
+    query: createWasmQueryKernels(runtime),
   }
 }

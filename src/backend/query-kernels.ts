@@ -1,0 +1,92 @@
+/**
+ * The query half of the backend seam: kernels that answer facet, filter and
+ * aggregation questions from a value sequence's blocks without materialising
+ * values. Both backends implement it with identical results (and identical
+ * error messages); src/kernels maps documents to values (layouts) around it.
+ *
+ * Conventions shared by every kernel:
+ * - A kernel reads the values [first, first + count) of one sequence.
+ * - `selection` chooses values: bit (selectionStart + i) of its words selects
+ *   value first + i (bit b of a bitset is bit b & 31 of word b >> 5). null
+ *   selects every value. A dense column passes its DocSet as it is, with
+ *   selectionStart = first (the value index is the document).
+ * - Raw values are signed i64 given as [low, high] int32 word pairs; comparisons
+ *   are signed (fractional/geo raw values are SortableBits, so raw order is
+ *   double order with -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN).
+ * - Block records bound whole blocks (constant: one value; packed: [base,
+ *   base + g (2^w - 1)]; table: first and last entries exact), so kernels skip
+ *   or accept whole blocks and translate bounds into the packed u space.
+ * - A table index out of range raises the same CorruptIndexException as a read.
+ */
+import type { SequenceView } from './backend.js'
+
+/** Words of a bitset that kernels read and write in place (WebAssembly: in linear memory, no copy per call). */
+export interface BitsetMemory {
+  /** The words; a getter: with WebAssembly, re-read it after anything that may grow memory (an open, an allocation). */
+  readonly words: Int32Array
+  /** Byte address of word 0 in the backend's memory (16-aligned; 0 for the TS backend). */
+  readonly address: number
+  readonly wordCount: number
+  /** Gives the memory back (WebAssembly); the words must not be used afterwards. Idempotent. */
+  release(): void
+}
+
+/**
+ * Running totals of `aggregate`, carried across calls (several runs, chunks).
+ * integers: words = [minLow, minHigh, maxLow, maxHigh, sum0, sum1, sum2, sum3]
+ * (sum: 128-bit two's complement, little-endian words, exact for any 2^32 i64 values);
+ * doubles ('sortable' mode): min/max are raw SortableBits, sum is the double sum in
+ * value order (sequential addition, so both backends agree bit for bit).
+ */
+export interface AggregateState {
+  /** [count, sumDouble]; count of the selected values seen so far. */
+  readonly numbers: Float64Array
+  /** min, max raw and the 128-bit integer sum (see above). Meaningless while count is 0. */
+  readonly words: Int32Array
+}
+
+/** How aggregate treats raw values: integers (sum exact in 128 bits) or SortableBits doubles (sum in double). */
+export type AggregateMode = 'integer' | 'sortable'
+
+/** A fresh, empty aggregate state. */
+export function createAggregateState(): AggregateState {
+  return { numbers: new Float64Array(2), words: new Int32Array(8) }
+}
+
+/** Kernels each backend provides for queries (see the conventions above). */
+export interface QueryKernels {
+  /** A zeroed bitset of wordCount int32 words in the backend's memory. */
+  allocateBitset(wordCount: number): BitsetMemory
+  /**
+   * counts[raw] += 1 for each selected value (ordinals, bools). A raw value outside
+   * [0, counts.length) raises CorruptIndexException(fileName,
+   * `${label}: value ${valueIndex} is ${raw}, not in [0, ${counts.length})`), counts left partly updated.
+   */
+  countValues(
+    sequence: SequenceView, first: number, count: number,
+    selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
+  ): void
+  /**
+   * Sets bit (outStart + i) of out for each selected value first + i with
+   * lo ≤ raw ≤ hi, bounds = [loLow, loHigh, hiLow, hiHigh]; other bits are left as
+   * they are. Returns how many values matched.
+   */
+  matchRange(
+    sequence: SequenceView, first: number, count: number, bounds: Int32Array,
+    selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
+  ): number
+  /** Adds the selected values to state (count, min, max, sum; see AggregateState). */
+  aggregate(
+    sequence: SequenceView, first: number, count: number, mode: AggregateMode,
+    selection: BitsetMemory | null, selectionStart: number, state: AggregateState,
+  ): void
+  /**
+   * counts[b] += 1 for each selected value with edge b ≤ raw < edge b + 1, where
+   * edges = raw i64 [low, high] pairs, strictly increasing, and counts.length =
+   * edges.length / 2 - 1. Values below the first edge or at/after the last are not counted.
+   */
+  histogram(
+    sequence: SequenceView, first: number, count: number, edges: Int32Array,
+    selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
+  ): void
+}
