@@ -95,6 +95,13 @@ export function createWasmBackend(): ColumnsBackend {
     decodeRaw(sequence, first, count, destination, destinationIndex) {
       const base = sequence.file.address
       const records = base + sequence.recordsStart, data = base + sequence.dataStart
+      // A destination in linear memory (a ValueBuffer) is decoded into in place: no output buffer, no copy.
+      if (destination.buffer === runtime.bytes.buffer) {
+        if (kernels.decodeRaw(records, data, sequence.count, first, count, destination.byteOffset + 8 * destinationIndex) !== 0) {
+          tableIndexError(runtime, sequence)
+        }
+        return
+      }
       for (let done = 0; done < count; done += OUTPUT_VALUES) {
         const chunk = Math.min(OUTPUT_VALUES, count - done)
         if (kernels.decodeRaw(records, data, sequence.count, first + done, chunk, output) !== 0) tableIndexError(runtime, sequence)
@@ -104,6 +111,13 @@ export function createWasmBackend(): ColumnsBackend {
     decodeFloat64(sequence, first, count, mode: Float64Mode, destination, destinationIndex) {
       const base = sequence.file.address
       const records = base + sequence.recordsStart, data = base + sequence.dataStart
+      // In place into linear memory, as decodeRaw; only 'sortable' (no value can be refused, so nothing is half-written).
+      if (mode === 'sortable' && destination.buffer === runtime.bytes.buffer) {
+        if (kernels.decodeFloat64Sortable(records, data, sequence.count, first, count, destination.byteOffset + 8 * destinationIndex) !== 0) {
+          tableIndexError(runtime, sequence)
+        }
+        return -1
+      }
       for (let done = 0; done < count; done += OUTPUT_VALUES) {
         const chunk = Math.min(OUTPUT_VALUES, count - done)
         const status = mode === 'sortable'

@@ -1,0 +1,147 @@
+/**
+ * Memory owned by a backend that the reader fills or reads without a copy:
+ * with WebAssembly, regions of linear memory the kernels address directly.
+ * FileBuffer: a file is written into it (a download, a read) and opened in
+ * place. ValueBuffer: readValues decodes straight into it.
+ */
+import type { ColumnsBackend, ResidentFile } from '../backend/backend.js'
+import { type BackendChoice, resolveBackend } from '../backend/select.js'
+import { DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
+import { ResidentLimitError } from '../format/errors.js'
+import { type OpenOptions, openResidentFile } from './open.js'
+import type { ColumnsReader } from './reader.js'
+
+function checkLength(length: number, what: string): void {
+  if (!(length >= 0) || length !== Math.floor(length) || length > 2 ** 32) {
+    throw new RangeError(`${what} length ${length} is not an integer in [0, 2^32]`)
+  }
+}
+
+/** A region of the backend's memory; allocated through loadWith with nothing to fill. */
+function allocateRegion(backend: ColumnsBackend, byteLength: number): ResidentFile {
+  return backend.loadWith(byteLength, () => {})
+}
+
+/** Bytes in a backend's memory that a file is written into and then opened in place, any number of times. */
+export class FileBuffer implements Disposable {
+  readonly length: number
+  private readonly backend: ColumnsBackend
+  private region: ResidentFile | null
+  private view: Uint8Array
+  private readonly readers = new Set<ColumnsReader>()
+
+  constructor(length: number, backend: ColumnsBackend) {
+    checkLength(length, 'file buffer')
+    this.length = length
+    this.backend = backend
+    this.region = allocateRegion(backend, length)
+    this.view = this.region.bytes
+  }
+
+  /** The bytes to fill. With WebAssembly, a view that memory growth detaches: re-read this after any open or allocation. */
+  get bytes(): Uint8Array {
+    // A detached view reports length 0; only then is a new one made (the getter allocates nothing otherwise).
+    if (this.view.length !== this.length) this.view = this.live().bytes
+    return this.view
+  }
+
+  /**
+   * Opens the file in the buffer without copying it (checksum and structure checked as by openColumns).
+   * Readers borrow the buffer: release() closes them. Change the bytes only while no reader is open.
+   */
+  open(options: Omit<OpenOptions, 'backend'> = {}): ColumnsReader {
+    const region = this.live()
+    const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
+    if (this.length > limit) throw new ResidentLimitError(options.fileName ?? 'columns', this.length, limit)
+    const borrowed: ResidentFile = {
+      get bytes() { return region.bytes },
+      stable: region.stable,
+      address: region.address,
+      // The buffer owns the memory: a reader's close leaves it alone.
+      release: () => {},
+    }
+    const reader = openResidentFile(borrowed, this.backend, options)
+    this.readers.add(reader)
+    return reader
+  }
+
+  /** Closes the readers opened from the buffer and gives its memory back. Idempotent. */
+  release(): void {
+    if (this.region === null) return
+    for (const reader of this.readers) reader.close()
+    this.readers.clear()
+    this.region.release()
+    this.region = null
+    this.view = new Uint8Array(0)
+  }
+
+  [Symbol.dispose](): void {
+    this.release()
+  }
+
+  private live(): ResidentFile {
+    if (this.region === null) throw new Error('file buffer was released')
+    return this.region
+  }
+}
+
+/** Typed arrays readValues fills. */
+export type ValueArray = BigInt64Array | Float64Array | Int32Array
+/** Which typed array a ValueBuffer holds. */
+export type ValueArrayKind = 'int64' | 'float64' | 'int32'
+
+interface ValueArrayOf { int64: BigInt64Array; float64: Float64Array; int32: Int32Array }
+const CONSTRUCTORS = { int64: BigInt64Array, float64: Float64Array, int32: Int32Array } as const
+
+/** A typed array in the backend's memory: readValues into it decodes in place, with no copy out of WebAssembly. */
+export class ValueBuffer<Kind extends ValueArrayKind = 'int64'> implements Disposable {
+  readonly kind: Kind
+  readonly length: number
+  private region: ResidentFile | null
+  private view: ValueArrayOf[Kind]
+
+  constructor(kind: Kind, length: number, backend: ColumnsBackend) {
+    checkLength(length, 'value buffer')
+    if (!(kind in CONSTRUCTORS)) throw new TypeError(`unknown value buffer kind ${JSON.stringify(kind)}; expected "int64", "float64" or "int32"`)
+    this.kind = kind
+    this.length = length
+    this.region = allocateRegion(backend, length * CONSTRUCTORS[kind].BYTES_PER_ELEMENT)
+    this.view = this.makeView()
+  }
+
+  /** The values. With WebAssembly, growth of memory detaches it: re-read this property after any open or allocation. */
+  get array(): ValueArrayOf[Kind] {
+    if (this.view.length !== this.length) this.view = this.makeView()
+    return this.view
+  }
+
+  /** Gives the memory back; the array must not be used afterwards. Idempotent. */
+  release(): void {
+    this.region?.release()
+    this.region = null
+    // An empty view fails the getter's length test, so the next read of `array` throws.
+    this.view = new CONSTRUCTORS[this.kind](0) as ValueArrayOf[Kind]
+  }
+
+  [Symbol.dispose](): void {
+    this.release()
+  }
+
+  private makeView(): ValueArrayOf[Kind] {
+    if (this.region === null) throw new Error('value buffer was released')
+    const bytes = this.region.bytes
+    return new CONSTRUCTORS[this.kind](bytes.buffer as ArrayBuffer, bytes.byteOffset, this.length) as ValueArrayOf[Kind]
+  }
+}
+
+/** A buffer of `length` bytes in the chosen backend's memory to write a columns file into and open in place. */
+export function createFileBuffer(length: number, options: { backend?: BackendChoice } = {}): FileBuffer {
+  return new FileBuffer(length, resolveBackend(options.backend))
+}
+
+/** A typed array of `length` values in the chosen backend's memory (readValues decodes into it without a copy). */
+export function createValueBuffer<Kind extends ValueArrayKind>(
+  kind: Kind, length: number, options: { backend?: BackendChoice } = {},
+): ValueBuffer<Kind> {
+  return new ValueBuffer(kind, length, resolveBackend(options.backend))
+}

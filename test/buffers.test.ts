@@ -1,0 +1,100 @@
+/**
+ * Zero-copy buffers: readValues into a ValueBuffer decodes in place (WebAssembly)
+ * with the same values as into a plain array; views survive memory growth;
+ * a FileBuffer opens the file it holds without a copy, and its release closes
+ * the readers it opened.
+ */
+import { describe, expect, it } from 'vitest'
+import { wasmRuntime } from '../src/backend/wasm/runtime.js'
+import { CorruptIndexException } from '../src/format/errors.js'
+import { float64ToSortableBits } from '../src/format/sortable-bits.js'
+import { createFileBuffer, createValueBuffer } from '../src/read/buffers.js'
+import { openColumns } from '../src/read/open.js'
+import { denseFile, randomInteger } from './helpers/dense-file.js'
+import { seededRandom } from './helpers/random.js'
+
+const random = seededRandom(7)
+const COUNT = 5000
+const integers = Array.from({ length: COUNT }, () => randomInteger(random, 40) - 2 ** 39)
+const integerFile = denseFile(COUNT, (index) => integers[index])
+const doubles = Array.from({ length: COUNT }, () => (random() - 0.5) * 1e6)
+const doubleFile = denseFile(COUNT, (index) => doubles[index], 'v', 'fractional')
+
+describe.each(['wasm', 'ts'] as const)('ValueBuffer (%s)', (backend) => {
+  it('readValues into it gives the values a plain array gets, at any offset', () => {
+    const reader = openColumns(integerFile, { backend })
+    const column = reader.getColumn('v')!
+    using buffer = createValueBuffer('int64', COUNT - 3, { backend })
+    column.readValues(3, buffer.array)
+    const plain = new BigInt64Array(COUNT - 3)
+    column.readValues(3, plain)
+    expect(Array.from(buffer.array)).toEqual(Array.from(plain))
+    expect(buffer.array[0]).toBe(BigInt(integers[3]))
+    expect(buffer.array[COUNT - 4]).toBe(BigInt(integers[COUNT - 1]))
+    if (backend === 'wasm') expect(buffer.array.buffer).toBe(wasmRuntime().kernels.memory.buffer)
+    reader.close()
+  })
+
+  it('float64 buffers get the doubles of a fractional column', () => {
+    const reader = openColumns(doubleFile, { backend })
+    using buffer = createValueBuffer('float64', COUNT, { backend })
+    reader.getColumn('v')!.readValues(0, buffer.array)
+    expect(Array.from(buffer.array)).toEqual(doubles)
+    reader.close()
+  })
+
+  it('refuses bad kinds and lengths', () => {
+    expect(() => createValueBuffer('int16' as 'int64', 4, { backend })).toThrow('unknown value buffer kind "int16"; expected "int64", "float64" or "int32"')
+    expect(() => createValueBuffer('int64', -1, { backend })).toThrow('value buffer length -1 is not an integer in [0, 2^32]')
+  })
+})
+
+describe('ValueBuffer across WebAssembly memory growth', () => {
+  it('the array property gives a live view with the same contents after growth; released buffers refuse', () => {
+    const reader = openColumns(integerFile, { backend: 'wasm' })
+    const buffer = createValueBuffer('int64', COUNT, { backend: 'wasm' })
+    reader.getColumn('v')!.readValues(0, buffer.array)
+    const before = wasmRuntime().kernels.memory.buffer.byteLength
+    const big = createValueBuffer('int64', 1 << 24, { backend: 'wasm' }) // 128 MiB: memory must grow
+    expect(wasmRuntime().kernels.memory.buffer.byteLength).toBeGreaterThan(before)
+    expect(buffer.array.length).toBe(COUNT)
+    expect(buffer.array[COUNT - 1]).toBe(BigInt(integers[COUNT - 1]))
+    big.release()
+    buffer.release()
+    expect(() => buffer.array).toThrow('value buffer was released')
+    reader.close()
+  })
+})
+
+describe.each(['wasm', 'ts'] as const)('FileBuffer (%s)', (backend) => {
+  it('opens the file written into it in place, twice, and release closes both readers', () => {
+    const buffer = createFileBuffer(doubleFile.length, { backend })
+    buffer.bytes.set(doubleFile)
+    const first = buffer.open({ fileName: 'in-place.oixk' })
+    const second = buffer.open()
+    expect(first.getColumn('v')!.getFloat64(17)).toBe(doubles[17])
+    expect(second.getColumn('v')!.getRawBigInt(COUNT - 1)).toBe(float64ToSortableBits(doubles[COUNT - 1]))
+    if (backend === 'wasm') expect(first.bytes.byteOffset).toBe(buffer.bytes.byteOffset)
+    first.close() // a reader's close leaves the buffer's bytes alone
+    expect(second.getColumn('v')!.getFloat64(0)).toBe(doubles[0])
+    buffer.release()
+    expect(() => second.getColumn('v')).toThrow('columns: reader is closed')
+    expect(() => buffer.open()).toThrow('file buffer was released')
+  })
+
+  it('a corrupt file in the buffer is refused with the file name, and the buffer stays usable', () => {
+    using buffer = createFileBuffer(integerFile.length, { backend })
+    buffer.bytes.set(integerFile)
+    buffer.bytes[20] ^= 1
+    expect(() => buffer.open({ fileName: 'bad.oixk' })).toThrow(CorruptIndexException)
+    expect(() => buffer.open({ fileName: 'bad.oixk' })).toThrow(/^bad\.oixk: /)
+    buffer.bytes[20] ^= 1
+    expect(buffer.open().getColumn('v')!.getInt64(4999)).toBe(integers[4999])
+  })
+
+  it('honours maxResidentFileBytes', () => {
+    using buffer = createFileBuffer(integerFile.length, { backend })
+    buffer.bytes.set(integerFile)
+    expect(() => buffer.open({ fileName: 'big.oixk', maxResidentFileBytes: 100 })).toThrow(`big.oixk`)
+  })
+})
