@@ -1,0 +1,133 @@
+/**
+ * Suite "size": per dataset, the OIXK v1 file against the original
+ * vega-datasets file, Parquet written by DuckDB (UNCOMPRESSED, SNAPPY, ZSTD)
+ * and Arrow IPC (apache-arrow, no compression), all from the same rows; per
+ * column too, with the block kinds `oixk inspect` reports.
+ */
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
+import { type DuckDBConnection } from '@duckdb/node-api'
+import {
+  Bool, Float64, Int64, Struct, Field, Table, TimestampMillisecond, Utf8, tableToIPC, vectorFromArray, type Vector,
+} from 'apache-arrow'
+import { describeReader } from '../../src/cli/inspect.js'
+import { openColumns } from '../../src/index.js'
+import { datasetsOfRun, note, oixkFile, openDuckDB, originalFile, readBytes, SCRATCH_DIR, sqlName, sqlString, writeSuiteResult } from './common.js'
+import { type BenchField, datasetFields, loadDataset, writeParquet } from './duckdb-data.js'
+
+const CODECS = ['uncompressed', 'snappy', 'zstd'] as const
+
+/** Block kinds of one sequence, as `oixk inspect` counts them: % of values per kind. */
+interface SequenceKinds { sequence: string; values: number; blocks: number; bytes: number; percentOfValues: Record<string, number> }
+
+/** Reads the per-column sequence lines out of describeReader's report (the one place that computes them). */
+export function blockKindsFromInspect(report: string): Map<string, SequenceKinds[]> {
+  const byColumn = new Map<string, SequenceKinds[]>()
+  let current: SequenceKinds[] = []
+  let pending: SequenceKinds | null = null
+  for (const line of report.split('\n')) {
+    const column = /^column (".*")$/.exec(line)
+    if (column !== null) byColumn.set(JSON.parse(column[1]) as string, current = [])
+    const sequence = /^ {2}(values|latitudes|longitudes|offsets) +(\d+) values? in (\d+) blocks?, (\d+) bytes$/.exec(line)
+    if (sequence !== null) {
+      pending = { sequence: sequence[1], values: Number(sequence[2]), blocks: Number(sequence[3]), bytes: Number(sequence[4]), percentOfValues: {} }
+      current.push(pending)
+    }
+    const kinds = /^ {4}block kinds +(.*)$/.exec(line)
+    if (kinds !== null && pending !== null) {
+      for (const [, kind, , percent] of kinds[1].matchAll(/(\w+) (\d+) \(([\d.]+)%/g)) pending.percentOfValues[kind] = Number(percent)
+    }
+  }
+  return byColumn
+}
+
+/** Compressed bytes per top-level column of a Parquet file (struct children summed). */
+async function parquetColumnBytes(connection: DuckDBConnection, path: string): Promise<Record<string, number>> {
+  const reader = await connection.runAndReadAll(
+    `SELECT path_in_schema, total_compressed_size FROM parquet_metadata(${sqlString(path)})`)
+  const sizes: Record<string, number> = {}
+  for (const [schemaPath, bytes] of reader.getRowsJS() as [string, bigint | number][]) {
+    // Nested paths read "location, lat"; field names here contain no ", ".
+    const top = schemaPath.split(', ')[0]
+    sizes[top] = (sizes[top] ?? 0) + Number(bytes)
+  }
+  return sizes
+}
+
+/** An Arrow vector of one field from DuckDB's JS values (dates as ms, geo as struct of two doubles). */
+function arrowVector(field: BenchField, values: unknown[]): Vector {
+  switch (field.type) {
+    case 'keyword': case 'text': return vectorFromArray(values as (string | null)[], new Utf8())
+    case 'integral': return vectorFromArray(values as (bigint | null)[], new Int64())
+    case 'fractional': return vectorFromArray(values as (number | null)[], new Float64())
+    case 'bool': return vectorFromArray(values as (boolean | null)[], new Bool())
+    case 'date': return vectorFromArray(values.map((value) => value === null ? null : (value as Date).getTime()), new TimestampMillisecond())
+    case 'geo_point': {
+      const type = new Struct([new Field('lat', new Float64(), true), new Field('lon', new Float64(), true)])
+      return vectorFromArray(values as ({ lat: number; lon: number } | null)[], type)
+    }
+  }
+}
+
+/** Arrow IPC (file format, uncompressed) of the table: total bytes and bytes of each column's buffers. */
+async function arrowSizes(connection: DuckDBConnection, table: string, fields: BenchField[]): Promise<{ bytes: number; columns: Record<string, number> }> {
+  const reader = await connection.runAndReadAll(`SELECT * FROM ${sqlName(table)}`)
+  const columns = reader.getColumnsJS() as unknown[][]
+  const vectors: Record<string, Vector> = {}
+  fields.forEach((field, index) => { vectors[field.name] = arrowVector(field, columns[index]) })
+  const arrow = new Table(vectors)
+  const perColumn: Record<string, number> = {}
+  for (const field of fields) perColumn[field.name] = vectors[field.name].byteLength
+  return { bytes: tableToIPC(arrow, 'file').byteLength, columns: perColumn }
+}
+
+/** Sizes of one dataset in every format, whole and per column. */
+async function measureDataset(connection: DuckDBConnection, name: string): Promise<Record<string, unknown>> {
+  const fields = datasetFields(name)
+  const oixkPath = await oixkFile(name)
+  const bytes = readBytes(oixkPath)
+  const reader = openColumns(bytes, { backend: 'ts', fileName: oixkPath })
+  const kinds = blockKindsFromInspect(describeReader(reader))
+  const table = 'rows'
+  await loadDataset(connection, name, table)
+  const rowCount = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${sqlName(table)}`)).getRowsJS()[0][0])
+  const parquet: Record<string, number> = {}
+  const parquetColumns: Record<string, Record<string, number>> = {}
+  for (const codec of CODECS) {
+    const path = join(SCRATCH_DIR, `${name}.${codec}.parquet`)
+    await writeParquet(connection, name, path, codec)
+    parquet[codec] = statSync(path).size
+    parquetColumns[codec] = await parquetColumnBytes(connection, path)
+  }
+  const arrow = await arrowSizes(connection, table, fields)
+  const columns = fields.map((field) => {
+    const column = reader.getColumn(field.name)
+    return {
+      name: field.name, type: field.type,
+      layout: column?.layout ?? null,
+      oixkBytes: column?.sectionLength ?? 0,
+      sequences: kinds.get(field.name) ?? [],
+      parquetBytes: Object.fromEntries(CODECS.map((codec) => [codec, parquetColumns[codec][field.name] ?? 0])),
+      arrowBufferBytes: arrow.columns[field.name],
+    }
+  })
+  reader.close()
+  return {
+    name, rows: rowCount, maxDoc: reader.maxDoc,
+    originalFile: originalFile(name).replace(/^.*node_modules\//, ''), originalBytes: statSync(originalFile(name)).size,
+    oixkBytes: bytes.length, parquetBytes: parquet, arrowIpcBytes: arrow.bytes, columns,
+  }
+}
+
+const { connection, close } = await openDuckDB('default')
+const datasets: Record<string, unknown>[] = []
+for (const name of datasetsOfRun()) {
+  note(`size: ${name}`)
+  datasets.push(await measureDataset(connection, name))
+}
+close()
+const path = writeSuiteResult('size', {
+  description: 'Bytes per dataset: OIXK v1 vs the original file, Parquet written by DuckDB from the same rows (uncompressed, snappy, zstd), Arrow IPC file (apache-arrow, uncompressed, strings as plain Utf8). Per column: OIXK section bytes and block kinds (% of values), Parquet column-chunk bytes, Arrow buffer bytes.',
+  datasets,
+})
+note(`wrote ${path}`)
