@@ -14,6 +14,11 @@
 //   and the raw i64 value at +8, for the message); 3 ordinal ≥ limit (scratch:
 //   u32 position, raw i64 value at +8).
 // - u32 results (rank) reach JS as int32: values ≥ 2^31 need >>> 0.
+// - Query kernels (query-*.ts) take a run (first, count) of a sequence, a
+//   selection bitset (sel = 0: every value; else bit selStart + i selects value
+//   first + i) and write bitsets in place; bitsets need 4 bytes of slack after
+//   their last word (unaligned 8-byte accesses). Status 4: a counted value is
+//   outside [0, n) (scratch: u32 value index, raw i64 at +8).
 import { SCRATCH } from './common'
 
 // Raw values: a run of a sequence (decodeRaw) or one value (getRaw).
@@ -24,6 +29,11 @@ export { decodeFloat64Exact, decodeFloat64Sortable, decodeInt32 } from './typed'
 export { checkCanonical } from './canonical'
 // The file checksum.
 export { xxh64 } from './xxh64'
+// Query kernels: facet counts, range filters, aggregates and histograms over runs.
+export { queryCountValues } from './query-count'
+export { queryMatchRange } from './query-range'
+export { queryAggregate } from './query-aggregate'
+export { queryHistogram } from './query-histogram'
 
 /** First free byte after the static data, rounded up to 16: JS allocates at or above max(heapBase(), 65536). */
 export function heapBase(): usize {

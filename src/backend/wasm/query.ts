@@ -1,14 +1,178 @@
 /**
- * WebAssembly query kernels (see ../query-kernels.ts). Placeholder: replaced by the kernels of issue 5.
+ * WebAssembly query kernels (see ../query-kernels.ts; the loops are in
+ * assembly/query-*.ts). Bitsets live in linear memory, so kernels read the
+ * selection and write the output in place; counts and histogram slots
+ * accumulate in a reusable area of linear memory and are added into the
+ * caller's array afterwards; aggregate state goes in and out through scratch.
  */
-import type { QueryKernels } from '../query-kernels.js'
+import type { SequenceView } from '../backend.js'
+import type { AggregateMode, AggregateState, BitsetMemory, QueryKernels } from '../query-kernels.js'
+import { CorruptIndexException } from '../../format/errors.js'
 import type { WasmRuntime } from './runtime.js'
 
-function notYet(): never {
-  throw new Error('query kernels are not implemented yet')
+/** Status codes of the kernels (assembly/common.ts, assembly/query-common.ts). */
+const TABLE_INDEX_ERROR = 1
+const VALUE_RANGE_ERROR = 4
+/** Facet counting spreads over 4 interleaved count arrays up to this many distinct values. */
+const MAX_INTERLEAVED_VALUES = 16384
+/** Bytes after a bitset's last word: the kernels touch words with unaligned 8-byte accesses. */
+const BITSET_SLACK = 16
+
+/** Regions of bitsets dropped without release(): freed when collected. */
+const forgottenBitsets = new FinalizationRegistry<{ runtime: WasmRuntime; address: number }>(({ runtime, address }) => {
+  runtime.regions.free(address)
+})
+
+/** A bitset in linear memory; `words` is rebuilt after the memory grows. */
+class WasmBitset implements BitsetMemory {
+  readonly address: number
+  readonly wordCount: number
+  private readonly runtime: WasmRuntime
+  private view: Int32Array | null = null
+  private released = false
+
+  constructor(runtime: WasmRuntime, wordCount: number) {
+    this.runtime = runtime
+    this.wordCount = wordCount
+    this.address = runtime.regions.allocate(wordCount * 4 + BITSET_SLACK)
+    runtime.bytes.fill(0, this.address, this.address + wordCount * 4 + BITSET_SLACK)
+    forgottenBitsets.register(this, { runtime, address: this.address }, this)
+  }
+
+  get words(): Int32Array {
+    if (this.released) throw new Error('oixk: the bitset was released')
+    const buffer = this.runtime.kernels.memory.buffer
+    if (this.view === null || this.view.buffer !== buffer) this.view = new Int32Array(buffer, this.address, this.wordCount)
+    return this.view
+  }
+
+  release(): void {
+    if (this.released) return
+    this.released = true
+    this.view = null
+    forgottenBitsets.unregister(this)
+    this.runtime.regions.free(this.address)
+  }
+}
+
+/** Same wording as the reader's table index error (src/backend/wasm/index.ts). */
+function tableIndexError(runtime: WasmRuntime, sequence: SequenceView): never {
+  const words = runtime.words, at = runtime.scratchWord
+  const block = words[at] >>> 0, index = words[at + 1] >>> 0, entries = words[at + 2] >>> 0
+  throw new CorruptIndexException(
+    sequence.fileName,
+    `${sequence.label}: block ${block} has table index ${index}, beyond its ${entries} entries`,
+  )
+}
+
+/** The kernels' raw i64 at scratch + 8, as a decimal string. */
+function scratchRaw(runtime: WasmRuntime): string {
+  const at = runtime.scratchWord + 2
+  return ((BigInt(runtime.words[at + 1]) << 32n) | BigInt(runtime.words[at] >>> 0)).toString()
 }
 
 /** The WebAssembly backend's query kernels over the runtime's memory. */
-export function createWasmQueryKernels(_runtime: WasmRuntime): QueryKernels {
-  return { allocateBitset: notYet, countValues: notYet, matchRange: notYet, aggregate: notYet, histogram: notYet }
+export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
+  const kernels = runtime.kernels
+  const scratchWord = runtime.scratchWord
+  // One area for counts, histogram slots and edges, grown (never shrunk) to the largest need.
+  let areaAddress = 0
+  let areaBytes = 0
+
+  function area(bytes: number): number {
+    if (bytes > areaBytes) {
+      if (areaBytes > 0) runtime.regions.free(areaAddress)
+      areaBytes = Math.max(bytes, 2 * areaBytes, 4096)
+      areaAddress = runtime.regions.allocate(areaBytes)
+    }
+    return areaAddress
+  }
+
+  function selectionAddress(selection: BitsetMemory | null): number {
+    if (selection === null) return 0
+    if (!(selection instanceof WasmBitset)) throw new RangeError('oixk: a WebAssembly query needs a bitset of the WebAssembly backend')
+    return selection.address
+  }
+
+  function failed(status: number, sequence: SequenceView, n = 0): never {
+    if (status === TABLE_INDEX_ERROR) tableIndexError(runtime, sequence)
+    if (status === VALUE_RANGE_ERROR) {
+      const valueIndex = runtime.words[scratchWord] >>> 0
+      throw new CorruptIndexException(sequence.fileName, `${sequence.label}: value ${valueIndex} is ${scratchRaw(runtime)}, not in [0, ${n})`)
+    }
+    throw new Error(`oixk: query kernel status ${status}`)
+  }
+
+  return {
+    allocateBitset(wordCount: number): BitsetMemory {
+      return new WasmBitset(runtime, wordCount)
+    },
+
+    countValues(sequence, first, count, selection, selectionStart, counts) {
+      const n = counts.length
+      if (count === 0) return
+      const lanes = n <= MAX_INTERLEAVED_VALUES ? 4 : 1
+      // Stride 2n: a valid packed block's bound base + g (2^W - 1) is below 2 max + 1 ≤ 2n, so it counts unchecked.
+      const stride = Math.max(64, (2 * n + 3) & ~3)
+      const at = area(lanes * stride * 4)
+      const file = sequence.file.address
+      const status = kernels.queryCountValues(
+        file + sequence.recordsStart, file + sequence.dataStart, first, count, selectionAddress(selection), selectionStart,
+        at, n, stride, lanes,
+      )
+      if (status !== 0) failed(status, sequence, n)
+      const words = runtime.words, from = at >>> 2
+      for (let value = 0; value < n; value++) counts[value] += words[from + value] >>> 0
+    },
+
+    matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart) {
+      if (count === 0) return 0
+      const selectionAt = selectionAddress(selection)
+      const outAt = selectionAddress(out)
+      const words = runtime.words
+      for (let index = 0; index < 4; index++) words[scratchWord + index] = bounds[index]
+      const file = sequence.file.address
+      const status = kernels.queryMatchRange(
+        file + sequence.recordsStart, file + sequence.dataStart, first, count, selectionAt, selectionStart, outAt, outStart,
+      )
+      if (status !== 0) failed(status, sequence)
+      return runtime.words[scratchWord] >>> 0
+    },
+
+    aggregate(sequence, first, count, mode: AggregateMode, selection, selectionStart, state: AggregateState) {
+      if (count === 0) return
+      const selectionAt = selectionAddress(selection)
+      const floats = runtime.floats, words = runtime.words
+      const floatAt = scratchWord >>> 1
+      floats[floatAt] = state.numbers[0]
+      floats[floatAt + 1] = state.numbers[1]
+      for (let index = 0; index < 8; index++) words[scratchWord + 4 + index] = state.words[index]
+      const file = sequence.file.address
+      const status = kernels.queryAggregate(
+        file + sequence.recordsStart, file + sequence.dataStart, first, count, mode === 'sortable' ? 1 : 0, selectionAt, selectionStart,
+      )
+      if (status !== 0) failed(status, sequence)
+      state.numbers[0] = floats[floatAt]
+      state.numbers[1] = floats[floatAt + 1]
+      for (let index = 0; index < 8; index++) state.words[index] = words[scratchWord + 4 + index]
+    },
+
+    histogram(sequence, first, count, edges, selection, selectionStart, counts) {
+      const edgeCount = edges.length >>> 1
+      if (count === 0 || edgeCount < 2) return
+      const selectionAt = selectionAddress(selection)
+      // Edges (i64) first, then edgeCount + 1 slots.
+      const at = area(edgeCount * 8 + (edgeCount + 1) * 4)
+      const words = runtime.words
+      words.set(edges, at >>> 2)
+      const slots = at + edgeCount * 8
+      const file = sequence.file.address
+      const status = kernels.queryHistogram(
+        file + sequence.recordsStart, file + sequence.dataStart, first, count, selectionAt, selectionStart, at, edgeCount, slots,
+      )
+      if (status !== 0) failed(status, sequence)
+      const from = (slots >>> 2) + 1
+      for (let bucket = 0; bucket < counts.length; bucket++) counts[bucket] += runtime.words[from + bucket] >>> 0
+    },
+  }
 }

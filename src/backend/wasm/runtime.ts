@@ -19,11 +19,25 @@ export interface Kernels {
   rank(bitmap: number, ranks: number, document: number): number
   xxh64(pointer: number, length: number, seedLow: number, seedHigh: number, out: number): void
   checkCanonical(records: number, data: number, count: number, out: number): number
+  queryCountValues(
+    records: number, data: number, first: number, count: number, selection: number, selectionStart: number,
+    area: number, n: number, stride: number, lanes: number,
+  ): number
+  queryMatchRange(
+    records: number, data: number, first: number, count: number, selection: number, selectionStart: number,
+    out: number, outStart: number,
+  ): number
+  queryAggregate(records: number, data: number, first: number, count: number, mode: number, selection: number, selectionStart: number): number
+  queryHistogram(
+    records: number, data: number, first: number, count: number, selection: number, selectionStart: number,
+    edges: number, edgeCount: number, area: number,
+  ): number
 }
 
 const REQUIRED_EXPORTS = [
   'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
+  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram',
 ]
 
 /** Values decoded per kernel call into the output buffer (512 KiB: stays in L2 while copied out). */

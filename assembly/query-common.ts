@@ -1,0 +1,257 @@
+// Shared pieces of the query kernels (query-*.ts): the per-block selection
+// words, an unpack of packed fields (and table indexes) into u32, the block
+// bound test that makes u-space reasoning exact, and 128-bit arithmetic.
+//
+// A kernel walks its run block by block. For each block it first extracts the
+// selection bits of the block's positions as 32-bit chunk words (SEL_WORDS),
+// so a block with nothing selected costs 32 loads, and the inner loops see one
+// aligned word per 32 positions whatever selectionStart is.
+import { SCRATCH } from './common'
+
+/** Query statuses beyond common.ts: a counted value outside [0, n) (scratch: u32 value index, i64 raw at +8). */
+export const VALUE_RANGE_ERROR: i32 = 4
+
+/** u32 fields of one block by block position, with room for a 32-value chunk read past the last position. */
+export const U_BUFFER: usize = memory.data(4 * (1024 + 64), 16)
+/** Selection bits of the block's positions, one u32 per 32 positions from the run's first position in the block. */
+export const SEL_WORDS: usize = memory.data(4 * 36, 16)
+/** Per-index counts of a table block (≤ 256 entries). */
+export const TABLE_COUNTS: usize = memory.data(4 * 256, 16)
+/** Swizzle masks and multipliers of the u32 unpack (see unpackU32). */
+const UNPACK_VECTORS: usize = memory.data(64, 16)
+
+/**
+ * Fills SEL_WORDS for `take` positions whose selection bits start at bit `bit`
+ * of the words at sel (sel = 0: all selected); returns the or of the words.
+ * Reads up to 4 bytes past the last selection word (bitsets carry slack).
+ */
+export function loadSelection(sel: usize, bit: u32, take: u32): u32 {
+  const chunks = (take + 31) >>> 5
+  let any: u32 = 0
+  for (let c: u32 = 0; c < chunks; c++) {
+    let word: u32 = 0xFFFF_FFFF
+    if (sel != 0) {
+      const at = bit + (c << 5)
+      word = <u32>(load<u64>(sel + (<usize>(at >>> 5) << 2)) >>> <u64>(at & 31))
+    }
+    const left = take - (c << 5)
+    if (left < 32) word &= (<u32>1 << left) - 1
+    store<u32>(SEL_WORDS + (<usize>c << 2), word)
+    any |= word
+  }
+  return any
+}
+
+/** Set bits of SEL_WORDS for `take` positions. */
+export function selectedCount(take: u32): u32 {
+  const chunks = (take + 31) >>> 5
+  let k: u32 = 0
+  for (let c: u32 = 0; c < chunks; c++) k += popcnt(load<u32>(SEL_WORDS + (<usize>c << 2)))
+  return k
+}
+
+/** Block position of the first selected value (SEL_WORDS not all zero). */
+export function firstSelected(from: u32, take: u32): u32 {
+  const chunks = (take + 31) >>> 5
+  for (let c: u32 = 0; c < chunks; c++) {
+    const word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    if (word != 0) return from + (c << 5) + ctz(word)
+  }
+  return from
+}
+
+/** Ors the 32 bits of mask into the bitset at out from bit `bit` (unaligned: one 8-byte read-modify-write). */
+// @ts-ignore: decorator
+@inline export function orBits(out: usize, bit: u32, mask: u32): void {
+  const at = out + (<usize>(bit >>> 5) << 2)
+  store<u64>(at, load<u64>(at) | (<u64>mask << <u64>(bit & 31)))
+}
+
+/**
+ * Whether every field of a packed block decodes without wrapping:
+ * base + g (2^W - 1) ≤ 2^63 - 1. Then v = base + g·u in true arithmetic, so
+ * bounds translate into u space exactly and sums split into n·base + g·Σu.
+ */
+export function packedFits(base: i64, g: u64, W: u32): bool {
+  const umax: u64 = W == 64 ? <u64>-1 : (<u64>1 << <u64>W) - 1
+  if (g > <u64>-1 / umax) return false
+  return g * umax <= <u64>0x7FFF_FFFF_FFFF_FFFF - <u64>base
+}
+
+/** base + g (2^W - 1) for a block that packedFits. */
+export function packedBound(base: i64, g: u64, W: u32): i64 {
+  const umax: u64 = W == 64 ? <u64>-1 : (<u64>1 << <u64>W) - 1
+  return base + <i64>(g * umax)
+}
+
+/** The smallest u with base + g·u ≥ value (0 when value ≤ base), as u64. */
+export function uAtLeast(value: i64, base: i64, g: u64): u64 {
+  if (value <= base) return 0
+  const d = <u64>(value - base) // true difference < 2^64
+  const q = d / g
+  return d % g != 0 ? q + 1 : q
+}
+
+/** The largest u with base + g·u ≤ value; value ≥ base. */
+export function uAtMost(value: i64, base: i64, g: u64): u64 {
+  return <u64>(value - base) / g
+}
+
+/**
+ * Fields [from, to) of width W ≤ 32 at p to U_BUFFER[from, to) as u32. Widths
+ * whose fields fit 4-byte windows (W ≤ 26, 28, 32) go four at a time like
+ * unpack-simd.ts, with the per-field constants built for this W at run time;
+ * groups whose 16-byte loads could pass the run's data plus its 8 following
+ * bytes, and the other widths, go one field at a time.
+ */
+export function unpackU32(p: usize, from: u32, to: u32, W: u32): void {
+  const mask: u64 = (<u64>1 << <u64>W) - 1
+  let i = from
+  if (W <= 26 || W == 28 || W == 32) {
+    const start = min((from + 7) & ~7, to)
+    for (; i < start; i++) store<u32>(U_BUFFER + (<usize>i << 2), <u32>fieldAt(p, i, W, mask))
+    const h = (4 * W) >>> 3
+    for (let f: u32 = 0; f < 8; f++) {
+      const bit = f * W
+      const b = (bit >>> 3) - (f >= 4 ? h : 0)
+      const lane = UNPACK_VECTORS + (f >= 4 ? 16 : 0) + ((f & 3) << 2)
+      store<u32>(lane, b | ((b + 1) << 8) | ((b + 2) << 16) | ((b + 3) << 24))
+      store<u32>(lane, <u32>1 << (32 - W - (bit & 7)), 32)
+    }
+    const mask0 = v128.load(UNPACK_VECTORS)
+    const mask1 = v128.load(UNPACK_VECTORS, 16)
+    const mult0 = v128.load(UNPACK_VECTORS, 32)
+    const mult1 = v128.load(UNPACK_VECTORS, 48)
+    const shift = 32 - W
+    const limit = p + ((<usize>to * W + 7) >>> 3) + 8
+    let q = p + <usize>(i >>> 3) * W
+    let o = U_BUFFER + (<usize>i << 2)
+    for (; i + 8 <= to && q + h + 16 <= limit; i += 8, q += W, o += 32) {
+      const low = i8x16.swizzle(v128.load(q), mask0)
+      const high = i8x16.swizzle(v128.load(q + h), mask1)
+      v128.store(o, i32x4.shr_u(i32x4.mul(low, mult0), shift))
+      v128.store(o, i32x4.shr_u(i32x4.mul(high, mult1), shift), 16)
+    }
+  }
+  for (; i < to; i++) store<u32>(U_BUFFER + (<usize>i << 2), <u32>fieldAt(p, i, W, mask))
+}
+
+/** Field i of width W ≤ 32: one unaligned 8-byte load (W + shift ≤ 39 bits). */
+// @ts-ignore: decorator
+@inline function fieldAt(p: usize, i: u32, W: u32, mask: u64): u64 {
+  const bit = i * W
+  return (load<u64>(p + (bit >>> 3)) >>> <u64>(bit & 7)) & mask
+}
+
+/**
+ * Bits of the 32 u32 at a (U_BUFFER positions) with u - lo ≤ span (unsigned:
+ * lo ≤ u ≤ lo + span): eight compares narrowed to bytes, two bitmasks.
+ */
+// @ts-ignore: decorator
+@inline export function rangeMask32(a: usize, lo: v128, span: v128): u32 {
+  const c0 = i32x4.le_u(i32x4.sub(v128.load(a), lo), span)
+  const c1 = i32x4.le_u(i32x4.sub(v128.load(a, 16), lo), span)
+  const c2 = i32x4.le_u(i32x4.sub(v128.load(a, 32), lo), span)
+  const c3 = i32x4.le_u(i32x4.sub(v128.load(a, 48), lo), span)
+  const c4 = i32x4.le_u(i32x4.sub(v128.load(a, 64), lo), span)
+  const c5 = i32x4.le_u(i32x4.sub(v128.load(a, 80), lo), span)
+  const c6 = i32x4.le_u(i32x4.sub(v128.load(a, 96), lo), span)
+  const c7 = i32x4.le_u(i32x4.sub(v128.load(a, 112), lo), span)
+  const low = i8x16.narrow_i16x8_s(i16x8.narrow_i32x4_s(c0, c1), i16x8.narrow_i32x4_s(c2, c3))
+  const high = i8x16.narrow_i16x8_s(i16x8.narrow_i32x4_s(c4, c5), i16x8.narrow_i32x4_s(c6, c7))
+  return <u32>i8x16.bitmask(low) | (<u32>i8x16.bitmask(high) << 16)
+}
+
+/**
+ * Counts the selected table indexes in U_BUFFER[from, to) into TABLE_COUNTS
+ * (2^W entries, zeroed here). Returns the block position of the first selected
+ * index ≥ entries, or 0xFFFFFFFF when there is none.
+ */
+export function countTableIndexes(from: u32, take: u32, W: u32, entries: u32): u32 {
+  const size: u32 = <u32>1 << W
+  memory.fill(TABLE_COUNTS, 0, <usize>size << 2)
+  const chunks = (take + 31) >>> 5
+  for (let c: u32 = 0; c < chunks; c++) {
+    let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    const at = from + (c << 5)
+    while (word != 0) {
+      const j = at + ctz(word)
+      word &= word - 1
+      const e = load<u32>(U_BUFFER + (<usize>j << 2))
+      const slot = TABLE_COUNTS + (<usize>e << 2)
+      store<u32>(slot, load<u32>(slot) + 1)
+    }
+  }
+  if (entries == size) return 0xFFFF_FFFF
+  let bad: u32 = 0
+  for (let e = entries; e < size; e++) bad |= load<u32>(TABLE_COUNTS + (<usize>e << 2))
+  if (bad == 0) return 0xFFFF_FFFF
+  for (let c: u32 = 0; c < chunks; c++) {
+    let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    const at = from + (c << 5)
+    while (word != 0) {
+      const j = at + ctz(word)
+      word &= word - 1
+      if (load<u32>(U_BUFFER + (<usize>j << 2)) >= entries) return j
+    }
+  }
+  return 0xFFFF_FFFF
+}
+
+/** Status 4: the value at sequence index `index` is `raw`, outside [0, n). */
+export function valueRangeError(index: u32, raw: i64): i32 {
+  store<u32>(SCRATCH, index)
+  store<i64>(SCRATCH, raw, 8)
+  return VALUE_RANGE_ERROR
+}
+
+// 128-bit arithmetic for exact sums: a two-word accumulator and a wide product.
+let sumLow: u64 = 0
+let sumHigh: u64 = 0
+
+/** Loads the 128-bit sum from (and stores it to) two u64 at `at`. */
+export function loadSum(at: usize): void {
+  sumLow = load<u64>(at)
+  sumHigh = load<u64>(at, 8)
+}
+
+export function storeSum(at: usize): void {
+  store<u64>(at, sumLow)
+  store<u64>(at, sumHigh, 8)
+}
+let productLow: u64 = 0
+let productHigh: u64 = 0
+
+/** productLow/High = a × b (unsigned 64 × 64 → 128). */
+function multiplyWide(a: u64, b: u64): void {
+  const a0 = a & 0xFFFF_FFFF, a1 = a >>> 32, b0 = b & 0xFFFF_FFFF, b1 = b >>> 32
+  const p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1
+  const middle = (p00 >>> 32) + (p01 & 0xFFFF_FFFF) + (p10 & 0xFFFF_FFFF)
+  productLow = (p00 & 0xFFFF_FFFF) | (middle << 32)
+  productHigh = p11 + (p01 >>> 32) + (p10 >>> 32) + (middle >>> 32)
+}
+
+/** sum += (low, high) as 128-bit two's complement. */
+// @ts-ignore: decorator
+@inline function add128(low: u64, high: u64): void {
+  const next = sumLow + low
+  sumHigh += high + <u64>(next < low)
+  sumLow = next
+}
+
+/** sum += value (sign-extended). */
+export function addSigned(value: i64): void {
+  add128(<u64>value, value < 0 ? <u64>-1 : 0)
+}
+
+/** sum += a × b, a unsigned. */
+export function addUnsignedProduct(a: u64, b: u64): void {
+  multiplyWide(a, b)
+  add128(productLow, productHigh)
+}
+
+/** sum += value × k (value signed, k unsigned): the unsigned product less k·2^64 when value < 0. */
+export function addSignedTimes(value: i64, k: u64): void {
+  multiplyWide(<u64>value, k)
+  add128(productLow, value < 0 ? productHigh - k : productHigh)
+}

@@ -1,0 +1,161 @@
+// countValues: counts[raw] += 1 per selected value (keyword ordinals, bools).
+//
+// Counts accumulate in an area of `lanes` sub-arrays of `stride` u32 each;
+// position j of a block goes to sub-array j & 3 (with 4 lanes), so runs of one
+// value do not wait on their own previous increment. A packed block whose
+// bound base + g (2^W - 1) is below stride counts without per-value checks;
+// values ≥ n then land in [n, stride) and are caught once per block.
+import {
+  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, RECORD_BYTES,
+  recordAux, recordBase, recordDataOffset, recordKind, recordWidth, tableIndexError,
+} from './common'
+import { decodeBlock } from './decode'
+import {
+  SEL_WORDS, TABLE_COUNTS, U_BUFFER, countTableIndexes, firstSelected, loadSelection, packedBound, packedFits,
+  selectedCount, unpackU32, valueRangeError,
+} from './query-common'
+
+// @ts-ignore: decorator
+@inline function bump(slot: usize, k: u32): void {
+  store<u32>(slot, load<u32>(slot) + k)
+}
+
+/** First selected position j of the block whose raw value is outside [0, n), from the raw values in BLOCK_BUFFER. */
+function firstBadRaw(from: u32, take: u32, n: u32): u32 {
+  const chunks = (take + 31) >>> 5
+  for (let c: u32 = 0; c < chunks; c++) {
+    let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    while (word != 0) {
+      const j = (c << 5) + ctz(word)
+      word &= word - 1
+      if (<u64>load<i64>(BLOCK_BUFFER + (<usize>j << 3)) >= <u64>n) return from + j
+    }
+  }
+  return from
+}
+
+/** Any value of the block checked one at a time: raw values decoded, each tested against n. */
+function countRaw(record: usize, data: usize, block: u32, from: u32, take: u32, area: usize, n: u32): i32 {
+  const status = decodeBlock(record, data, block, from, from + take, BLOCK_BUFFER)
+  if (status != OK) return status
+  const chunks = (take + 31) >>> 5
+  for (let c: u32 = 0; c < chunks; c++) {
+    let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    while (word != 0) {
+      const j = (c << 5) + ctz(word)
+      word &= word - 1
+      const raw = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
+      if (<u64>raw >= <u64>n) return valueRangeError((block << BLOCK_SHIFT) + from + j, raw)
+      bump(area + (<usize>raw << 2), 1)
+    }
+  }
+  return OK
+}
+
+/** Selected u's of U_BUFFER counted at lane + (base + g·u) × 4, interleaved over `lanes` sub-arrays. */
+function countPacked(from: u32, take: u32, area: usize, stride: u32, lanes: u32, base: u32, g: u32): void {
+  const chunks = (take + 31) >>> 5
+  const a0 = area + (<usize>base << 2)
+  const step: usize = lanes == 4 ? <usize>stride << 2 : 0
+  const a1 = a0 + step, a2 = a1 + step, a3 = a2 + step
+  for (let c: u32 = 0; c < chunks; c++) {
+    let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    const at = from + (c << 5)
+    if (word == 0xFFFF_FFFF) {
+      let u = U_BUFFER + (<usize>at << 2)
+      const end = u + 128
+      for (; u < end; u += 16) {
+        bump(a0 + (<usize>(load<u32>(u) * g) << 2), 1)
+        bump(a1 + (<usize>(load<u32>(u, 4) * g) << 2), 1)
+        bump(a2 + (<usize>(load<u32>(u, 8) * g) << 2), 1)
+        bump(a3 + (<usize>(load<u32>(u, 12) * g) << 2), 1)
+      }
+      continue
+    }
+    while (word != 0) {
+      const j = at + ctz(word)
+      word &= word - 1
+      bump(a0 + (<usize>(load<u32>(U_BUFFER + (<usize>j << 2)) * g) << 2), 1)
+    }
+  }
+}
+
+/**
+ * counts over the run [first, first + count) into `lanes` (1 or 4) sub-arrays
+ * of `stride` u32 at area (zeroed here; stride ≥ n), merged into the first at
+ * the end. Status 0, 1 (table index) or 4 (value outside [0, n)).
+ */
+export function queryCountValues(
+  records: usize, data: usize, first: u32, count: u32, sel: usize, selStart: u32,
+  area: usize, n: u32, stride: u32, lanes: u32,
+): i32 {
+  memory.fill(area, 0, <usize>lanes * stride << 2)
+  const end = first + count
+  let index = first
+  while (index < end) {
+    const block = index >>> BLOCK_SHIFT
+    const from = index & (BLOCK_VALUES - 1)
+    const take = min(end - index, BLOCK_VALUES - from)
+    const bit = selStart + (index - first)
+    index += take
+    if (loadSelection(sel, bit, take) == 0) continue
+    const record = records + <usize>block * RECORD_BYTES
+    const kind = recordKind(record)
+    const base = recordBase(record)
+    if (kind == KIND_CONSTANT) {
+      if (<u64>base >= <u64>n) return valueRangeError((block << BLOCK_SHIFT) + firstSelected(from, take), base)
+      bump(area + (<usize>base << 2), selectedCount(take))
+      continue
+    }
+    const W = recordWidth(record)
+    const p = data + recordDataOffset(record)
+    const aux = recordAux(record)
+    if (kind == KIND_TABLE) {
+      const entries = <u32>aux
+      unpackU32(p + (<usize>entries << 3), from, from + take, W)
+      const bad = countTableIndexes(from, take, W, entries)
+      if (bad != 0xFFFF_FFFF) return tableIndexError(block, load<u32>(U_BUFFER + (<usize>bad << 2)), entries)
+      for (let e: u32 = 0; e < entries; e++) {
+        const k = load<u32>(TABLE_COUNTS + (<usize>e << 2))
+        if (k == 0) continue
+        const raw = load<i64>(p + (<usize>e << 3))
+        if (<u64>raw >= <u64>n) {
+          // The first selected value in value order with an out-of-range entry.
+          const status = countRaw(record, data, block, from, take, area, n)
+          if (status != OK) return status
+        }
+        bump(area + (<usize>raw << 2), k)
+      }
+      continue
+    }
+    const g = <u64>aux
+    if (W <= 32 && base >= 0 && packedFits(base, g, W) && packedBound(base, g, W) < <i64>stride) {
+      unpackU32(p, from, from + take, W)
+      countPacked(from, take, area, stride, lanes, <u32>base, <u32>g)
+      const bound = <u32>packedBound(base, g, W)
+      if (bound >= n) {
+        let stray: u32 = 0
+        for (let lane: u32 = 0; lane < lanes; lane++) {
+          const row = area + (<usize>(lane * stride) << 2)
+          for (let v = n; v <= bound; v++) stray |= load<u32>(row + (<usize>v << 2))
+        }
+        if (stray != 0) {
+          decodeBlock(record, data, block, from, from + take, BLOCK_BUFFER)
+          const j = firstBadRaw(from, take, n)
+          return valueRangeError((block << BLOCK_SHIFT) + j, load<i64>(BLOCK_BUFFER + (<usize>(j - from) << 3)))
+        }
+      }
+      continue
+    }
+    const status = countRaw(record, data, block, from, take, area, n)
+    if (status != OK) return status
+  }
+  if (lanes == 4) {
+    const row = <usize>stride << 2
+    for (let v: u32 = 0; v < n; v++) {
+      const at = area + (<usize>v << 2)
+      store<u32>(at, load<u32>(at) + load<u32>(at + row) + load<u32>(at + 2 * row) + load<u32>(at + 3 * row))
+    }
+  }
+  return OK
+}

@@ -1,0 +1,164 @@
+// histogram: counts[b] += 1 per selected value in [edge b, edge b + 1).
+//
+// Counts accumulate at area[upperBound(edges, v)]: slot 0 collects values
+// below the first edge and slot E those at or after the last, so the buckets
+// are slots 1..E-1 and no value needs a range test. A block whose whole span
+// (constant; packed [base, bound]; table [first entry, last entry]) falls in
+// one slot adds its selected count at once. Otherwise the edges inside the
+// span become thresholds in u space (u ≥ t ⇔ v ≥ edge): a few are counted
+// with SIMD compares per threshold, more by a binary search per value.
+import {
+  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, RECORD_BYTES,
+  recordAux, recordBase, recordDataOffset, recordKind, recordWidth, tableIndexError,
+} from './common'
+import { decodeBlock } from './decode'
+import {
+  SEL_WORDS, TABLE_COUNTS, U_BUFFER, countTableIndexes, loadSelection, packedBound, packedFits, rangeMask32,
+  selectedCount, uAtLeast, unpackU32,
+} from './query-common'
+
+/** Thresholds in u space of the edges inside one packed block's span. */
+const THRESHOLDS_CAPACITY: u32 = 1024
+const THRESHOLDS: usize = memory.data(8 * 1024, 16)
+/** Few enough thresholds to count with one SIMD pass each. */
+const FEW_THRESHOLDS: u32 = 8
+
+/** First edge index with edge > value (E when none). */
+function upperBound(edges: usize, edgeCount: u32, value: i64): u32 {
+  let low: u32 = 0, high = edgeCount
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (load<i64>(edges + (<usize>middle << 3)) <= value) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
+// @ts-ignore: decorator
+@inline function bump(slot: usize, k: u32): void {
+  store<u32>(slot, load<u32>(slot) + k)
+}
+
+/** Selected u's at or above threshold t (u32 compare; t ≥ 2^32 matches nothing). */
+function countAtLeast(from: u32, take: u32, t: u64): u32 {
+  if (t > 0xFFFF_FFFF) return 0
+  const lo = i32x4.splat(<u32>t)
+  const span = i32x4.splat(0xFFFF_FFFF - <u32>t)
+  const chunks = (take + 31) >>> 5
+  let k: u32 = 0
+  for (let c: u32 = 0; c < chunks; c++) {
+    const word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    if (word == 0) continue
+    k += popcnt(rangeMask32(U_BUFFER + (<usize>(from + (c << 5)) << 2), lo, span) & word)
+  }
+  return k
+}
+
+/** Selected u's of U_BUFFER into slots slot0 + (thresholds ≤ u), m thresholds. */
+function countBetween(from: u32, take: u32, m: u32, slot0: usize): void {
+  if (m <= FEW_THRESHOLDS) {
+    // above = values with at least j thresholds below them; the slot j gets above(j) - above(j + 1).
+    let above = selectedCount(take)
+    for (let j: u32 = 0; j < m; j++) {
+      const next = countAtLeast(from, take, load<u64>(THRESHOLDS + (<usize>j << 3)))
+      bump(slot0 + (<usize>j << 2), above - next)
+      above = next
+    }
+    bump(slot0 + (<usize>m << 2), above)
+    return
+  }
+  const chunks = (take + 31) >>> 5
+  for (let c: u32 = 0; c < chunks; c++) {
+    let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    while (word != 0) {
+      const j = from + (c << 5) + ctz(word)
+      word &= word - 1
+      const u = <u64>load<u32>(U_BUFFER + (<usize>j << 2))
+      let low: u32 = 0, high = m
+      while (low < high) {
+        const middle = (low + high) >>> 1
+        if (load<u64>(THRESHOLDS + (<usize>middle << 3)) <= u) low = middle + 1
+        else high = middle
+      }
+      bump(slot0 + (<usize>low << 2), 1)
+    }
+  }
+}
+
+/**
+ * Slot counts of the selected values of [first, first + count) into area
+ * (edgeCount + 1 u32, zeroed here) for the i64 edges at `edges`. Status 0 or 1.
+ */
+export function queryHistogram(
+  records: usize, data: usize, first: u32, count: u32, sel: usize, selStart: u32,
+  edges: usize, edgeCount: u32, area: usize,
+): i32 {
+  memory.fill(area, 0, <usize>(edgeCount + 1) << 2)
+  const end = first + count
+  let index = first
+  while (index < end) {
+    const block = index >>> BLOCK_SHIFT
+    const from = index & (BLOCK_VALUES - 1)
+    const take = min(end - index, BLOCK_VALUES - from)
+    const bit = selStart + (index - first)
+    index += take
+    if (loadSelection(sel, bit, take) == 0) continue
+    const record = records + <usize>block * RECORD_BYTES
+    const kind = recordKind(record)
+    const base = recordBase(record)
+    if (kind == KIND_CONSTANT) {
+      bump(area + (<usize>upperBound(edges, edgeCount, base) << 2), selectedCount(take))
+      continue
+    }
+    const W = recordWidth(record)
+    const p = data + recordDataOffset(record)
+    const aux = recordAux(record)
+    if (kind == KIND_TABLE) {
+      const entries = <u32>aux
+      const s0 = upperBound(edges, edgeCount, base)
+      if (s0 == upperBound(edges, edgeCount, load<i64>(p + (<usize>(entries - 1) << 3)))) {
+        bump(area + (<usize>s0 << 2), selectedCount(take))
+        continue
+      }
+      unpackU32(p + (<usize>entries << 3), from, from + take, W)
+      const bad = countTableIndexes(from, take, W, entries)
+      if (bad != 0xFFFF_FFFF) return tableIndexError(block, load<u32>(U_BUFFER + (<usize>bad << 2)), entries)
+      for (let e: u32 = 0; e < entries; e++) {
+        const k = load<u32>(TABLE_COUNTS + (<usize>e << 2))
+        if (k != 0) bump(area + (<usize>upperBound(edges, edgeCount, load<i64>(p + (<usize>e << 3))) << 2), k)
+      }
+      continue
+    }
+    const g = <u64>aux
+    if (packedFits(base, g, W)) {
+      const s0 = upperBound(edges, edgeCount, base)
+      const s1 = upperBound(edges, edgeCount, packedBound(base, g, W))
+      if (s0 == s1) {
+        bump(area + (<usize>s0 << 2), selectedCount(take))
+        continue
+      }
+      const m = s1 - s0
+      if (W <= 32 && m <= THRESHOLDS_CAPACITY) {
+        for (let i: u32 = 0; i < m; i++) {
+          const edge = load<i64>(edges + (<usize>(s0 + i) << 3))
+          store<u64>(THRESHOLDS + (<usize>i << 3), uAtLeast(edge, base, g))
+        }
+        unpackU32(p, from, from + take, W)
+        countBetween(from, take, m, area + (<usize>s0 << 2))
+        continue
+      }
+    }
+    const status = decodeBlock(record, data, block, from, from + take, BLOCK_BUFFER)
+    if (status != OK) return status
+    const chunks = (take + 31) >>> 5
+    for (let c: u32 = 0; c < chunks; c++) {
+      let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+      while (word != 0) {
+        const j = (c << 5) + ctz(word)
+        word &= word - 1
+        bump(area + (<usize>upperBound(edges, edgeCount, load<i64>(BLOCK_BUFFER + (<usize>j << 3))) << 2), 1)
+      }
+    }
+  }
+  return OK
+}

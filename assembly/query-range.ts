@@ -1,0 +1,169 @@
+// matchRange: sets the output bit of each selected value with lo ≤ raw ≤ hi.
+//
+// Whole blocks are decided from their records where possible: a constant
+// block, a packed block whose bound lies inside or outside [lo, hi], a table
+// whose sorted entries all match. Otherwise the bounds move into the block's
+// u space (packed u's, or table indexes: sorted entries make the matching
+// indexes one range), the fields are unpacked to u32 and compared 32 at a
+// time with SIMD into a bit mask that is anded with the selection.
+import {
+  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, RECORD_BYTES, SCRATCH,
+  recordAux, recordBase, recordDataOffset, recordKind, recordWidth, tableIndexError,
+} from './common'
+import { decodeBlock } from './decode'
+import {
+  SEL_WORDS, U_BUFFER, loadSelection, orBits, packedBound, packedFits, rangeMask32, uAtLeast, uAtMost, unpackU32,
+} from './query-common'
+
+let matched: u32 = 0
+
+/** Every selected position of the block matches. */
+function acceptSelected(take: u32, out: usize, bit: u32): void {
+  const chunks = (take + 31) >>> 5
+  for (let c: u32 = 0; c < chunks; c++) {
+    const word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    if (word == 0) continue
+    orBits(out, bit + (c << 5), word)
+    matched += popcnt(word)
+  }
+}
+
+/**
+ * Selected u's of U_BUFFER[from, from + take) in [ulo, uhi]. With entries > 0
+ * (a table that does not use every index) selected indexes ≥ entries are
+ * errors: returns the block position of the first, or 0xFFFFFFFF.
+ */
+function matchU32(from: u32, take: u32, ulo: u32, uhi: u32, entries: u32, out: usize, bit: u32): u32 {
+  const chunks = (take + 31) >>> 5
+  const lo = i32x4.splat(ulo)
+  const span = i32x4.splat(uhi - ulo)
+  const zero = i32x4.splat(0)
+  const valid = i32x4.splat(entries - 1)
+  for (let c: u32 = 0; c < chunks; c++) {
+    const word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    if (word == 0) continue
+    const at = U_BUFFER + (<usize>(from + (c << 5)) << 2)
+    if (entries != 0) {
+      const bad = ~rangeMask32(at, zero, valid) & word
+      if (bad != 0) return from + (c << 5) + ctz(bad)
+    }
+    const mask = rangeMask32(at, lo, span) & word
+    if (mask == 0) continue
+    orBits(out, bit + (c << 5), mask)
+    matched += popcnt(mask)
+  }
+  return 0xFFFF_FFFF
+}
+
+/** Raw values compared one by one (packed blocks whose u's do not fit u32 or might wrap). */
+function matchRaw(record: usize, data: usize, block: u32, from: u32, take: u32, lo: i64, hi: i64, out: usize, bit: u32): i32 {
+  const status = decodeBlock(record, data, block, from, from + take, BLOCK_BUFFER)
+  if (status != OK) return status
+  const chunks = (take + 31) >>> 5
+  for (let c: u32 = 0; c < chunks; c++) {
+    let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    let mask: u32 = 0
+    while (word != 0) {
+      const j = ctz(word)
+      word &= word - 1
+      const raw = load<i64>(BLOCK_BUFFER + (<usize>((c << 5) + j) << 3))
+      if (raw >= lo && raw <= hi) mask |= <u32>1 << j
+    }
+    if (mask == 0) continue
+    orBits(out, bit + (c << 5), mask)
+    matched += popcnt(mask)
+  }
+  return OK
+}
+
+/** First index of the sorted table entries at p with entry ≥ value (entries when none). */
+function lowerBound(p: usize, entries: u32, value: i64): u32 {
+  let low: u32 = 0, high = entries
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (load<i64>(p + (<usize>middle << 3)) < value) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
+/** First index with entry > value. */
+function upperBound(p: usize, entries: u32, value: i64): u32 {
+  let low: u32 = 0, high = entries
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (load<i64>(p + (<usize>middle << 3)) <= value) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
+/**
+ * Bits outStart + i of the bitset at out for the selected values first + i in
+ * [lo, hi] (i64 at scratch+0 and scratch+8). Status 0 with the match count
+ * (u32) at scratch+0, or 1 (table index).
+ */
+export function queryMatchRange(
+  records: usize, data: usize, first: u32, count: u32, sel: usize, selStart: u32, out: usize, outStart: u32,
+): i32 {
+  const lo = load<i64>(SCRATCH)
+  const hi = load<i64>(SCRATCH, 8)
+  matched = 0
+  const end = first + count
+  let index = first
+  while (index < end && lo <= hi) {
+    const block = index >>> BLOCK_SHIFT
+    const from = index & (BLOCK_VALUES - 1)
+    const take = min(end - index, BLOCK_VALUES - from)
+    const offset = index - first
+    index += take
+    if (loadSelection(sel, selStart + offset, take) == 0) continue
+    const bit = outStart + offset
+    const record = records + <usize>block * RECORD_BYTES
+    const kind = recordKind(record)
+    const base = recordBase(record)
+    if (kind == KIND_CONSTANT) {
+      if (base >= lo && base <= hi) acceptSelected(take, out, bit)
+      continue
+    }
+    const W = recordWidth(record)
+    const p = data + recordDataOffset(record)
+    const aux = recordAux(record)
+    if (kind == KIND_TABLE) {
+      const entries = <u32>aux
+      const ulo = lowerBound(p, entries, lo)
+      const uhi = upperBound(p, entries, hi)
+      if (ulo >= uhi) continue
+      if (ulo == 0 && uhi == entries) {
+        acceptSelected(take, out, bit)
+        continue
+      }
+      unpackU32(p + (<usize>entries << 3), from, from + take, W)
+      const bad = matchU32(from, take, ulo, uhi - 1, entries == (<u32>1 << W) ? 0 : entries, out, bit)
+      if (bad != 0xFFFF_FFFF) return tableIndexError(block, load<u32>(U_BUFFER + (<usize>bad << 2)), entries)
+      continue
+    }
+    const g = <u64>aux
+    if (packedFits(base, g, W)) {
+      const bound = packedBound(base, g, W)
+      if (hi < base || lo > bound) continue
+      if (lo <= base && hi >= bound) {
+        acceptSelected(take, out, bit)
+        continue
+      }
+      if (W <= 32) {
+        const umax: u64 = (<u64>1 << <u64>W) - 1
+        const ulo = uAtLeast(lo, base, g)
+        const uhi = min(uAtMost(hi, base, g), umax)
+        if (ulo > uhi) continue
+        unpackU32(p, from, from + take, W)
+        matchU32(from, take, <u32>ulo, <u32>uhi, 0, out, bit)
+        continue
+      }
+    }
+    const status = matchRaw(record, data, block, from, take, lo, hi, out, bit)
+    if (status != OK) return status
+  }
+  store<u32>(SCRATCH, matched)
+  return OK
+}

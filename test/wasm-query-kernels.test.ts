@@ -1,0 +1,358 @@
+/**
+ * The WebAssembly query kernels (assembly/query-*.ts behind src/backend/wasm/query.ts)
+ * against a naive BigInt model computed from decodeRaw, on sequences holding every
+ * block form and width, under null / empty / sparse / dense / unaligned selections;
+ * and against the TS kernels once they exist. Also: errors and memory growth.
+ */
+import { describe, expect, it } from 'vitest'
+import type { ColumnsBackend, SequenceView } from '../src/backend/backend.js'
+import { type AggregateState, type BitsetMemory, createAggregateState } from '../src/backend/query-kernels.js'
+import { typeScriptBackend } from '../src/backend/ts/index.js'
+import { createWasmBackend } from '../src/backend/wasm/index.js'
+import { wasmRuntime, wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
+import { CorruptIndexException } from '../src/format/errors.js'
+import { openColumns } from '../src/read/open.js'
+import { flushColumns } from '../src/write/columns-writer.js'
+import { type Block, bits, buildFile, packFields, parseFile, tableBlock } from './helpers/file-surgery.js'
+import { MAX_INT64, MIN_INT64, ieeeOfSortable, randomBits } from './helpers/random-columns.js'
+import { seededRandom } from './helpers/random.js'
+
+const FILE_NAME = 'query.oixk'
+const hasWasm = wasmUnavailableReason() === null
+const wasm: ColumnsBackend | null = hasWasm ? createWasmBackend() : null
+const tsReady = (() => {
+  try {
+    typeScriptBackend.query.allocateBitset(1).release()
+    return true
+  } catch (error) {
+    if (error instanceof Error && error.message.includes('not implemented yet')) return false
+    throw error
+  }
+})()
+
+type Random = () => number
+const pickOf = (random: Random) => (limit: number) => Math.floor(random() * limit)
+
+/** A packed block of n random units of width w (base, g as given; values wrap as the format says). */
+function randomPacked(random: Random, n: number, width: number, base: bigint, g: bigint): Block {
+  const units = Array.from({ length: n }, () => randomBits(random, width))
+  return { kind: 1, width, reserved: 0, base, aux: g, data: packFields(units, width) }
+}
+
+/** Blocks of every form: constants, tables, packed of each width 1..64 with assorted bases and divisors. */
+function randomBlock(random: Random, n: number, blockIndex: number, ordinals: number): Block {
+  const pick = pickOf(random)
+  if (ordinals > 0) {
+    const shape = pick(4)
+    if (shape === 0) return { kind: 0, width: 0, reserved: 0, base: BigInt(pick(ordinals)), aux: 0n, data: new Uint8Array(0) }
+    if (shape === 1 && ordinals >= 2) {
+      const entries = [...new Set(Array.from({ length: 2 + pick(Math.min(255, ordinals - 1)) }, () => BigInt(pick(ordinals))))]
+      if (entries.length < 2) entries.push(entries[0] === 0n ? 1n : 0n)
+      entries.sort((a, b) => (a < b ? -1 : 1))
+      return tableBlock(entries, Array.from({ length: n }, () => pick(entries.length)))
+    }
+    // Packed with a bound (base + 2^w - 1) that may pass the ordinal count while every value stays below it.
+    const base = pick(ordinals)
+    const span = ordinals - 1 - base
+    const width = Math.max(1, bits(BigInt(span)))
+    const units = Array.from({ length: n }, () => BigInt(pick(span + 1)))
+    return { kind: 1, width, reserved: 0, base: BigInt(base), aux: 1n, data: packFields(units, width) }
+  }
+  const shape = pick(8)
+  if (shape === 0) return { kind: 0, width: 0, reserved: 0, base: BigInt.asIntN(64, randomBits(random, 64)), aux: 0n, data: new Uint8Array(0) }
+  if (shape === 1) {
+    const entries = [...new Set(Array.from({ length: 2 + pick(255) }, () => BigInt.asIntN(64, randomBits(random, 1 + pick(64)))))]
+    if (entries.length < 2) entries.push(entries[0] + 1n)
+    entries.sort((a, b) => (a < b ? -1 : 1))
+    const width = bits(BigInt(entries.length - 1))
+    return tableBlock(entries, Array.from({ length: n }, () => pick(entries.length)), width)
+  }
+  const width = 1 + (blockIndex * 7 + pick(3)) % 64
+  const base = [0n, MIN_INT64, MIN_INT64 + 5n, MAX_INT64 - (1n << 20n), -1000n, BigInt.asIntN(64, randomBits(random, 64))][pick(6)]
+  const g = [1n, 1n, 1000n, 7n, 1n << 40n, -1n, BigInt.asIntN(64, randomBits(random, 64)) | 1n][pick(7)]
+  return randomPacked(random, n, width, base, g)
+}
+
+/** A dense integral column "n" of `count` values whose blocks are replaced by random ones (open accepts any). */
+function blocksFile(random: Random, count: number, ordinals = 0): Uint8Array {
+  const schema = { fields: [{ name: 'n', type: 'integral', column: true }] }
+  const model = parseFile(flushColumns(schema, Array.from({ length: count }, (_, n) => ({ n })))!)
+  const sequence = model.columns[0].section.values
+  sequence.blocks = sequence.blocks.map((_, index) => randomBlock(random, Math.min(1024, count - index * 1024), index, ordinals))
+  return buildFile(model)
+}
+
+interface Opened { sequence: SequenceView; backend: ColumnsBackend; close(): void }
+
+function openWith(bytes: Uint8Array, backend: ColumnsBackend): Opened {
+  const reader = openColumns(bytes, { fileName: FILE_NAME, backend })
+  return { sequence: reader.getColumn('n')!.values, backend, close: () => reader.close() }
+}
+
+function rawValues(opened: Opened): bigint[] {
+  const count = opened.sequence.count
+  const words = new Int32Array(2 * count)
+  opened.backend.decodeRaw(opened.sequence, 0, count, words, 0)
+  return Array.from({ length: count }, (_, i) => (BigInt(words[2 * i + 1]) << 32n) | BigInt(words[2 * i] >>> 0))
+}
+
+/** Selection words for bits [0, bitCount): null, empty, sparse, dense, all, or runs. */
+function randomSelection(random: Random, bitCount: number): Int32Array | null {
+  const pick = pickOf(random)
+  const shape = pick(6)
+  if (shape === 0) return null
+  const words = new Int32Array((bitCount + 31) >>> 5)
+  const density = [0, 0.01, 0.9, 1, 0.5, -1][shape]
+  let run = false
+  for (let bit = 0; bit < bitCount; bit++) {
+    if (density < 0 && pick(300) === 0) run = !run
+    if (density < 0 ? run : random() < density) words[bit >>> 5] |= 1 << (bit & 31)
+  }
+  // Garbage beyond the used bits must not matter.
+  if (words.length > 0 && (bitCount & 31) !== 0) words[words.length - 1] |= -1 << (bitCount & 31)
+  return words
+}
+
+function bitsetOf(backend: ColumnsBackend, words: Int32Array | null): BitsetMemory | null {
+  if (words === null) return null
+  const bitset = backend.query.allocateBitset(words.length)
+  bitset.words.set(words)
+  return bitset
+}
+
+const isSelected = (words: Int32Array | null, bit: number) => words === null || ((words[bit >>> 5] >>> (bit & 31)) & 1) === 1
+const pair = (value: bigint) => [Number(BigInt.asIntN(32, value)), Number(BigInt.asIntN(32, value >> 32n))]
+
+function doubleOfSortable(raw: bigint): number {
+  const view = new DataView(new ArrayBuffer(8))
+  view.setBigUint64(0, ieeeOfSortable(raw), true)
+  return view.getFloat64(0, true)
+}
+
+interface Run { first: number; count: number; selection: Int32Array | null; selectionStart: number }
+
+function randomRun(random: Random, total: number): Run {
+  const pick = pickOf(random)
+  const first = pick(3) === 0 ? 0 : pick(total)
+  const count = pick(4) === 0 ? total - first : pick(total - first + 1)
+  const selectionStart = pick(2) === 0 ? 0 : pick(100)
+  return { first, count, selection: randomSelection(random, selectionStart + count), selectionStart }
+}
+
+/** Each selected value of the run, as (run position, raw). */
+function* selectedValues(raws: bigint[], run: Run): Generator<[number, bigint]> {
+  for (let i = 0; i < run.count; i++) if (isSelected(run.selection, run.selectionStart + i)) yield [i, raws[run.first + i]]
+}
+
+/** The model's aggregate state words and numbers after adding the run to `state`. */
+function modelAggregate(raws: bigint[], run: Run, sortable: boolean, state: AggregateState): AggregateState {
+  const out = { numbers: Float64Array.from(state.numbers), words: Int32Array.from(state.words) }
+  const word = (index: number) => BigInt(out.words[index] >>> 0) | (BigInt(out.words[index + 1]) << 32n)
+  let count = out.numbers[0], min = word(0), max = word(2)
+  let sum = BigInt.asIntN(128, word(4) | (word(6) << 64n))
+  for (const [, raw] of selectedValues(raws, run)) {
+    if (count === 0 || raw < min) min = raw
+    if (count === 0 || raw > max) max = raw
+    count++
+    if (sortable) out.numbers[1] += doubleOfSortable(raw)
+    else sum += raw
+  }
+  out.numbers[0] = count
+  const setWord = (index: number, value: bigint) => out.words.set(pair(BigInt.asIntN(64, value)), index)
+  setWord(0, min)
+  setWord(2, max)
+  setWord(4, BigInt.asIntN(64, sum))
+  setWord(6, BigInt.asIntN(64, sum >> 64n))
+  return out
+}
+
+describe.skipIf(!hasWasm)('WebAssembly query kernels against a model', () => {
+  for (let seed = 1; seed <= 6; seed++) {
+    it(`every block form, random runs and selections (seed ${seed})`, () => {
+      const random = seededRandom(seed * 7919)
+      const pick = pickOf(random)
+      const count = 1024 * (3 + pick(6)) - pick(1000)
+      const bytes = blocksFile(random, count)
+      const opened = openWith(bytes, wasm!)
+      const tsOpened = tsReady ? openWith(bytes, typeScriptBackend) : null
+      try {
+        const raws = rawValues(opened)
+        const kernels = wasm!.query
+        for (let round = 0; round < 12; round++) {
+          const run = randomRun(random, count)
+          const selection = bitsetOf(wasm!, run.selection)
+          // matchRange: bounds from the values (or extremes), output pre-filled with random bits.
+          const some = () => (pick(5) === 0 ? [MIN_INT64, MAX_INT64][pick(2)] : raws[pick(count)] + BigInt(pick(3) - 1))
+          let lo = some(), hi = some()
+          if (pick(5) !== 0 && lo > hi) [lo, hi] = [hi, lo]
+          lo = BigInt.asIntN(64, lo)
+          hi = BigInt.asIntN(64, hi)
+          const outStart = pick(70)
+          const prefill = randomSelection(random, outStart + run.count) ?? new Int32Array((outStart + run.count + 31) >>> 5)
+          const out = bitsetOf(wasm!, prefill)!
+          const bounds = Int32Array.from([...pair(lo), ...pair(hi)])
+          const matched = kernels.matchRange(opened.sequence, run.first, run.count, bounds, selection, run.selectionStart, out, outStart)
+          const expected = Int32Array.from(prefill)
+          let expectedMatched = 0
+          for (const [i, raw] of selectedValues(raws, run)) {
+            if (raw < lo || raw > hi) continue
+            expectedMatched++
+            expected[(outStart + i) >>> 5] |= 1 << ((outStart + i) & 31)
+          }
+          expect(matched).toBe(expectedMatched)
+          expect(Array.from(out.words)).toEqual(Array.from(expected))
+          // aggregate, both modes, from an empty state and from a state carried over.
+          for (const sortable of [false, true]) {
+            const state = createAggregateState()
+            if (pick(2) === 0) {
+              state.numbers[0] = 3
+              state.numbers[1] = 1.5
+              state.words.set([...pair(-5n), ...pair(7n), ...pair(-1n), ...pair(-1n)])
+            }
+            const model = modelAggregate(raws, run, sortable, state)
+            kernels.aggregate(opened.sequence, run.first, run.count, sortable ? 'sortable' : 'integer', selection, run.selectionStart, state)
+            expect(Array.from(state.numbers)).toEqual(Array.from(model.numbers))
+            if (state.numbers[0] > 0) expect(Array.from(state.words.subarray(0, 4))).toEqual(Array.from(model.words.subarray(0, 4)))
+            if (!sortable) expect(Array.from(state.words.subarray(4))).toEqual(Array.from(model.words.subarray(4)))
+          }
+          // histogram over edges drawn from the values.
+          const edgeSet = new Set<bigint>()
+          for (let e = 1 + pick(pick(2) === 0 ? 4 : 40); e >= 0; e--) edgeSet.add(pick(6) === 0 ? [MIN_INT64, MAX_INT64][pick(2)] : raws[pick(count)] + BigInt(pick(3)))
+          const edges = [...edgeSet].map((edge) => BigInt.asIntN(64, edge)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+          if (edges.length >= 2) {
+            const counts = Uint32Array.from({ length: edges.length - 1 }, () => pick(3))
+            const expectedCounts = Array.from(counts)
+            for (const [, raw] of selectedValues(raws, run)) {
+              for (let b = 0; b + 1 < edges.length; b++) if (raw >= edges[b] && raw < edges[b + 1]) expectedCounts[b]++
+            }
+            kernels.histogram(opened.sequence, run.first, run.count, Int32Array.from(edges.flatMap(pair)), selection, run.selectionStart, counts)
+            expect(Array.from(counts)).toEqual(expectedCounts)
+          }
+          if (tsOpened !== null) compareWithTs(opened, tsOpened, raws, run, bounds, outStart, prefill, edges)
+          selection?.release()
+          out.release()
+        }
+      } finally {
+        opened.close()
+        tsOpened?.close()
+      }
+    })
+  }
+
+  for (const ordinals of [2, 5, 228, 1000, 40000]) {
+    it(`countValues over ${ordinals} ordinals`, () => {
+      const random = seededRandom(ordinals)
+      const pick = pickOf(random)
+      const count = 1024 * 6 - pick(1000)
+      const opened = openWith(blocksFile(random, count, ordinals), wasm!)
+      try {
+        const raws = rawValues(opened)
+        for (let round = 0; round < 10; round++) {
+          const run = randomRun(random, count)
+          const selection = bitsetOf(wasm!, run.selection)
+          const counts = Uint32Array.from({ length: ordinals }, () => pick(2))
+          const expected = Array.from(counts)
+          for (const [, raw] of selectedValues(raws, run)) expected[Number(raw)]++
+          wasm!.query.countValues(opened.sequence, run.first, run.count, selection, run.selectionStart, counts)
+          expect(Array.from(counts)).toEqual(expected)
+          selection?.release()
+        }
+        // Fewer counts than ordinals: the first selected value beyond them is reported.
+        const limit = Math.max(1, ordinals >> 1)
+        const firstBad = raws.findIndex((raw) => raw >= BigInt(limit))
+        if (firstBad >= 0) {
+          expect(() => wasm!.query.countValues(opened.sequence, 0, count, null, 0, new Uint32Array(limit)))
+            .toThrow(new CorruptIndexException(FILE_NAME, `${opened.sequence.label}: value ${firstBad} is ${raws[firstBad]}, not in [0, ${limit})`))
+        }
+      } finally {
+        opened.close()
+      }
+    })
+  }
+
+  it('a table index out of range: the reader\'s message, from every kernel', () => {
+    const schema = { fields: [{ name: 'n', type: 'integral', column: true }] }
+    const model = parseFile(flushColumns(schema, Array.from({ length: 2048 }, (_, n) => ({ n })))!)
+    model.columns[0].section.values.blocks[1] = tableBlock([0n, 1n, 399n], Array.from({ length: 1024 }, (_, i) => (i === 100 ? 3 : i % 3)))
+    const opened = openWith(buildFile(model), wasm!)
+    try {
+      const message = new CorruptIndexException(FILE_NAME, `${opened.sequence.label}: block 1 has table index 3, beyond its 3 entries`)
+      const kernels = wasm!.query
+      const out = kernels.allocateBitset(64)
+      expect(() => kernels.countValues(opened.sequence, 0, 2048, null, 0, new Uint32Array(2048))).toThrow(message)
+      expect(() => kernels.matchRange(opened.sequence, 0, 2048, Int32Array.from([1, 0, 2, 0]), null, 0, out, 0)).toThrow(message)
+      expect(() => kernels.aggregate(opened.sequence, 0, 2048, 'integer', null, 0, createAggregateState())).toThrow(message)
+      expect(() => kernels.histogram(opened.sequence, 0, 2048, Int32Array.from([1, 0, 2, 0, 3, 0]), null, 0, new Uint32Array(2))).toThrow(message)
+      // Not selected: not read.
+      const selection = kernels.allocateBitset(64)
+      selection.words.fill(-1)
+      selection.words[(1024 + 100) >>> 5] &= ~(1 << ((1024 + 100) & 31))
+      expect(kernels.matchRange(opened.sequence, 0, 2048, Int32Array.from([1, 0, 2, 0]), selection, 0, out, 0)).toBe(342)
+      selection.release()
+      out.release()
+    } finally {
+      opened.close()
+    }
+  })
+
+  it('bitset words stay right after memory grows between allocation and use', () => {
+    const random = seededRandom(99)
+    const count = 5000
+    const opened = openWith(blocksFile(random, count), wasm!)
+    try {
+      const raws = rawValues(opened)
+      const out = wasm!.query.allocateBitset((count + 31) >>> 5)
+      const before = out.words
+      const runtime = wasmRuntime()
+      const pages = runtime.kernels.memory.buffer.byteLength
+      const big = runtime.regions.allocate(pages + 65536)
+      expect(runtime.kernels.memory.buffer.byteLength).toBeGreaterThan(pages)
+      expect(before.length).toBe(0) // detached by the growth
+      const lo = raws[10], hi = raws[10] + 1000n
+      const matched = wasm!.query.matchRange(opened.sequence, 0, count, Int32Array.from([...pair(lo), ...pair(hi)]), null, 0, out, 0)
+      let expected = 0
+      const words = out.words
+      raws.forEach((raw, i) => {
+        const inside = raw >= lo && raw <= hi
+        if (inside) expected++
+        expect(((words[i >>> 5] >>> (i & 31)) & 1) === 1).toBe(inside)
+      })
+      expect(matched).toBe(expected)
+      runtime.regions.free(big)
+      out.release()
+      out.release()
+    } finally {
+      opened.close()
+    }
+  })
+})
+
+/** The same run through the TS kernels (on a TS-opened copy of the file) gives exactly the same results. */
+function compareWithTs(
+  opened: Opened, tsOpened: Opened, raws: bigint[], run: Run, bounds: Int32Array, outStart: number, prefill: Int32Array, edges: bigint[],
+): void {
+  const a = wasm!.query, b = typeScriptBackend.query
+  const selA = bitsetOf(wasm!, run.selection), selB = bitsetOf(typeScriptBackend, run.selection)
+  const outA = bitsetOf(wasm!, prefill)!, outB = bitsetOf(typeScriptBackend, prefill)!
+  expect(a.matchRange(opened.sequence, run.first, run.count, bounds, selA, run.selectionStart, outA, outStart))
+    .toBe(b.matchRange(tsOpened.sequence, run.first, run.count, bounds, selB, run.selectionStart, outB, outStart))
+  expect(Array.from(outA.words)).toEqual(Array.from(outB.words))
+  for (const mode of ['integer', 'sortable'] as const) {
+    const stateA = createAggregateState(), stateB = createAggregateState()
+    a.aggregate(opened.sequence, run.first, run.count, mode, selA, run.selectionStart, stateA)
+    b.aggregate(tsOpened.sequence, run.first, run.count, mode, selB, run.selectionStart, stateB)
+    // The WebAssembly state is the model's (so a difference below is the TS kernel's).
+    const model = modelAggregate(raws, run, mode === 'sortable', createAggregateState())
+    if (stateA.numbers[0] > 0) expect(Array.from(stateA.words.subarray(0, 4))).toEqual(Array.from(model.words.subarray(0, 4)))
+    expect(Array.from(stateA.numbers)).toEqual(Array.from(stateB.numbers))
+    expect(Array.from(stateA.words)).toEqual(Array.from(stateB.words))
+  }
+  if (edges.length >= 2) {
+    const edgeWords = Int32Array.from(edges.flatMap(pair))
+    const countsA = new Uint32Array(edges.length - 1), countsB = new Uint32Array(edges.length - 1)
+    a.histogram(opened.sequence, run.first, run.count, edgeWords, selA, run.selectionStart, countsA)
+    b.histogram(tsOpened.sequence, run.first, run.count, edgeWords, selB, run.selectionStart, countsB)
+    expect(Array.from(countsA)).toEqual(Array.from(countsB))
+  }
+  for (const bitset of [selA, selB, outA, outB]) bitset?.release()
+}
