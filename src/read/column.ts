@@ -10,6 +10,12 @@ import { int64Result, int64ToBigInt, sortableToFloat64Into } from '../format/int
 import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Dictionary } from './dictionary.js'
 import { readValuesInto } from './read-values.js'
+import type { DocSet } from '../kernels/doc-set.js'
+import { aggregate, histogram, type Aggregate } from '../kernels/aggregations.js'
+import { facetCounts, topTerms, type TermCount } from '../kernels/facets.js'
+import { boundingBoxFilter, rangeFilter, termFilter, type BoundingBox } from '../kernels/filters.js'
+import type { NaturalValue } from '../kernels/natural-units.js'
+import { topK, type SortOrder } from '../kernels/top-k.js'
 
 /** Which of a geo column's two sequences to read. */
 export type GeoPart = 'latitude' | 'longitude'
@@ -302,5 +308,55 @@ export class Column {
     const termCount = this.dictionary === null ? -1 : this.dictionary.termCount
     readValuesInto(this.backend, this.sequenceOf(part), this.type, this.name, termCount, firstValue, destination)
     return count
+  }
+
+  // Queries (docs/query.md): thin delegations to src/kernels, which call only the backend seam.
+
+  /** Documents per ordinal (keyword, length termCount) or per value (bool, [false, true]); multi: once per distinct term. */
+  facetCounts(docs?: DocSet, counts?: Uint32Array): Uint32Array {
+    this.assertOpen()
+    return facetCounts(this, this.backend, docs, counts)
+  }
+
+  /** The k terms with the most documents: count descending, ties by ordinal; zero counts omitted. */
+  topTerms(k: number, docs?: DocSet): TermCount[] {
+    this.assertOpen()
+    return topTerms(this, this.backend, k, docs)
+  }
+
+  /** Values per bucket [edges[b], edges[b + 1]) (natural units, strictly increasing); multi: every value counts. */
+  histogram(edges: readonly NaturalValue[], docs?: DocSet): Uint32Array {
+    this.assertOpen()
+    return histogram(this, this.backend, edges, docs)
+  }
+
+  /** Documents with a value in [lo, hi] (inclusive, natural units; multi: any value); into out when given. */
+  rangeFilter(lo: NaturalValue, hi: NaturalValue, docs?: DocSet, out?: DocSet): DocSet {
+    this.assertOpen()
+    return rangeFilter(this, this.backend, lo, hi, docs, out)
+  }
+
+  /** Documents with any of the terms (keyword); unknown terms match nothing. */
+  termFilter(terms: Iterable<string | Uint8Array>, docs?: DocSet, out?: DocSet): DocSet {
+    this.assertOpen()
+    return termFilter(this, this.backend, terms, docs, out)
+  }
+
+  /** Documents with a point in the box (geo_point, inclusive; minLongitude > maxLongitude crosses the antimeridian). */
+  boundingBoxFilter(box: BoundingBox, docs?: DocSet, out?: DocSet): DocSet {
+    this.assertOpen()
+    return boundingBoxFilter(this, this.backend, box, docs, out)
+  }
+
+  /** Count of values, min, max and sum (exact integers; doubles for fractional). */
+  aggregate(docs?: DocSet): Aggregate {
+    this.assertOpen()
+    return aggregate(this, this.backend, docs)
+  }
+
+  /** Up to k document ids by value (ties by id); multi: a document's smallest (ascending) or largest (descending) value. */
+  topK(k: number, order: SortOrder, docs?: DocSet): Uint32Array {
+    this.assertOpen()
+    return topK(this, this.backend, k, order, docs)
   }
 }

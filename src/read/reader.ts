@@ -4,6 +4,7 @@
 import type { BackendName, ColumnsBackend, ResidentFile } from '../backend/backend.js'
 import type { Column } from './column.js'
 import { fullCheck } from './full-check.js'
+import { DocSet } from '../kernels/doc-set.js'
 
 /** A segment's columns, opened and validated. */
 export class ColumnsReader implements Disposable {
@@ -60,6 +61,17 @@ export class ColumnsReader implements Disposable {
   verify(): void {
     this.assertOpen()
     for (const column of this.columns) fullCheck(column, this.fileName, this.backend)
+  }
+
+  /** An empty DocSet over this reader's documents, in its backend's memory. */
+  createDocSet(): DocSet {
+    this.assertOpen()
+    return new DocSet(this.backend, this.maxDoc)
+  }
+
+  /** A DocSet holding every document. */
+  allDocuments(): DocSet {
+    return this.createDocSet().fill()
   }
 
   /** Releases the reader and its memory; later calls on it throw. Closing twice is harmless. */

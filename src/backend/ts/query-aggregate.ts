@@ -1,0 +1,188 @@
+/**
+ * aggregate for the TS backend. Integers: a packed block sums its units (exact
+ * in a double) and adds n·base + g·Σu to the 128-bit sum once; min/max come from
+ * the smallest and largest unit. Doubles ('sortable'): the sum is sequential in
+ * value order, so both backends agree bit for bit.
+ */
+import type { SequenceView } from '../backend.js'
+import type { AggregateMode, AggregateState, BitsetMemory } from '../query-kernels.js'
+import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../../format/constants.js'
+import { compareInt64, int64Result, multiplyInt64, sortableToFloat64 } from '../../format/int64.js'
+import { decodeRaw } from './decode.js'
+import {
+  block, loadBlock, lowMask, lowestBit, rawAtOffset, selectedCount, selectionBits, tableEntries, tableIndexError,
+  TWO_POW_32, unitAt,
+} from './query-scan.js'
+
+const decoded = new Int32Array(2 * BLOCK_VALUES)
+const indexCounts = new Uint32Array(256)
+const extremes = new Int32Array(4)
+
+/** Adds the signed i64 (low, high) × 2^(32 shift) (shift 0 or 1) to the 128-bit sum in words[4..7]. */
+function addToSum(words: Int32Array, low: number, high: number, shift: number): void {
+  let at = 4 + shift
+  let total = (words[at] >>> 0) + (low >>> 0)
+  words[at++] = total | 0
+  let carry = total >= TWO_POW_32 ? 1 : 0
+  total = (words[at] >>> 0) + (high >>> 0) + carry
+  words[at++] = total | 0
+  carry = total >= TWO_POW_32 ? 1 : 0
+  const extension = high < 0 ? 0xffffffff : 0
+  for (; at < 8; at++) {
+    total = (words[at] >>> 0) + extension + carry
+    words[at] = total | 0
+    carry = total >= TWO_POW_32 ? 1 : 0
+  }
+}
+
+/** Adds (low, high) × times (times < 2^21) to the sum: two partial products, each exact in a double. */
+function addMultiple(words: Int32Array, low: number, high: number, times: number): void {
+  const lowProduct = (low >>> 0) * times
+  const lowHigh = Math.floor(lowProduct / TWO_POW_32)
+  addToSum(words, lowProduct - lowHigh * TWO_POW_32, lowHigh, 0)
+  const highProduct = high * times
+  const highHigh = Math.floor(highProduct / TWO_POW_32)
+  addToSum(words, highProduct - highHigh * TWO_POW_32, highHigh, 1)
+}
+
+/** Folds a smallest and a largest candidate into min/max (before the count grows: count 0 seeds both). */
+function foldExtremes(state: AggregateState, minLow: number, minHigh: number, maxLow: number, maxHigh: number): void {
+  const words = state.words
+  const seed = state.numbers[0] === 0
+  if (seed || compareInt64(minLow, minHigh, words[0], words[1]) < 0) { words[0] = minLow; words[1] = minHigh }
+  if (seed || compareInt64(maxLow, maxHigh, words[2], words[3]) > 0) { words[2] = maxLow; words[3] = maxHigh }
+}
+
+/** Adds one value: min/max, then count and the sum of its mode. */
+function addValue(state: AggregateState, mode: AggregateMode, low: number, high: number): void {
+  foldExtremes(state, low, high, low, high)
+  state.numbers[0]++
+  if (mode === 'sortable') state.numbers[1] += sortableToFloat64(low, high)
+  else addToSum(state.words, low, high, 0)
+}
+
+/** See QueryKernels.aggregate. */
+export function aggregate(
+  sequence: SequenceView, first: number, count: number, mode: AggregateMode,
+  selection: BitsetMemory | null, selectionStart: number, state: AggregateState,
+): void {
+  const selectionWords = selection === null ? null : selection.words
+  const end = first + count
+  let index = first
+  while (index < end) {
+    const blockIndex = index >>> BLOCK_SHIFT
+    const blockStart = blockIndex << BLOCK_SHIFT
+    const stop = Math.min(end, blockStart + BLOCK_VALUES)
+    aggregateBlock(sequence, blockIndex, index - blockStart, stop - blockStart, mode, selectionWords, selectionStart + index - first, state)
+    index = stop
+  }
+}
+
+function aggregateBlock(
+  sequence: SequenceView, blockIndex: number, from: number, to: number, mode: AggregateMode,
+  selection: Int32Array | null, selectionBit: number, state: AggregateState,
+): void {
+  loadBlock(sequence, blockIndex)
+  if (block.kind === BlockKind.constant) {
+    const selected = selectedCount(selection, selectionBit, from, to)
+    if (selected === 0) return
+    if (mode === 'sortable') {
+      for (let done = 0; done < selected; done++) addValue(state, mode, block.baseLow, block.baseHigh)
+      return
+    }
+    foldExtremes(state, block.baseLow, block.baseHigh, block.baseLow, block.baseHigh)
+    state.numbers[0] += selected
+    addMultiple(state.words, block.baseLow, block.baseHigh, selected)
+    return
+  }
+  if (block.kind === BlockKind.table) {
+    aggregateTable(sequence, blockIndex, from, to, mode, selection, selectionBit, state)
+    return
+  }
+  if (block.packedFast && mode === 'integer') {
+    aggregateUnits(sequence, from, to, selection, selectionBit, state)
+    return
+  }
+  decodeRaw(sequence, (blockIndex << BLOCK_SHIFT) + from, to - from, decoded, 0)
+  for (let position = from; position < to; position += 32) {
+    let bits = selectionBits(selection, selectionBit + position - from, Math.min(32, to - position))
+    while (bits !== 0) {
+      const at = 2 * (position + lowestBit(bits) - from)
+      bits &= bits - 1
+      addValue(state, mode, decoded[at], decoded[at + 1])
+    }
+  }
+}
+
+/** Packed in u space: Σu, smallest and largest u, then one 128-bit update per block. */
+function aggregateUnits(
+  sequence: SequenceView, from: number, to: number, selection: Int32Array | null, selectionBit: number, state: AggregateState,
+): void {
+  const words = sequence.bufferWords
+  const width = block.width, mask = block.mask, wordBase = block.wordBase, bitOffset = block.bitOffset
+  let unitSum = 0, smallest = Infinity, largest = -1, selected = 0
+  for (let position = from; position < to; position += 32) {
+    const n = Math.min(32, to - position)
+    let bits = selectionBits(selection, selectionBit + position - from, n)
+    if (bits === 0) continue
+    if (bits === lowMask(n)) {
+      for (let at = 0, bit = position * width + bitOffset; at < n; at++, bit += width) {
+        const word = wordBase + (bit >>> 5), shift = bit & 31
+        const unit = (((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask) >>> 0
+        unitSum += unit
+        if (unit < smallest) smallest = unit
+        if (unit > largest) largest = unit
+      }
+      selected += n
+      continue
+    }
+    while (bits !== 0) {
+      const unit = unitAt(words, position + lowestBit(bits)) >>> 0
+      bits &= bits - 1
+      unitSum += unit
+      if (unit < smallest) smallest = unit
+      if (unit > largest) largest = unit
+      selected++
+    }
+  }
+  if (selected === 0) return
+  const divisor = block.divisor
+  rawAtOffset(smallest * divisor, extremes, 0)
+  rawAtOffset(largest * divisor, extremes, 2)
+  foldExtremes(state, extremes[0], extremes[1], extremes[2], extremes[3])
+  state.numbers[0] += selected
+  addMultiple(state.words, block.baseLow, block.baseHigh, selected)
+  // g Σu < 2^52 × 1024 < 2^63: exact as an i64 product (Σu < 2^42 is exact in a double).
+  const sumHigh = Math.floor(unitSum / TWO_POW_32)
+  multiplyInt64(unitSum - sumHigh * TWO_POW_32, sumHigh, divisor, 0)
+  addToSum(state.words, int64Result[0], int64Result[1], 0)
+}
+
+/** Table: integers count indexes then fold each used entry once; doubles add in value order. */
+function aggregateTable(
+  sequence: SequenceView, blockIndex: number, from: number, to: number, mode: AggregateMode,
+  selection: Int32Array | null, selectionBit: number, state: AggregateState,
+): void {
+  const words = sequence.bufferWords
+  const entries = block.entries
+  indexCounts.fill(0, 0, entries)
+  for (let position = from; position < to; position += 32) {
+    let bits = selectionBits(selection, selectionBit + position - from, Math.min(32, to - position))
+    while (bits !== 0) {
+      const entry = unitAt(words, position + lowestBit(bits))
+      bits &= bits - 1
+      if (entry >= entries) tableIndexError(sequence, blockIndex, entry, entries)
+      if (mode === 'sortable') addValue(state, mode, tableEntries[2 * entry], tableEntries[2 * entry + 1])
+      else indexCounts[entry]++
+    }
+  }
+  if (mode === 'sortable') return
+  for (let entry = 0; entry < entries; entry++) {
+    const times = indexCounts[entry]
+    if (times === 0) continue
+    const low = tableEntries[2 * entry], high = tableEntries[2 * entry + 1]
+    foldExtremes(state, low, high, low, high)
+    state.numbers[0] += times
+    addMultiple(state.words, low, high, times)
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * histogram for the TS backend: a block whose bounds fall in one bucket adds
+ * its selected count at once; otherwise the edges inside the block become u
+ * edges and each unit finds its bucket by binary search over those few edges.
+ */
+import type { SequenceView } from '../backend.js'
+import type { BitsetMemory } from '../query-kernels.js'
+import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../../format/constants.js'
+import { compareInt64 } from '../../format/int64.js'
+import { decodeRaw } from './decode.js'
+import {
+  block, ceilUnits, loadBlock, lowestBit, offsetFromBase, rawAtOffset, selectedCount, selectionBits, tableEntries,
+  tableIndexError, unitAt,
+} from './query-scan.js'
+
+const decoded = new Int32Array(2 * BLOCK_VALUES)
+const entryBuckets = new Int32Array(256)
+const blockMax = new Int32Array(2)
+let unitEdges = new Float64Array(64)
+
+/**
+ * Bucket of a raw value: -1 below the first edge, buckets (= edges - 1) at or
+ * after the last, else b with edge b ≤ raw < edge b + 1.
+ */
+function bucketOf(edges: Int32Array, low: number, high: number): number {
+  let lo = 0, hi = edges.length >>> 1 // answer in [lo - 1, hi - 1]: edges below lo are ≤ raw, from hi on > raw
+  while (lo < hi) {
+    const middle = (lo + hi) >>> 1
+    if (compareInt64(edges[2 * middle], edges[2 * middle + 1], low, high) <= 0) lo = middle + 1
+    else hi = middle
+  }
+  return lo - 1
+}
+
+/** See QueryKernels.histogram. */
+export function histogram(
+  sequence: SequenceView, first: number, count: number, edges: Int32Array,
+  selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
+): void {
+  const selectionWords = selection === null ? null : selection.words
+  const end = first + count
+  let index = first
+  while (index < end) {
+    const blockIndex = index >>> BLOCK_SHIFT
+    const blockStart = blockIndex << BLOCK_SHIFT
+    const stop = Math.min(end, blockStart + BLOCK_VALUES)
+    histogramBlock(sequence, blockIndex, index - blockStart, stop - blockStart, edges, selectionWords, selectionStart + index - first, counts)
+    index = stop
+  }
+}
+
+function histogramBlock(
+  sequence: SequenceView, blockIndex: number, from: number, to: number, edges: Int32Array,
+  selection: Int32Array | null, selectionBit: number, counts: Uint32Array,
+): void {
+  loadBlock(sequence, blockIndex)
+  const buckets = counts.length
+  if (block.kind === BlockKind.constant) {
+    const bucket = bucketOf(edges, block.baseLow, block.baseHigh)
+    if (bucket >= 0 && bucket < buckets) counts[bucket] += selectedCount(selection, selectionBit, from, to)
+    return
+  }
+  const words = sequence.bufferWords
+  if (block.kind === BlockKind.table) {
+    const entries = block.entries
+    for (let entry = 0; entry < entries; entry++) entryBuckets[entry] = bucketOf(edges, tableEntries[2 * entry], tableEntries[2 * entry + 1])
+    for (let position = from; position < to; position += 32) {
+      let bits = selectionBits(selection, selectionBit + position - from, Math.min(32, to - position))
+      while (bits !== 0) {
+        const entry = unitAt(words, position + lowestBit(bits))
+        bits &= bits - 1
+        if (entry >= entries) tableIndexError(sequence, blockIndex, entry, entries)
+        const bucket = entryBuckets[entry]
+        if (bucket >= 0 && bucket < buckets) counts[bucket]++
+      }
+    }
+    return
+  }
+  if (block.packedFast) {
+    rawAtOffset(block.span, blockMax, 0)
+    const lowest = bucketOf(edges, block.baseLow, block.baseHigh)
+    const highest = bucketOf(edges, blockMax[0], blockMax[1])
+    if (lowest === highest) {
+      if (lowest >= 0 && lowest < buckets) counts[lowest] += selectedCount(selection, selectionBit, from, to)
+      return
+    }
+    // Edges lowest + 1 .. highest lie inside (base, max]: as u edges, u ≥ unitEdges[k] ⇔ value ≥ that edge.
+    const inner = highest - lowest
+    if (unitEdges.length < inner) unitEdges = new Float64Array(inner)
+    for (let k = 0; k < inner; k++) {
+      const edge = lowest + 1 + k
+      unitEdges[k] = ceilUnits(offsetFromBase(edges[2 * edge], edges[2 * edge + 1], block.baseLow, block.baseHigh), block.divisor)
+    }
+    for (let position = from; position < to; position += 32) {
+      let bits = selectionBits(selection, selectionBit + position - from, Math.min(32, to - position))
+      while (bits !== 0) {
+        const unit = unitAt(words, position + lowestBit(bits)) >>> 0
+        bits &= bits - 1
+        let lo = 0, hi = inner
+        while (lo < hi) {
+          const middle = (lo + hi) >>> 1
+          if (unitEdges[middle] <= unit) lo = middle + 1
+          else hi = middle
+        }
+        const bucket = lowest + lo
+        if (bucket >= 0 && bucket < buckets) counts[bucket]++
+      }
+    }
+    return
+  }
+  decodeRaw(sequence, (blockIndex << BLOCK_SHIFT) + from, to - from, decoded, 0)
+  for (let position = from; position < to; position += 32) {
+    let bits = selectionBits(selection, selectionBit + position - from, Math.min(32, to - position))
+    while (bits !== 0) {
+      const at = 2 * (position + lowestBit(bits) - from)
+      bits &= bits - 1
+      const bucket = bucketOf(edges, decoded[at], decoded[at + 1])
+      if (bucket >= 0 && bucket < buckets) counts[bucket]++
+    }
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * matchRange for the TS backend: blocks are rejected or accepted whole from
+ * their records; otherwise [lo, hi] becomes a range of u (packed units or table
+ * indexes) and the inner loop is one unsigned compare per value.
+ */
+import type { SequenceView } from '../backend.js'
+import type { BitsetMemory } from '../query-kernels.js'
+import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../../format/constants.js'
+import { compareInt64 } from '../../format/int64.js'
+import { decodeRaw } from './decode.js'
+import {
+  block, ceilUnits, floorUnits, loadBlock, lowMask, lowestBit, offsetFromBase, orBits, popcount, selectionBits,
+  tableEntries, tableIndexError, unitAt,
+} from './query-scan.js'
+
+const decoded = new Int32Array(2 * BLOCK_VALUES)
+let loLow = 0, loHigh = 0, hiLow = 0, hiHigh = 0
+
+/** See QueryKernels.matchRange. */
+export function matchRange(
+  sequence: SequenceView, first: number, count: number, bounds: Int32Array,
+  selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
+): number {
+  loLow = bounds[0]; loHigh = bounds[1]; hiLow = bounds[2]; hiHigh = bounds[3]
+  if (compareInt64(loLow, loHigh, hiLow, hiHigh) > 0) return 0
+  const selectionWords = selection === null ? null : selection.words
+  const outWords = out.words
+  const end = first + count
+  let matched = 0
+  let index = first
+  while (index < end) {
+    const blockIndex = index >>> BLOCK_SHIFT
+    const blockStart = blockIndex << BLOCK_SHIFT
+    const stop = Math.min(end, blockStart + BLOCK_VALUES)
+    matched += matchBlock(
+      sequence, blockIndex, index - blockStart, stop - blockStart,
+      selectionWords, selectionStart + index - first, outWords, outStart + index - first,
+    )
+    index = stop
+  }
+  return matched
+}
+
+/** Copies the selected positions [from, to) into out (a block accepted whole). */
+function acceptAll(selection: Int32Array | null, selectionBit: number, from: number, to: number, out: Int32Array, outBit: number): number {
+  let matched = 0
+  for (let position = from; position < to; position += 32) {
+    const bits = selectionBits(selection, selectionBit + position - from, Math.min(32, to - position))
+    orBits(out, outBit + position - from, bits)
+    matched += popcount(bits)
+  }
+  return matched
+}
+
+function inRange(low: number, high: number): boolean {
+  return compareInt64(low, high, loLow, loHigh) >= 0 && compareInt64(low, high, hiLow, hiHigh) <= 0
+}
+
+function matchBlock(
+  sequence: SequenceView, blockIndex: number, from: number, to: number,
+  selection: Int32Array | null, selectionBit: number, out: Int32Array, outBit: number,
+): number {
+  loadBlock(sequence, blockIndex)
+  if (block.kind === BlockKind.constant) {
+    return inRange(block.baseLow, block.baseHigh) ? acceptAll(selection, selectionBit, from, to, out, outBit) : 0
+  }
+  let unitLo = 0, unitHi = 0
+  if (block.kind === BlockKind.table) {
+    // Entries ascend, so the matching ones are a run [unitLo, unitHi] of indexes.
+    const entries = block.entries
+    unitLo = 0
+    while (unitLo < entries && compareInt64(tableEntries[2 * unitLo], tableEntries[2 * unitLo + 1], loLow, loHigh) < 0) unitLo++
+    unitHi = entries - 1
+    while (unitHi >= 0 && compareInt64(tableEntries[2 * unitHi], tableEntries[2 * unitHi + 1], hiLow, hiHigh) > 0) unitHi--
+    if (unitLo > unitHi) return 0
+    if (unitLo === 0 && unitHi === entries - 1) return acceptAll(selection, selectionBit, from, to, out, outBit)
+    return matchUnits(sequence, blockIndex, from, to, selection, selectionBit, out, outBit, unitLo, unitHi, entries)
+  }
+  if (block.packedFast) {
+    const loOffset = offsetFromBase(loLow, loHigh, block.baseLow, block.baseHigh)
+    const hiOffset = offsetFromBase(hiLow, hiHigh, block.baseLow, block.baseHigh)
+    if (hiOffset < 0 || loOffset > block.span) return 0
+    unitLo = loOffset <= 0 ? 0 : ceilUnits(loOffset, block.divisor)
+    unitHi = hiOffset >= block.span ? block.maxUnit : floorUnits(hiOffset, block.divisor)
+    if (unitLo > unitHi) return 0
+    if (unitLo === 0 && unitHi === block.maxUnit) return acceptAll(selection, selectionBit, from, to, out, outBit)
+    return matchUnits(sequence, blockIndex, from, to, selection, selectionBit, out, outBit, unitLo, unitHi, -1)
+  }
+  decodeRaw(sequence, (blockIndex << BLOCK_SHIFT) + from, to - from, decoded, 0)
+  let matched = 0
+  for (let position = from; position < to; position += 32) {
+    let bits = selectionBits(selection, selectionBit + position - from, Math.min(32, to - position))
+    let hits = 0
+    while (bits !== 0) {
+      const bit = lowestBit(bits)
+      bits &= bits - 1
+      const at = 2 * (position + bit - from)
+      if (inRange(decoded[at], decoded[at + 1])) hits |= 1 << bit
+    }
+    orBits(out, outBit + position - from, hits)
+    matched += popcount(hits)
+  }
+  return matched
+}
+
+/** u in [unitLo, unitHi] as one unsigned compare; entries ≥ 0 checks table indexes. */
+function matchUnits(
+  sequence: SequenceView, blockIndex: number, from: number, to: number,
+  selection: Int32Array | null, selectionBit: number, out: Int32Array, outBit: number,
+  unitLo: number, unitHi: number, entries: number,
+): number {
+  const words = sequence.bufferWords
+  const width = block.width, mask = block.mask, wordBase = block.wordBase, bitOffset = block.bitOffset
+  const spanWidth = unitHi - unitLo
+  let matched = 0
+  for (let position = from; position < to; position += 32) {
+    const n = Math.min(32, to - position)
+    let bits = selectionBits(selection, selectionBit + position - from, n)
+    if (bits === 0) continue
+    let hits = 0
+    if (bits === lowMask(n) && entries < 0) {
+      for (let at = 0, bit = position * width + bitOffset; at < n; at++, bit += width) {
+        const word = wordBase + (bit >>> 5), shift = bit & 31
+        const unit = ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask
+        if (((unit - unitLo) >>> 0) <= spanWidth) hits |= 1 << at
+      }
+    } else {
+      while (bits !== 0) {
+        const bit = lowestBit(bits)
+        bits &= bits - 1
+        const unit = unitAt(words, position + bit)
+        if (entries >= 0 && unit >= entries) tableIndexError(sequence, blockIndex, unit, entries)
+        if (((unit - unitLo) >>> 0) <= spanWidth) hits |= 1 << bit
+      }
+    }
+    orBits(out, outBit + position - from, hits)
+    matched += popcount(hits)
+  }
+  return matched
+}

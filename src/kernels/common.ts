@@ -1,0 +1,37 @@
+/**
+ * Checks every query makes before touching memory: the column's type, and that
+ * DocSets belong to the column's backend and document count.
+ */
+import type { ColumnsBackend } from '../backend/backend.js'
+import type { Column } from '../read/column.js'
+import { DocSet } from './doc-set.js'
+
+/** Throws TypeError naming the field and what the method reads unless allowed. */
+export function expectType(column: Column, method: string, allowed: boolean, types: string): void {
+  if (!allowed) throw new TypeError(`field "${column.name}" is ${column.type}; ${method} reads ${types} columns`)
+}
+
+/** Throws RangeError unless the DocSet was made for this backend and maxDoc. */
+export function checkDocSet(column: Column, backend: ColumnsBackend, docs: DocSet, role: string): void {
+  if (!(docs instanceof DocSet)) throw new TypeError(`field "${column.name}": ${role} is not a DocSet`)
+  if (docs.backend !== backend || docs.maxDoc !== column.maxDoc) {
+    throw new RangeError(
+      `field "${column.name}": ${role} DocSet has ${docs.maxDoc} documents on the ${docs.backend.name} backend; `
+      + `this column has ${column.maxDoc} documents on the ${backend.name} backend`,
+    )
+  }
+}
+
+/** The filter DocSet, checked, or null for all documents. */
+export function filterOf(column: Column, backend: ColumnsBackend, docs: DocSet | undefined | null): DocSet | null {
+  if (docs === undefined || docs === null) return null
+  checkDocSet(column, backend, docs, 'docs')
+  return docs
+}
+
+/** The output DocSet: `out` checked (not yet cleared), or a new empty one. */
+export function outputOf(column: Column, backend: ColumnsBackend, out: DocSet | undefined): DocSet {
+  if (out === undefined) return new DocSet(backend, column.maxDoc)
+  checkDocSet(column, backend, out, 'out')
+  return out
+}

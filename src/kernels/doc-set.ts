@@ -1,0 +1,167 @@
+/**
+ * DocSet: a bitset over a reader's documents whose words live in the
+ * backend's memory (WebAssembly: linear memory), so kernels read and write it
+ * in place, with no copy per call.
+ */
+import type { ColumnsBackend } from '../backend/backend.js'
+import type { BitsetMemory } from '../backend/query-kernels.js'
+import { popcount } from '../backend/ts/query-scan.js'
+
+/** What DocSet.fromDocuments needs of a reader. */
+export interface DocSetFactory {
+  createDocSet(): DocSet
+}
+
+/** A set of document ids in [0, maxDoc); bits at and beyond maxDoc always stay 0. */
+export class DocSet implements Iterable<number>, Disposable {
+  readonly maxDoc: number
+  /** @internal The backend whose memory holds the words; kernels of other backends refuse the set. */
+  readonly backend: ColumnsBackend
+  private bitset: BitsetMemory | null
+
+  /** @internal Use reader.createDocSet() / reader.allDocuments() / DocSet.fromDocuments. */
+  constructor(backend: ColumnsBackend, maxDoc: number) {
+    this.backend = backend
+    this.maxDoc = maxDoc
+    this.bitset = backend.query.allocateBitset((maxDoc + 31) >>> 5)
+  }
+
+  /** A set of the reader's documents holding `ids` (each an integer in [0, maxDoc)). */
+  static fromDocuments(reader: DocSetFactory, ids: Iterable<number>): DocSet {
+    const set = reader.createDocSet()
+    try {
+      for (const id of ids) set.add(id)
+    } catch (error) {
+      set.release()
+      throw error
+    }
+    return set
+  }
+
+  /** @internal The backend memory, for kernels. */
+  get memory(): BitsetMemory {
+    if (this.bitset === null) throw new Error('DocSet was released')
+    return this.bitset
+  }
+
+  /** The words (bit d & 31 of word d >> 5 is document d); a current view: re-read after opens or allocations. */
+  get words(): Int32Array {
+    return this.memory.words
+  }
+
+  private checkDocument(doc: number): void {
+    if (!(doc >= 0 && doc < this.maxDoc) || doc !== Math.floor(doc)) {
+      throw new RangeError(`document ${doc} is outside [0, ${this.maxDoc})`)
+    }
+  }
+
+  /** @internal Throws RangeError unless other belongs to the same backend and maxDoc. */
+  checkCompatible(other: DocSet): void {
+    if (other.backend !== this.backend || other.maxDoc !== this.maxDoc) {
+      throw new RangeError(`DocSet of ${other.maxDoc} documents (${other.backend.name} backend) cannot combine with one of ${this.maxDoc} documents (${this.backend.name} backend)`)
+    }
+  }
+
+  /** Whether doc is in the set. */
+  has(doc: number): boolean {
+    this.checkDocument(doc)
+    return ((this.words[doc >>> 5] >>> (doc & 31)) & 1) === 1
+  }
+
+  /** Adds doc; returns this. */
+  add(doc: number): this {
+    this.checkDocument(doc)
+    this.words[doc >>> 5] |= 1 << (doc & 31)
+    return this
+  }
+
+  /** Keeps only documents also in other (in place); returns this. */
+  and(other: DocSet): this {
+    this.checkCompatible(other)
+    const words = this.words, others = other.words
+    for (let word = 0; word < words.length; word++) words[word] &= others[word]
+    return this
+  }
+
+  /** Adds the documents of other (in place); returns this. */
+  or(other: DocSet): this {
+    this.checkCompatible(other)
+    const words = this.words, others = other.words
+    for (let word = 0; word < words.length; word++) words[word] |= others[word]
+    return this
+  }
+
+  /** Removes the documents of other (in place); returns this. */
+  andNot(other: DocSet): this {
+    this.checkCompatible(other)
+    const words = this.words, others = other.words
+    for (let word = 0; word < words.length; word++) words[word] &= ~others[word]
+    return this
+  }
+
+  /** Documents in the set. */
+  count(): number {
+    const words = this.words
+    let total = 0
+    for (let word = 0; word < words.length; word++) total += popcount(words[word])
+    return total
+  }
+
+  /** A copy in the same backend. */
+  clone(): DocSet {
+    const copy = new DocSet(this.backend, this.maxDoc)
+    copy.words.set(this.words)
+    return copy
+  }
+
+  /** @internal Empties the set. */
+  clear(): this {
+    this.words.fill(0)
+    return this
+  }
+
+  /** @internal Sets every document. */
+  fill(): this {
+    const words = this.words
+    words.fill(-1)
+    if ((this.maxDoc & 31) !== 0) words[words.length - 1] = (1 << (this.maxDoc & 31)) - 1
+    return this
+  }
+
+  /** Document ids in ascending order. */
+  *[Symbol.iterator](): Iterator<number> {
+    const wordCount = this.words.length
+    for (let word = 0; word < wordCount; word++) {
+      let bits = this.words[word]
+      while (bits !== 0) {
+        yield (word << 5) + (31 - Math.clz32(bits & -bits))
+        bits &= bits - 1
+      }
+    }
+  }
+
+  /** Document ids in ascending order. */
+  toArray(): Uint32Array {
+    const ids = new Uint32Array(this.count())
+    const words = this.words
+    let next = 0
+    for (let word = 0; word < words.length; word++) {
+      let bits = words[word]
+      while (bits !== 0) {
+        ids[next++] = (word << 5) + (31 - Math.clz32(bits & -bits))
+        bits &= bits - 1
+      }
+    }
+    return ids
+  }
+
+  /** Gives the words back to the backend; the set must not be used afterwards. Idempotent. */
+  release(): void {
+    this.bitset?.release()
+    this.bitset = null
+  }
+
+  [Symbol.dispose](): void {
+    this.release()
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * rangeFilter, termFilter and boundingBoxFilter: value matches from the
+ * matchRange kernel, mapped to documents per layout (multi: any value).
+ */
+import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
+import type { BitsetMemory } from '../backend/query-kernels.js'
+import { bigIntToInt64, int64Result } from '../format/int64.js'
+import type { Column } from '../read/column.js'
+import { expectType, filterOf, outputOf } from './common.js'
+import type { DocSet } from './doc-set.js'
+import { releaseSelection, selectValues, valuesToDocuments, type ValueSelection } from './layout.js'
+import { rawBound, type NaturalValue } from './natural-units.js'
+
+/** A geo bounding box in degrees; minLongitude > maxLongitude crosses the antimeridian. */
+export interface BoundingBox {
+  minLatitude: number
+  maxLatitude: number
+  minLongitude: number
+  maxLongitude: number
+}
+
+/** Raw [lo, hi] pairs (inclusive) a filter ORs together. */
+type RawRanges = [bigint, bigint][]
+
+const bounds = new Int32Array(4)
+
+function boundsOf(lo: bigint, hi: bigint): Int32Array {
+  bigIntToInt64(lo)
+  bounds[0] = int64Result[0]; bounds[1] = int64Result[1]
+  bigIntToInt64(hi)
+  bounds[2] = int64Result[0]; bounds[3] = int64Result[1]
+  return bounds
+}
+
+/** Sets the bits of values in any of the ranges (selected by `selection`) in `out`. */
+function matchRanges(
+  backend: ColumnsBackend, sequence: SequenceView, ranges: RawRanges, selection: BitsetMemory | null, out: BitsetMemory,
+): void {
+  for (const [lo, hi] of ranges) {
+    if (lo <= hi) backend.query.matchRange(sequence, 0, sequence.count, boundsOf(lo, hi), selection, 0, out, 0)
+  }
+}
+
+/**
+ * Documents whose values (in `sequence`, then through `second` when given: both
+ * must match for the same value) fall in the ranges; the shared layout mapping.
+ */
+function filterDocuments(
+  column: Column, backend: ColumnsBackend, docs: DocSet | null | undefined, out: DocSet | undefined,
+  ranges: RawRanges, second: { sequence: SequenceView; ranges: RawRanges } | null,
+): DocSet {
+  const filter = filterOf(column, backend, docs)
+  const result = outputOf(column, backend, out)
+  // out may be the filter itself: a dense selection must not be cleared under the kernel.
+  const selectionSource = filter !== null && filter === result && column.layout === 'dense' && second === null ? filter.clone() : filter
+  const selected: ValueSelection = selectValues(column, backend, selectionSource)
+  const temporaries: BitsetMemory[] = []
+  const valueWords = (column.totalValueCount + 31) >>> 5
+  try {
+    let selection = selected.selection
+    if (second !== null) {
+      const first = backend.query.allocateBitset(valueWords)
+      temporaries.push(first)
+      matchRanges(backend, column.values, ranges, selection, first)
+      selection = first
+      ranges = second.ranges
+    }
+    const sequence = second === null ? column.values : second.sequence
+    if (column.layout === 'dense') {
+      result.clear()
+      matchRanges(backend, sequence, ranges, selection, result.memory)
+    } else {
+      const matches = backend.query.allocateBitset(valueWords)
+      temporaries.push(matches)
+      matchRanges(backend, sequence, ranges, selection, matches)
+      result.clear()
+      valuesToDocuments(column, backend, matches.words, result.words)
+    }
+  } finally {
+    releaseSelection(selected)
+    for (const temporary of temporaries) temporary.release()
+    if (selectionSource !== filter) selectionSource!.release()
+  }
+  return result
+}
+
+/** Documents with a value in [lo, hi] (inclusive, natural units); see Column.rangeFilter. */
+export function rangeFilter(
+  column: Column, backend: ColumnsBackend, lo: NaturalValue, hi: NaturalValue, docs?: DocSet | null, out?: DocSet,
+): DocSet {
+  expectType(column, 'rangeFilter', column.type !== 'geo_point', 'integral/date/fractional/bool/keyword')
+  const rawLo = rawBound(column.name, column.type, lo, 'lower')
+  const rawHi = rawBound(column.name, column.type, hi, 'upper')
+  const ranges: RawRanges = rawLo === null || rawHi === null ? [] : [[rawLo, rawHi]]
+  return filterDocuments(column, backend, docs, out, ranges, null)
+}
+
+/** Documents with any of the terms (unknown terms match nothing); see Column.termFilter. */
+export function termFilter(
+  column: Column, backend: ColumnsBackend, terms: Iterable<string | Uint8Array>, docs?: DocSet | null, out?: DocSet,
+): DocSet {
+  expectType(column, 'termFilter', column.type === 'keyword', 'keyword')
+  const ordinals: number[] = []
+  for (const term of terms) {
+    const ordinal = column.dictionary!.lookupOrdinal(term)
+    if (ordinal >= 0) ordinals.push(ordinal)
+  }
+  ordinals.sort((a, b) => a - b)
+  // Consecutive ordinals share one range: one kernel pass per run of terms.
+  const ranges: RawRanges = []
+  for (const ordinal of ordinals) {
+    const last = ranges[ranges.length - 1]
+    if (last !== undefined && BigInt(ordinal) <= last[1] + 1n) last[1] = BigInt(ordinal)
+    else ranges.push([BigInt(ordinal), BigInt(ordinal)])
+  }
+  return filterDocuments(column, backend, docs, out, ranges, null)
+}
+
+/** Documents with a point inside the box (inclusive); see Column.boundingBoxFilter. */
+export function boundingBoxFilter(column: Column, backend: ColumnsBackend, box: BoundingBox, docs?: DocSet | null, out?: DocSet): DocSet {
+  expectType(column, 'boundingBoxFilter', column.type === 'geo_point', 'geo_point')
+  const degrees = (value: unknown, name: string): number => {
+    if (typeof value !== 'number' || Number.isNaN(value)) throw new RangeError(`field "${column.name}": box.${name} must be a number, got ${String(value)}`)
+    return value
+  }
+  const bound = (value: number, side: 'lower' | 'upper'): bigint => rawBound(column.name, 'geo_point', value, side)!
+  const minLatitude = degrees(box.minLatitude, 'minLatitude'), maxLatitude = degrees(box.maxLatitude, 'maxLatitude')
+  const minLongitude = degrees(box.minLongitude, 'minLongitude'), maxLongitude = degrees(box.maxLongitude, 'maxLongitude')
+  const latitudes: RawRanges = minLatitude <= maxLatitude ? [[bound(minLatitude, 'lower'), bound(maxLatitude, 'upper')]] : []
+  const longitudes: RawRanges = minLongitude <= maxLongitude
+    ? [[bound(minLongitude, 'lower'), bound(maxLongitude, 'upper')]]
+    : [[bound(minLongitude, 'lower'), bound(Infinity, 'upper')], [bound(-Infinity, 'lower'), bound(maxLongitude, 'upper')]]
+  return filterDocuments(column, backend, docs, out, latitudes, { sequence: column.longitudes!, ranges: longitudes })
+}

@@ -1,0 +1,139 @@
+/**
+ * Documents ↔ values for the three layouts, around the value kernels:
+ * dense passes the DocSet as the value selection; optional compacts DocSet bits
+ * through the presence bitmap (and spreads value matches back); multi expands
+ * documents to their value runs through the offsets, decoded in chunks.
+ * Only the backend seam is called, so the same code serves every backend.
+ */
+import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
+import type { BitsetMemory } from '../backend/query-kernels.js'
+import { lowMask, orBits, popcount, selectionBits } from '../backend/ts/query-scan.js'
+import type { Column } from '../read/column.js'
+import type { DocSet } from './doc-set.js'
+
+/** Documents per offsets chunk. */
+export const DOCUMENT_CHUNK = 4096
+const offsetWords = new Int32Array(2 * (DOCUMENT_CHUNK + 1))
+/** offsets[d - chunkStart] after loadOffsets: value runs of the chunk's documents (and the one after the last). */
+export const chunkOffsets = new Float64Array(DOCUMENT_CHUNK + 1)
+
+/** Decodes offsets of documents [start, start + count] (count + 1 entries) into chunkOffsets. */
+export function loadOffsets(backend: ColumnsBackend, offsets: SequenceView, start: number, count: number): void {
+  backend.decodeRaw(offsets, start, count + 1, offsetWords, 0)
+  for (let index = 0; index <= count; index++) chunkOffsets[index] = offsetWords[2 * index] >>> 0
+}
+
+/** Compresses the bits of `bits` at the set positions of `mask` into the low bits (pext). */
+export function compressBits(bits: number, mask: number): number {
+  let result = 0, out = 0
+  for (let rest = mask; rest !== 0; rest &= rest - 1, out++) if ((bits & rest & -rest) !== 0) result |= 1 << out
+  return result
+}
+
+/** Deposits the low bits of `bits` at the set positions of `mask` (pdep). */
+export function depositBits(bits: number, mask: number): number {
+  let result = 0, from = 0
+  for (let rest = mask; rest !== 0; rest &= rest - 1, from++) if (((bits >>> from) & 1) !== 0) result |= rest & -rest
+  return result
+}
+
+/** Sets bits [start, end) of a bitset. */
+export function setBitRange(words: Int32Array, start: number, end: number): void {
+  while (start < end) {
+    const n = Math.min(32 - (start & 31), end - start)
+    words[start >>> 5] |= lowMask(n) << (start & 31)
+    start += n
+  }
+}
+
+/** Whether any bit in [start, end) is set. */
+export function anyBitInRange(words: Int32Array, start: number, end: number): boolean {
+  while (start < end) {
+    const n = Math.min(32, end - start)
+    if (selectionBits(words, start, n) !== 0) return true
+    start += n
+  }
+  return false
+}
+
+/** A value selection for a query and whether the caller must release it. */
+export interface ValueSelection {
+  selection: BitsetMemory | null
+  temporary: boolean
+}
+
+/**
+ * The values of the selected documents as a selection over [0, valueCount):
+ * null for all documents (every value), the DocSet itself for dense columns,
+ * else a temporary bitset (release it with releaseSelection).
+ */
+export function selectValues(column: Column, backend: ColumnsBackend, docs: DocSet | null): ValueSelection {
+  if (docs === null) return { selection: null, temporary: false }
+  if (column.layout === 'dense') return { selection: docs.memory, temporary: false }
+  const valueCount = column.totalValueCount
+  const bitset = backend.query.allocateBitset((valueCount + 31) >>> 5)
+  const out = bitset.words
+  const documents = docs.words
+  if (column.layout === 'optional') {
+    const presence = column.presence!.words
+    let position = 0
+    for (let word = 0; word < documents.length; word++) {
+      const present = presence[word]
+      if (present === 0) continue
+      const chosen = documents[word] & present
+      if (chosen !== 0) orBits(out, position, present === -1 ? chosen : compressBits(chosen, present))
+      position += popcount(present)
+    }
+    return { selection: bitset, temporary: true }
+  }
+  const offsets = column.offsets!
+  for (let start = 0; start < column.maxDoc; start += DOCUMENT_CHUNK) {
+    const count = Math.min(DOCUMENT_CHUNK, column.maxDoc - start)
+    if (!anyBitInRange(documents, start, start + count)) continue
+    loadOffsets(backend, offsets, start, count)
+    for (let word = start >>> 5; word < (start + count + 31) >>> 5; word++) {
+      let bits = documents[word]
+      while (bits !== 0) {
+        const document = (word << 5) + (31 - Math.clz32(bits & -bits)) - start
+        bits &= bits - 1
+        setBitRange(out, chunkOffsets[document], chunkOffsets[document + 1])
+      }
+    }
+  }
+  return { selection: bitset, temporary: true }
+}
+
+/** Gives back a temporary selection. */
+export function releaseSelection(selected: ValueSelection): void {
+  if (selected.temporary) selected.selection!.release()
+}
+
+/**
+ * Sets in `out` (already cleared) every document with a matching value, from a
+ * value bitset of an optional or multi column (multi: any matching value).
+ */
+export function valuesToDocuments(column: Column, backend: ColumnsBackend, matches: Int32Array, out: Int32Array): void {
+  if (column.layout === 'optional') {
+    const presence = column.presence!.words
+    let position = 0
+    for (let word = 0; word < out.length; word++) {
+      const present = presence[word]
+      if (present === 0) continue
+      const n = popcount(present)
+      const bits = selectionBits(matches, position, n)
+      if (bits !== 0) out[word] = present === -1 ? bits : depositBits(bits, present)
+      position += n
+    }
+    return
+  }
+  const offsets = column.offsets!
+  for (let start = 0; start < column.maxDoc; start += DOCUMENT_CHUNK) {
+    const count = Math.min(DOCUMENT_CHUNK, column.maxDoc - start)
+    loadOffsets(backend, offsets, start, count)
+    if (!anyBitInRange(matches, chunkOffsets[0], chunkOffsets[count])) continue
+    for (let document = 0; document < count; document++) {
+      const runStart = chunkOffsets[document], runEnd = chunkOffsets[document + 1]
+      if (runEnd > runStart && anyBitInRange(matches, runStart, runEnd)) out[(start + document) >>> 5] |= 1 << ((start + document) & 31)
+    }
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * topK: document ids by value through a bounded heap over values decoded in
+ * chunks (dense: value = document; optional: documents from the presence
+ * bitmap; multi: each document's smallest or largest value).
+ */
+import type { ColumnsBackend } from '../backend/backend.js'
+import { BLOCK_VALUES } from '../format/constants.js'
+import { compareInt64 } from '../format/int64.js'
+import type { Column } from '../read/column.js'
+import { expectType, filterOf } from './common.js'
+import type { DocSet } from './doc-set.js'
+import { anyBitInRange, chunkOffsets, DOCUMENT_CHUNK, loadOffsets } from './layout.js'
+import { popcount } from '../backend/ts/query-scan.js'
+
+/** Which end topK takes: smallest values first, or largest. */
+export type SortOrder = 'ascending' | 'descending'
+
+/** The k best (value, id) pairs seen: ties by id ascending; the root is the worst kept. */
+export class BoundedHeap {
+  private readonly lows: Int32Array
+  private readonly highs: Int32Array
+  private readonly ids: Float64Array
+  private size = 0
+  private readonly sign: number
+
+  constructor(readonly capacity: number, order: SortOrder) {
+    this.lows = new Int32Array(capacity)
+    this.highs = new Int32Array(capacity)
+    this.ids = new Float64Array(capacity)
+    this.sign = order === 'ascending' ? 1 : -1
+  }
+
+  /** Positive when entry a ranks after entry b. */
+  private worse(aLow: number, aHigh: number, aId: number, b: number): number {
+    const byValue = this.sign * compareInt64(aLow, aHigh, this.lows[b], this.highs[b])
+    return byValue !== 0 ? byValue : aId - this.ids[b]
+  }
+
+  private place(at: number, low: number, high: number, id: number): void {
+    this.lows[at] = low
+    this.highs[at] = high
+    this.ids[at] = id
+  }
+
+  /** Offers a value (low, high words) of id. */
+  offer(low: number, high: number, id: number): void {
+    if (this.size < this.capacity) {
+      let at = this.size++
+      while (at > 0) {
+        const parent = (at - 1) >>> 1
+        if (this.worse(low, high, id, parent) <= 0) break
+        this.place(at, this.lows[parent], this.highs[parent], this.ids[parent])
+        at = parent
+      }
+      this.place(at, low, high, id)
+      return
+    }
+    if (this.capacity === 0 || this.worse(low, high, id, 0) >= 0) return
+    this.siftDown(low, high, id)
+  }
+
+  private siftDown(low: number, high: number, id: number): void {
+    let at = 0
+    for (;;) {
+      let child = 2 * at + 1
+      if (child >= this.size) break
+      if (child + 1 < this.size && this.worse(this.lows[child + 1], this.highs[child + 1], this.ids[child + 1], child) > 0) child++
+      if (this.worse(low, high, id, child) >= 0) break
+      this.place(at, this.lows[child], this.highs[child], this.ids[child])
+      at = child
+    }
+    this.place(at, low, high, id)
+  }
+
+  /** The ids kept, best first; empties the heap. */
+  drain(): Float64Array {
+    const out = new Float64Array(this.size)
+    for (let at = this.size - 1; at >= 0; at--) {
+      out[at] = this.ids[0]
+      const last = --this.size
+      if (last > 0) this.siftDown(this.lows[last], this.highs[last], this.ids[last])
+    }
+    return out
+  }
+}
+
+const CHUNK = 4096
+let raw = new Int32Array(2 * CHUNK)
+
+/** Documents by value; see Column.topK. */
+export function topK(column: Column, backend: ColumnsBackend, k: number, order: SortOrder, docs?: DocSet | null): Uint32Array {
+  expectType(column, 'topK', column.type !== 'geo_point', 'integral/date/fractional/bool/keyword')
+  if (!(k >= 0) || k !== Math.floor(k)) throw new RangeError(`field "${column.name}": k must be a non-negative integer, got ${k}`)
+  if (order !== 'ascending' && order !== 'descending') throw new RangeError(`field "${column.name}": order must be "ascending" or "descending"`)
+  const filter = filterOf(column, backend, docs)
+  const heap = new BoundedHeap(Math.min(k, column.documentsWithValue), order)
+  const documents = filter === null ? null : filter.words
+  const selected = (document: number): boolean => documents === null || ((documents[document >>> 5] >>> (document & 31)) & 1) === 1
+  const sequence = column.values
+  if (column.layout === 'dense') {
+    for (let start = 0; start < column.maxDoc; start += CHUNK) {
+      const count = Math.min(CHUNK, column.maxDoc - start)
+      if (documents !== null && !anyBitInRange(documents, start, start + count)) continue
+      backend.decodeRaw(sequence, start, count, raw, 0)
+      for (let index = 0; index < count; index++) {
+        if (selected(start + index)) heap.offer(raw[2 * index], raw[2 * index + 1], start + index)
+      }
+    }
+  } else if (column.layout === 'optional') {
+    const presence = column.presence!.words
+    let value = 0
+    for (let word = 0; word < (column.maxDoc + 31) >>> 5; word += CHUNK >>> 5) {
+      const words = Math.min(CHUNK >>> 5, ((column.maxDoc + 31) >>> 5) - word)
+      let count = 0
+      for (let at = word; at < word + words; at++) count += popcount(presence[at])
+      if (count === 0) continue
+      backend.decodeRaw(sequence, value, count, raw, 0)
+      let index = 0
+      for (let at = word; at < word + words; at++) {
+        let bits = presence[at]
+        while (bits !== 0) {
+          const document = (at << 5) + (31 - Math.clz32(bits & -bits))
+          bits &= bits - 1
+          if (selected(document)) heap.offer(raw[2 * index], raw[2 * index + 1], document)
+          index++
+        }
+      }
+      value += count
+    }
+  } else {
+    const sign = order === 'ascending' ? 1 : -1
+    for (let start = 0; start < column.maxDoc; start += DOCUMENT_CHUNK) {
+      const count = Math.min(DOCUMENT_CHUNK, column.maxDoc - start)
+      loadOffsets(backend, column.offsets!, start, count)
+      const first = chunkOffsets[0], values = chunkOffsets[count] - first
+      if (values === 0) continue
+      if (raw.length < 2 * values) raw = new Int32Array(2 * Math.max(values, BLOCK_VALUES))
+      backend.decodeRaw(sequence, first, values, raw, 0)
+      for (let index = 0; index < count; index++) {
+        const runStart = chunkOffsets[index] - first, runEnd = chunkOffsets[index + 1] - first
+        if (runEnd === runStart || !selected(start + index)) continue
+        let best = runStart
+        for (let at = runStart + 1; at < runEnd; at++) {
+          if (sign * compareInt64(raw[2 * at], raw[2 * at + 1], raw[2 * best], raw[2 * best + 1]) < 0) best = at
+        }
+        heap.offer(raw[2 * best], raw[2 * best + 1], start + index)
+      }
+    }
+  }
+  return Uint32Array.from(heap.drain())
+}
