@@ -4,7 +4,7 @@
  * that are recreated whenever the memory grows (growth detaches every view).
  */
 import { RegionAllocator } from './regions.js'
-import { WASM_BASE64 } from './module-bytes.js'
+import { kernelBytes, kernelBytesSync } from './kernel-bytes.js'
 
 /** The kernels' exports (see assembly/index.ts for the ABI). */
 export interface Kernels {
@@ -44,13 +44,6 @@ const REQUIRED_EXPORTS = [
 export const OUTPUT_VALUES = 65536
 const RESERVED_LOW_MEMORY = 65536
 
-function decodeBase64(text: string): Uint8Array {
-  const binary = atob(text)
-  const bytes = new Uint8Array(binary.length)
-  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index)
-  return bytes
-}
-
 /** The instance, its allocator and views. */
 export class WasmRuntime {
   readonly kernels: Kernels
@@ -68,8 +61,7 @@ export class WasmRuntime {
   private readonly floatViews = new Map<number, Float64Array>()
   private readonly int32Views = new Map<number, Int32Array>()
 
-  constructor(module: WebAssembly.Module) {
-    const instance = new WebAssembly.Instance(module, {})
+  constructor(instance: WebAssembly.Instance) {
     this.kernels = instance.exports as unknown as Kernels
     this.refreshViews()
     this.scratchAddress = this.kernels.scratch()
@@ -127,15 +119,53 @@ export function wasmUnavailableReason(): string | null {
   if (unavailable !== null) return unavailable
   if (typeof WebAssembly !== 'object') return (unavailable = 'this JavaScript engine has no WebAssembly')
   try {
-    const module = new WebAssembly.Module(decodeBase64(WASM_BASE64) as BufferSource)
-    const exported = new Set(WebAssembly.Module.exports(module).map((entry) => entry.name))
-    const missing = REQUIRED_EXPORTS.filter((name) => !exported.has(name))
-    if (missing.length > 0) return (unavailable = `the kernels lack ${missing.join(', ')} (rebuild with npm run build:wasm)`)
-    runtime = new WasmRuntime(module)
-    return null
+    // Synchronous compilation: fine in Node and in workers; a browser's main thread refuses
+    // modules this size (call initWasm() there first).
+    const bytes = kernelBytesSync()
+    // Not cached as unavailable: initWasm() may still succeed.
+    if (typeof bytes === 'string') return bytes
+    const module = new WebAssembly.Module(bytes as BufferSource)
+    return adopt(module, new WebAssembly.Instance(module, {}))
   } catch (error) {
-    return (unavailable = `the kernels did not compile here (${error instanceof Error ? error.message : String(error)}); WebAssembly SIMD may be missing`)
+    return (unavailable = compileFailure(error))
   }
+}
+
+function compileFailure(error: unknown): string {
+  return `the kernels did not compile here (${error instanceof Error ? error.message : String(error)}); WebAssembly SIMD may be missing`
+}
+
+/** Checks the module's exports and makes its instance the process's runtime. */
+function adopt(module: WebAssembly.Module, instance: WebAssembly.Instance): string | null {
+  const exported = new Set(WebAssembly.Module.exports(module).map((entry) => entry.name))
+  const missing = REQUIRED_EXPORTS.filter((name) => !exported.has(name))
+  if (missing.length > 0) return (unavailable = `the kernels lack ${missing.join(', ')} (rebuild with npm run build:wasm)`)
+  runtime = new WasmRuntime(instance)
+  unavailable = null
+  return null
+}
+
+let pending: Promise<string | null> | null = null
+
+/**
+ * Compiles and instantiates the kernels asynchronously, as a browser's main thread
+ * requires; afterwards backend 'auto' is WebAssembly and 'wasm' works. Resolves to
+ * why WebAssembly cannot run here (no WebAssembly, no SIMD, blocked by a
+ * Content-Security-Policy), or null when it can. Never rejects; idempotent.
+ */
+export function initWasmRuntime(): Promise<string | null> {
+  if (runtime !== null) return Promise.resolve(null)
+  return (pending ??= (async () => {
+    if (typeof WebAssembly !== 'object') return (unavailable = 'this JavaScript engine has no WebAssembly')
+    try {
+      const module = await WebAssembly.compile(await kernelBytes() as BufferSource)
+      const instance = await WebAssembly.instantiate(module, {})
+      // A synchronous first use (Node, a worker) may have made the runtime meanwhile: keep that one.
+      return runtime !== null ? null : adopt(module, instance)
+    } catch (error) {
+      return (unavailable = compileFailure(error))
+    }
+  })())
 }
 
 /** The process's runtime, created on first use. */

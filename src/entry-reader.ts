@@ -1,0 +1,18 @@
+/**
+ * oixk/reader: open, read and query columns files; no writer. The browser
+ * bundle dist/browser/oixk-reader.js is built from this module (size budget:
+ * 25 KB gzip with the WebAssembly kernels inlined).
+ */
+export { openColumns } from './read/open.js'
+export type { OpenOptions } from './read/open.js'
+export { initWasm, openColumnsAsync, wasmUnavailableReason } from './read/open-async.js'
+export { ColumnsReader } from './read/reader.js'
+export { Column } from './read/column.js'
+export type { GeoPart } from './read/column.js'
+export { Dictionary } from './read/dictionary.js'
+export { BackendUnavailableError, CorruptIndexException, InvalidInputError, ResidentLimitError } from './format/errors.js'
+export type { ColumnType, FieldType, Layout } from './format/constants.js'
+export type { BackendName, ColumnsBackend } from './backend/backend.js'
+export type { BackendChoice } from './backend/select.js'
+export { typeScriptBackend } from './backend/ts/index.js'
+export { float64ToSortableBits, sortableBitsToFloat64 } from './format/sortable-bits.js'
