@@ -4,3 +4,6 @@
  */
 export * from '../index.js'
 export * from './files.js'
+export { createQueryPool, QueryPool, PooledSegment } from './query-pool.js'
+export type { QueryPoolOptions, PooledOpenOptions } from './query-pool.js'
+export type { ColumnInfo } from './query-protocol.js'

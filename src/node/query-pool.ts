@@ -1,0 +1,302 @@
+/**
+ * A worker_threads pool that answers queries over segments held ONCE in a
+ * SharedArrayBuffer: every worker opens the same bytes (backend 'ts' reads them
+ * in place; 'wasm' copies them into each worker's linear memory once, at open),
+ * each query is split into one contiguous document range per worker (aligned
+ * to 1,024 documents) and the parts are merged: counts summed, DocSets written
+ * by every worker into its own words of one shared bitset, aggregates combined.
+ */
+import { createRequire } from 'node:module'
+import { availableParallelism } from 'node:os'
+import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { ColumnType } from '../format/constants.js'
+import type { Aggregate } from '../kernels/aggregations.js'
+import { DocSet } from '../kernels/doc-set.js'
+import type { BoundingBox } from '../kernels/filters.js'
+import type { NaturalValue } from '../kernels/natural-units.js'
+import { mergeAggregates, rebuildError, sharedMemoryBackend, splitDocuments, sumCounts, type AggregateParts } from './query-merge.js'
+import type { ColumnInfo, PooledMethod, QueryRequest, WorkerReply, WorkerRequest } from './query-protocol.js'
+
+/** Options of createQueryPool. */
+export interface QueryPoolOptions {
+  /** Workers (default os.availableParallelism()). */
+  threads?: number
+  /** Each worker's backend: 'ts' (zero-copy over the shared bytes), 'wasm' (one copy per worker, made at open), 'auto'. */
+  backend?: 'ts' | 'wasm' | 'auto'
+}
+
+/** Options of QueryPool.open. */
+export interface PooledOpenOptions {
+  fileName?: string
+  maxDoc?: number
+}
+
+// Run from source (tests, benchmarks) the worker is TypeScript: a bootstrap registers tsx in the
+// worker first (Node 20 does not apply a worker's `--import` loader to its entry module).
+const fromSource = import.meta.url.endsWith('.ts')
+const workerUrl = new URL(fromSource ? './query-worker.ts' : './query-worker.js', import.meta.url)
+
+function startWorker(): Worker {
+  if (!fromSource) return new Worker(workerUrl)
+  // require.resolve finds the CommonJS build; its ES module twin registers the hooks correctly.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}) })`
+  return new Worker(bootstrap, { eval: true })
+}
+
+type Distributive<T> = T extends unknown ? Omit<T, 'id'> : never
+
+/** One worker and its requests in flight; referenced (keeps the process alive) only while it has some. */
+class PoolWorker {
+  private readonly worker: Worker
+  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>()
+  private nextId = 0
+  private exited: Error | null = null
+
+  constructor() {
+    this.worker = startWorker()
+    this.worker.unref()
+    this.worker.on('message', (reply: WorkerReply) => {
+      const waiting = this.pending.get(reply.id)
+      if (waiting === undefined) return
+      this.pending.delete(reply.id)
+      if (this.pending.size === 0) this.worker.unref()
+      if (reply.ok) waiting.resolve(reply.result)
+      else waiting.reject(rebuildError(reply.error))
+    })
+    this.worker.on('error', (error) => this.fail(error))
+    this.worker.on('exit', (code) => this.fail(new Error(`query worker exited (code ${code})`)))
+  }
+
+  private fail(error: Error): void {
+    this.exited ??= error
+    for (const waiting of this.pending.values()) waiting.reject(error)
+    this.pending.clear()
+  }
+
+  request(message: Distributive<WorkerRequest>): Promise<unknown> {
+    if (this.exited !== null) return Promise.reject(this.exited)
+    const id = this.nextId++
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref()
+      this.pending.set(id, { resolve, reject })
+      this.worker.postMessage({ ...message, id })
+    })
+  }
+
+  async terminate(): Promise<void> {
+    this.fail(new Error('query pool is closed'))
+    await this.worker.terminate()
+  }
+}
+
+let nextSegment = 0
+
+/** A pool of query workers; close it (or `await using`) to end them. */
+export class QueryPool implements AsyncDisposable {
+  readonly threads: number
+  readonly backend: 'ts' | 'wasm' | 'auto'
+  private readonly workers: PoolWorker[]
+  private closed = false
+
+  constructor(options: QueryPoolOptions = {}) {
+    const threads = options.threads ?? availableParallelism()
+    if (!(threads >= 1) || threads !== Math.floor(threads)) throw new RangeError(`threads must be a positive integer, got ${threads}`)
+    const backend = options.backend ?? 'auto'
+    if (backend !== 'ts' && backend !== 'wasm' && backend !== 'auto') throw new TypeError(`unknown backend ${JSON.stringify(backend)}; expected "ts", "wasm" or "auto"`)
+    this.threads = threads
+    this.backend = backend
+    this.workers = Array.from({ length: threads }, () => new PoolWorker())
+  }
+
+  /**
+   * Opens a columns file in every worker. A Uint8Array not already over shared
+   * memory is copied once into a SharedArrayBuffer; workers never copy it again
+   * (backend 'ts'). Rejects with the reader's error (CorruptIndexException, ...).
+   */
+  async open(bytes: SharedArrayBuffer | Uint8Array, options: PooledOpenOptions = {}): Promise<PooledSegment> {
+    this.assertOpen()
+    let shared: Uint8Array
+    if (bytes instanceof SharedArrayBuffer) shared = new Uint8Array(bytes)
+    else if (bytes.buffer instanceof SharedArrayBuffer) shared = bytes
+    else {
+      shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength))
+      shared.set(bytes)
+    }
+    const segment = nextSegment++
+    const fileName = options.fileName ?? 'columns'
+    const opened = await Promise.allSettled(this.workers.map((worker) => worker.request({
+      op: 'open', segment, buffer: shared.buffer as SharedArrayBuffer, byteOffset: shared.byteOffset, byteLength: shared.byteLength,
+      fileName, maxDoc: options.maxDoc, backend: this.backend,
+    })))
+    const failure = opened.find((result) => result.status === 'rejected')
+    if (failure !== undefined) {
+      await Promise.allSettled(this.workers.map((worker) => worker.request({ op: 'release', segment })))
+      throw (failure as PromiseRejectedResult).reason
+    }
+    const columns = (opened[0] as PromiseFulfilledResult<ColumnInfo[]>).value
+    const maxDoc = options.maxDoc ?? (columns.length > 0 ? columns[0].maxDoc : await this.maxDocOf(shared))
+    return new PooledSegment(this, segment, fileName, maxDoc, columns, shared)
+  }
+
+  // A file without columns still states its maxDoc in its header: read it the way the reader does.
+  private async maxDocOf(bytes: Uint8Array): Promise<number> {
+    const { openColumns } = await import('../read/open.js')
+    const reader = openColumns(bytes, { backend: 'ts' })
+    const maxDoc = reader.maxDoc
+    reader.close()
+    return maxDoc
+  }
+
+  /** @internal Sends one request per range to the workers, in range order. */
+  run(requests: Distributive<WorkerRequest>[]): Promise<unknown[]> {
+    this.assertOpen()
+    return Promise.all(requests.map((request, index) => this.workers[index].request(request)))
+  }
+
+  /** @internal Tells every worker to drop a segment. */
+  async release(segment: number): Promise<void> {
+    if (this.closed) return
+    await Promise.all(this.workers.map((worker) => worker.request({ op: 'release', segment })))
+  }
+
+  /** Ends the workers; queries in flight reject. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    await Promise.all(this.workers.map((worker) => worker.terminate()))
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close()
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('query pool is closed')
+  }
+}
+
+/** A segment open in every worker of a pool; methods mirror Column's, by field name, and return promises. */
+export class PooledSegment {
+  /** The file's bytes in shared memory (the one copy every worker reads). */
+  readonly bytes: Uint8Array
+  readonly fileName: string
+  readonly maxDoc: number
+  /** Columns in directory order. */
+  readonly columns: readonly ColumnInfo[]
+  private readonly pool: QueryPool
+  private readonly segment: number
+  private readonly byName = new Map<string, ColumnInfo>()
+
+  /** @internal Use QueryPool.open. */
+  constructor(pool: QueryPool, segment: number, fileName: string, maxDoc: number, columns: ColumnInfo[], bytes: Uint8Array) {
+    this.pool = pool
+    this.segment = segment
+    this.fileName = fileName
+    this.maxDoc = maxDoc
+    this.columns = Object.freeze(columns)
+    this.bytes = bytes
+    for (const column of columns) this.byName.set(column.name, column)
+  }
+
+  /** An empty DocSet in shared memory: workers read and write it in place. */
+  createDocSet(): DocSet {
+    return new DocSet(sharedMemoryBackend, this.maxDoc)
+  }
+
+  /** A shared DocSet holding every document. */
+  allDocuments(): DocSet {
+    const set = this.createDocSet()
+    const words = set.words
+    words.fill(-1)
+    if ((this.maxDoc & 31) !== 0) words[words.length - 1] = (1 << (this.maxDoc & 31)) - 1
+    return set
+  }
+
+  private column(field: string): ColumnInfo {
+    const column = this.byName.get(field)
+    if (column === undefined) throw new RangeError(`${this.fileName}: no column for field "${field}"`)
+    return column
+  }
+
+  /** The filter's words in shared memory: a pooled DocSet as it is, any other DocSet copied once. */
+  private filterWords(field: string, docs: DocSet | undefined): Int32Array | null {
+    if (docs === undefined || docs === null) return null
+    if (!(docs instanceof DocSet)) throw new TypeError(`field "${field}": docs is not a DocSet`)
+    if (docs.maxDoc !== this.maxDoc) {
+      throw new RangeError(`field "${field}": docs DocSet has ${docs.maxDoc} documents; this segment has ${this.maxDoc} documents`)
+    }
+    const words = docs.words
+    if (words.buffer instanceof SharedArrayBuffer) return words
+    const shared = new Int32Array(new SharedArrayBuffer(words.byteLength))
+    shared.set(words)
+    return shared
+  }
+
+  private async query(method: PooledMethod, field: string, args: unknown[], docs: DocSet | undefined, out: DocSet | null): Promise<unknown[]> {
+    this.column(field)
+    const filter = this.filterWords(field, docs)
+    const outWords = out === null ? null : out.words
+    const requests = splitDocuments(this.maxDoc, this.pool.threads).map(({ from, to }): Omit<QueryRequest, 'id'> => ({
+      op: 'query', segment: this.segment, method, field, args, from, to, filter, out: outWords,
+    }))
+    return this.pool.run(requests)
+  }
+
+  /** Documents per ordinal (keyword) or per value (bool), like Column.facetCounts. */
+  async facetCounts(field: string, docs?: DocSet): Promise<Uint32Array> {
+    return sumCounts((await this.query('facetCounts', field, [], docs, null)) as Uint32Array[])
+  }
+
+  /** Values per bucket [edges[b], edges[b + 1]) in natural units, like Column.histogram. */
+  async histogram(field: string, edges: readonly NaturalValue[], docs?: DocSet): Promise<Uint32Array> {
+    return sumCounts((await this.query('histogram', field, [edges], docs, null)) as Uint32Array[])
+  }
+
+  /**
+   * Count, min, max and sum, like Column.aggregate. Exact for every integer type.
+   * Fractional: the sum adds each range's in-order sum, range after range, so with
+   * more than one range it may differ in the last bits from the single-threaded sum.
+   */
+  async aggregate(field: string, docs?: DocSet): Promise<Aggregate> {
+    const type: ColumnType = this.column(field).type
+    return mergeAggregates((await this.query('aggregate', field, [], docs, null)) as AggregateParts[], type === 'fractional')
+  }
+
+  private async filter(method: PooledMethod, field: string, args: unknown[], docs: DocSet | undefined): Promise<DocSet> {
+    const out = this.createDocSet()
+    try {
+      await this.query(method, field, args, docs, out)
+    } catch (error) {
+      out.release()
+      throw error
+    }
+    return out
+  }
+
+  /** Documents with a value in [lo, hi] (inclusive, natural units), like Column.rangeFilter; a shared DocSet. */
+  rangeFilter(field: string, lo: NaturalValue, hi: NaturalValue, docs?: DocSet): Promise<DocSet> {
+    return this.filter('rangeFilter', field, [lo, hi], docs)
+  }
+
+  /** Documents with any of the terms, like Column.termFilter; a shared DocSet. */
+  termFilter(field: string, terms: Iterable<string | Uint8Array>, docs?: DocSet): Promise<DocSet> {
+    return this.filter('termFilter', field, [Array.from(terms)], docs)
+  }
+
+  /** Documents with a point inside the box, like Column.boundingBoxFilter; a shared DocSet. */
+  boundingBoxFilter(field: string, box: BoundingBox, docs?: DocSet): Promise<DocSet> {
+    return this.filter('boundingBoxFilter', field, [box], docs)
+  }
+
+  /** Drops the segment from every worker (the shared bytes go when nothing references them). */
+  close(): Promise<void> {
+    return this.pool.release(this.segment)
+  }
+}
+
+/** A pool of `threads` workers (default: os.availableParallelism()) running the query kernels. */
+export function createQueryPool(options: QueryPoolOptions = {}): QueryPool {
+  return new QueryPool(options)
+}

@@ -1,0 +1,63 @@
+/**
+ * Messages between the query pool and its workers. Bytes and bitsets travel
+ * as SharedArrayBuffers (shared, never copied); counts come back transferred.
+ */
+import type { ColumnType, Layout } from '../format/constants.js'
+
+/** What the pool learns about a column when a worker opens the segment. */
+export interface ColumnInfo {
+  name: string
+  type: ColumnType
+  layout: Layout
+  maxDoc: number
+  /** Keyword: terms in the dictionary (facetCounts length); 0 otherwise. */
+  termCount: number
+}
+
+/** The pooled queries (the Column methods they mirror). */
+export type PooledMethod = 'facetCounts' | 'histogram' | 'aggregate' | 'rangeFilter' | 'termFilter' | 'boundingBoxFilter'
+
+/** Opens a segment in a worker over shared bytes [byteOffset, byteOffset + byteLength) of buffer. */
+export interface OpenRequest {
+  op: 'open'
+  id: number
+  segment: number
+  buffer: SharedArrayBuffer
+  byteOffset: number
+  byteLength: number
+  fileName: string
+  maxDoc: number | undefined
+  backend: 'ts' | 'wasm' | 'auto'
+}
+
+/** Closes a worker's reader of a segment. */
+export interface ReleaseRequest {
+  op: 'release'
+  id: number
+  segment: number
+}
+
+/** One method over documents [from, to); filter/out are whole-segment bitsets in shared memory. */
+export interface QueryRequest {
+  op: 'query'
+  id: number
+  segment: number
+  method: PooledMethod
+  field: string
+  args: unknown[]
+  from: number
+  to: number
+  filter: Int32Array | null
+  out: Int32Array | null
+}
+
+export type WorkerRequest = OpenRequest | ReleaseRequest | QueryRequest
+
+/** An error as it crosses the thread boundary: class name, message and own fields (fileName, detail, ...). */
+export interface SerializedError {
+  name: string
+  message: string
+  fields: Record<string, string | number>
+}
+
+export type WorkerReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: SerializedError }

@@ -1,0 +1,262 @@
+/**
+ * The query kernels over one document RANGE [from, to) of a column, for the
+ * worker pool: each worker answers its own range and the pool merges. Built on
+ * the backend's query seam (first/count/selectionStart) exactly as src/kernels
+ * builds the whole-column queries, so results add up to theirs: counts are
+ * per value and ranges do not overlap. `from` is a multiple of 1,024 and `to`
+ * is one too or maxDoc, so a range owns whole words of every document bitset
+ * and workers writing one shared result bitset never touch the same word.
+ */
+import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
+import { createAggregateState, type AggregateState, type BitsetMemory } from '../backend/query-kernels.js'
+import { popcount, selectionBits } from '../backend/ts/query-scan.js'
+import { int64Result } from '../format/int64.js'
+import { expectType } from '../kernels/common.js'
+import {
+  anyBitInRange, chunkOffsets, compressBits, depositBits, DOCUMENT_CHUNK, loadOffsets, setBitRange,
+} from '../kernels/layout.js'
+import { rawEdges, type NaturalValue } from '../kernels/natural-units.js'
+import type { Column } from '../read/column.js'
+import { countDistinctRange } from './query-range-distinct.js'
+
+/** Documents [from, to) of a column. */
+export interface DocumentRange {
+  from: number
+  to: number
+}
+
+/** Raw inclusive [lo, hi] pairs a filter ORs together. */
+export type RawRanges = [bigint, bigint][]
+
+/** A kernel selection: memory, the bit that selects the range's first value, and whether to release it. */
+interface Selection {
+  memory: BitsetMemory | null
+  start: number
+  temporary: boolean
+}
+
+const NO_SELECTION: Selection = { memory: null, start: 0, temporary: false }
+
+/** Plain words as kernel memory: the TS kernels read and write them in place (here: shared memory, zero-copy). */
+function inPlace(words: Int32Array): BitsetMemory {
+  return { words, address: 0, wordCount: words.length, release() {} }
+}
+
+function release(selection: Selection): void {
+  if (selection.temporary) selection.memory!.release()
+}
+
+/** Whether the backend's kernels can use shared words as they are (WebAssembly needs them in its linear memory). */
+function usesWordsInPlace(backend: ColumnsBackend): boolean {
+  return backend.name === 'ts'
+}
+
+/** Values [start, end) of the documents in the range. */
+export function valueRange(column: Column, backend: ColumnsBackend, range: DocumentRange): [number, number] {
+  if (column.layout === 'dense') return [range.from, range.to]
+  const edge = (document: number): number => {
+    if (document === column.maxDoc) return column.totalValueCount
+    if (column.presence !== null) return column.presence.ranks[document / 64]
+    backend.getRaw(column.offsets!, document)
+    return int64Result[0] >>> 0
+  }
+  return [edge(range.from), edge(range.to)]
+}
+
+/** The range's documents of `filter` as a selection of the range's values (bit `start` selects value `first`). */
+function selectValues(
+  column: Column, backend: ColumnsBackend, filter: Int32Array | null, range: DocumentRange, first: number, end: number,
+): Selection {
+  if (filter === null) return NO_SELECTION
+  const { from, to } = range
+  if (column.layout === 'dense') {
+    if (usesWordsInPlace(backend)) return { memory: inPlace(filter), start: from, temporary: false }
+    const memory = backend.query.allocateBitset(((to - from) + 31) >>> 5)
+    memory.words.set(filter.subarray(from >>> 5, (to + 31) >>> 5))
+    return { memory, start: 0, temporary: true }
+  }
+  const memory = backend.query.allocateBitset(Math.max(1, (end - first + 31) >>> 5))
+  if (column.layout === 'optional') {
+    const out = memory.words
+    const presence = column.presence!.words
+    let position = 0
+    for (let word = from >>> 5; word < (to + 31) >>> 5; word++) {
+      const present = presence[word]
+      if (present === 0) continue
+      const chosen = filter[word] & present
+      if (chosen !== 0) orBitsAt(out, position, present === -1 ? chosen : compressBits(chosen, present))
+      position += popcount(present)
+    }
+    return { memory, start: 0, temporary: true }
+  }
+  for (let start = from; start < to; start += DOCUMENT_CHUNK) {
+    const count = Math.min(DOCUMENT_CHUNK, to - start)
+    if (!anyBitInRange(filter, start, start + count)) continue
+    loadOffsets(backend, column.offsets!, start, count)
+    const out = memory.words
+    for (let word = start >>> 5; word < (start + count + 31) >>> 5; word++) {
+      let bits = filter[word]
+      while (bits !== 0) {
+        const document = (word << 5) + (31 - Math.clz32(bits & -bits)) - start
+        bits &= bits - 1
+        setBitRange(out, chunkOffsets[document] - first, chunkOffsets[document + 1] - first)
+      }
+    }
+  }
+  return { memory, start: 0, temporary: true }
+}
+
+/** ORs bits at any bit position (the value positions of an optional column are not word-aligned). */
+function orBitsAt(words: Int32Array, bit: number, bits: number): void {
+  const word = bit >>> 5, shift = bit & 31
+  words[word] |= bits << shift
+  if (shift !== 0 && (bits >>> (32 - shift)) !== 0) words[word + 1] |= bits >>> (32 - shift)
+}
+
+/** facetCounts of the range's documents (keyword: per ordinal; bool: [false, true]). */
+export function facetCountsInRange(column: Column, backend: ColumnsBackend, filter: Int32Array | null, range: DocumentRange): Uint32Array {
+  expectType(column, 'facetCounts', column.type === 'keyword' || column.type === 'bool', 'keyword/bool')
+  const counts = new Uint32Array(column.type === 'bool' ? 2 : column.dictionary!.termCount)
+  if (column.layout === 'multi') {
+    countDistinctRange(column, backend, filter, range, counts)
+    return counts
+  }
+  const [first, end] = valueRange(column, backend, range)
+  const selection = selectValues(column, backend, filter, range, first, end)
+  try {
+    backend.query.countValues(column.values, first, end - first, selection.memory, selection.start, counts)
+  } finally {
+    release(selection)
+  }
+  return counts
+}
+
+const bounds = new Int32Array(4)
+
+function setBounds(lo: bigint, hi: bigint): Int32Array {
+  bounds[0] = Number(BigInt.asIntN(32, lo)); bounds[1] = Number(BigInt.asIntN(32, lo >> 32n))
+  bounds[2] = Number(BigInt.asIntN(32, hi)); bounds[3] = Number(BigInt.asIntN(32, hi >> 32n))
+  return bounds
+}
+
+function matchRanges(
+  backend: ColumnsBackend, sequence: SequenceView, first: number, count: number, ranges: RawRanges,
+  selection: Selection, out: BitsetMemory, outStart: number,
+): void {
+  for (const [lo, hi] of ranges) {
+    if (lo <= hi) backend.query.matchRange(sequence, first, count, setBounds(lo, hi), selection.memory, selection.start, out, outStart)
+  }
+}
+
+/**
+ * Sets in `out` (the whole shared result bitset, its range still clear) the
+ * range's documents with a value in `ranges` (and, for geo, whose same value's
+ * second coordinate is in second.ranges).
+ */
+export function filterInRange(
+  column: Column, backend: ColumnsBackend, filter: Int32Array | null, range: DocumentRange, out: Int32Array,
+  ranges: RawRanges, second: { sequence: SequenceView; ranges: RawRanges } | null,
+): void {
+  const { from, to } = range
+  const [first, end] = valueRange(column, backend, range)
+  const count = end - first
+  const temporaries: BitsetMemory[] = []
+  let selection = selectValues(column, backend, filter, range, first, end)
+  const owned = selection
+  try {
+    const valueWords = Math.max(1, (count + 31) >>> 5)
+    if (second !== null) {
+      const matched = backend.query.allocateBitset(valueWords)
+      temporaries.push(matched)
+      matchRanges(backend, column.values, first, count, ranges, selection, matched, 0)
+      selection = { memory: matched, start: 0, temporary: false }
+      ranges = second.ranges
+    }
+    const sequence = second === null ? column.values : second.sequence
+    if (column.layout === 'dense') {
+      if (usesWordsInPlace(backend)) {
+        matchRanges(backend, sequence, first, count, ranges, selection, inPlace(out), from)
+        return
+      }
+      const local = backend.query.allocateBitset(valueWords)
+      temporaries.push(local)
+      matchRanges(backend, sequence, first, count, ranges, selection, local, 0)
+      out.set(local.words.subarray(0, (to - from + 31) >>> 5), from >>> 5)
+      return
+    }
+    const matches = backend.query.allocateBitset(valueWords)
+    temporaries.push(matches)
+    matchRanges(backend, sequence, first, count, ranges, selection, matches, 0)
+    valuesToDocuments(column, backend, matches.words, range, first, out)
+  } finally {
+    release(owned)
+    for (const temporary of temporaries) temporary.release()
+  }
+}
+
+/** Documents of the range with a matching value (bit v - first of matches is value v). */
+function valuesToDocuments(column: Column, backend: ColumnsBackend, matches: Int32Array, range: DocumentRange, first: number, out: Int32Array): void {
+  const { from, to } = range
+  if (column.layout === 'optional') {
+    const presence = column.presence!.words
+    let position = 0
+    for (let word = from >>> 5; word < (to + 31) >>> 5; word++) {
+      const present = presence[word]
+      if (present === 0) continue
+      const n = popcount(present)
+      const bits = selectionBits(matches, position, n)
+      if (bits !== 0) out[word] = present === -1 ? bits : depositBits(bits, present)
+      position += n
+    }
+    return
+  }
+  for (let start = from; start < to; start += DOCUMENT_CHUNK) {
+    const count = Math.min(DOCUMENT_CHUNK, to - start)
+    loadOffsets(backend, column.offsets!, start, count)
+    if (!anyBitInRange(matches, chunkOffsets[0] - first, chunkOffsets[count] - first)) continue
+    for (let document = 0; document < count; document++) {
+      const runStart = chunkOffsets[document] - first, runEnd = chunkOffsets[document + 1] - first
+      if (runEnd > runStart && anyBitInRange(matches, runStart, runEnd)) out[(start + document) >>> 5] |= 1 << ((start + document) & 31)
+    }
+  }
+}
+
+/** The aggregate state (count, min, max, sums) of the range's selected values. */
+export function aggregateInRange(column: Column, backend: ColumnsBackend, filter: Int32Array | null, range: DocumentRange): AggregateState {
+  expectType(column, 'aggregate', column.type !== 'geo_point', 'integral/date/fractional/bool/keyword')
+  const state = createAggregateState()
+  const [first, end] = valueRange(column, backend, range)
+  const selection = selectValues(column, backend, filter, range, first, end)
+  try {
+    backend.query.aggregate(column.values, first, end - first, column.type === 'fractional' ? 'sortable' : 'integer', selection.memory, selection.start, state)
+  } finally {
+    release(selection)
+  }
+  return state
+}
+
+/** Values of the range's selected documents per bucket [edges[b], edges[b + 1]), natural units. */
+export function histogramInRange(
+  column: Column, backend: ColumnsBackend, filter: Int32Array | null, range: DocumentRange, edges: readonly NaturalValue[],
+): Uint32Array {
+  const type = column.type
+  expectType(column, 'histogram', type === 'integral' || type === 'date' || type === 'fractional', 'integral/date/fractional')
+  if (!Array.isArray(edges)) throw new TypeError(`field "${column.name}": histogram edges must be an array`)
+  const { raw, bucketOf } = rawEdges(column.name, type, edges)
+  const rawWords = new Int32Array(2 * raw.length)
+  raw.forEach((edge, index) => {
+    rawWords[2 * index] = Number(BigInt.asIntN(32, edge))
+    rawWords[2 * index + 1] = Number(BigInt.asIntN(32, edge >> 32n))
+  })
+  const rawCounts = new Uint32Array(raw.length - 1)
+  const [first, end] = valueRange(column, backend, range)
+  const selection = selectValues(column, backend, filter, range, first, end)
+  try {
+    if (rawCounts.length > 0) backend.query.histogram(column.values, first, end - first, rawWords, selection.memory, selection.start, rawCounts)
+  } finally {
+    release(selection)
+  }
+  const counts = new Uint32Array(edges.length - 1)
+  for (let bucket = 0; bucket < rawCounts.length; bucket++) counts[bucketOf[bucket]] += rawCounts[bucket]
+  return counts
+}

@@ -1,0 +1,131 @@
+/**
+ * A query-pool worker: opens segments from the SharedArrayBuffer the pool
+ * hands it (backend 'ts' reads the shared bytes in place: no copy) and runs
+ * the range kernels of query-range.ts on the document range it is given.
+ * Filter and result bitsets arrive as Int32Arrays over shared memory.
+ */
+import { parentPort } from 'node:worker_threads'
+import type { ColumnsBackend } from '../backend/backend.js'
+import { resolveBackend } from '../backend/select.js'
+import { expectType } from '../kernels/common.js'
+import type { BoundingBox } from '../kernels/filters.js'
+import { rawBound, type NaturalValue } from '../kernels/natural-units.js'
+import type { Column } from '../read/column.js'
+import { openColumns } from '../read/open.js'
+import type { ColumnsReader } from '../read/reader.js'
+import { aggregateInRange, facetCountsInRange, filterInRange, histogramInRange, type RawRanges } from './query-range.js'
+import type { ColumnInfo, QueryRequest, SerializedError, WorkerReply, WorkerRequest } from './query-protocol.js'
+
+const segments = new Map<number, { reader: ColumnsReader; backend: ColumnsBackend }>()
+
+function serializeError(error: unknown): SerializedError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} }
+  const fields: Record<string, string | number> = {}
+  for (const [key, value] of Object.entries(error)) {
+    if (typeof value === 'string' || typeof value === 'number') fields[key] = value
+  }
+  return { name: error.name, message: error.message, fields }
+}
+
+function open(segment: number, buffer: SharedArrayBuffer, byteOffset: number, byteLength: number, fileName: string, maxDoc: number | undefined, choice: 'ts' | 'wasm' | 'auto'): ColumnInfo[] {
+  const backend = resolveBackend(choice)
+  const reader = openColumns(new Uint8Array(buffer, byteOffset, byteLength), { fileName, maxDoc, backend })
+  segments.set(segment, { reader, backend })
+  return reader.columns.map((column) => ({
+    name: column.name, type: column.type, layout: column.layout, maxDoc: column.maxDoc,
+    termCount: column.dictionary === null ? 0 : column.dictionary.termCount,
+  }))
+}
+
+/** Raw ranges of termFilter: one per run of consecutive known ordinals. */
+function termRanges(column: Column, terms: (string | Uint8Array)[]): RawRanges {
+  expectType(column, 'termFilter', column.type === 'keyword', 'keyword')
+  const ordinals = terms.map((term) => column.dictionary!.lookupOrdinal(term)).filter((ordinal) => ordinal >= 0).sort((a, b) => a - b)
+  const ranges: RawRanges = []
+  for (const ordinal of ordinals) {
+    const last = ranges[ranges.length - 1]
+    if (last !== undefined && BigInt(ordinal) <= last[1] + 1n) last[1] = BigInt(ordinal)
+    else ranges.push([BigInt(ordinal), BigInt(ordinal)])
+  }
+  return ranges
+}
+
+/** Latitude ranges, then longitude ranges (two across the antimeridian), as boundingBoxFilter builds them. */
+function boxRanges(column: Column, box: BoundingBox): [RawRanges, RawRanges] {
+  expectType(column, 'boundingBoxFilter', column.type === 'geo_point', 'geo_point')
+  const degrees = (value: unknown, name: string): number => {
+    if (typeof value !== 'number' || Number.isNaN(value)) throw new RangeError(`field "${column.name}": box.${name} must be a number, got ${String(value)}`)
+    return value
+  }
+  const bound = (value: number, side: 'lower' | 'upper'): bigint => rawBound(column.name, 'geo_point', value, side)!
+  const minLatitude = degrees(box.minLatitude, 'minLatitude'), maxLatitude = degrees(box.maxLatitude, 'maxLatitude')
+  const minLongitude = degrees(box.minLongitude, 'minLongitude'), maxLongitude = degrees(box.maxLongitude, 'maxLongitude')
+  const latitudes: RawRanges = minLatitude <= maxLatitude ? [[bound(minLatitude, 'lower'), bound(maxLatitude, 'upper')]] : []
+  const longitudes: RawRanges = minLongitude <= maxLongitude
+    ? [[bound(minLongitude, 'lower'), bound(maxLongitude, 'upper')]]
+    : [[bound(minLongitude, 'lower'), bound(Infinity, 'upper')], [bound(-Infinity, 'lower'), bound(maxLongitude, 'upper')]]
+  return [latitudes, longitudes]
+}
+
+function query(request: QueryRequest): { result: unknown; transfer: ArrayBuffer[] } {
+  const open = segments.get(request.segment)
+  if (open === undefined) throw new Error(`segment ${request.segment} is not open in this worker`)
+  const { reader, backend } = open
+  const column = reader.getColumn(request.field)
+  if (column === null) throw new RangeError(`${reader.fileName}: no column for field "${request.field}"`)
+  const range = { from: request.from, to: request.to }
+  const filter = request.filter
+  const args = request.args
+  switch (request.method) {
+    case 'facetCounts': {
+      const counts = facetCountsInRange(column, backend, filter, range)
+      return { result: counts, transfer: [counts.buffer as ArrayBuffer] }
+    }
+    case 'histogram': {
+      const counts = histogramInRange(column, backend, filter, range, args[0] as NaturalValue[])
+      return { result: counts, transfer: [counts.buffer as ArrayBuffer] }
+    }
+    case 'aggregate': {
+      const state = aggregateInRange(column, backend, filter, range)
+      return { result: { numbers: state.numbers, words: state.words }, transfer: [state.numbers.buffer as ArrayBuffer, state.words.buffer as ArrayBuffer] }
+    }
+    case 'rangeFilter': {
+      expectType(column, 'rangeFilter', column.type !== 'geo_point', 'integral/date/fractional/bool/keyword')
+      const lo = rawBound(column.name, column.type, args[0] as NaturalValue, 'lower')
+      const hi = rawBound(column.name, column.type, args[1] as NaturalValue, 'upper')
+      filterInRange(column, backend, filter, range, request.out!, lo === null || hi === null ? [] : [[lo, hi]], null)
+      return { result: null, transfer: [] }
+    }
+    case 'termFilter':
+      filterInRange(column, backend, filter, range, request.out!, termRanges(column, args[0] as (string | Uint8Array)[]), null)
+      return { result: null, transfer: [] }
+    case 'boundingBoxFilter': {
+      const [latitudes, longitudes] = boxRanges(column, args[0] as BoundingBox)
+      filterInRange(column, backend, filter, range, request.out!, latitudes, { sequence: column.longitudes!, ranges: longitudes })
+      return { result: null, transfer: [] }
+    }
+  }
+}
+
+function handle(request: WorkerRequest): void {
+  let reply: WorkerReply
+  let transfer: ArrayBuffer[] = []
+  try {
+    if (request.op === 'open') {
+      reply = { id: request.id, ok: true, result: open(request.segment, request.buffer, request.byteOffset, request.byteLength, request.fileName, request.maxDoc, request.backend) }
+    } else if (request.op === 'release') {
+      segments.get(request.segment)?.reader.close()
+      segments.delete(request.segment)
+      reply = { id: request.id, ok: true, result: null }
+    } else {
+      const answer = query(request)
+      transfer = answer.transfer
+      reply = { id: request.id, ok: true, result: answer.result }
+    }
+  } catch (error) {
+    reply = { id: request.id, ok: false, error: serializeError(error) }
+  }
+  parentPort!.postMessage(reply, transfer)
+}
+
+parentPort!.on('message', handle)
