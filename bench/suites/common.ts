@@ -11,11 +11,9 @@ import { Bench } from 'tinybench'
 import { vegaDataPath } from '../../scripts/import-flights.js'
 import { DATASETS } from '../../scripts/importers/datasets.js'
 
-/** Where full runs write (committed) and where quick runs write (ignored by git). */
-export const RESULTS_DIR = 'bench/results'
-export const QUICK_RESULTS_DIR = 'bench/results/tmp/quick'
-/** Scratch files (Parquet, Arrow, NDJSON) live under an ignored folder. */
-export const SCRATCH_DIR = 'bench/results/tmp/files'
+import { QUICK_RESULTS_DIR, RESULTS_DIR } from './paths.js'
+
+export { QUICK_RESULTS_DIR, RESULTS_DIR, SCRATCH_DIR } from './paths.js'
 
 /** True when the suite runs CI-sized (`--quick`). */
 export const QUICK = process.argv.includes('--quick')
@@ -25,9 +23,11 @@ export const DATASET_NAMES: readonly string[] = ['flights-3m', ...DATASETS.map((
 /** The datasets quick runs use: all but flights-3m (its import alone takes seconds). */
 export const QUICK_DATASET_NAMES: readonly string[] = DATASET_NAMES.filter((name) => name !== 'flights-3m')
 
-/** The datasets of this run. */
+/** The datasets of this run (`--only=NAME,...` narrows them, for trying one suite on one dataset). */
 export function datasetsOfRun(): readonly string[] {
-  return QUICK ? QUICK_DATASET_NAMES : DATASET_NAMES
+  const only = process.argv.find((argument) => argument.startsWith('--only='))?.slice('--only='.length).split(',')
+  const names = QUICK ? QUICK_DATASET_NAMES : DATASET_NAMES
+  return only === undefined ? names : names.filter((name) => only.includes(name))
 }
 
 /** The machine and run a result was measured on. */

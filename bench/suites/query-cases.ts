@@ -121,7 +121,8 @@ export function rangeCase(context: CaseContext, field: BenchField, lo: number, h
     plainJs: column.layout === 'multi' ? null : {
       run: () => {
         let count = 0
-        for (let index = 0; index < values.length; index++) if (values[index] >= lo && values[index] <= hi) count++
+        // Branch-free: on unsorted data a branch per value mispredicts (~3x slower here).
+        for (let index = 0; index < values.length; index++) count += +(values[index] >= lo) & +(values[index] <= hi)
         matched = count
       },
       answer: () => String(matched),
@@ -210,7 +211,7 @@ export function filterThenFacetCase(context: CaseContext, rangeField: string, lo
     plainJs: {
       run: () => {
         counts.fill(0)
-        for (let document = 0; document < values.length; document++) if (values[document] >= lo && values[document] <= hi) counts[ordinals[document]]++
+        for (let document = 0; document < values.length; document++) counts[ordinals[document]] += +(values[document] >= lo) & +(values[document] <= hi)
       },
       answer: () => ordinalCounts(facetColumn, counts),
     },
@@ -239,7 +240,7 @@ export function boundingBoxCase(context: CaseContext, field: string, box: { minL
         let count = 0
         for (let index = 0; index < latitudes.length; index++) {
           const latitude = latitudes[index], longitude = longitudes[index]
-          if (latitude >= box.minLatitude && latitude <= box.maxLatitude && longitude >= box.minLongitude && longitude <= box.maxLongitude) count++
+          count += +(latitude >= box.minLatitude) & +(latitude <= box.maxLatitude) & +(longitude >= box.minLongitude) & +(longitude <= box.maxLongitude)
         }
         matched = count
       },

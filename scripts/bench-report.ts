@@ -1,0 +1,146 @@
+/**
+ * Turns the real-data suites' JSON (bench/results/*.json; `--quick`: the quick
+ * run's folder) into bench/results/results.md (tables) and SVG charts. Every
+ * number printed comes from the JSON; nothing is typed in by hand.
+ * `node --import tsx scripts/bench-report.ts [--quick]`.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { QUICK_RESULTS_DIR, RESULTS_DIR } from '../bench/suites/paths.js'
+import { type Bar, renderBarChart } from '../bench/suites/svg-chart.js'
+
+const directory = process.argv.includes('--quick') ? QUICK_RESULTS_DIR : RESULTS_DIR
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the JSON is ours; shapes are the suites' */
+type Json = any
+
+function load(suite: string): Json | null {
+  const path = join(directory, `${suite}.json`)
+  return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null
+}
+
+const kb = (bytes: number): string => bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : `${(bytes / 1e3).toFixed(1)} kB`
+const ms = (value: number | undefined): string => value === undefined ? '–' : value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value >= 1 ? value.toFixed(2) : value.toFixed(3)
+const times = (value: number): string => `${value >= 10 ? value.toFixed(0) : value.toFixed(2)}×`
+const table = (header: string[], rows: string[][]): string =>
+  `| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|\n${rows.map((row) => `| ${row.join(' | ')} |`).join('\n')}\n`
+
+function machineLine(result: Json): string {
+  const { machine } = result
+  return `${machine.cores} × ${machine.cpuModel}, Node ${machine.node}, ${machine.platform}, ${machine.date.slice(0, 16).replace('T', ' ')} UTC${machine.quick ? ' (quick run)' : ''}`
+}
+
+function sizeSection(size: Json): string {
+  let text = `## Size\n\n${size.description}\n\nMachine: ${machineLine(size)}. Chart: [size.svg](size.svg).\n\n`
+  text += table(['dataset', 'rows', 'original file', 'OIXK v1', 'Parquet uncompressed', 'Parquet SNAPPY', 'Parquet ZSTD', 'Arrow IPC', 'OIXK ÷ ZSTD'],
+    size.datasets.map((d: Json) => [d.name, d.rows.toLocaleString('en-US'), `${kb(d.originalBytes)} (${d.originalFile.split('/').pop()})`, kb(d.oixkBytes),
+      kb(d.parquetBytes.uncompressed), kb(d.parquetBytes.snappy), kb(d.parquetBytes.zstd), kb(d.arrowIpcBytes), times(d.oixkBytes / d.parquetBytes.zstd)]))
+  text += '\n### Per column\n\nOIXK bytes are the column\'s section (dictionary, presence, offsets and values); block kinds are % of the values sequence\'s values (geo: latitudes / longitudes) as `oixk inspect` reports them.\n\n'
+  const rows: string[][] = []
+  for (const d of size.datasets) {
+    for (const c of d.columns) {
+      const kinds = c.sequences.filter((s: Json) => s.sequence !== 'offsets')
+        .map((s: Json) => `${s.sequence === 'values' ? '' : `${s.sequence}: `}${['constant', 'packed', 'table'].map((kind) => `${kind[0]} ${s.percentOfValues[kind] ?? 0}%`).join(' / ')}`).join('; ')
+      rows.push([d.name, c.name, c.type, c.layout ?? '–', kb(c.oixkBytes), kinds, kb(c.parquetBytes.uncompressed), kb(c.parquetBytes.zstd), kb(c.arrowBufferBytes),
+        c.parquetBytes.zstd > 0 ? times(c.oixkBytes / c.parquetBytes.zstd) : '–'])
+    }
+  }
+  return text + table(['dataset', 'column', 'type', 'layout', 'OIXK', 'blocks (c constant / p packed / t table)', 'Parquet uncompressed', 'Parquet ZSTD', 'Arrow buffers', 'OIXK ÷ ZSTD'], rows)
+}
+
+function sizeChart(size: Json): string {
+  const series = ['original file', 'Parquet uncompressed', 'Parquet SNAPPY', 'Parquet ZSTD', 'Arrow IPC']
+  return renderBarChart({
+    title: 'File size relative to OIXK v1 (dashed line = OIXK; left of it = smaller than OIXK)',
+    subtitle: `Same rows in every format. ${machineLine(size)}`,
+    unit: 'size ÷ OIXK size', series, log: true, reference: 1,
+    groups: size.datasets.map((d: Json) => ({
+      label: `${d.name} (OIXK ${kb(d.oixkBytes)})`,
+      bars: [d.originalBytes, d.parquetBytes.uncompressed, d.parquetBytes.snappy, d.parquetBytes.zstd, d.arrowIpcBytes]
+        .map((bytes: number, index: number): Bar => ({ series: series[index], value: bytes / d.oixkBytes })),
+    })),
+  })
+}
+
+function decodeSection(decode: Json): string {
+  let text = `## Decode every column\n\n${decode.description}\n\nMachine: ${machineLine(decode)}. Chart: [decode.svg](decode.svg).\n\n`
+  text += `Dataset ${decode.dataset}: ${decode.rows.toLocaleString('en-US')} rows, ${decode.values.toLocaleString('en-US')} values, OIXK output ${kb(decode.outputBytes)} (${decode.oixkOutputs.join(', ')}); Parquet file ${kb(decode.parquetBytes)}, OIXK file ${kb(decode.oixkBytes)}.\n\n`
+  text += table(['decoder', 'ms (median)', 'M values/s', '× OIXK WASM time', 'memcpy of the output ÷ this'],
+    decode.results.map((r: Json) => [r.name, ms(r.medianMs), (r.valuesPerSecond / 1e6).toFixed(0), times(r.timesOixkWasm), `${(100 * r.memcpyFraction).toFixed(1)}%`]))
+  text += `\nmemcpy (TypedArray.set) of ${kb(decode.memcpy.bytes)}: ${ms(decode.memcpy.medianMs)} ms (${decode.memcpy.gigabytesPerSecond.toFixed(1)} GB/s).\n`
+  text += `Targets: OIXK WebAssembly ≤ ${decode.targets.oixkWasmMs} ms — ${decode.met.oixkWasmMs ? 'met' : 'MISSED'}; pure TypeScript faster than parquet-wasm — ${decode.met.oixkTsFasterThanParquetWasm ? 'met' : 'MISSED'}.\n`
+  return text
+}
+
+function decodeChart(decode: Json): string {
+  return renderBarChart({
+    title: `Decode every column of ${decode.dataset} (${decode.values.toLocaleString('en-US')} values)`,
+    subtitle: `Median ms, lower is better; memcpy of the same output bytes for scale. ${machineLine(decode)}`,
+    unit: 'ms', log: true, series: ['time'],
+    groups: [...decode.results.map((r: Json) => ({ label: r.name, bars: [{ series: 'time', value: r.medianMs }] })),
+      { label: 'memcpy baseline', bars: [{ series: 'time', value: decode.memcpy.medianMs }] }],
+  })
+}
+
+function openSection(open: Json): string {
+  let text = `## Open + checksum, random access\n\n${open.description}\n\nMachine: ${machineLine(open)}.\n\n`
+  text += table(['dataset', 'file', 'WASM open', 'TS open', 'memcpy of the file'], open.files.map((f: Json) => {
+    const cell = (backend: string) => { const r = f.results.find((x: Json) => x.backend === backend); return `${ms(r.medianMs)} ms (${r.gigabytesPerSecond.toFixed(2)} GB/s)` }
+    return [f.dataset, kb(f.bytes), cell('wasm'), cell('ts'), `${ms(f.memcpy.medianMs)} ms (${f.memcpy.gigabytesPerSecond.toFixed(1)} GB/s)`]
+  }))
+  text += '\n' + table(['column', 'accessor', 'calls', 'WASM ns/call', 'TS ns/call'], open.latency.map((l: Json) => {
+    const ns = (backend: string) => l.results.find((x: Json) => x.backend === backend).nanosecondsPerCall.toFixed(1)
+    return [`${l.dataset}.${l.column}`, l.accessor, l.results[0].calls.toLocaleString('en-US'), ns('wasm'), ns('ts')]
+  }))
+  return text
+}
+
+const ENGINE_ORDER = ['DuckDB table, 1 thread', 'DuckDB table, default threads', 'DuckDB on Parquet, 1 thread', 'DuckDB on Parquet, default threads', 'plain JS loop', 'OIXK WebAssembly', 'OIXK pure TypeScript']
+
+function cell(row: Json | undefined, best: boolean): string {
+  if (row === undefined) return '–'
+  if (row.medianMs === undefined) return row.status.startsWith('not available') ? 'not available yet' : row.status
+  const figure = best ? `${ms(row.medianMs)} (${times(row.timesFasterThanDuckDB1)})` : ms(row.medianMs)
+  return row.agrees === false ? `${figure} WRONG ANSWER` : figure
+}
+
+function queriesSection(queries: Json): string {
+  let text = `## Queries vs DuckDB\n\n${queries.description}\n\nMachine: ${machineLine(queries)}. Chart: [queries.svg](queries.svg).\n\n`
+  text += 'Figures are ms (median); in brackets for plain JS and OIXK: how many times faster than DuckDB\'s faster 1-thread way (above 1 = faster than DuckDB).\n'
+  const missing = queries.datasets.flatMap((d: Json) => d.queries.flatMap((q: Json) => q.results)).find((r: Json) => r.engine.startsWith('OIXK') && r.medianMs === undefined)
+  if (missing !== undefined) text += `\nOIXK rows without a figure: ${missing.status}\n`
+  for (const d of queries.datasets) {
+    text += `\n### ${d.name} (${d.rows.toLocaleString('en-US')} rows${d.sampleDocuments === null ? '' : `, 10% DocSet = ${d.sampleDocuments.toLocaleString('en-US')} documents`})\n\n`
+    text += table(['question', 'answer', ...ENGINE_ORDER, 'target (OIXK WASM)'], d.queries.map((q: Json) => [
+      q.description, q.answer.length > 40 ? `${q.answer.slice(0, 40)}…` : q.answer,
+      ...ENGINE_ORDER.map((engine) => cell(q.results.find((r: Json) => r.engine === engine), !engine.startsWith('DuckDB'))),
+      q.targetMs === null ? '' : `≤ ${q.targetMs} ms: ${q.met === null ? 'no figure' : q.met ? 'met' : 'MISSED'}`,
+    ]))
+  }
+  return text
+}
+
+function queriesChart(queries: Json): string {
+  const flights = queries.datasets.find((d: Json) => d.name === 'flights-3m') ?? queries.datasets[0]
+  return renderBarChart({
+    title: `Queries on ${flights.name}: OIXK, plain JS and DuckDB (ms, lower is better)`,
+    subtitle: `Median ms per question. ${machineLine(queries)}`,
+    unit: 'ms', log: true, series: ENGINE_ORDER,
+    groups: flights.queries.map((q: Json) => ({
+      label: q.id.length > 30 ? `${q.id.slice(0, 29)}…` : q.id,
+      bars: ENGINE_ORDER.map((engine): Bar => {
+        const row = q.results.find((r: Json) => r.engine === engine)
+        return { series: engine, value: row?.medianMs ?? null, note: row?.medianMs === undefined ? (row?.status.startsWith('not available') ? 'not available yet' : row?.status ?? 'n/a') : undefined }
+      }),
+    })),
+  })
+}
+
+const size = load('size'), decode = load('decode'), open = load('open'), queries = load('queries')
+let markdown = '# Real-data benchmark results\n\nGenerated by `scripts/bench-report.ts` from the JSON files next to this one (`npm run bench`); do not edit by hand.\n\n'
+if (size !== null) { markdown += sizeSection(size) + '\n'; writeFileSync(join(directory, 'size.svg'), sizeChart(size)) }
+if (decode !== null) { markdown += decodeSection(decode) + '\n'; writeFileSync(join(directory, 'decode.svg'), decodeChart(decode)) }
+if (open !== null) markdown += openSection(open) + '\n'
+if (queries !== null) { markdown += queriesSection(queries); writeFileSync(join(directory, 'queries.svg'), queriesChart(queries)) }
+writeFileSync(join(directory, 'results.md'), markdown)
+console.log(`wrote ${join(directory, 'results.md')} and the SVG charts`)
