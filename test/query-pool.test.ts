@@ -1,0 +1,212 @@
+/**
+ * The worker pool against the single-threaded Column API: on random files of
+ * every type × layout and DocSets of several densities (pooled in shared memory,
+ * or a reader's, copied once), with 1, 2 and 3 workers, counts, DocSet words,
+ * aggregates and histograms are equal exactly. Errors raised in a worker reach
+ * the caller with their class and message; close() ends the workers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
+import { CorruptIndexException } from '../src/format/errors.js'
+import { DocSet } from '../src/kernels/doc-set.js'
+import type { Column } from '../src/read/column.js'
+import { openColumns } from '../src/read/open.js'
+import type { ColumnsReader } from '../src/read/reader.js'
+import { flushColumns } from '../src/write/columns-writer.js'
+import { splitDocuments } from '../src/node/query-merge.js'
+import { createQueryPool, type PooledSegment, type QueryPool } from '../src/node/query-pool.js'
+import { MAX_INT64, randomDocuments } from './helpers/random-columns.js'
+import { seededRandom } from './helpers/random.js'
+
+const FILES = [{ seed: 21, maxDoc: 37 }, { seed: 22, maxDoc: 2077 }, { seed: 23, maxDoc: 3100 }, { seed: 24, maxDoc: 5200 }]
+
+function randomFile(seed: number, maxDoc: number): Uint8Array {
+  const random = seededRandom(seed)
+  const { schema, docs } = randomDocuments(random, maxDoc)
+  return flushColumns(schema, docs)!
+}
+
+/** Filters: none, empty, 10% as the reader's DocSet (the pool copies it), 50% and all as pooled DocSets. */
+function filters(reader: ColumnsReader, segment: PooledSegment, seed: number): { name: string; single?: DocSet; pooled?: DocSet }[] {
+  const random = seededRandom(seed)
+  const sample = (p: number) => Array.from({ length: reader.maxDoc }, (_, d) => d).filter(() => random() < p)
+  const tenth = sample(0.1), half = sample(0.5)
+  const readerTenth = DocSet.fromDocuments(reader, tenth)
+  return [
+    { name: 'all (undefined)' },
+    { name: 'empty', single: reader.createDocSet(), pooled: segment.createDocSet() },
+    { name: '10% (reader DocSet)', single: readerTenth, pooled: readerTenth },
+    { name: '50% (pooled DocSet)', single: DocSet.fromDocuments(reader, half), pooled: DocSet.fromDocuments(segment, half) },
+    { name: 'all (pooled DocSet)', single: reader.allDocuments(), pooled: segment.allDocuments() },
+  ]
+}
+
+/** Raw bounds inside the column's range (bigint: raw SortableBits for fractional, ordinals for keyword). */
+function quartiles(column: Column): bigint[] {
+  const span = column.maxRaw - column.minRaw
+  return [column.minRaw, column.minRaw + span / 4n, column.minRaw + span / 2n, column.minRaw + (3n * span) / 4n, column.maxRaw]
+}
+
+function words(set: DocSet): number[] {
+  return Array.from(set.words)
+}
+
+/** The single-threaded fractional sum the pool defines: each range's in-order sum, added range after range. */
+function rangeOrderSum(reader: ColumnsReader, column: Column, ids: DocSet | undefined, threads: number): number {
+  let sum = 0
+  for (const { from, to } of splitDocuments(reader.maxDoc, threads)) {
+    const inRange = reader.createDocSet()
+    for (let document = from; document < to; document++) if (ids === undefined || ids.has(document)) inRange.add(document)
+    const part = column.aggregate(inRange)
+    if (part.count > 0) sum += part.sum as number
+    inRange.release()
+  }
+  return sum
+}
+
+async function checkColumn(reader: ColumnsReader, segment: PooledSegment, column: Column, threads: number, seed: number): Promise<void> {
+  const field = column.name
+  const type = column.type
+  for (const { name, single, pooled } of filters(reader, segment, seed)) {
+    const at = `${field} with ${name}, ${threads} worker(s)`
+    if (type === 'keyword' || type === 'bool') {
+      expect(await segment.facetCounts(field, pooled), `${at}: facetCounts`).toEqual(column.facetCounts(single))
+    }
+    if (type === 'keyword') {
+      const terms = [column.term(0), column.term(column.dictionary!.termCount - 1), 'no such term']
+      expect(words(await segment.termFilter(field, terms, pooled)), `${at}: termFilter`).toEqual(words(column.termFilter(terms, single)))
+    }
+    if (type === 'geo_point') {
+      for (const box of [
+        { minLatitude: -45, maxLatitude: 60, minLongitude: -100, maxLongitude: 120 },
+        { minLatitude: -90, maxLatitude: 90, minLongitude: 150, maxLongitude: -150 },
+      ]) {
+        expect(words(await segment.boundingBoxFilter(field, box, pooled)), `${at}: boundingBoxFilter`).toEqual(words(column.boundingBoxFilter(box, single)))
+      }
+      continue
+    }
+    const q = quartiles(column)
+    for (const [lo, hi] of [[q[1], q[3]], [q[0], q[4]], [q[2], q[2]], [q[3], q[1]]]) {
+      expect(words(await segment.rangeFilter(field, lo, hi, pooled)), `${at}: rangeFilter(${lo}, ${hi})`).toEqual(words(column.rangeFilter(lo, hi, single)))
+    }
+    const aggregate = await segment.aggregate(field, pooled)
+    const expected = column.aggregate(single)
+    if (type === 'fractional' && threads > 1) {
+      expect({ ...aggregate, sum: 0 }, `${at}: aggregate`).toEqual({ ...expected, sum: 0 })
+      expect(aggregate.sum, `${at}: aggregate sum`).toEqual(rangeOrderSum(reader, column, single, threads))
+    } else {
+      expect(aggregate, `${at}: aggregate`).toEqual(expected)
+    }
+    if (type === 'integral' || type === 'date' || type === 'fractional') {
+      const edges = [...new Set([...q.slice(0, 4), q[4] < MAX_INT64 ? q[4] + 1n : q[4]])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      if (edges.length >= 2) expect(await segment.histogram(field, edges, pooled), `${at}: histogram`).toEqual(column.histogram(edges, single))
+    }
+  }
+}
+
+const wasmReason = wasmUnavailableReason()
+
+for (const { threads, backend } of [
+  { threads: 1, backend: 'ts' }, { threads: 2, backend: 'ts' }, { threads: 3, backend: 'ts' }, { threads: 2, backend: 'wasm' },
+] as const) {
+  describe(`query pool, ${threads} worker(s), ${backend} backend, equals the single-threaded API`, () => {
+    if (backend === 'wasm' && wasmReason !== null) {
+      it.skip(`skipped: ${wasmReason}`, () => {})
+      return
+    }
+    let pool: QueryPool
+    beforeAll(() => {
+      pool = createQueryPool({ threads, backend })
+    })
+    afterAll(async () => {
+      await pool.close()
+    })
+    for (const { seed, maxDoc } of FILES) {
+      it(`random file seed ${seed}, maxDoc ${maxDoc}: every column, every filter`, async () => {
+        const bytes = randomFile(seed, maxDoc)
+        const reader = openColumns(bytes, { backend })
+        const segment = await pool.open(bytes, { fileName: `seed-${seed}` })
+        expect(segment.maxDoc).toBe(maxDoc)
+        expect(segment.bytes.buffer).toBeInstanceOf(SharedArrayBuffer)
+        expect(segment.columns.map((column) => column.name)).toEqual(reader.columns.map((column) => column.name))
+        for (const column of reader.columns) await checkColumn(reader, segment, column, threads, seed + 100)
+        await segment.close()
+        reader.close()
+      })
+    }
+  })
+}
+
+describe('query pool: ranges, errors, shutdown', () => {
+  it('splits documents into ranges aligned to 1,024 that cover [0, maxDoc) once', () => {
+    expect(splitDocuments(0, 2)).toEqual([{ from: 0, to: 0 }])
+    expect(splitDocuments(37, 3)).toEqual([{ from: 0, to: 37 }])
+    expect(splitDocuments(3100, 3)).toEqual([{ from: 0, to: 1024 }, { from: 1024, to: 2048 }, { from: 2048, to: 3100 }])
+    expect(splitDocuments(5200, 2)).toEqual([{ from: 0, to: 3072 }, { from: 3072, to: 5200 }])
+    expect(splitDocuments(3_000_000, 2)).toEqual([{ from: 0, to: 1_500_160 }, { from: 1_500_160, to: 3_000_000 }])
+  })
+
+  it('a corrupt file: open rejects with the CorruptIndexException message openColumns throws', async () => {
+    const bytes = randomFile(31, 3100)
+    bytes[Math.floor(bytes.length / 2)] ^= 0x40
+    let expected: unknown
+    try {
+      openColumns(bytes, { fileName: 'bad.oixk' })
+    } catch (error) {
+      expected = error
+    }
+    expect(expected).toBeInstanceOf(CorruptIndexException)
+    const pool = createQueryPool({ threads: 2, backend: 'ts' })
+    try {
+      const opening = pool.open(bytes, { fileName: 'bad.oixk' })
+      await expect(opening).rejects.toBeInstanceOf(CorruptIndexException)
+      await expect(opening).rejects.toThrow((expected as Error).message)
+      await expect(opening).rejects.toMatchObject({ fileName: 'bad.oixk', detail: (expected as CorruptIndexException).detail })
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it('errors raised inside a query reach the caller with their class and message', async () => {
+    const bytes = randomFile(32, 2077)
+    const reader = openColumns(bytes, { backend: 'ts' })
+    const pool = createQueryPool({ threads: 2, backend: 'ts' })
+    try {
+      const segment = await pool.open(bytes)
+      const messageOf = (action: () => unknown): string => {
+        try {
+          action()
+        } catch (error) {
+          return (error as Error).message
+        }
+        throw new Error('expected a throw')
+      }
+      const integral = reader.getColumn('integral_dense')!
+      await expect(segment.facetCounts('integral_dense')).rejects.toBeInstanceOf(TypeError)
+      await expect(segment.facetCounts('integral_dense')).rejects.toThrow(messageOf(() => integral.facetCounts()))
+      await expect(segment.histogram('integral_dense', [3, 3])).rejects.toBeInstanceOf(RangeError)
+      await expect(segment.histogram('integral_dense', [3, 3])).rejects.toThrow(messageOf(() => integral.histogram([3, 3])))
+      await expect(segment.aggregate('no_such_field')).rejects.toThrow('columns: no column for field "no_such_field"')
+      const other = openColumns(randomFile(33, 37), { backend: 'ts' })
+      await expect(segment.aggregate('integral_dense', other.createDocSet())).rejects.toThrow(
+        'field "integral_dense": docs DocSet has 37 documents; this segment has 2077 documents',
+      )
+      other.close()
+    } finally {
+      await pool.close()
+      reader.close()
+    }
+  })
+
+  it('close() ends the workers: later calls reject, closing twice is harmless', async () => {
+    const bytes = randomFile(34, 1500)
+    const pool = createQueryPool({ threads: 2, backend: 'ts' })
+    const segment = await pool.open(bytes)
+    const counts = await segment.facetCounts('bool_dense')
+    expect(counts[0] + counts[1]).toBe(1500)
+    await pool.close()
+    await pool.close()
+    await expect(segment.facetCounts('bool_dense')).rejects.toThrow('query pool is closed')
+    await expect(pool.open(bytes)).rejects.toThrow('query pool is closed')
+  })
+})
