@@ -1,0 +1,79 @@
+/**
+ * The browser bundles in real Chromium (headless, /usr/bin/chromium, driven by
+ * playwright-core): the backend duel and the golden files with WebAssembly (SIMD)
+ * and pure TypeScript, and the fallback when a Content-Security-Policy blocks
+ * WebAssembly or the engine has none. Skipped, with the reason printed, only
+ * when Chromium is not installed (.ci/run installs it).
+ */
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bundleDirectory, ROOT } from './bundles.js'
+import { chromiumMissing, launchChromium, runPage, startServer, type StaticServer } from './harness.js'
+
+if (chromiumMissing !== null) console.warn(chromiumMissing)
+
+const GOLDEN = readdirSync(join(ROOT, 'test/golden')).filter((file) => file.endsWith('.oixk')).map((file) => file.slice(0, -5)).sort()
+
+interface GoldenResult {
+  wasmReady: boolean; reason: string | null; hasWebAssembly: boolean
+  files: { name: string; backend: string; used: string; verify: string; matches: boolean }[]
+}
+
+describe.skipIf(chromiumMissing !== null)('in Chromium', () => {
+  let server: StaticServer
+  let browser: Awaited<ReturnType<typeof launchChromium>>
+  beforeAll(async () => {
+    server = await startServer(await bundleDirectory(['oixk-reader', 'oixk-writer']))
+    browser = await launchChromium()
+  }, 120_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  it('the backend duel: random files written in the page read identically with WebAssembly (SIMD) and TypeScript', async () => {
+    const result = await runPage<{
+      wasmReady: boolean; reason: string | null; simd: boolean; comparisons: number; mismatches: string[]
+      opened: { maxDoc: number; bytes: number; backends: string[] }[]
+    }>(browser.context, `${server.origin}/test/browser/pages/duel.html?files=5&seed=7`)
+    expect(result.reason).toBeNull()
+    expect(result.wasmReady).toBe(true)
+    expect(result.simd).toBe(true)
+    expect(result.opened.map((file) => file.backends)).toEqual(Array(5).fill(['ts', 'wasm']))
+    expect(result.opened.map((file) => file.maxDoc)).toEqual([1, 2, 700, 2500, 5000])
+    expect(result.mismatches).toEqual([])
+    expect(result.comparisons).toBeGreaterThan(1000)
+    console.log(`Chromium duel: ${result.comparisons} comparisons over files of ${result.opened.map((file) => `${file.bytes} bytes`).join(', ')}`)
+  })
+
+  it('the golden files read as their JSON with both backends', async () => {
+    const result = await runPage<GoldenResult>(browser.context, `${server.origin}/test/browser/pages/golden.html?names=${GOLDEN.join(',')}`)
+    expect(result.wasmReady).toBe(true)
+    expect(result.files.map((file) => `${file.name} ${file.backend}→${file.used} ${file.verify} ${file.matches}`))
+      .toEqual(GOLDEN.flatMap((name) => [`${name} wasm→wasm undefined true`, `${name} ts→ts undefined true`]))
+  })
+
+  it('a Content-Security-Policy without wasm-unsafe-eval: backend auto falls back to TypeScript, same results', async () => {
+    const result = await runPage<GoldenResult>(browser.context, `${server.origin}/strict/test/browser/pages/golden.html?names=${GOLDEN.join(',')}&backends=auto,ts`)
+    expect(result.hasWebAssembly).toBe(true)
+    expect(result.wasmReady).toBe(false)
+    console.log(`Chromium with CSP: ${result.reason}`)
+    expect(result.reason).toMatch(/^the kernels did not compile here \(.*(Content Security Policy|wasm-unsafe-eval|unsafe-eval).*\)/)
+    expect(result.files.map((file) => `${file.name} ${file.backend}→${file.used} ${file.verify} ${file.matches}`))
+      .toEqual(GOLDEN.flatMap((name) => [`${name} auto→ts undefined true`, `${name} ts→ts undefined true`]))
+  })
+
+  it('no WebAssembly at all: backend auto is TypeScript, backend wasm says why', async () => {
+    const context = browser.context
+    await context.addInitScript(() => { if (location.search.includes('nowasm')) delete (globalThis as { WebAssembly?: unknown }).WebAssembly })
+    const result = await runPage<GoldenResult>(context, `${server.origin}/test/browser/pages/golden.html?names=${GOLDEN.join(',')}&backends=auto,wasm&nowasm`)
+    expect(result.hasWebAssembly).toBe(false)
+    expect(result.wasmReady).toBe(false)
+    expect(result.reason).toBe('this JavaScript engine has no WebAssembly')
+    expect(result.files.map((file) => `${file.name} ${file.backend}→${file.used} ${file.verify} ${file.matches}`)).toEqual(GOLDEN.flatMap((name) => [
+      `${name} auto→ts undefined true`,
+      `${name} wasm→throws BackendUnavailableError: ${'backend "wasm" is not available: this JavaScript engine has no WebAssembly'}  false`,
+    ]))
+  })
+})
