@@ -14,8 +14,8 @@ import {
 } from './common'
 import { decodeBlock } from './decode'
 import {
-  SEL_WORDS, TABLE_COUNTS, U_BUFFER, addSigned, addSignedTimes, addUnsignedProduct, countTableIndexes, loadSelection,
-  loadSum, packedFits, selectedCount, storeSum, unpackU32,
+  SEL_WORDS, TABLE_COUNTS, U_BUFFER, addSigned, addSignedTimes, addUnsignedProduct, countTableIndexes, fields4, loadLimit,
+  loadSelection, loadSum, packedFits, prepareUnpack, selectedCount, simdWidth, storeSum, unpackMask, unpackMultiplier, unpackU32,
 } from './query-common'
 
 let seen: u64 = 0
@@ -23,7 +23,7 @@ let smallest: i64 = 0
 let largest: i64 = 0
 let sortableSum: f64 = 0
 let uSum: u64 = 0
-let uMin: u32 = 0
+let uMin: u32 = 0xFFFF_FFFF
 let uMax: u32 = 0
 
 /** Counts k values whose least is low and greatest high. */
@@ -34,47 +34,76 @@ let uMax: u32 = 0
   seen += k
 }
 
-/** uSum, uMin, uMax over the selected u's of U_BUFFER (full chunks by SIMD). */
-function sumU32(from: u32, take: u32): void {
+/** The selected u's of U_BUFFER[at, at + 32) (word: which), one at a time, into the scalar totals. */
+// @ts-ignore: decorator
+@inline function addSelectedU(at: u32, word: u32): void {
+  while (word != 0) {
+    const u = load<u32>(U_BUFFER + (<usize>(at + ctz(word)) << 2))
+    word &= word - 1
+    uSum += u
+    uMin = min(uMin, u)
+    uMax = max(uMax, u)
+  }
+}
+
+/**
+ * uSum, uMin, uMax over the selected u's of a packed block (width W ≤ 32).
+ * SIMD widths: fully selected 32-value chunks on group boundaries unpack into
+ * registers; sums gather in i32 lanes while they cannot overflow (W ≤ 24: at
+ * most 256 values a lane per block), else widen to i64 lanes per vector.
+ * Other chunks unpack to U_BUFFER and add one value at a time.
+ */
+function sumPacked(p: usize, from: u32, take: u32, W: u32): void {
+  const to = from + take
+  uSum = 0
+  uMin = 0xFFFF_FFFF
+  uMax = 0
   const chunks = (take + 31) >>> 5
-  let sums = i64x2.splat(0)
+  if (!simdWidth(W)) {
+    unpackU32(p, from, to, W)
+    for (let c: u32 = 0; c < chunks; c++) addSelectedU(from + (c << 5), load<u32>(SEL_WORDS + (<usize>c << 2)))
+    return
+  }
+  prepareUnpack(W)
+  const mask0 = unpackMask(0), mask1 = unpackMask(1)
+  const mult0 = unpackMultiplier(0), mult1 = unpackMultiplier(1)
+  const shift = 32 - W
+  const h: usize = (4 * W) >>> 3
+  const limit = loadLimit(p, to, W)
+  const narrow = W <= 24
+  let sums32 = i32x4.splat(0)
+  let sums64 = i64x2.splat(0)
   let least = i32x4.splat(-1)
   let most = i32x4.splat(0)
-  let sum: u64 = 0
-  let low: u32 = 0xFFFF_FFFF, high: u32 = 0
   for (let c: u32 = 0; c < chunks; c++) {
-    let word = load<u32>(SEL_WORDS + (<usize>c << 2))
-    const at = from + (c << 5)
-    if (word == 0xFFFF_FFFF) {
-      let u = U_BUFFER + (<usize>at << 2)
-      const end = u + 128
-      for (; u < end; u += 32) {
-        const a = v128.load(u)
-        const b = v128.load(u, 16)
+    const word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    if (word == 0) continue
+    const position = from + (c << 5)
+    let q = p + <usize>(position >>> 3) * W
+    if (word == 0xFFFF_FFFF && (position & 7) == 0 && q + 3 * W + h + 16 <= limit) {
+      for (let g = 0; g < 4; g++, q += W) {
+        const a = fields4(q, mask0, mult0, shift)
+        const b = fields4(q + h, mask1, mult1, shift)
         least = i32x4.min_u(least, i32x4.min_u(a, b))
         most = i32x4.max_u(most, i32x4.max_u(a, b))
-        sums = i64x2.add(sums, i64x2.add(i64x2.extend_low_i32x4_u(a), i64x2.extend_high_i32x4_u(a)))
-        sums = i64x2.add(sums, i64x2.add(i64x2.extend_low_i32x4_u(b), i64x2.extend_high_i32x4_u(b)))
+        if (narrow) {
+          sums32 = i32x4.add(sums32, i32x4.add(a, b))
+        } else {
+          sums64 = i64x2.add(sums64, i64x2.add(i64x2.extend_low_i32x4_u(a), i64x2.extend_high_i32x4_u(a)))
+          sums64 = i64x2.add(sums64, i64x2.add(i64x2.extend_low_i32x4_u(b), i64x2.extend_high_i32x4_u(b)))
+        }
       }
       continue
     }
-    while (word != 0) {
-      const j = at + ctz(word)
-      word &= word - 1
-      const u = load<u32>(U_BUFFER + (<usize>j << 2))
-      sum += u
-      low = min(low, u)
-      high = max(high, u)
-    }
+    unpackU32(p, position, min(position + 32, to), W)
+    addSelectedU(position, word)
   }
-  sum += <u64>i64x2.extract_lane(sums, 0) + <u64>i64x2.extract_lane(sums, 1)
-  low = min(low, min(min(i32x4.extract_lane(least, 0) as u32, i32x4.extract_lane(least, 1) as u32),
-    min(i32x4.extract_lane(least, 2) as u32, i32x4.extract_lane(least, 3) as u32)))
-  high = max(high, max(max(i32x4.extract_lane(most, 0) as u32, i32x4.extract_lane(most, 1) as u32),
-    max(i32x4.extract_lane(most, 2) as u32, i32x4.extract_lane(most, 3) as u32)))
-  uSum = sum
-  uMin = low
-  uMax = high
+  sums64 = i64x2.add(sums64, i64x2.add(i64x2.extend_low_i32x4_u(sums32), i64x2.extend_high_i32x4_u(sums32)))
+  uSum += <u64>i64x2.extract_lane(sums64, 0) + <u64>i64x2.extract_lane(sums64, 1)
+  uMin = min(uMin, min(min(<u32>i32x4.extract_lane(least, 0), <u32>i32x4.extract_lane(least, 1)),
+    min(<u32>i32x4.extract_lane(least, 2), <u32>i32x4.extract_lane(least, 3))))
+  uMax = max(uMax, max(max(<u32>i32x4.extract_lane(most, 0), <u32>i32x4.extract_lane(most, 1)),
+    max(<u32>i32x4.extract_lane(most, 2), <u32>i32x4.extract_lane(most, 3))))
 }
 
 /** Selected raw values of BLOCK_BUFFER (decoded from position `from`), one at a time. */
@@ -146,8 +175,7 @@ export function queryAggregate(records: usize, data: usize, first: u32, count: u
       continue
     }
     if (!sortable && kind != KIND_TABLE && W <= 32 && packedFits(base, <u64>aux, W)) {
-      unpackU32(p, from, from + take, W)
-      sumU32(from, take)
+      sumPacked(p, from, take, W)
       const k = selectedCount(take)
       extend(base + aux * <i64>uMin, base + aux * <i64>uMax, k)
       addSignedTimes(base, k)

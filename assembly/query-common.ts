@@ -19,6 +19,8 @@ export const SEL_WORDS: usize = memory.data(4 * 36, 16)
 export const TABLE_COUNTS: usize = memory.data(4 * 256, 16)
 /** Swizzle masks and multipliers of the u32 unpack (see unpackU32). */
 const UNPACK_VECTORS: usize = memory.data(64, 16)
+/** Swizzle mask and multipliers of the u16 unpack (see fields8). */
+const UNPACK16_VECTORS: usize = memory.data(32, 16)
 
 /**
  * Fills SEL_WORDS for `take` positions whose selection bits start at bit `bit`
@@ -60,11 +62,18 @@ export function firstSelected(from: u32, take: u32): u32 {
   return from
 }
 
-/** Ors the 32 bits of mask into the bitset at out from bit `bit` (unaligned: one 8-byte read-modify-write). */
+/**
+ * Ors the 32 bits of mask into the bitset at out from bit `bit`, as 4-byte
+ * read-modify-writes: consecutive chunks then touch each word with accesses of
+ * one size and address, which store-to-load forwarding handles (overlapping
+ * 8-byte ones stalled every chunk: 3× slower).
+ */
 // @ts-ignore: decorator
 @inline export function orBits(out: usize, bit: u32, mask: u32): void {
   const at = out + (<usize>(bit >>> 5) << 2)
-  store<u64>(at, load<u64>(at) | (<u64>mask << <u64>(bit & 31)))
+  const shift = bit & 31
+  store<u32>(at, load<u32>(at) | (mask << shift))
+  if (shift != 0) store<u32>(at, load<u32>(at, 4) | (mask >>> (32 - shift)), 4)
 }
 
 /**
@@ -97,40 +106,100 @@ export function uAtMost(value: i64, base: i64, g: u64): u64 {
   return <u64>(value - base) / g
 }
 
+/** Whether fields of width W fit 4-byte windows, so they unpack four at a time (W ≤ 26, 28, 32). */
+// @ts-ignore: decorator
+@inline export function simdWidth(W: u32): bool {
+  return W <= 26 || W == 28 || W == 32
+}
+
 /**
- * Fields [from, to) of width W ≤ 32 at p to U_BUFFER[from, to) as u32. Widths
- * whose fields fit 4-byte windows (W ≤ 26, 28, 32) go four at a time like
- * unpack-simd.ts, with the per-field constants built for this W at run time;
- * groups whose 16-byte loads could pass the run's data plus its 8 following
- * bytes, and the other widths, go one field at a time.
+ * Stores the per-field constants of width W (as unpack-simd.ts, built at run
+ * time): swizzle masks of fields 0..3 and 4..7 at UNPACK_VECTORS + 0 and 16,
+ * multipliers moving each field's top bit to bit 31 at + 32 and 48.
+ */
+export function prepareUnpack(W: u32): void {
+  const h = (4 * W) >>> 3
+  for (let f: u32 = 0; f < 8; f++) {
+    const bit = f * W
+    const b = (bit >>> 3) - (f >= 4 ? h : 0)
+    const lane = UNPACK_VECTORS + (f >= 4 ? 16 : 0) + ((f & 3) << 2)
+    store<u32>(lane, b | ((b + 1) << 8) | ((b + 2) << 16) | ((b + 3) << 24))
+    store<u32>(lane, <u32>1 << (32 - W - (bit & 7)), 32)
+  }
+}
+
+/** The constants prepareUnpack stored: masks of fields 0..3 / 4..7, then their multipliers. */
+// @ts-ignore: decorator
+@inline export function unpackMask(k: u32): v128 { return v128.load(UNPACK_VECTORS + (<usize>k << 4)) }
+// @ts-ignore: decorator
+@inline export function unpackMultiplier(k: u32): v128 { return v128.load(UNPACK_VECTORS + (<usize>k << 4), 32) }
+
+/** Four fields as u32x4 from the 16 bytes at q (group start, or group start + h for fields 4..7). */
+// @ts-ignore: decorator
+@inline export function fields4(q: usize, mask: v128, multiplier: v128, shift: i32): v128 {
+  return i32x4.shr_u(i32x4.mul(i8x16.swizzle(v128.load(q), mask), multiplier), shift)
+}
+
+/**
+ * Whether every field of width W plus its bit shift fits a 2-byte window
+ * (W ≤ 10, 12, 16): then a whole group of 8 fields unpacks from one 16-byte
+ * load into u16 lanes, with 16-bit multiplies (cheaper than 32-bit ones).
+ */
+export function window16(W: u32): bool {
+  if (W > 16) return false
+  for (let f: u32 = 0; f < 8; f++) if (((f * W) & 7) + W > 16) return false
+  return true
+}
+
+/** Stores the 2-byte window swizzle mask and the per-field multipliers 2^(16 - W - shift) of width W. */
+export function prepareUnpack16(W: u32): void {
+  for (let f: u32 = 0; f < 8; f++) {
+    const bit = f * W
+    const b = bit >>> 3
+    store<u16>(UNPACK16_VECTORS + (<usize>f << 1), <u16>(b | ((b + 1) << 8)))
+    store<u16>(UNPACK16_VECTORS + (<usize>f << 1), <u16>(<u32>1 << (16 - W - (bit & 7))), 16)
+  }
+}
+
+// @ts-ignore: decorator
+@inline export function unpack16Mask(): v128 { return v128.load(UNPACK16_VECTORS) }
+// @ts-ignore: decorator
+@inline export function unpack16Multiplier(): v128 { return v128.load(UNPACK16_VECTORS, 16) }
+
+/** The 8 fields of the group at q as u16x8 (widths where window16 holds; shift = 16 - W). */
+// @ts-ignore: decorator
+@inline export function fields8(q: usize, mask: v128, multiplier: v128, shift: i32): v128 {
+  return i16x8.shr_u(i16x8.mul(i8x16.swizzle(v128.load(q), mask), multiplier), shift)
+}
+
+/** First byte a 16-byte group load may not reach: the run's fields end plus the 8 bytes after them (data or padding). */
+// @ts-ignore: decorator
+@inline export function loadLimit(p: usize, to: u32, W: u32): usize {
+  return p + ((<usize>to * W + 7) >>> 3) + 8
+}
+
+/**
+ * Fields [from, to) of width W ≤ 32 at p to U_BUFFER[from, to) as u32. SIMD
+ * widths go four at a time; groups whose 16-byte loads could pass loadLimit,
+ * and the other widths, go one field at a time.
  */
 export function unpackU32(p: usize, from: u32, to: u32, W: u32): void {
   const mask: u64 = (<u64>1 << <u64>W) - 1
   let i = from
-  if (W <= 26 || W == 28 || W == 32) {
+  if (simdWidth(W)) {
     const start = min((from + 7) & ~7, to)
     for (; i < start; i++) store<u32>(U_BUFFER + (<usize>i << 2), <u32>fieldAt(p, i, W, mask))
-    const h = (4 * W) >>> 3
-    for (let f: u32 = 0; f < 8; f++) {
-      const bit = f * W
-      const b = (bit >>> 3) - (f >= 4 ? h : 0)
-      const lane = UNPACK_VECTORS + (f >= 4 ? 16 : 0) + ((f & 3) << 2)
-      store<u32>(lane, b | ((b + 1) << 8) | ((b + 2) << 16) | ((b + 3) << 24))
-      store<u32>(lane, <u32>1 << (32 - W - (bit & 7)), 32)
-    }
-    const mask0 = v128.load(UNPACK_VECTORS)
-    const mask1 = v128.load(UNPACK_VECTORS, 16)
-    const mult0 = v128.load(UNPACK_VECTORS, 32)
-    const mult1 = v128.load(UNPACK_VECTORS, 48)
+    prepareUnpack(W)
+    const mask0 = unpackMask(0), mask1 = unpackMask(1)
+    const mult0 = unpackMultiplier(0), mult1 = unpackMultiplier(1)
     const shift = 32 - W
-    const limit = p + ((<usize>to * W + 7) >>> 3) + 8
+    const h = (4 * W) >>> 3
+    const limit = loadLimit(p, to, W)
     let q = p + <usize>(i >>> 3) * W
     let o = U_BUFFER + (<usize>i << 2)
     for (; i + 8 <= to && q + h + 16 <= limit; i += 8, q += W, o += 32) {
-      const low = i8x16.swizzle(v128.load(q), mask0)
-      const high = i8x16.swizzle(v128.load(q + h), mask1)
-      v128.store(o, i32x4.shr_u(i32x4.mul(low, mult0), shift))
-      v128.store(o, i32x4.shr_u(i32x4.mul(high, mult1), shift), 16)
+      v128.store(o, fields4(q, mask0, mult0, shift))
+      v128.store(o, fields4(q + h, mask1, mult1, shift), 16)
     }
   }
   for (; i < to; i++) store<u32>(U_BUFFER + (<usize>i << 2), <u32>fieldAt(p, i, W, mask))
@@ -157,6 +226,12 @@ export function unpackU32(p: usize, from: u32, to: u32, W: u32): void {
   const c5 = i32x4.le_u(i32x4.sub(v128.load(a, 80), lo), span)
   const c6 = i32x4.le_u(i32x4.sub(v128.load(a, 96), lo), span)
   const c7 = i32x4.le_u(i32x4.sub(v128.load(a, 112), lo), span)
+  return maskOf8(c0, c1, c2, c3, c4, c5, c6, c7)
+}
+
+/** The 32 lanes of eight i32x4 compare results (all ones or zero) as bits: narrowed to bytes, two bitmasks. */
+// @ts-ignore: decorator
+@inline export function maskOf8(c0: v128, c1: v128, c2: v128, c3: v128, c4: v128, c5: v128, c6: v128, c7: v128): u32 {
   const low = i8x16.narrow_i16x8_s(i16x8.narrow_i32x4_s(c0, c1), i16x8.narrow_i32x4_s(c2, c3))
   const high = i8x16.narrow_i16x8_s(i16x8.narrow_i32x4_s(c4, c5), i16x8.narrow_i32x4_s(c6, c7))
   return <u32>i8x16.bitmask(low) | (<u32>i8x16.bitmask(high) << 16)

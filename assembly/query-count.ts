@@ -52,8 +52,20 @@ function countRaw(record: usize, data: usize, block: u32, from: u32, take: u32, 
   return OK
 }
 
-/** Selected u's of U_BUFFER counted at lane + (base + g·u) × 4, interleaved over `lanes` sub-arrays. */
-function countPacked(from: u32, take: u32, area: usize, stride: u32, lanes: u32, base: u32, g: u32): void {
+/** Field j of the source: a byte or u16 of the packed data itself (W = 8, 16), else a u32 of U_BUFFER. */
+// @ts-ignore: decorator
+@inline function unitAt(source: usize, j: u32, W: u32): u32 {
+  if (W == 8) return load<u8>(source + <usize>j)
+  if (W == 16) return load<u16>(source + (<usize>j << 1))
+  return load<u32>(source + (<usize>j << 2))
+}
+
+/**
+ * Selected u's counted at lane + (base + g·u) × 4, positions j of a fully
+ * selected chunk spread over the 4 lanes (lanes = 1: all four are lane 0).
+ */
+// @ts-ignore: decorator
+@inline function countUnits(source: usize, from: u32, take: u32, area: usize, stride: u32, lanes: u32, base: u32, g: u32, W: u32): void {
   const chunks = (take + 31) >>> 5
   const a0 = area + (<usize>base << 2)
   const step: usize = lanes == 4 ? <usize>stride << 2 : 0
@@ -62,21 +74,31 @@ function countPacked(from: u32, take: u32, area: usize, stride: u32, lanes: u32,
     let word = load<u32>(SEL_WORDS + (<usize>c << 2))
     const at = from + (c << 5)
     if (word == 0xFFFF_FFFF) {
-      let u = U_BUFFER + (<usize>at << 2)
-      const end = u + 128
-      for (; u < end; u += 16) {
-        bump(a0 + (<usize>(load<u32>(u) * g) << 2), 1)
-        bump(a1 + (<usize>(load<u32>(u, 4) * g) << 2), 1)
-        bump(a2 + (<usize>(load<u32>(u, 8) * g) << 2), 1)
-        bump(a3 + (<usize>(load<u32>(u, 12) * g) << 2), 1)
+      for (let j = at; j < at + 32; j += 4) {
+        bump(a0 + (<usize>(unitAt(source, j, W) * g) << 2), 1)
+        bump(a1 + (<usize>(unitAt(source, j + 1, W) * g) << 2), 1)
+        bump(a2 + (<usize>(unitAt(source, j + 2, W) * g) << 2), 1)
+        bump(a3 + (<usize>(unitAt(source, j + 3, W) * g) << 2), 1)
       }
       continue
     }
     while (word != 0) {
       const j = at + ctz(word)
       word &= word - 1
-      bump(a0 + (<usize>(load<u32>(U_BUFFER + (<usize>j << 2)) * g) << 2), 1)
+      bump(a0 + (<usize>(unitAt(source, j, W) * g) << 2), 1)
     }
+  }
+}
+
+/** A packed block's selected values counted without checks (its bound is below stride): bytes and u16 in place, else unpacked. */
+function countPacked(p: usize, from: u32, take: u32, W: u32, area: usize, stride: u32, lanes: u32, base: u32, g: u32): void {
+  if (W == 8) {
+    countUnits(p, from, take, area, stride, lanes, base, g, 8)
+  } else if (W == 16) {
+    countUnits(p, from, take, area, stride, lanes, base, g, 16)
+  } else {
+    unpackU32(p, from, from + take, W)
+    countUnits(U_BUFFER, from, take, area, stride, lanes, base, g, 32)
   }
 }
 
@@ -130,8 +152,7 @@ export function queryCountValues(
     }
     const g = <u64>aux
     if (W <= 32 && base >= 0 && packedFits(base, g, W) && packedBound(base, g, W) < <i64>stride) {
-      unpackU32(p, from, from + take, W)
-      countPacked(from, take, area, stride, lanes, <u32>base, <u32>g)
+      countPacked(p, from, take, W, area, stride, lanes, <u32>base, <u32>g)
       const bound = <u32>packedBound(base, g, W)
       if (bound >= n) {
         let stray: u32 = 0

@@ -12,7 +12,9 @@ import {
 } from './common'
 import { decodeBlock } from './decode'
 import {
-  SEL_WORDS, U_BUFFER, loadSelection, orBits, packedBound, packedFits, rangeMask32, uAtLeast, uAtMost, unpackU32,
+  SEL_WORDS, U_BUFFER, fields4, loadLimit, loadSelection, maskOf8, orBits, packedBound, packedFits, prepareUnpack, rangeMask32,
+  simdWidth, uAtLeast, uAtMost, unpack16Mask, unpack16Multiplier, unpackMask, unpackMultiplier, unpackU32, fields8,
+  prepareUnpack16, window16,
 } from './query-common'
 
 let matched: u32 = 0
@@ -53,6 +55,96 @@ function matchU32(from: u32, take: u32, ulo: u32, uhi: u32, entries: u32, out: u
     matched += popcnt(mask)
   }
   return 0xFFFF_FFFF
+}
+
+/** lo ≤ u ≤ lo + span per lane, as all-ones lanes. */
+// @ts-ignore: decorator
+@inline function inside(u: v128, lo: v128, span: v128): v128 {
+  return i32x4.le_u(i32x4.sub(u, lo), span)
+}
+
+/** lo ≤ u ≤ lo + span per u16 lane. */
+// @ts-ignore: decorator
+@inline function inside16(u: v128, lo: v128, span: v128): v128 {
+  return i16x8.le_u(i16x8.sub(u, lo), span)
+}
+
+/**
+ * matchPacked for widths whose fields fit 2-byte windows: a 32-value chunk
+ * is 4 groups, each one load, swizzle, 16-bit multiply and shift, compared
+ * 8 lanes at a time.
+ */
+function matchPacked16(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u32, out: usize, bit: u32): void {
+  const to = from + take
+  prepareUnpack16(W)
+  const mask = unpack16Mask(), multiplier = unpack16Multiplier()
+  const shift = 16 - W
+  const limit = loadLimit(p, to, W)
+  const lo16 = i16x8.splat(<i16>ulo), span16 = i16x8.splat(<i16>(uhi - ulo))
+  const lo = i32x4.splat(ulo), span = i32x4.splat(uhi - ulo)
+  const chunks = (take + 31) >>> 5
+  for (let c: u32 = 0; c < chunks; c++) {
+    const word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    if (word == 0) continue
+    const position = from + (c << 5)
+    const q = p + <usize>(position >>> 3) * W
+    let bits: u32
+    if ((position & 7) == 0 && position + 32 <= to && q + 3 * W + 16 <= limit) {
+      const q1 = q + W, q2 = q1 + W, q3 = q2 + W
+      const low = i8x16.narrow_i16x8_s(
+        inside16(fields8(q, mask, multiplier, shift), lo16, span16), inside16(fields8(q1, mask, multiplier, shift), lo16, span16))
+      const high = i8x16.narrow_i16x8_s(
+        inside16(fields8(q2, mask, multiplier, shift), lo16, span16), inside16(fields8(q3, mask, multiplier, shift), lo16, span16))
+      bits = (<u32>i8x16.bitmask(low) | (<u32>i8x16.bitmask(high) << 16)) & word
+    } else {
+      unpackU32(p, position, min(position + 32, to), W)
+      bits = rangeMask32(U_BUFFER + (<usize>position << 2), lo, span) & word
+    }
+    if (bits == 0) continue
+    orBits(out, bit + (c << 5), bits)
+    matched += popcnt(bits)
+  }
+}
+
+/**
+ * A packed block of a SIMD width: each 32-value chunk starting on a group
+ * boundary is unpacked and compared in registers (no round trip through
+ * U_BUFFER); other chunks (a partial last one, loads near the data's end,
+ * a run starting inside a group) unpack to U_BUFFER first.
+ */
+function matchPacked(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u32, out: usize, bit: u32): void {
+  const to = from + take
+  prepareUnpack(W)
+  const mask0 = unpackMask(0), mask1 = unpackMask(1)
+  const mult0 = unpackMultiplier(0), mult1 = unpackMultiplier(1)
+  const shift = 32 - W
+  const h: usize = (4 * W) >>> 3
+  const limit = loadLimit(p, to, W)
+  const lo = i32x4.splat(ulo)
+  const span = i32x4.splat(uhi - ulo)
+  const chunks = (take + 31) >>> 5
+  for (let c: u32 = 0; c < chunks; c++) {
+    const word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    if (word == 0) continue
+    const position = from + (c << 5)
+    const q = p + <usize>(position >>> 3) * W
+    let mask: u32
+    if ((position & 7) == 0 && position + 32 <= to && q + 3 * W + h + 16 <= limit) {
+      const q1 = q + W, q2 = q1 + W, q3 = q2 + W
+      mask = maskOf8(
+        inside(fields4(q, mask0, mult0, shift), lo, span), inside(fields4(q + h, mask1, mult1, shift), lo, span),
+        inside(fields4(q1, mask0, mult0, shift), lo, span), inside(fields4(q1 + h, mask1, mult1, shift), lo, span),
+        inside(fields4(q2, mask0, mult0, shift), lo, span), inside(fields4(q2 + h, mask1, mult1, shift), lo, span),
+        inside(fields4(q3, mask0, mult0, shift), lo, span), inside(fields4(q3 + h, mask1, mult1, shift), lo, span),
+      ) & word
+    } else {
+      unpackU32(p, position, min(position + 32, to), W)
+      mask = rangeMask32(U_BUFFER + (<usize>position << 2), lo, span) & word
+    }
+    if (mask == 0) continue
+    orBits(out, bit + (c << 5), mask)
+    matched += popcnt(mask)
+  }
 }
 
 /** Raw values compared one by one (packed blocks whose u's do not fit u32 or might wrap). */
@@ -156,8 +248,14 @@ export function queryMatchRange(
         const ulo = uAtLeast(lo, base, g)
         const uhi = min(uAtMost(hi, base, g), umax)
         if (ulo > uhi) continue
-        unpackU32(p, from, from + take, W)
-        matchU32(from, take, <u32>ulo, <u32>uhi, 0, out, bit)
+        if (window16(W)) {
+          matchPacked16(p, from, take, W, <u32>ulo, <u32>uhi, out, bit)
+        } else if (simdWidth(W)) {
+          matchPacked(p, from, take, W, <u32>ulo, <u32>uhi, out, bit)
+        } else {
+          unpackU32(p, from, from + take, W)
+          matchU32(from, take, <u32>ulo, <u32>uhi, 0, out, bit)
+        }
         continue
       }
     }
