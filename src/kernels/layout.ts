@@ -25,8 +25,8 @@ export function loadOffsets(backend: ColumnsBackend, offsets: SequenceView, star
 
 /** Compresses the bits of `bits` at the set positions of `mask` into the low bits (pext). */
 export function compressBits(bits: number, mask: number): number {
-  let result = 0, out = 0
-  for (let rest = mask; rest !== 0; rest &= rest - 1, out++) if ((bits & rest & -rest) !== 0) result |= 1 << out
+  let result = 0, position = 0
+  for (let rest = mask; rest !== 0; rest &= rest - 1, position++) if ((bits & rest & -rest) !== 0) result |= 1 << position
   return result
 }
 

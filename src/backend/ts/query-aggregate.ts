@@ -120,8 +120,25 @@ function aggregateUnits(
 ): void {
   const words = sequence.bufferWords
   const width = block.width, mask = block.mask, wordBase = block.wordBase, bitOffset = block.bitOffset
-  let unitSum = 0, smallest = Infinity, largest = -1, selected = 0
-  for (let position = from; position < to; position += 32) {
+  let unitSum = 0, smallest = block.maxUnit, largest = 0, selected = 0
+  if (selection === null) {
+    if (width < 32) {
+      const extremes = unitExtremes(words, from, to)
+      smallest = extremes.smallest
+      largest = extremes.largest
+      unitSum = extremes.sum
+    } else {
+      for (let at = from, bit = from * width + bitOffset; at < to; at++, bit += width) {
+        const word = wordBase + (bit >>> 5), shift = bit & 31
+        const unit = (((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask) >>> 0
+        unitSum += unit
+        smallest = unit < smallest ? unit : smallest
+        largest = unit > largest ? unit : largest
+      }
+    }
+    selected = to - from
+  }
+  for (let position = from; selection !== null && position < to; position += 32) {
     const n = Math.min(32, to - position)
     let bits = selectionBits(selection, selectionBit + position - from, n)
     if (bits === 0) continue
@@ -185,4 +202,23 @@ function aggregateTable(
     state.numbers[0] += times
     addMultiple(state.words, low, high, times)
   }
+}
+
+const unitResult = { smallest: 0, largest: 0, sum: 0 }
+
+/** Units below 2^31 of positions [from, to) of the loaded block: smallest, largest and sum, in int32 registers. */
+function unitExtremes(words: Int32Array, from: number, to: number): typeof unitResult {
+  const width = block.width, mask = block.mask, wordBase = block.wordBase
+  let smallest = 0x7fffffff, largest = 0, sum = 0
+  for (let at = from, bit = from * width + block.bitOffset; at < to; at++, bit += width) {
+    const word = wordBase + (bit >>> 5), shift = bit & 31
+    const unit = ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask
+    sum += unit
+    smallest = Math.min(smallest, unit)
+    largest = Math.max(largest, unit)
+  }
+  unitResult.smallest = smallest
+  unitResult.largest = largest
+  unitResult.sum = sum
+  return unitResult
 }

@@ -8,11 +8,15 @@ import type { BitsetMemory } from '../query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../../format/constants.js'
 import { decodeRaw } from './decode.js'
 import {
-  block, countRangeError, loadBlock, lowMask, lowestBit, selectedCount, selectionBits, tableEntries, tableIndexError, unitAt,
+  block, countRangeError, loadBlock, lowestBit, selectedCount, selectionBits, tableEntries, tableIndexError, unitAt,
 } from './query-scan.js'
 
 const decoded = new Int32Array(2 * BLOCK_VALUES)
 const indexCounts = new Uint32Array(256)
+/** Three extra count lanes for small counts arrays: consecutive increments of one counter no longer wait on each other. */
+const LANE_LIMIT = 4096
+const lanes = new Uint32Array(3 * LANE_LIMIT)
+let laneLimit = 0
 
 /** See QueryKernels.countValues. */
 export function countValues(
@@ -21,13 +25,19 @@ export function countValues(
 ): void {
   const selectionWords = selection === null ? null : selection.words
   const end = first + count
+  laneLimit = counts.length <= LANE_LIMIT ? counts.length : 0
+  lanes.fill(0, 0, 3 * laneLimit)
   let index = first
-  while (index < end) {
-    const blockIndex = index >>> BLOCK_SHIFT
-    const blockStart = blockIndex << BLOCK_SHIFT
-    const stop = Math.min(end, blockStart + BLOCK_VALUES)
-    countBlock(sequence, blockIndex, index - blockStart, stop - blockStart, selectionWords, selectionStart + index - first, counts)
-    index = stop
+  try {
+    while (index < end) {
+      const blockIndex = index >>> BLOCK_SHIFT
+      const blockStart = blockIndex << BLOCK_SHIFT
+      const stop = Math.min(end, blockStart + BLOCK_VALUES)
+      countBlock(sequence, blockIndex, index - blockStart, stop - blockStart, selectionWords, selectionStart + index - first, counts)
+      index = stop
+    }
+  } finally {
+    for (let value = 0; value < laneLimit; value++) counts[value] += lanes[value] + lanes[laneLimit + value] + lanes[2 * laneLimit + value]
   }
 }
 
@@ -53,28 +63,8 @@ function countBlock(
   }
   // base + g u stays an int32 only for small non-negative bases and spans; the rest is corrupt data for an ordinal.
   if (block.packedFast && block.baseHigh === 0 && block.baseLow >= 0 && block.baseLow + block.span < 0x80000000) {
-    const words = sequence.bufferWords
-    const base = block.baseLow, divisor = block.divisor
-    for (let position = from; position < to; position += 32) {
-      const n = Math.min(32, to - position)
-      let bits = selectionBits(selection, selectionBit + position - from, n)
-      if (bits === 0) continue
-      if (bits === lowMask(n)) {
-        for (let at = position; at < position + n; at++) {
-          const value = base + Math.imul(divisor, unitAt(words, at))
-          if (value >= limit) countRangeError(sequence, blockStart + at, value, 0, limit)
-          counts[value]++
-        }
-        continue
-      }
-      while (bits !== 0) {
-        const at = position + lowestBit(bits)
-        bits &= bits - 1
-        const value = base + Math.imul(divisor, unitAt(words, at))
-        if (value >= limit) countRangeError(sequence, blockStart + at, value, 0, limit)
-        counts[value]++
-      }
-    }
+    if (selection === null) countAllUnits(sequence, blockStart, from, to, counts)
+    else countSelectedUnits(sequence, blockStart, from, to, selection, selectionBit, counts)
     return
   }
   decodeRaw(sequence, blockStart + from, to - from, decoded, 0)
@@ -131,4 +121,80 @@ function firstSelected(selection: Int32Array | null, selectionBit: number, from:
     if (bits !== 0) return position + lowestBit(bits)
   }
   return to
+}
+
+/** Packed, every value: base + g u as int32, four per step (the facet hot loop). */
+function countAllUnits(sequence: SequenceView, blockStart: number, from: number, to: number, counts: Uint32Array): void {
+  const words = sequence.bufferWords
+  const width = block.width, mask = block.mask, wordBase = block.wordBase
+  const base = block.baseLow, divisor = block.divisor, limit = counts.length
+  // The largest value the block can hold is below limit: no per-value check needed.
+  const checked = base + block.span >= limit
+  let at = from, bit = from * width + block.bitOffset
+  // Unrolled by four into four lanes; a value beyond limit stops the unrolled loop and the checked loop below raises it.
+  if (divisor === 1 && laneLimit > 0) {
+    const lane1 = laneLimit, lane2 = 2 * laneLimit
+    if (width === 8) {
+      const bytes = sequence.bytes, byteStart = block.byteStart
+      for (; at + 4 <= to; at += 4) {
+        const value0 = base + bytes[byteStart + at], value1 = base + bytes[byteStart + at + 1]
+        const value2 = base + bytes[byteStart + at + 2], value3 = base + bytes[byteStart + at + 3]
+        if (checked && (value0 >= limit || value1 >= limit || value2 >= limit || value3 >= limit)) break
+        counts[value0]++
+        lanes[value1]++
+        lanes[lane1 + value2]++
+        lanes[lane2 + value3]++
+      }
+      bit = at * width + block.bitOffset
+    }
+    for (; at + 4 <= to; at += 4) {
+      let word = wordBase + (bit >>> 5), shift = bit & 31
+      const value0 = base + (((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask)
+      bit += width
+      word = wordBase + (bit >>> 5); shift = bit & 31
+      const value1 = base + (((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask)
+      bit += width
+      word = wordBase + (bit >>> 5); shift = bit & 31
+      const value2 = base + (((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask)
+      bit += width
+      word = wordBase + (bit >>> 5); shift = bit & 31
+      const value3 = base + (((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask)
+      if (checked && (value0 >= limit || value1 >= limit || value2 >= limit || value3 >= limit)) {
+        bit -= 3 * width
+        break
+      }
+      bit += width
+      counts[value0]++
+      lanes[value1]++
+      lanes[lane1 + value2]++
+      lanes[lane2 + value3]++
+    }
+  }
+  for (; at < to; at++, bit += width) {
+    const word = wordBase + (bit >>> 5), shift = bit & 31
+    const value = base + Math.imul(divisor, ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask)
+    if (checked && value >= limit) countRangeError(sequence, blockStart + at, value, 0, limit)
+    counts[value]++
+  }
+}
+
+/** Packed under a selection: 32 values per selection word, skipped whole when it is 0. */
+function countSelectedUnits(
+  sequence: SequenceView, blockStart: number, from: number, to: number, selection: Int32Array, selectionBit: number, counts: Uint32Array,
+): void {
+  const words = sequence.bufferWords
+  const width = block.width, mask = block.mask, wordBase = block.wordBase, bitOffset = block.bitOffset
+  const base = block.baseLow, divisor = block.divisor, limit = counts.length
+  for (let position = from; position < to; position += 32) {
+    let bits = selectionBits(selection, selectionBit + position - from, Math.min(32, to - position))
+    while (bits !== 0) {
+      const at = position + (31 - Math.clz32(bits & -bits))
+      bits &= bits - 1
+      const bit = at * width + bitOffset
+      const word = wordBase + (bit >>> 5), shift = bit & 31
+      const value = base + Math.imul(divisor, ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask)
+      if (value >= limit) countRangeError(sequence, blockStart + at, value, 0, limit)
+      counts[value]++
+    }
+  }
 }

@@ -119,10 +119,21 @@ function matchUnits(
     if (bits === 0) continue
     let hits = 0
     if (bits === lowMask(n) && entries < 0) {
-      for (let at = 0, bit = position * width + bitOffset; at < n; at++, bit += width) {
-        const word = wordBase + (bit >>> 5), shift = bit & 31
-        const unit = ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask
-        if (((unit - unitLo) >>> 0) <= spanWidth) hits |= 1 << at
+      let bit = position * width + bitOffset
+      if (width < 32) {
+        // Units and bounds below 2^31 (kept int32 for V8): in range ⇔ d ≥ 0 and span - d ≥ 0, tested on the sign bit without a branch.
+        const lo32 = unitLo | 0, span32 = spanWidth | 0
+        for (let at = 0; at < n; at++, bit += width) {
+          const word = wordBase + (bit >>> 5), shift = bit & 31
+          const d = ((((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask) - lo32) | 0
+          hits |= (((d | (span32 - d)) >>> 31) ^ 1) << at
+        }
+      } else {
+        for (let at = 0; at < n; at++, bit += width) {
+          const word = wordBase + (bit >>> 5), shift = bit & 31
+          const unit = (words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))
+          if (((unit - unitLo) >>> 0) <= spanWidth) hits |= 1 << at
+        }
       }
     } else {
       while (bits !== 0) {

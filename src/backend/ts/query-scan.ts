@@ -113,6 +113,8 @@ export const block = {
   /** Word index (in bufferWords) holding the first index/unit byte, and that byte's bit offset within it. */
   wordBase: 0,
   bitOffset: 0,
+  /** The same first byte as an index into sequence.bytes (width-8 fields are plain bytes). */
+  byteStart: 0,
   /** packed: divisor g and span g (2^w - 1) as doubles (valid when packedFast). */
   divisor: 0,
   maxUnit: 0,
@@ -146,6 +148,7 @@ export function loadBlock(sequence: SequenceView, index: number): void {
     block.entries = entries
     start += 8 * entries
   }
+  block.byteStart = sequence.dataStart + records[record + 1] + (kind === BlockKind.table ? 8 * block.entries : 0)
   block.wordBase = start >>> 2
   block.bitOffset = (start & 3) * 8
   block.mask = width >= 32 ? -1 : (1 << width) - 1
