@@ -95,7 +95,7 @@ function openSection(open: Json): string {
   return text
 }
 
-const ENGINE_ORDER = ['DuckDB table, 1 thread', 'DuckDB table, default threads', 'DuckDB on Parquet, 1 thread', 'DuckDB on Parquet, default threads', 'plain JS loop', 'OIXK WebAssembly', 'OIXK pure TypeScript']
+const ENGINE_ORDER = ['DuckDB table, 1 thread', 'DuckDB table, default threads', 'DuckDB on Parquet, 1 thread', 'DuckDB on Parquet, default threads', 'plain JS loop', 'OIXK WebAssembly', 'OIXK pure TypeScript', 'OIXK pool, 2 workers, WebAssembly', 'OIXK pool, 2 workers, pure TypeScript']
 
 function cell(row: Json | undefined, best: boolean): string {
   if (row === undefined) return '–'

@@ -8,13 +8,14 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { openColumns } from '../../src/index.js'
+import { createQueryPool } from '../../src/node/index.js'
 import type { ColumnsReader } from '../../src/read/reader.js'
 import { datasetsOfRun, note, oixkFile, openDuckDB, QUICK, readBytes, sqlString, timeTasks, type TimedTask, writeSuiteResult } from './common.js'
 import { datasetFields, queryParquetFile } from './duckdb-data.js'
 import { queryApiMissing, probe } from './query-api.js'
 import {
   aggregateCase, boundingBoxCase, type CaseContext, decodeNumbers, facetCase, filterThenFacetCase, histogramDayCase, type Prepared,
-  type QueryCase, rangeCase,
+  type PooledSegmentLike, type QueryCase, rangeCase,
 } from './query-cases.js'
 import { findDataset } from '../../scripts/importers/datasets.js'
 
@@ -25,6 +26,8 @@ const PARQUET_VIEW = 'pv'
 const RELATION = '__relation__'
 /** Issue 5's check: flights with delay in [10, 60]. */
 const FLIGHTS_DELAYED = 657_373
+/** Workers of the query pool: one per core of these machines. */
+const POOL_THREADS = 2
 
 /**
  * Loads the dataset's Parquet file into table t (flights-3m: with its row number and a
@@ -94,7 +97,10 @@ const DUCKDB_ENGINES = [
 ] as const
 
 /** Checks, times and records one question on every engine. */
-async function runCase(query: QueryCase, duck: { one: DuckDBConnection; all: DuckDBConnection }, readers: Record<'wasm' | 'ts', ColumnsReader>): Promise<Record<string, unknown>> {
+async function runCase(
+  query: QueryCase, duck: { one: DuckDBConnection; all: DuckDBConnection }, readers: Record<'wasm' | 'ts', ColumnsReader>,
+  pools: { engine: string; segment: PooledSegmentLike }[],
+): Promise<Record<string, unknown>> {
   const sqlOn = (relation: string) => query.sql.replaceAll(RELATION, relation)
   const duckRows = async (connection: DuckDBConnection, relation: string) => (await connection.runAndReadAll(sqlOn(relation))).getRowsJS() as unknown[][]
   const expected = query.duckAnswer(await duckRows(duck.one, TABLE))
@@ -126,6 +132,16 @@ async function runCase(query: QueryCase, duck: { one: DuckDBConnection; all: Duc
     const failure = missing ?? probe(() => { prepared = query.oixk(readers[backend]); prepared.run() })
     if (failure !== null || prepared === null) rows.push({ engine, status: failure ?? 'error: no computation' })
     else add(engine, (prepared as Prepared).run, (prepared as Prepared).answer())
+  }
+  for (const { engine, segment } of pools) {
+    if (query.pooled === undefined) continue
+    const prepared = query.pooled(segment)
+    try {
+      await prepared.run()
+      add(engine, prepared.run, prepared.answer())
+    } catch (error) {
+      rows.push({ engine, status: `error: ${error instanceof Error ? error.message : String(error)}` })
+    }
   }
   const timings = await timeTasks(tasks, TIME, 10)
   // Ratios against DuckDB's best way (table or Parquet) at each thread count.
@@ -162,9 +178,15 @@ for (const name of datasetsOfRun()) {
     context.sample = Uint32Array.from(sample, Number)
   }
   const cases = name === 'flights-3m' ? flightsCases(context) : datasetCases(name, context)
+  // The worker pool (issue 5, "many cores"): the flights files only, where there is enough work to split.
+  const poolRuns = name.startsWith('flights') ? await Promise.all((['wasm', 'ts'] as const).map(async (backend) => {
+    const pool = createQueryPool({ threads: POOL_THREADS, backend })
+    const segment = await pool.open(bytes)
+    return { pool, engine: `OIXK pool, ${POOL_THREADS} workers, ${backend === 'wasm' ? 'WebAssembly' : 'pure TypeScript'}`, segment: segment as unknown as PooledSegmentLike }
+  })) : []
   const queries = []
   for (const query of cases) {
-    const result = await runCase(query, { one: one.connection, all: all.connection }, readers)
+    const result = await runCase(query, { one: one.connection, all: all.connection }, readers, poolRuns)
     queries.push(result)
     for (const row of result.results as EngineRow[]) {
       note(`  ${query.id.padEnd(34)} ${row.engine.padEnd(36)} ${row.medianMs === undefined ? row.status : `${row.medianMs.toFixed(3).padStart(9)} ms  ${row.timesFasterThanDuckDB1!.toFixed(2)}× vs best DuckDB 1 thread${row.agrees === false ? '  ANSWER DIFFERS' : ''}`}`)
@@ -176,11 +198,12 @@ for (const name of datasetsOfRun()) {
   }
   datasets.push({ name, rows: decoder.maxDoc, parquetFile: parquet.replace(/^.*node_modules\//, ''), sampleDocuments: context.sample?.length ?? null, queries })
   for (const reader of [readers.wasm, readers.ts, decoder]) reader.close()
+  for (const { pool } of poolRuns) await pool.close()
 }
 one.close()
 all.close()
 const path = writeSuiteResult('queries', {
-  description: 'Median ms per question. DuckDB: a table loaded from the Parquet file, and a view straight over the same file, each with 1 thread and default threads; time includes materialising the (small) result. Plain JS: a loop over typed arrays decoded beforehand (decode not timed). OIXK: the query API on the open file. timesFasterThanDuckDB1 = the faster DuckDB 1-thread way (table or Parquet) in ms / this ms (same for default threads). agrees: same answer as the DuckDB table with 1 thread.',
+  description: 'Median ms per question. DuckDB: a table loaded from the Parquet file, and a view straight over the same file, each with 1 thread and default threads; time includes materialising the (small) result. Plain JS: a loop over typed arrays decoded beforehand (decode not timed). OIXK: the query API on the open file; OIXK pool: the same questions split across worker_threads over one SharedArrayBuffer (src/node/query-pool.ts), merged. timesFasterThanDuckDB1 = the faster DuckDB 1-thread way (table or Parquet) in ms / this ms (same for default threads). agrees: same answer as the DuckDB table with 1 thread.',
   datasets,
 })
 note(`wrote ${path}`)

@@ -8,7 +8,7 @@ import type { Column } from '../../src/read/column.js'
 import type { ColumnsReader } from '../../src/read/reader.js'
 import { sqlName } from './common.js'
 import { type BenchField } from './duckdb-data.js'
-import { type BenchAggregate, docSetOf, emptyDocSet, queryColumn } from './query-api.js'
+import { type BenchAggregate, type BenchDocSet, docSetOf, emptyDocSet, queryColumn } from './query-api.js'
 
 /** A prepared computation: `run` is timed; `answer` normalises the last result. */
 export interface Prepared {
@@ -27,8 +27,24 @@ export interface QueryCase {
   plainJs: Prepared | null
   /** Builds the OIXK computation on a reader; may throw when the API is missing. */
   oixk: (reader: ColumnsReader) => Prepared
+  /** Builds the same question on a worker-pool segment (src/node/query-pool.ts), where the pool can answer it. */
+  pooled?: (segment: PooledSegmentLike) => AsyncPrepared
   /** Target in ms for OIXK WebAssembly, when the issue sets one. */
   targetMs?: number
+}
+
+/** Like Prepared, for the pool's promises. */
+export interface AsyncPrepared {
+  run: () => Promise<unknown>
+  answer: () => string
+}
+
+/** The PooledSegment methods the benchmark uses (by field name, promises). */
+export interface PooledSegmentLike {
+  facetCounts(field: string, docs?: BenchDocSet): Promise<Uint32Array>
+  histogram(field: string, edges: number[], docs?: BenchDocSet): Promise<Uint32Array>
+  rangeFilter(field: string, lo: number, hi: number, docs?: BenchDocSet): Promise<BenchDocSet>
+  aggregate(field: string, docs?: BenchDocSet): Promise<BenchAggregate>
 }
 
 /** What the cases read: the decoded arrays (TS backend) and the table name in DuckDB. */
@@ -104,6 +120,10 @@ export function facetCase(context: CaseContext, field: string, sampled: boolean)
       const out = new Uint32Array(counts.length)
       return { run: () => query.facetCounts(docs, out), answer: () => ordinalCounts(column, out) }
     },
+    pooled: sampled ? undefined : (segment) => {
+      let result: Uint32Array = new Uint32Array(counts.length)
+      return { run: async () => { result = await segment.facetCounts(field) }, answer: () => ordinalCounts(column, result) }
+    },
   }
 }
 
@@ -132,6 +152,13 @@ export function rangeCase(context: CaseContext, field: BenchField, lo: number, h
       const out = emptyDocSet(reader)
       let count = 0
       return { run: () => { count = query.rangeFilter(lo, hi, undefined, out).count() }, answer: () => String(count) }
+    },
+    pooled: (segment) => {
+      let count = 0
+      return {
+        run: async () => { const matches = await segment.rangeFilter(field.name, lo, hi); count = matches.count(); matches.release() },
+        answer: () => String(count),
+      }
     },
   }
 }
@@ -168,6 +195,10 @@ export function aggregateCase(context: CaseContext, field: BenchField): QueryCas
       let result: BenchAggregate = { count: 0, min: null, max: null, sum: 0 }
       return { run: () => { result = query.aggregate() }, answer: () => aggregateAnswer(result.count, result.min, result.max, result.sum, fractional) }
     },
+    pooled: (segment) => {
+      let result: BenchAggregate = { count: 0, min: null, max: null, sum: 0 }
+      return { run: async () => { result = await segment.aggregate(field.name) }, answer: () => aggregateAnswer(result.count, result.min, result.max, result.sum, fractional) }
+    },
   }
 }
 
@@ -193,6 +224,10 @@ export function histogramDayCase(context: CaseContext, field: string): QueryCase
       const query = queryColumn(reader.getColumn(field)!)
       let result: Uint32Array = new Uint32Array(0)
       return { run: () => { result = query.histogram(edges) }, answer: () => answer(result) }
+    },
+    pooled: (segment) => {
+      let result: Uint32Array = new Uint32Array(0)
+      return { run: async () => { result = await segment.histogram(field, edges) }, answer: () => answer(result) }
     },
   }
 }
@@ -220,6 +255,13 @@ export function filterThenFacetCase(context: CaseContext, rangeField: string, lo
       const matches = emptyDocSet(reader)
       const out = new Uint32Array(counts.length)
       return { run: () => facet.facetCounts(range.rangeFilter(lo, hi, undefined, matches), out), answer: () => ordinalCounts(facetColumn, out) }
+    },
+    pooled: (segment) => {
+      let result: Uint32Array = new Uint32Array(counts.length)
+      return {
+        run: async () => { const matches = await segment.rangeFilter(rangeField, lo, hi); result = await segment.facetCounts(facetField, matches); matches.release() },
+        answer: () => ordinalCounts(facetColumn, result),
+      }
     },
   }
 }
