@@ -1,0 +1,105 @@
+/**
+ * `npm run bench:pool`: issue 5's queries on flights-3m, single-threaded (the
+ * Column API) against the worker pool with 1 and 2 workers, per backend.
+ * Median (and fastest) ms per query after a warm-up; speedup = single-threaded / pool medians.
+ * Every answer is checked against the single-threaded one before timing.
+ * The machine has 2 cores, so 2 workers can at best halve the time, and any
+ * other load on the cores shows in these figures.
+ */
+import { readFileSync } from 'node:fs'
+import { availableParallelism, cpus } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
+import type { DocSet } from '../src/kernels/doc-set.js'
+import { createQueryPool, type PooledSegment } from '../src/node/query-pool.js'
+import { openColumns } from '../src/read/open.js'
+import type { ColumnsReader } from '../src/read/reader.js'
+import { printTable } from './common.js'
+
+const FILE = fileURLToPath(new URL('../build/flights-3m.oixk', import.meta.url))
+const DAY_MS = 86_400_000
+const DELAYED = 657_373
+
+/** One query: the single-threaded call and the pooled one, answers as comparable strings. */
+interface PoolCase {
+  name: string
+  single: (reader: ColumnsReader) => string
+  pooled: (segment: PooledSegment) => Promise<string>
+}
+
+const counted = (set: DocSet): string => {
+  const count = String(set.count())
+  set.release()
+  return count
+}
+
+function cases(reader: ColumnsReader): PoolCase[] {
+  const date = reader.getColumn('date')!
+  const start = Math.floor(Number(date.minRaw) / DAY_MS) * DAY_MS
+  const days = Math.floor(Number(date.maxRaw) / DAY_MS) - start / DAY_MS + 1
+  const edges = Array.from({ length: days + 1 }, (_, day) => start + day * DAY_MS)
+  const json = (value: unknown) => JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v instanceof Uint32Array ? Array.from(v) : v))
+  return [
+    { name: 'facet origin', single: (r) => json(r.getColumn('origin')!.facetCounts()), pooled: async (s) => json(await s.facetCounts('origin')) },
+    {
+      name: `rangeFilter delay [10, 60] (count ${DELAYED.toLocaleString('en-US')})`,
+      single: (r) => counted(r.getColumn('delay')!.rangeFilter(10, 60)),
+      pooled: async (s) => counted(await s.rangeFilter('delay', 10, 60)),
+    },
+    { name: 'aggregate distance', single: (r) => json(r.getColumn('distance')!.aggregate()), pooled: async (s) => json(await s.aggregate('distance')) },
+    {
+      name: `histogram date per day (${days} buckets)`,
+      single: (r) => json(r.getColumn('date')!.histogram(edges)),
+      pooled: async (s) => json(await s.histogram('date', edges)),
+    },
+  ]
+}
+
+/** Median and fastest ms of `run` after warm-up: at least `minimum` timed calls, more while under `budget` ms. */
+async function timeMs(run: () => unknown, minimum = 15, budget = 1500): Promise<{ median: number; best: number }> {
+  for (let warm = 0; warm < 10; warm++) await run()
+  const times: number[] = []
+  const end = performance.now() + budget
+  while (times.length < minimum || (performance.now() < end && times.length < 200)) {
+    const start = performance.now()
+    await run()
+    times.push(performance.now() - start)
+  }
+  times.sort((a, b) => a - b)
+  return { median: times[times.length >> 1], best: times[0] }
+}
+
+async function main(): Promise<void> {
+  const bytes = readFileSync(FILE)
+  const backends: ('ts' | 'wasm')[] = wasmUnavailableReason() === null ? ['ts', 'wasm'] : ['ts']
+  const rows: string[][] = []
+  console.log(`query pool on ${FILE}: node ${process.version}, ${availableParallelism()} × ${cpus()[0]?.model ?? 'unknown CPU'}`)
+  for (const backend of backends) {
+    const reader = openColumns(bytes, { backend })
+    const list = cases(reader)
+    const pools = [1, 2].map((threads) => ({ threads, pool: createQueryPool({ threads, backend }) }))
+    const segments = await Promise.all(pools.map(async ({ threads, pool }) => ({ threads, segment: await pool.open(bytes, { fileName: 'flights-3m' }) })))
+    for (const query of list) {
+      const expected = query.single(reader)
+      if (query.name.startsWith('rangeFilter') && expected !== String(DELAYED)) throw new Error(`rangeFilter count ${expected}, expected ${DELAYED}`)
+      const single = await timeMs(() => query.single(reader))
+      const row = [backend, query.name, `${single.median.toFixed(2)} (${single.best.toFixed(2)})`]
+      for (const { segment } of segments) {
+        const got = await query.pooled(segment)
+        if (got !== expected) throw new Error(`${query.name}: pool answered differently (${got.slice(0, 80)} vs ${expected.slice(0, 80)})`)
+        const pooled = await timeMs(() => query.pooled(segment))
+        row.push(`${pooled.median.toFixed(2)} (${pooled.best.toFixed(2)})`, `${(single.median / pooled.median).toFixed(2)}×`)
+      }
+      rows.push(row)
+    }
+    await Promise.all(pools.map(({ pool }) => pool.close()))
+    reader.close()
+  }
+  printTable(
+    'Worker pool vs single-threaded: median (fastest) ms per query; speedup = median single / median pool; 2 shared cores: noisy',
+    ['backend', 'query', 'single ms', 'pool×1 ms', 'speedup', 'pool×2 ms', 'speedup'],
+    rows,
+  )
+}
+
+await main()
