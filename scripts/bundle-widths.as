@@ -5,7 +5,7 @@
 // 1, 2, 4 and 8 (booleans, small ordinals, bytes), which keeps the kernels at about
 // 19 KB (6.7 KB gzip) instead of 128 KB. fieldRun is the loop the specialised
 // functions already use for a run's ragged ends, so results stay identical; the
-// backend duels of test/bundle-wasm.test.ts and test/browser/ check that they do.
+// backend duels of test/browser/bundle-in-node.test.ts and test/browser/chromium.test.ts check that they do.
 import { fieldRun } from './unpack'
 import { UNIT, simdRun } from './unpack-simd'
 

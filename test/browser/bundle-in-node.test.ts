@@ -1,0 +1,50 @@
+/**
+ * The browser bundle's kernels (a size build with generic unpacking, see
+ * scripts/bundle-widths.as) give exactly the pure-TypeScript results: the full
+ * backend duel of test/helpers/duel.ts, in Node, on readers from the reader
+ * bundle, over random files of every type and layout and every block shape.
+ */
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { ColumnsReader } from '../../src/read/reader.js'
+import { flushColumns } from '../../src/write/columns-writer.js'
+import { Duel, duelReaders, picker } from '../helpers/duel.js'
+import { randomDocuments } from '../helpers/random-columns.js'
+import { seededRandom } from '../helpers/random.js'
+import { bundleDirectory } from './bundles.js'
+
+type ReaderModule = typeof import('../../src/entry-reader.js')
+
+describe('the browser bundle in Node', () => {
+  let oixk: ReaderModule
+  beforeAll(async () => {
+    oixk = (await import(pathToFileURL(join(await bundleDirectory(['oixk-reader']), 'oixk-reader.js')).href)) as ReaderModule
+  }, 120_000)
+
+  it('compiles its kernels only asynchronously: before initWasm() auto is TypeScript, wasm says why', async () => {
+    expect(oixk.wasmUnavailableReason()).toMatch(/^the browser bundle compiles the WebAssembly kernels asynchronously/)
+    expect(() => oixk.openColumns(null, { maxDoc: 1, backend: 'wasm' })).toThrow('await initWasm()')
+    expect(await oixk.initWasm()).toBe(true)
+    expect(oixk.wasmUnavailableReason()).toBeNull()
+  })
+
+  for (const seed of [1, 2, 3, 4]) {
+    it(`random file ${seed}: WebAssembly and TypeScript answer identically`, async () => {
+      await oixk.initWasm()
+      const random = seededRandom(5000 + seed)
+      const maxDoc = [3000, 1500, 4100, 2][seed - 1]
+      const { schema, docs } = randomDocuments(random, maxDoc)
+      const bytes = flushColumns(schema, docs, { maxDoc })!
+      const ts = oixk.openColumns(bytes, { backend: 'ts' }) as unknown as ColumnsReader
+      const wasm = oixk.openColumns(bytes, { backend: 'wasm' }) as unknown as ColumnsReader
+      expect([ts.backendName, wasm.backendName]).toEqual(['ts', 'wasm'])
+      const duel = new Duel()
+      duelReaders(duel, ts, wasm, picker(random), 4, 3000)
+      ts.close()
+      wasm.close()
+      expect(duel.mismatches).toEqual([])
+      expect(duel.comparisons).toBeGreaterThan(1000)
+    })
+  }
+})
