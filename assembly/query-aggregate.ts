@@ -16,6 +16,7 @@ import { decodeBlock } from './decode'
 import {
   SEL_WORDS, TABLE_COUNTS, U_BUFFER, addSigned, addSignedTimes, addUnsignedProduct, countTableIndexes, fields4, loadLimit,
   loadSelection, loadSum, packedFits, prepareUnpack, selectedCount, simdWidth, storeSum, unpackMask, unpackMultiplier, unpackU32,
+  fields8, prepareUnpack16, unpack16Mask, unpack16Multiplier, window16,
 } from './query-common'
 
 let seen: u64 = 0
@@ -64,6 +65,10 @@ function sumPacked(p: usize, from: u32, take: u32, W: u32): void {
     for (let c: u32 = 0; c < chunks; c++) addSelectedU(from + (c << 5), load<u32>(SEL_WORDS + (<usize>c << 2)))
     return
   }
+  if (window16(W)) {
+    sumPacked16(p, from, take, W)
+    return
+  }
   prepareUnpack(W)
   const mask0 = unpackMask(0), mask1 = unpackMask(1)
   const mult0 = unpackMultiplier(0), mult1 = unpackMultiplier(1)
@@ -104,6 +109,51 @@ function sumPacked(p: usize, from: u32, take: u32, W: u32): void {
     min(<u32>i32x4.extract_lane(least, 2), <u32>i32x4.extract_lane(least, 3))))
   uMax = max(uMax, max(max(<u32>i32x4.extract_lane(most, 0), <u32>i32x4.extract_lane(most, 1)),
     max(<u32>i32x4.extract_lane(most, 2), <u32>i32x4.extract_lane(most, 3))))
+}
+
+/**
+ * sumPacked for widths whose fields fit 2-byte windows: a group of 8 is one
+ * load, swizzle, 16-bit multiply and shift; min/max in u16 lanes; sums by
+ * pairwise widening into i32 lanes (≤ 256 values of < 2^16 a lane per block).
+ */
+function sumPacked16(p: usize, from: u32, take: u32, W: u32): void {
+  const to = from + take
+  prepareUnpack16(W)
+  const mask = unpack16Mask(), multiplier = unpack16Multiplier()
+  const shift = 16 - W
+  const limit = loadLimit(p, to, W)
+  let sums = i32x4.splat(0)
+  let least = i16x8.splat(-1)
+  let most = i16x8.splat(0)
+  const chunks = (take + 31) >>> 5
+  for (let c: u32 = 0; c < chunks; c++) {
+    const word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    if (word == 0) continue
+    const position = from + (c << 5)
+    let q = p + <usize>(position >>> 3) * W
+    if (word == 0xFFFF_FFFF && (position & 7) == 0 && q + 3 * W + 16 <= limit) {
+      for (let g = 0; g < 4; g++, q += W) {
+        const v = fields8(q, mask, multiplier, shift)
+        least = i16x8.min_u(least, v)
+        most = i16x8.max_u(most, v)
+        sums = i32x4.add(sums, i32x4.extadd_pairwise_i16x8_u(v))
+      }
+      continue
+    }
+    unpackU32(p, position, min(position + 32, to), W)
+    addSelectedU(position, word)
+  }
+  uSum += <u64><u32>i32x4.extract_lane(sums, 0) + <u64><u32>i32x4.extract_lane(sums, 1)
+    + <u64><u32>i32x4.extract_lane(sums, 2) + <u64><u32>i32x4.extract_lane(sums, 3)
+  // Fold the 8 u16 lanes: halves against halves, three times.
+  least = i16x8.min_u(least, i8x16.shuffle(least, least, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7))
+  least = i16x8.min_u(least, i8x16.shuffle(least, least, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3))
+  least = i16x8.min_u(least, i8x16.shuffle(least, least, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1))
+  most = i16x8.max_u(most, i8x16.shuffle(most, most, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7))
+  most = i16x8.max_u(most, i8x16.shuffle(most, most, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3))
+  most = i16x8.max_u(most, i8x16.shuffle(most, most, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1))
+  uMin = min(uMin, <u32>i16x8.extract_lane_u(least, 0))
+  uMax = max(uMax, <u32>i16x8.extract_lane_u(most, 0))
 }
 
 /** Selected raw values of BLOCK_BUFFER (decoded from position `from`), one at a time. */
