@@ -4,11 +4,12 @@
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
-import { bigIntToInt64, int64Result } from '../format/int64.js'
+import { CorruptIndexException } from '../format/errors.js'
+import { bigIntToInt64, int64Result, int64ToBigInt } from '../format/int64.js'
 import type { Column } from '../read/column.js'
 import { expectType, filterOf, outputOf } from './common.js'
 import type { DocSet } from './doc-set.js'
-import { releaseSelection, selectValues, valuesToDocuments, type ValueSelection } from './layout.js'
+import { anyBitInRange, releaseSelection, selectValues, valuesToDocuments, type ValueSelection } from './layout.js'
 import { rawBound, type NaturalValue } from './natural-units.js'
 
 /** A geo bounding box in degrees; minLongitude > maxLongitude crosses the antimeridian. */
@@ -113,7 +114,55 @@ export function termFilter(
     if (last !== undefined && BigInt(ordinal) <= last[1] + 1n) last[1] = BigInt(ordinal)
     else ranges.push([BigInt(ordinal), BigInt(ordinal)])
   }
-  return filterDocuments(column, backend, docs, out, ranges, null)
+  if (ranges.length <= MAX_TERM_RANGES) return filterDocuments(column, backend, docs, out, ranges, null)
+  return memberFilter(column, backend, new Set(ordinals), docs, out)
+}
+
+/** Above this many separate ordinal runs, one pass testing decoded ordinals beats a kernel pass per run. */
+const MAX_TERM_RANGES = 8
+const ORDINAL_CHUNK = 4096
+const ordinalScratch = new Int32Array(ORDINAL_CHUNK)
+
+/**
+ * termFilter for many scattered terms: ordinals decoded in chunks (chunks without a
+ * selected value are skipped) and looked up in a membership table.
+ */
+function memberFilter(column: Column, backend: ColumnsBackend, ordinals: Set<number>, docs: DocSet | null | undefined, out: DocSet | undefined): DocSet {
+  const filter = filterOf(column, backend, docs)
+  const result = outputOf(column, backend, out)
+  const termCount = column.dictionary!.termCount
+  const member = new Uint8Array(termCount)
+  for (const ordinal of ordinals) member[ordinal] = 1
+  const selected = selectValues(column, backend, filter)
+  const matches = backend.query.allocateBitset((column.totalValueCount + 31) >>> 5)
+  try {
+    const sequence = column.values
+    const selection = selected.selection === null ? null : selected.selection.words
+    const matchWords = matches.words
+    for (let start = 0; start < sequence.count; start += ORDINAL_CHUNK) {
+      const count = Math.min(ORDINAL_CHUNK, sequence.count - start)
+      if (selection !== null && !anyBitInRange(selection, start, start + count)) continue
+      const bad = backend.decodeInt32(sequence, start, count, termCount, ordinalScratch, 0)
+      if (bad >= 0) {
+        backend.getRaw(sequence, start + bad)
+        throw new CorruptIndexException(sequence.fileName, `${sequence.label}: value ${start + bad} is ${int64ToBigInt(int64Result[0], int64Result[1])}, not in [0, ${termCount})`)
+      }
+      for (let index = 0; index < count; index++) {
+        const value = start + index
+        if (selection !== null && ((selection[value >>> 5] >>> (value & 31)) & 1) === 0) continue
+        if (member[ordinalScratch[index]] === 1) matchWords[value >>> 5] |= 1 << (value & 31)
+      }
+    }
+    if (column.layout === 'dense') result.words.set(matchWords)
+    else {
+      result.clear()
+      valuesToDocuments(column, backend, matchWords, result.words)
+    }
+  } finally {
+    releaseSelection(selected)
+    matches.release()
+  }
+  return result
 }
 
 /** Documents with a point inside the box (inclusive); see Column.boundingBoxFilter. */
