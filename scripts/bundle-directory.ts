@@ -1,15 +1,15 @@
 /**
- * The browser bundles tests run against: dist/browser when it is newer than
- * everything it is built from (npm test builds it first, in pretest), else a
- * fresh build into a temporary directory, so a test never measures or loads a
- * stale bundle.
+ * The browser bundles that tests and the demo server use: dist/browser when it
+ * is newer than everything it is built from (npm test builds it first, in
+ * pretest), else a fresh build into a temporary directory, so nothing ever
+ * measures or loads a stale bundle.
  */
 import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const BUNDLE_NAMES = ['oixk-reader', 'oixk-writer', 'oixk'] as const
 export type BundleName = (typeof BUNDLE_NAMES)[number]
 

@@ -1,0 +1,309 @@
+/**
+ * The faceting demo: downloads build/flights-3m.oixk, opens it with the reader
+ * bundle and cross-filters four views (origin and destination facets, delay and
+ * date histograms). Each view counts the flights that pass every filter except
+ * its own, so a view never filters itself away. Plain DOM and SVG.
+ */
+import { type BackendName, type Column, type ColumnsReader, type DocSet, initWasm, openColumns, wasmUnavailableReason } from '../src/entry-reader.js'
+
+type Dimension = 'origin' | 'destination' | 'delay' | 'date'
+type Range = [number, number]
+const DIMENSIONS: Dimension[] = ['origin', 'destination', 'delay', 'date']
+const DAY = 86_400_000
+const DELAY_EDGES = Array.from({ length: 21 }, (_, index) => -60 + 15 * index)
+const FACET_ROWS = 12
+const SVG = 'http://www.w3.org/2000/svg'
+
+/** What the page shows, for people and for the Chromium test. */
+export interface DemoStatus {
+  ready: boolean
+  backend: BackendName | null
+  wasmReason: string | null
+  interactions: number
+  lastQueryMs: number
+  lastTotalMs: number
+  matching: number
+}
+const status: DemoStatus = { ready: false, backend: null, wasmReason: null, interactions: 0, lastQueryMs: 0, lastTotalMs: 0, matching: 0 }
+;(window as unknown as { oixkDemo: DemoStatus }).oixkDemo = status
+
+const selection = { origin: new Set<string>(), destination: new Set<string>(), delay: null as Range | null, date: null as Range | null }
+let bytes = new Uint8Array(0)
+let reader: ColumnsReader | null = null
+let dateEdges: number[] = []
+const filters = new Map<Dimension, DocSet>()
+
+const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
+const column = (name: Dimension): Column => reader!.getColumn(name)!
+
+/** Fetches the file with a progress bar (Content-Length known) and returns its bytes. */
+async function download(url: string): Promise<Uint8Array> {
+  const progress = element<HTMLProgressElement>('download'), label = element<HTMLOutputElement>('download-status')
+  const response = await fetch(url)
+  if (!response.ok || response.body === null) throw new Error(`${url}: HTTP ${response.status}`)
+  const total = Number(response.headers.get('Content-Length') ?? 0)
+  const result = new Uint8Array(total)
+  const chunks = response.body.getReader()
+  let received = 0
+  for (;;) {
+    const { done, value } = await chunks.read()
+    if (done) break
+    result.set(value, received)
+    received += value.length
+    progress.value = received / total
+    label.textContent = `${(received / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB`
+  }
+  return result
+}
+
+/** The documents passing a dimension's selection, or null when it selects nothing (no filter). */
+function filterOf(dimension: Dimension): DocSet | null {
+  if (dimension === 'origin' || dimension === 'destination') {
+    const terms = selection[dimension]
+    return terms.size === 0 ? null : column(dimension).termFilter(terms)
+  }
+  const range = selection[dimension]
+  return range === null ? null : column(dimension).rangeFilter(range[0], range[1])
+}
+
+function refreshFilter(dimension: Dimension): void {
+  filters.get(dimension)?.release()
+  filters.delete(dimension)
+  const filter = filterOf(dimension)
+  if (filter !== null) filters.set(dimension, filter)
+}
+
+/** AND of every filter but `except`'s (a new set the caller releases), or undefined for all documents. */
+function combined(except?: Dimension): DocSet | undefined {
+  let result: DocSet | undefined
+  for (const [dimension, filter] of filters) {
+    if (dimension === except) continue
+    if (result === undefined) result = filter.clone()
+    else result.and(filter)
+  }
+  return result
+}
+
+interface Counts { origin: Uint32Array; destination: Uint32Array; delay: Uint32Array; date: Uint32Array; matching: number }
+
+function query(): Counts {
+  const counted = (dimension: Dimension, count: (docs: DocSet | undefined) => Uint32Array) => {
+    const docs = combined(dimension)
+    try { return count(docs) } finally { docs?.release() }
+  }
+  const all = combined()
+  const matching = all === undefined ? reader!.maxDoc : all.count()
+  all?.release()
+  return {
+    origin: counted('origin', (docs) => column('origin').facetCounts(docs)),
+    destination: counted('destination', (docs) => column('destination').facetCounts(docs)),
+    delay: counted('delay', (docs) => column('delay').histogram(DELAY_EDGES, docs)),
+    date: counted('date', (docs) => column('date').histogram(dateEdges, docs)),
+    matching,
+  }
+}
+
+function renderFacet(dimension: 'origin' | 'destination', counts: Uint32Array): void {
+  const list = element<HTMLOListElement>(`${dimension}-list`)
+  const col = column(dimension)
+  // Count descending, ties by ordinal (the order topTerms uses); selected terms always listed.
+  const ordinals = Array.from(counts.keys()).sort((a, b) => counts[b] - counts[a] || a - b)
+  const shown = ordinals.slice(0, FACET_ROWS)
+  for (const term of selection[dimension]) {
+    const ordinal = col.lookupOrdinal(term)
+    if (ordinal >= 0 && !shown.includes(ordinal)) shown.push(ordinal)
+  }
+  const maximum = Math.max(1, ...shown.map((ordinal) => counts[ordinal]))
+  list.replaceChildren(...shown.map((ordinal) => {
+    const term = col.term(ordinal)
+    const item = document.createElement('li')
+    const button = document.createElement('button')
+    button.type = 'button'
+    button.dataset.term = term
+    button.dataset.count = String(counts[ordinal])
+    button.setAttribute('aria-pressed', String(selection[dimension].has(term)))
+    button.style.setProperty('--share', `${(100 * counts[ordinal]) / maximum}%`)
+    const name = document.createElement('span'), count = document.createElement('span')
+    name.textContent = term
+    count.className = 'count'
+    count.textContent = counts[ordinal].toLocaleString('en-US')
+    button.append(name, count)
+    button.setAttribute('aria-label', `${term}: ${counts[ordinal].toLocaleString('en-US')} flights`)
+    item.append(button)
+    return item
+  }))
+}
+
+/** Bars of a histogram; the selected range (if any) is highlighted, a drag selects buckets. */
+function renderChart(dimension: 'delay' | 'date', edges: number[], counts: Uint32Array, label: (edge: number) => string): void {
+  const container = element<HTMLDivElement>(`${dimension}-chart`)
+  const width = 600, height = 170, bottom = 18
+  const svg = document.createElementNS(SVG, 'svg')
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`)
+  svg.setAttribute('preserveAspectRatio', 'none')
+  svg.setAttribute('role', 'img')
+  const total = counts.reduce((sum, count) => sum + count, 0)
+  svg.setAttribute('aria-label', `${dimension} histogram: ${total.toLocaleString('en-US')} flights in ${counts.length} buckets; drag to select a range`)
+  const maximum = Math.max(1, ...counts)
+  const step = width / counts.length
+  const range = selection[dimension]
+  counts.forEach((count, bucket) => {
+    const bar = document.createElementNS(SVG, 'rect')
+    const barHeight = ((height - bottom) * count) / maximum
+    bar.setAttribute('x', String(bucket * step + 0.5))
+    bar.setAttribute('y', String(height - bottom - barHeight))
+    bar.setAttribute('width', String(Math.max(0.5, step - 1)))
+    bar.setAttribute('height', String(barHeight))
+    const inside = range === null || (edges[bucket] <= range[1] && edges[bucket + 1] - 1 >= range[0])
+    bar.setAttribute('class', inside ? 'bar' : 'bar out')
+    bar.dataset.count = String(count)
+    const title = document.createElementNS(SVG, 'title')
+    title.textContent = `${label(edges[bucket])} to ${label(edges[bucket + 1])}: ${count.toLocaleString('en-US')}`
+    bar.append(title)
+    svg.append(bar)
+  })
+  for (const bucket of [0, Math.floor(counts.length / 2), counts.length]) {
+    const text = document.createElementNS(SVG, 'text')
+    text.setAttribute('x', String(Math.min(width - 40, bucket * step)))
+    text.setAttribute('y', String(height - 4))
+    text.textContent = label(edges[bucket])
+    svg.append(text)
+  }
+  attachBrush(svg, dimension, edges, step)
+  container.replaceChildren(svg)
+}
+
+function attachBrush(svg: SVGSVGElement, dimension: 'delay' | 'date', edges: number[], step: number): void {
+  const bucketAt = (event: PointerEvent) => {
+    const box = svg.getBoundingClientRect()
+    const x = ((event.clientX - box.left) / box.width) * 600
+    return Math.max(0, Math.min(edges.length - 2, Math.floor(x / step)))
+  }
+  let start = -1
+  let brush: SVGRectElement | null = null
+  svg.addEventListener('pointerdown', (event) => {
+    start = bucketAt(event)
+    svg.setPointerCapture(event.pointerId)
+    brush = document.createElementNS(SVG, 'rect')
+    brush.setAttribute('class', 'brush')
+    brush.setAttribute('y', '0')
+    brush.setAttribute('height', '152')
+    svg.append(brush)
+  })
+  svg.addEventListener('pointermove', (event) => {
+    if (start < 0 || brush === null) return
+    const end = bucketAt(event)
+    brush.setAttribute('x', String(Math.min(start, end) * step))
+    brush.setAttribute('width', String((Math.abs(end - start) + 1) * step))
+  })
+  svg.addEventListener('pointerup', (event) => {
+    if (start < 0) return
+    const end = bucketAt(event)
+    const [first, last] = [Math.min(start, end), Math.max(start, end)]
+    start = -1
+    // Buckets are [edge, next edge): the inclusive range ends one unit before the next edge.
+    interact(dimension, () => { selection[dimension] = [edges[first], edges[last + 1] - 1] })
+  })
+}
+
+const dateLabel = (ms: number) => new Date(ms).toISOString().slice(5, 10)
+
+function render(counts: Counts): void {
+  renderFacet('origin', counts.origin)
+  renderFacet('destination', counts.destination)
+  renderChart('delay', DELAY_EDGES, counts.delay, String)
+  renderChart('date', dateEdges, counts.date, dateLabel)
+  element('matching').textContent = counts.matching.toLocaleString('en-US')
+  const delayForm = element<HTMLFormElement>('delay-range'), dateForm = element<HTMLFormElement>('date-range')
+  ;(delayForm.elements.namedItem('lo') as HTMLInputElement).value = selection.delay === null ? '' : String(selection.delay[0])
+  ;(delayForm.elements.namedItem('hi') as HTMLInputElement).value = selection.delay === null ? '' : String(selection.delay[1])
+  ;(dateForm.elements.namedItem('lo') as HTMLInputElement).value = selection.date === null ? '' : new Date(selection.date[0]).toISOString().slice(0, 10)
+  ;(dateForm.elements.namedItem('hi') as HTMLInputElement).value = selection.date === null ? '' : new Date(selection.date[1]).toISOString().slice(0, 10)
+}
+
+/** Applies a change of selection, re-queries every view and shows how long it took. */
+function interact(dimension: Dimension | 'all', change: () => void, what = `${dimension} changed`): void {
+  const started = performance.now()
+  change()
+  for (const changed of dimension === 'all' ? DIMENSIONS : [dimension]) refreshFilter(changed)
+  const counts = query()
+  const queried = performance.now()
+  render(counts)
+  const rendered = performance.now()
+  status.interactions++
+  status.lastQueryMs = queried - started
+  status.lastTotalMs = rendered - started
+  status.matching = counts.matching
+  element('timing').textContent =
+    `${what}: queries ${status.lastQueryMs.toFixed(1)} ms, with drawing ${status.lastTotalMs.toFixed(1)} ms (${status.backend === 'wasm' ? 'WebAssembly' : 'pure TypeScript'})`
+}
+
+function open(backend: 'wasm' | 'ts'): void {
+  for (const filter of filters.values()) filter.release()
+  filters.clear()
+  reader?.close()
+  const started = performance.now()
+  reader = openColumns(bytes, { backend, fileName: 'flights-3m.oixk' })
+  status.backend = reader.backendName
+  const date = column('date')
+  const first = Math.floor(Number(date.minRaw) / DAY) * DAY, last = Math.floor(Number(date.maxRaw) / DAY) * DAY + DAY
+  dateEdges = Array.from({ length: (last - first) / DAY + 1 }, (_, index) => first + index * DAY)
+  const opened = performance.now() - started
+  interact('all', () => {}, `opened ${reader.maxDoc.toLocaleString('en-US')} flights in ${opened.toFixed(0)} ms`)
+}
+
+function wire(): void {
+  for (const dimension of ['origin', 'destination'] as const) {
+    element(`${dimension}-list`).addEventListener('click', (event) => {
+      const button = (event.target as HTMLElement).closest('button')
+      const term = button?.dataset.term
+      if (term === undefined) return
+      interact(dimension, () => {
+        if (!selection[dimension].delete(term)) selection[dimension].add(term)
+      }, `${dimension} ${term}`)
+    })
+  }
+  for (const [dimension, parse] of [['delay', Number], ['date', (text: string) => Date.parse(`${text}T00:00:00Z`)]] as const) {
+    const form = element<HTMLFormElement>(`${dimension}-range`)
+    form.addEventListener('submit', (event) => {
+      event.preventDefault()
+      const lo = (form.elements.namedItem('lo') as HTMLInputElement).value, hi = (form.elements.namedItem('hi') as HTMLInputElement).value
+      if (lo === '' || hi === '') return
+      const day = dimension === 'date' ? DAY - 1 : 0
+      interact(dimension, () => { selection[dimension] = [parse(lo), parse(hi) + day] })
+    })
+    form.querySelector('[data-clear]')!.addEventListener('click', () => interact(dimension, () => { selection[dimension] = null }))
+  }
+  element('clear-all').addEventListener('click', () => interact('all', () => {
+    selection.origin.clear()
+    selection.destination.clear()
+    selection.delay = null
+    selection.date = null
+  }, 'cleared'))
+  for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="backend"]')) {
+    radio.addEventListener('change', () => open(radio.value as 'wasm' | 'ts'))
+  }
+}
+
+async function main(): Promise<void> {
+  const [wasm, downloaded] = await Promise.all([initWasm(), download('/build/flights-3m.oixk')])
+  bytes = downloaded
+  status.wasmReason = wasmUnavailableReason()
+  const wasmRadio = document.querySelector<HTMLInputElement>('input[value="wasm"]')!
+  if (!wasm) {
+    // WebAssembly blocked or missing: the same page on the pure-TypeScript backend.
+    wasmRadio.disabled = true
+    wasmRadio.parentElement!.title = status.wasmReason ?? ''
+    document.querySelector<HTMLInputElement>('input[value="ts"]')!.checked = true
+  }
+  wire()
+  element('loading').hidden = true
+  element('app').hidden = false
+  open(wasm ? 'wasm' : 'ts')
+  status.ready = true
+}
+
+main().catch((error: unknown) => {
+  element('download-status').textContent = `failed: ${error instanceof Error ? error.message : String(error)}`
+  ;(window as unknown as { oixkDemoError: string }).oixkDemoError = String(error)
+})

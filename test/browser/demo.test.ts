@@ -1,0 +1,136 @@
+/**
+ * The faceting demo in Chromium, on the 3-million-flight file: it loads, a click
+ * on an origin and a delay range update the other views to exactly what the
+ * Node API computes for the same filters, a screenshot is saved to
+ * test-results/demo.png, and the page served with a Content-Security-Policy that
+ * forbids WebAssembly gives the same numbers on the pure-TypeScript backend.
+ * Interaction times are printed, not asserted.
+ */
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { DemoStatus } from '../../demo/app.js'
+import { ensureFlights } from '../../demo/flights.js'
+import { openColumns } from '../../src/index.js'
+import type { ColumnsReader } from '../../src/read/reader.js'
+import { bundleDirectory, ROOT } from './bundles.js'
+import { chromiumMissing, launchChromium, startServer, type StaticServer } from './harness.js'
+
+const DELAY_EDGES = Array.from({ length: 21 }, (_, index) => -60 + 15 * index)
+const DAY = 86_400_000
+
+/** What the page shows: facet rows (term → count), bar counts, matching flights. */
+interface Shown { origin: [string, number][]; destination: [string, number][]; delay: number[]; date: number[]; matching: number }
+
+async function shown(page: Page): Promise<Shown> {
+  return page.evaluate(() => {
+    const rows = (id: string) => [...document.querySelectorAll<HTMLButtonElement>(`#${id} button`)].map((b) => [b.dataset.term!, Number(b.dataset.count)] as [string, number])
+    const bars = (id: string) => [...document.querySelectorAll<SVGRectElement>(`#${id} rect.bar`)].map((bar) => Number(bar.dataset.count))
+    return {
+      origin: rows('origin-list'), destination: rows('destination-list'), delay: bars('delay-chart'), date: bars('date-chart'),
+      matching: Number(document.getElementById('matching')!.textContent!.replaceAll(',', '')),
+    }
+  })
+}
+
+const status = (page: Page) => page.evaluate(() => (window as unknown as { oixkDemo: DemoStatus }).oixkDemo)
+
+/** The same views from the Node API: every filter but the view's own. */
+function expected(reader: ColumnsReader, origin: string | null, delay: [number, number] | null, selectedRows: string[]): Shown {
+  const originColumn = reader.getColumn('origin')!, destinationColumn = reader.getColumn('destination')!
+  const date = reader.getColumn('date')!
+  const filters = { origin: origin === null ? null : originColumn.termFilter([origin]), delay: delay === null ? null : reader.getColumn('delay')!.rangeFilter(delay[0], delay[1]) }
+  const except = (skip: string) => {
+    const sets = Object.entries(filters).filter(([name, set]) => name !== skip && set !== null).map(([, set]) => set!)
+    return sets.length === 0 ? undefined : sets.slice(1).reduce((all, set) => all.and(set), sets[0].clone())
+  }
+  const rows = (column: typeof originColumn, counts: Uint32Array, selected: string[]) => {
+    const ordinals = Array.from(counts.keys()).sort((a, b) => counts[b] - counts[a] || a - b).slice(0, 12)
+    for (const term of selected) if (!ordinals.includes(column.lookupOrdinal(term))) ordinals.push(column.lookupOrdinal(term))
+    return ordinals.map((ordinal) => [column.term(ordinal), counts[ordinal]] as [string, number])
+  }
+  const first = Math.floor(Number(date.minRaw) / DAY) * DAY, last = Math.floor(Number(date.maxRaw) / DAY) * DAY + DAY
+  const dateEdges = Array.from({ length: (last - first) / DAY + 1 }, (_, index) => first + index * DAY)
+  const all = except('')
+  return {
+    origin: rows(originColumn, originColumn.facetCounts(except('origin')), selectedRows),
+    destination: rows(destinationColumn, destinationColumn.facetCounts(except('destination')), []),
+    delay: [...reader.getColumn('delay')!.histogram(DELAY_EDGES, except('delay'))],
+    date: [...date.histogram(dateEdges, except('date'))],
+    matching: all === undefined ? reader.maxDoc : all.count(),
+  }
+}
+
+describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () => {
+  let server: StaticServer
+  let browser: Awaited<ReturnType<typeof launchChromium>>
+  let reader: ColumnsReader
+  beforeAll(async () => {
+    const file = await ensureFlights()
+    reader = openColumns(new Uint8Array(readFileSync(file)))
+    server = await startServer(await bundleDirectory(['oixk-reader']))
+    browser = await launchChromium()
+  }, 300_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+    reader?.close()
+  })
+
+  /** Loads the page, clicks the third origin, then applies a delay range; returns what it showed and its timings. */
+  async function session(path: string, screenshot: string | null) {
+    const page = await browser.context.newPage()
+    await page.setViewportSize({ width: 1280, height: 900 })
+    try {
+      await page.goto(`${server.origin}${path}`)
+      await page.waitForFunction(() => (window as unknown as { oixkDemo?: DemoStatus }).oixkDemo?.ready === true, null, { timeout: 90_000 })
+      const initial = await shown(page)
+      const term = initial.origin[2][0]
+      const before = (await status(page)).interactions
+      await page.click(`#origin-list button[data-term="${term}"]`)
+      await page.waitForFunction((count) => (window as unknown as { oixkDemo: DemoStatus }).oixkDemo.interactions > count, before)
+      const afterClick = await shown(page)
+      const clickStatus = await status(page)
+      await page.fill('#delay-range input[name="lo"]', '0')
+      await page.fill('#delay-range input[name="hi"]', '59')
+      await page.click('#delay-range button[type="submit"]')
+      await page.waitForFunction((count) => (window as unknown as { oixkDemo: DemoStatus }).oixkDemo.interactions > count, clickStatus.interactions)
+      const afterRange = await shown(page)
+      const rangeStatus = await status(page)
+      if (screenshot !== null) {
+        mkdirSync(join(ROOT, 'test-results'), { recursive: true })
+        await page.screenshot({ path: join(ROOT, 'test-results', screenshot), fullPage: true })
+      }
+      return { term, initial, afterClick, afterRange, clickStatus, rangeStatus }
+    } finally {
+      await page.close()
+    }
+  }
+
+  let wasmSession: Awaited<ReturnType<typeof session>>
+
+  it('loads; a click on an origin and a delay range give exactly the Node API numbers (WebAssembly)', async () => {
+    wasmSession = await session('/', 'demo.png')
+    const { term, initial, afterClick, afterRange, clickStatus, rangeStatus } = wasmSession
+    expect(clickStatus.backend).toBe('wasm')
+    expect(initial).toEqual(expected(reader, null, null, []))
+    expect(afterClick).toEqual(expected(reader, term, null, [term]))
+    expect(afterRange).toEqual(expected(reader, term, [0, 59], [term]))
+    expect(afterClick.matching).toBeLessThan(reader.maxDoc)
+    console.log(`demo (WebAssembly): origin ${term} click: queries ${clickStatus.lastQueryMs.toFixed(1)} ms, with drawing ${clickStatus.lastTotalMs.toFixed(1)} ms; ` +
+      `delay range: queries ${rangeStatus.lastQueryMs.toFixed(1)} ms, with drawing ${rangeStatus.lastTotalMs.toFixed(1)} ms`)
+  }, 120_000)
+
+  it('served with a CSP that forbids WebAssembly: pure TypeScript, the same numbers', async () => {
+    const fallback = await session('/strict/', null)
+    expect(fallback.clickStatus.backend).toBe('ts')
+    expect(fallback.clickStatus.wasmReason).toMatch(/Content Security Policy/)
+    expect(fallback.term).toBe(wasmSession.term)
+    expect(fallback.initial).toEqual(wasmSession.initial)
+    expect(fallback.afterClick).toEqual(wasmSession.afterClick)
+    expect(fallback.afterRange).toEqual(wasmSession.afterRange)
+    console.log(`demo (pure TypeScript): origin click: queries ${fallback.clickStatus.lastQueryMs.toFixed(1)} ms, with drawing ${fallback.clickStatus.lastTotalMs.toFixed(1)} ms; ` +
+      `delay range: queries ${fallback.rangeStatus.lastQueryMs.toFixed(1)} ms, with drawing ${fallback.rangeStatus.lastTotalMs.toFixed(1)} ms`)
+  }, 120_000)
+})
