@@ -28,7 +28,7 @@ const status: DemoStatus = { ready: false, backend: null, wasmReason: null, inte
 ;(window as unknown as { oixkDemo: DemoStatus }).oixkDemo = status
 
 const selection = { origin: new Set<string>(), destination: new Set<string>(), delay: null as Range | null, date: null as Range | null }
-let bytes = new Uint8Array(0)
+let bytes: Uint8Array = new Uint8Array(0)
 let reader: ColumnsReader | null = null
 let dateEdges: number[] = []
 const filters = new Map<Dimension, DocSet>()
@@ -280,7 +280,7 @@ function wire(): void {
     selection.delay = null
     selection.date = null
   }, 'cleared'))
-  for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="backend"]')) {
+  for (const radio of Array.from(document.querySelectorAll<HTMLInputElement>('input[name="backend"]'))) {
     radio.addEventListener('change', () => open(radio.value as 'wasm' | 'ts'))
   }
 }

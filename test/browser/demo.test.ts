@@ -25,8 +25,8 @@ interface Shown { origin: [string, number][]; destination: [string, number][]; d
 
 async function shown(page: Page): Promise<Shown> {
   return page.evaluate(() => {
-    const rows = (id: string) => [...document.querySelectorAll<HTMLButtonElement>(`#${id} button`)].map((b) => [b.dataset.term!, Number(b.dataset.count)] as [string, number])
-    const bars = (id: string) => [...document.querySelectorAll<SVGRectElement>(`#${id} rect.bar`)].map((bar) => Number(bar.dataset.count))
+    const rows = (id: string) => Array.from(document.querySelectorAll<HTMLButtonElement>(`#${id} button`)).map((b) => [b.dataset.term!, Number(b.dataset.count)] as [string, number])
+    const bars = (id: string) => Array.from(document.querySelectorAll<SVGRectElement>(`#${id} rect.bar`)).map((bar) => Number(bar.dataset.count))
     return {
       origin: rows('origin-list'), destination: rows('destination-list'), delay: bars('delay-chart'), date: bars('date-chart'),
       matching: Number(document.getElementById('matching')!.textContent!.replaceAll(',', '')),
