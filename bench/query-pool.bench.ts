@@ -7,8 +7,9 @@
  * other load on the cores shows in these figures.
  */
 import { readFileSync } from 'node:fs'
-import { availableParallelism, cpus } from 'node:os'
+import { availableParallelism, cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
 import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
 import type { DocSet } from '../src/kernels/doc-set.js'
 import { createQueryPool, type PooledSegment } from '../src/node/query-pool.js'
@@ -69,11 +70,36 @@ async function timeMs(run: () => unknown, minimum = 15, budget = 1500): Promise<
   return { median: times[times.length >> 1], best: times[0] }
 }
 
+const SPIN = `const { parentPort } = require('node:worker_threads')
+parentPort.on('message', (ms) => { const end = performance.now() + ms; let n = 0; while (performance.now() < end) n++; parentPort.postMessage(n) })`
+
+/**
+ * How many cores this process could actually use right now: loop iterations two
+ * spinning workers manage together over those one worker manages alone (2.0 on
+ * two idle cores; other processes on the cores bring it down).
+ */
+async function parallelCapacity(): Promise<number> {
+  const workers = [new Worker(SPIN, { eval: true }), new Worker(SPIN, { eval: true })]
+  const spin = (worker: Worker): Promise<number> => new Promise((resolve) => {
+    worker.once('message', resolve)
+    worker.postMessage(150)
+  })
+  try {
+    await Promise.all(workers.map(spin))
+    const alone = await spin(workers[0])
+    const together = (await Promise.all(workers.map(spin))).reduce((a, b) => a + b, 0)
+    return together / alone
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()))
+  }
+}
+
 async function main(): Promise<void> {
   const bytes = readFileSync(FILE)
   const backends: ('ts' | 'wasm')[] = wasmUnavailableReason() === null ? ['ts', 'wasm'] : ['ts']
   const rows: string[][] = []
   console.log(`query pool on ${FILE}: node ${process.version}, ${availableParallelism()} × ${cpus()[0]?.model ?? 'unknown CPU'}`)
+  const capacityBefore = await parallelCapacity()
   for (const backend of backends) {
     const reader = openColumns(bytes, { backend })
     const list = cases(reader)
@@ -100,6 +126,9 @@ async function main(): Promise<void> {
     ['backend', 'query', 'single ms', 'pool×1 ms', 'speedup', 'pool×2 ms', 'speedup'],
     rows,
   )
+  const capacityAfter = await parallelCapacity()
+  console.log(`\nParallel capacity (work of 2 spinning threads / 1): ${capacityBefore.toFixed(2)}× before, ${capacityAfter.toFixed(2)}× after; `
+    + `load average ${loadavg().map((load) => load.toFixed(1)).join(' ')}`)
 }
 
 await main()

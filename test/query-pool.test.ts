@@ -198,6 +198,34 @@ describe('query pool: ranges, errors, shutdown', () => {
     }
   })
 
+  it('backend ts workers read the shared bytes in place; wasm workers read their own copy made at open', async () => {
+    const bytes = flushColumns({ fields: [{ name: 'n', type: 'integral', column: true }] }, Array.from({ length: 4096 }, (_, n) => ({ n })))!
+    for (const backend of wasmReason === null ? ['ts', 'wasm'] as const : ['ts'] as const) {
+      await using pool = createQueryPool({ threads: 2, backend })
+      const segment = await pool.open(bytes)
+      const before = await segment.aggregate('n')
+      expect(before).toEqual({ count: 4096, min: 0, max: 4095, sum: 4096 * 4095 / 2 })
+      // A reader over the same shared bytes (TS: in place) sees what an in-place worker sees.
+      const inPlace = openColumns(segment.bytes, { backend: 'ts' })
+      segment.bytes[inPlace.getColumn('n')!.values.dataStart] ^= 1
+      const after = inPlace.getColumn('n')!.aggregate()
+      expect(after.sum).not.toEqual(before.sum)
+      expect(await segment.aggregate('n')).toEqual(backend === 'ts' ? after : before)
+      inPlace.close()
+    }
+  })
+
+  it('await using closes the pool', async () => {
+    const bytes = randomFile(35, 100)
+    let segment: PooledSegment
+    {
+      await using pool = createQueryPool({ threads: 1, backend: 'ts' })
+      segment = await pool.open(bytes)
+      expect((await segment.aggregate('integral_dense')).count).toBe(100)
+    }
+    await expect(segment.aggregate('integral_dense')).rejects.toThrow('query pool is closed')
+  })
+
   it('close() ends the workers: later calls reject, closing twice is harmless', async () => {
     const bytes = randomFile(34, 1500)
     const pool = createQueryPool({ threads: 2, backend: 'ts' })
