@@ -76,7 +76,7 @@ function tasksFor(label: string, backend: ColumnsBackend) {
 }
 
 const wasm = tasksFor('wasm', createWasmBackend())
-const ts = tsKernelsReady() ? tasksFor('ts', typeScriptBackend) : null
+const ts = process.argv.includes('--wasm-only') || !tsKernelsReady() ? null : tasksFor('ts', typeScriptBackend)
 if (ts !== null && JSON.stringify(ts.checks) !== JSON.stringify(wasm.checks)) throw new Error('the TS and WebAssembly kernels disagree on flights-3m')
 
 const results = await measure([...wasm.tasks, ...(ts?.tasks ?? [])])

@@ -40,7 +40,8 @@ class WasmBitset implements BitsetMemory {
   }
 
   get words(): Int32Array {
-    if (this.released) throw new Error('oixk: the bitset was released')
+    // Released: an empty view, so a stray read sees no bits rather than another owner's memory.
+    if (this.released) return new Int32Array(0)
     const buffer = this.runtime.kernels.memory.buffer
     if (this.view === null || this.view.buffer !== buffer) this.view = new Int32Array(buffer, this.address, this.wordCount)
     return this.view
