@@ -9,6 +9,7 @@ import { CorruptIndexException } from '../format/errors.js'
 import { int64Result, int64ToBigInt, sortableToFloat64Into } from '../format/int64.js'
 import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Dictionary } from './dictionary.js'
+import { NumberLookup } from './number-lookup.js'
 import { readValuesInto } from './read-values.js'
 import type { DocSet } from '../kernels/doc-set.js'
 import { aggregate, histogram, type Aggregate } from '../kernels/aggregations.js'
@@ -79,6 +80,8 @@ export class Column {
   private readonly fileName: string
   private readonly lifetime: { closed: boolean }
   private readonly integerLike: boolean
+  /** Single reads of a dense integer-like column in JS, without a backend call (null for other columns). */
+  private readonly numberLookup: NumberLookup | null
 
   constructor(parts: ColumnParts) {
     this.name = parts.name
@@ -100,6 +103,7 @@ export class Column {
     this.fileName = parts.fileName
     this.lifetime = parts.lifetime
     this.integerLike = this.type !== 'fractional' && this.type !== 'geo_point'
+    this.numberLookup = this.integerLike && this.layout === 'dense' ? new NumberLookup(this.values) : null
   }
 
   // A closed reader's memory may belong to another file by now (WebAssembly): refuse.
@@ -172,6 +176,11 @@ export class Column {
 
   /** The nth value of an integral, date (ms), bool or keyword (ordinal) column as an exact number. */
   getInt64(document: number, nth = 0): number {
+    // The common case answers here (NumberLookup); NaN means the block needs the backend's read.
+    if (nth === 0 && this.numberLookup !== null && document >>> 0 === document && document < this.maxDoc && !this.lifetime.closed) {
+      const value = this.numberLookup.valueAt(document)
+      if (value === value) return value
+    }
     this.loadInt64Number(document, nth)
     return numberResult[0]
   }

@@ -1,0 +1,64 @@
+/**
+ * NumberLookup (single reads in JS for dense integer-like columns): every block
+ * form answers the exact value or NaN (then getInt64 takes the backend's read),
+ * with both backends, across WebAssembly memory growth.
+ */
+import { describe, expect, it } from 'vitest'
+import { wasmRuntime } from '../src/backend/wasm/runtime.js'
+import { NumberLookup } from '../src/read/number-lookup.js'
+import { openColumns } from '../src/read/open.js'
+import { createValueBuffer } from '../src/read/buffers.js'
+import { denseFile, randomInteger } from './helpers/dense-file.js'
+import { seededRandom } from './helpers/random.js'
+
+const random = seededRandom(11)
+// Block by block: constant, packed w=1..32 (g = 1 and g = 1000), packed w=40, a table, values beyond 2^53, negatives.
+const blocks: ((index: number) => number | bigint)[] = [
+  () => 42,
+  ...Array.from({ length: 32 }, (_, w) => () => randomInteger(random, w + 1)),
+  () => 1000 * randomInteger(random, 20) - 5e9,
+  () => randomInteger(random, 40),
+  (index) => [3e12, -7, 2 ** 40, 12345678901][index % 4],
+  () => 2n ** 60n + BigInt(randomInteger(random, 10)),
+  () => -(2 ** 31) + randomInteger(random, 31),
+  () => 2 ** 53 - 1 - randomInteger(random, 8),
+]
+const values = blocks.flatMap((make) => Array.from({ length: 1024 }, (_, index) => make(index))).concat([5, 6, 7])
+const bytes = denseFile(values.length, (index) => values[index])
+
+describe.each(['ts', 'wasm'] as const)('NumberLookup (%s)', (backend) => {
+  it('answers exactly or NaN, and getInt64 agrees with getInt64BigInt everywhere that is safe', () => {
+    const reader = openColumns(bytes, { backend })
+    const column = reader.getColumn('v')!
+    const lookup = new NumberLookup(column.values)
+    let fast = 0
+    for (let index = 0; index < values.length; index++) {
+      const exact = BigInt(values[index])
+      const answer = lookup.valueAt(index)
+      if (answer === answer) {
+        fast++
+        expect(BigInt(answer)).toBe(exact)
+      }
+      if (exact >= -(2n ** 53n) + 1n && exact <= 2n ** 53n - 1n) expect(column.getInt64(index)).toBe(Number(exact))
+      else expect(() => column.getInt64(index)).toThrow('is beyond 2^53; use getInt64BigInt')
+    }
+    // Constant, 32 widths, g = 1000, negatives and near 2^53 are served here; width 40, the table and the 2^60 block are not.
+    expect(fast).toBe(values.length - 3 * 1024)
+    reader.close()
+  })
+})
+
+describe('NumberLookup after WebAssembly memory growth', () => {
+  it('reads the live memory after growth, and a closed reader refuses', () => {
+    const reader = openColumns(bytes, { backend: 'wasm' })
+    const column = reader.getColumn('v')!
+    expect(column.getInt64(5)).toBe(Number(values[5]))
+    const before = wasmRuntime().kernels.memory.buffer.byteLength
+    const big = createValueBuffer('int64', 1 << 24, { backend: 'wasm' })
+    expect(wasmRuntime().kernels.memory.buffer.byteLength).toBeGreaterThan(before)
+    for (const index of [0, 1030, 20000, values.length - 1]) expect(column.getInt64(index)).toBe(Number(values[index]))
+    big.release()
+    reader.close()
+    expect(() => column.getInt64(5)).toThrow('columns: reader is closed')
+  })
+})
