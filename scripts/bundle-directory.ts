@@ -13,24 +13,28 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const BUNDLE_NAMES = ['oixk-reader', 'oixk-writer', 'oixk'] as const
 export type BundleName = (typeof BUNDLE_NAMES)[number]
 
-function newestModification(path: string): number {
+const INPUTS = ['src', 'assembly', 'rollup.config.js', 'scripts/bundle-widths.as', 'asconfig.json']
+// Rewritten by every npm run build:wasm, and not part of the browser bundles (their kernels come from rollup.config.js).
+const NOT_INPUTS = new Set([join(ROOT, 'src/backend/wasm/module-bytes.ts')])
+
+function newestInput(path: string): number {
+  if (NOT_INPUTS.has(path)) return 0
   const stat = statSync(path)
   if (!stat.isDirectory()) return stat.mtimeMs
-  return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestModification(join(path, entry))), stat.mtimeMs)
+  return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestInput(join(path, entry))), stat.mtimeMs)
 }
 
-const INPUTS = ['src', 'assembly', 'rollup.config.js', 'scripts/bundle-widths.as', 'asconfig.json']
-
-/** A directory holding up-to-date builds of `names` (each `${name}.js`). */
-export async function bundleDirectory(names: readonly BundleName[] = BUNDLE_NAMES): Promise<string> {
-  const built = join(ROOT, 'dist/browser')
-  const inputs = Math.max(...INPUTS.map((input) => newestModification(join(ROOT, input))))
-  const fresh = names.every((name) => {
-    const file = join(built, `${name}.js`)
+/** Whether dist/browser holds builds of `names` newer than everything they are built from. */
+export function bundlesFresh(names: readonly BundleName[] = BUNDLE_NAMES): boolean {
+  const inputs = Math.max(...INPUTS.map((input) => newestInput(join(ROOT, input))))
+  return names.every((name) => {
+    const file = join(ROOT, 'dist/browser', `${name}.js`)
     return existsSync(file) && statSync(file).mtimeMs > inputs
   })
-  if (fresh) return built
-  const directory = mkdtempSync(join(tmpdir(), 'oixk-bundle-'))
+}
+
+/** Builds `names` into `directory` with rollup.config.js. */
+export async function buildBundles(directory: string, names: readonly BundleName[] = BUNDLE_NAMES): Promise<void> {
   const { rollup } = await import('rollup')
   const config = (await import(pathToFileURL(join(ROOT, 'rollup.config.js')).href)) as {
     bundleOptions(name: string, outDir: string): import('rollup').RollupOptions & { output: import('rollup').OutputOptions }
@@ -41,5 +45,12 @@ export async function bundleDirectory(names: readonly BundleName[] = BUNDLE_NAME
     await bundle.write(options.output)
     await bundle.close()
   }
+}
+
+/** A directory holding up-to-date builds of `names` (each `${name}.js`). */
+export async function bundleDirectory(names: readonly BundleName[] = BUNDLE_NAMES): Promise<string> {
+  if (bundlesFresh(names)) return join(ROOT, 'dist/browser')
+  const directory = mkdtempSync(join(tmpdir(), 'oixk-bundle-'))
+  await buildBundles(directory, names)
   return directory
 }
