@@ -50,20 +50,23 @@ function countDistinct(column: Column, backend: ColumnsBackend, docs: DocSet | n
   const sequence = column.values
   let stamps: Int32Array | null = null
   let windowStart = 0, windowEnd = 0
+  // Locals, not module bindings, in the per-document loop.
+  const runs = chunkOffsets
+  let values = ordinals
+  const documents = docs === null ? null : docs.words
   for (let start = 0; start < column.maxDoc; start += DOCUMENT_CHUNK) {
     const count = Math.min(DOCUMENT_CHUNK, column.maxDoc - start)
-    const documents = docs === null ? null : docs.words
     loadOffsets(backend, column.offsets!, start, count)
     for (let index = 0; index < count; index++) {
       const document = start + index
       if (documents !== null && ((documents[document >>> 5] >>> (document & 31)) & 1) === 0) continue
-      const runStart = chunkOffsets[index], runEnd = chunkOffsets[index + 1]
+      const runStart = runs[index], runEnd = runs[index + 1]
       if (runEnd === runStart) continue
       if (runStart < windowStart || runEnd > windowEnd) {
         windowStart = runStart
         windowEnd = Math.min(sequence.count, Math.max(runEnd, runStart + WINDOW))
-        if (ordinals.length < windowEnd - windowStart) ordinals = new Int32Array(windowEnd - windowStart)
-        const bad = backend.decodeInt32(sequence, windowStart, windowEnd - windowStart, limit, ordinals, 0)
+        if (values.length < windowEnd - windowStart) ordinals = values = new Int32Array(windowEnd - windowStart)
+        const bad = backend.decodeInt32(sequence, windowStart, windowEnd - windowStart, limit, values, 0)
         if (bad >= 0) {
           backend.getRaw(sequence, windowStart + bad)
           throw new CorruptIndexException(
@@ -73,19 +76,20 @@ function countDistinct(column: Column, backend: ColumnsBackend, docs: DocSet | n
         }
       }
       const at = runStart - windowStart, length = runEnd - runStart
-      const firstValue = ordinals[at]
+      const firstValue = values[at]
       counts[firstValue]++
       if (length === 1) continue
       if (length === 2) {
-        if (ordinals[at + 1] !== firstValue) counts[ordinals[at + 1]]++
+        if (values[at + 1] !== firstValue) counts[values[at + 1]]++
         continue
       }
       stamps ??= new Int32Array(limit)
-      stamps[firstValue] = document + 1
+      const stamp = document + 1
+      stamps[firstValue] = stamp
       for (let value = at + 1; value < at + length; value++) {
-        const ordinal = ordinals[value]
-        if (stamps[ordinal] === document + 1) continue
-        stamps[ordinal] = document + 1
+        const ordinal = values[value]
+        if (stamps[ordinal] === stamp) continue
+        stamps[ordinal] = stamp
         counts[ordinal]++
       }
     }

@@ -15,12 +15,12 @@ import type { DocSet } from './doc-set.js'
 export const DOCUMENT_CHUNK = 4096
 const offsetWords = new Int32Array(2 * (DOCUMENT_CHUNK + 1))
 /** offsets[d - chunkStart] after loadOffsets: value runs of the chunk's documents (and the one after the last). */
-export const chunkOffsets = new Float64Array(DOCUMENT_CHUNK + 1)
+export const chunkOffsets = new Uint32Array(DOCUMENT_CHUNK + 1)
 
 /** Decodes offsets of documents [start, start + count] (count + 1 entries) into chunkOffsets. */
 export function loadOffsets(backend: ColumnsBackend, offsets: SequenceView, start: number, count: number): void {
   backend.decodeRaw(offsets, start, count + 1, offsetWords, 0)
-  for (let index = 0; index <= count; index++) chunkOffsets[index] = offsetWords[2 * index] >>> 0
+  for (let index = 0; index <= count; index++) chunkOffsets[index] = offsetWords[2 * index]
 }
 
 /** Compresses the bits of `bits` at the set positions of `mask` into the low bits (pext). */
@@ -130,10 +130,21 @@ export function valuesToDocuments(column: Column, backend: ColumnsBackend, match
   for (let start = 0; start < column.maxDoc; start += DOCUMENT_CHUNK) {
     const count = Math.min(DOCUMENT_CHUNK, column.maxDoc - start)
     loadOffsets(backend, offsets, start, count)
-    if (!anyBitInRange(matches, chunkOffsets[0], chunkOffsets[count])) continue
-    for (let document = 0; document < count; document++) {
-      const runStart = chunkOffsets[document], runEnd = chunkOffsets[document + 1]
-      if (runEnd > runStart && anyBitInRange(matches, runStart, runEnd)) out[(start + document) >>> 5] |= 1 << ((start + document) & 31)
+    const first = chunkOffsets[0], end = chunkOffsets[count]
+    if (!anyBitInRange(matches, first, end)) continue
+    // Walk the matching values in order; a document pointer follows them through the offsets.
+    let document = 0
+    for (let word = first >>> 5; word < (end + 31) >>> 5; word++) {
+      let bits = matches[word]
+      if (word === first >>> 5) bits &= -1 << (first & 31)
+      while (bits !== 0) {
+        const value = (word << 5) + (31 - Math.clz32(bits & -bits))
+        bits &= bits - 1
+        if (value >= end) break
+        while (chunkOffsets[document + 1] <= value) document++
+        const matched = start + document
+        out[matched >>> 5] |= 1 << (matched & 31)
+      }
     }
   }
 }

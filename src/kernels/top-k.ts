@@ -42,6 +42,20 @@ export class BoundedHeap {
     this.ids[at] = id
   }
 
+  /**
+   * Whether a value could enter the heap, judged on the value alone: valid when ids
+   * are offered in ascending order (a tie with the worst kept never wins then).
+   * Inline-friendly, so most values of a scan cost one comparison.
+   */
+  mayEnter(low: number, high: number): boolean {
+    if (this.size < this.capacity) return true
+    if (this.capacity === 0) return false
+    const rootHigh = this.highs[0]
+    if (high !== rootHigh) return this.sign > 0 ? high < rootHigh : high > rootHigh
+    const unsigned = low >>> 0, rootLow = this.lows[0] >>> 0
+    return this.sign > 0 ? unsigned < rootLow : unsigned > rootLow
+  }
+
   /** Offers a value (low, high words) of id. */
   offer(low: number, high: number, id: number): void {
     if (this.size < this.capacity) {
@@ -103,7 +117,8 @@ export function topK(column: Column, backend: ColumnsBackend, k: number, order: 
       if (documents !== null && !anyBitInRange(documents, start, start + count)) continue
       backend.decodeRaw(sequence, start, count, raw, 0)
       for (let index = 0; index < count; index++) {
-        if (selected(start + index)) heap.offer(raw[2 * index], raw[2 * index + 1], start + index)
+        const low = raw[2 * index], high = raw[2 * index + 1]
+        if (heap.mayEnter(low, high) && selected(start + index)) heap.offer(low, high, start + index)
       }
     }
   } else if (column.layout === 'optional') {
@@ -121,7 +136,8 @@ export function topK(column: Column, backend: ColumnsBackend, k: number, order: 
         while (bits !== 0) {
           const document = (at << 5) + (31 - Math.clz32(bits & -bits))
           bits &= bits - 1
-          if (selected(document)) heap.offer(raw[2 * index], raw[2 * index + 1], document)
+          const low = raw[2 * index], high = raw[2 * index + 1]
+          if (heap.mayEnter(low, high) && selected(document)) heap.offer(low, high, document)
           index++
         }
       }
