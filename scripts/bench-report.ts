@@ -22,8 +22,10 @@ function load(suite: string): Json | null {
 const kb = (bytes: number): string => bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : `${(bytes / 1e3).toFixed(1)} kB`
 const ms = (value: number | undefined): string => value === undefined ? '–' : value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value >= 1 ? value.toFixed(2) : value.toFixed(3)
 const times = (value: number): string => `${value >= 10 ? value.toFixed(0) : value.toFixed(2)}×`
+// Cells may hold answers like "count|min|max|sum": a bare | would split the cell.
+const escapeCell = (text: string): string => text.replaceAll('|', '\\|')
 const table = (header: string[], rows: string[][]): string =>
-  `| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|\n${rows.map((row) => `| ${row.join(' | ')} |`).join('\n')}\n`
+  `| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|\n${rows.map((row) => `| ${row.map(escapeCell).join(' | ')} |`).join('\n')}\n`
 
 function machineLine(result: Json): string {
   const { machine } = result

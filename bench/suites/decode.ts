@@ -93,7 +93,7 @@ function parquetWasmTask(bytes: Uint8Array): TimedTask {
 /** DuckDB decoding alone: read_parquet materialised in its own vectors, nothing read into JS. */
 function duckdbNativeTask(connection: DuckDBConnection, path: string, rows: number, label: string): TimedTask {
   return {
-    name: `DuckDB ${label}, values left in DuckDB`,
+    name: `DuckDB ${label}, no copy to JS`,
     run: async () => {
       const result = await connection.run(`SELECT * FROM read_parquet(${sqlString(path)})`)
       let row = 0
@@ -159,7 +159,7 @@ const results = [...fast, ...slow].map((timing) => ({
   memcpyFraction: memcpy.medianMs / timing.medianMs,
 }))
 const path = writeSuiteResult('decode', {
-  description: 'Decode every column to typed arrays, median ms per full decode. OIXK reads into arrays allocated once (kinds listed), and (WebAssembly) into ValueBuffers in linear memory, where no copy out is needed; hyparquet and parquet-wasm decode the Parquet file (parquet-wasm to an Arrow table of typed buffers, strings as offsets + bytes; hyparquet to its own arrays, strings as JS strings); DuckDB runs read_parquet and copies numbers out of its vectors, strings per row (the \"values left in DuckDB\" rows only fetch its chunks: its decode without the copy into JS). memcpyFraction = memcpy of the OIXK output bytes / this time.',
+  description: 'Decode every column to typed arrays, median ms per full decode. OIXK reads into arrays allocated once (kinds listed), and (WebAssembly) into ValueBuffers in linear memory, where no copy out is needed; hyparquet and parquet-wasm decode the Parquet file (parquet-wasm to an Arrow table of typed buffers, strings as offsets + bytes; hyparquet to its own arrays, strings as JS strings); DuckDB runs read_parquet and copies numbers out of its vectors, strings per row (the \"no copy to JS\" rows only fetch its chunks: its decode with the values left in DuckDB). memcpyFraction = memcpy of the OIXK output bytes / this time.',
   dataset: DATASET, rows, parquetFile: parquetPath.replace(/^.*node_modules\//, ''), parquetBytes: parquetBytes.length, oixkBytes: oixkBytes.length,
   oixkOutputs: wasm.kinds, values: wasm.values, outputBytes: wasm.outputBytes,
   memcpy,

@@ -42,10 +42,12 @@ export function renderBarChart(chart: BarChart): string {
   const scale = (value: number): number => chart.log
     ? Math.max(1, ((Math.log10(value) - logLow) / Math.max(1, logHigh - logLow)) * PLOT)
     : (value / max) * PLOT
-  const legendRows = Math.ceil(chart.series.length / LEGEND_COLUMNS)
+  // One series needs no legend.
+  const legend = chart.series.length > 1 ? chart.series : []
+  const legendRows = Math.ceil(legend.length / LEGEND_COLUMNS)
   let y = TOP + legendRows * 16
   const parts: string[] = []
-  chart.series.forEach((series, index) => {
+  legend.forEach((series, index) => {
     const x = 10 + (index % LEGEND_COLUMNS) * 250, rowY = TOP - 8 + Math.floor(index / LEGEND_COLUMNS) * 16
     parts.push(`<rect x="${x}" y="${rowY - 9}" width="10" height="10" fill="${COLORS[index % COLORS.length]}"/><text x="${x + 14}" y="${rowY}" class="small">${escape(series)}</text>`)
   })
