@@ -172,6 +172,23 @@ function addRaw(take: u32, sortable: bool): void {
   }
 }
 
+/** A table block's selected values as doubles in value order (indexes in U_BUFFER; a bad selected one raises). */
+function addTableSortable(p: usize, block: u32, from: u32, take: u32, entries: u32): i32 {
+  const chunks = (take + 31) >>> 5
+  for (let c: u32 = 0; c < chunks; c++) {
+    let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    while (word != 0) {
+      const e = load<u32>(U_BUFFER + (<usize>(from + (c << 5) + ctz(word)) << 2))
+      word &= word - 1
+      if (e >= entries) return tableIndexError(block, e, entries)
+      const raw = load<i64>(p + (<usize>e << 3))
+      extend(raw, raw, 1)
+      sortableSum += reinterpret<f64>(raw ^ ((raw >> 63) & 0x7FFF_FFFF_FFFF_FFFF))
+    }
+  }
+  return OK
+}
+
 /**
  * Adds the selected values of [first, first + count) to the state in scratch
  * (mode 0: integers, 1: SortableBits doubles). Status 0 or 1 (table index);
@@ -210,7 +227,14 @@ export function queryAggregate(records: usize, data: usize, first: u32, count: u
     const W = recordWidth(record)
     const p = data + recordDataOffset(record)
     const aux = recordAux(record)
-    if (!sortable && kind == KIND_TABLE) {
+    if (sortable && kind == KIND_TABLE) {
+      const entries = <u32>aux
+      unpackU32(p + (<usize>entries << 3), from, from + take, W)
+      const status = addTableSortable(p, block, from, take, entries)
+      if (status != OK) return status
+      continue
+    }
+    if (kind == KIND_TABLE) {
       const entries = <u32>aux
       unpackU32(p + (<usize>entries << 3), from, from + take, W)
       const bad = countTableIndexes(from, take, W, entries)
@@ -224,7 +248,7 @@ export function queryAggregate(records: usize, data: usize, first: u32, count: u
       }
       continue
     }
-    if (!sortable && kind != KIND_TABLE && W <= 32 && packedFits(base, <u64>aux, W)) {
+    if (!sortable && W <= 32 && packedFits(base, <u64>aux, W)) {
       sumPacked(p, from, take, W)
       const k = selectedCount(take)
       extend(base + aux * <i64>uMin, base + aux * <i64>uMax, k)

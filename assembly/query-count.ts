@@ -52,6 +52,24 @@ function countRaw(record: usize, data: usize, block: u32, from: u32, take: u32, 
   return OK
 }
 
+/** A table block with some entry outside [0, n): selected values one at a time, index and value checked. */
+function countTableChecked(p: usize, block: u32, from: u32, take: u32, entries: u32, area: usize, n: u32): i32 {
+  const chunks = (take + 31) >>> 5
+  for (let c: u32 = 0; c < chunks; c++) {
+    let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    while (word != 0) {
+      const j = from + (c << 5) + ctz(word)
+      word &= word - 1
+      const e = load<u32>(U_BUFFER + (<usize>j << 2))
+      if (e >= entries) return tableIndexError(block, e, entries)
+      const raw = load<i64>(p + (<usize>e << 3))
+      if (<u64>raw >= <u64>n) return valueRangeError((block << BLOCK_SHIFT) + j, raw)
+      bump(area + (<usize>raw << 2), 1)
+    }
+  }
+  return OK
+}
+
 /** Field j of the source: a byte or u16 of the packed data itself (W = 8, 16), else a u32 of U_BUFFER. */
 // @ts-ignore: decorator
 @inline function unitAt(source: usize, j: u32, W: u32): u32 {
@@ -139,18 +157,19 @@ export function queryCountValues(
     if (kind == KIND_TABLE) {
       const entries = <u32>aux
       unpackU32(p + (<usize>entries << 3), from, from + take, W)
+      let entriesValid = true
+      for (let e: u32 = 0; e < entries; e++) if (<u64>load<i64>(p + (<usize>e << 3)) >= <u64>n) entriesValid = false
+      if (!entriesValid) {
+        // Value order: the first selected value with a bad index or a bad entry is reported, as in the TS kernel.
+        const status = countTableChecked(p, block, from, take, entries, area, n)
+        if (status != OK) return status
+        continue
+      }
       const bad = countTableIndexes(from, take, W, entries)
       if (bad != 0xFFFF_FFFF) return tableIndexError(block, load<u32>(U_BUFFER + (<usize>bad << 2)), entries)
       for (let e: u32 = 0; e < entries; e++) {
         const k = load<u32>(TABLE_COUNTS + (<usize>e << 2))
-        if (k == 0) continue
-        const raw = load<i64>(p + (<usize>e << 3))
-        if (<u64>raw >= <u64>n) {
-          // The first selected value in value order with an out-of-range entry.
-          const status = countRaw(record, data, block, from, take, area, n)
-          if (status != OK) return status
-        }
-        bump(area + (<usize>raw << 2), k)
+        if (k != 0) bump(area + (<usize>load<i64>(p + (<usize>e << 3)) << 2), k)
       }
       continue
     }

@@ -3,7 +3,7 @@
 // Counts accumulate at area[upperBound(edges, v)]: slot 0 collects values
 // below the first edge and slot E those at or after the last, so the buckets
 // are slots 1..E-1 and no value needs a range test. A block whose whole span
-// (constant; packed [base, bound]; table [first entry, last entry]) falls in
+// (constant; packed [base, bound]) falls in
 // one slot adds its selected count at once. Otherwise the edges inside the
 // span become thresholds in u space (u ≥ t ⇔ v ≥ edge): a few are counted
 // with SIMD compares per threshold, more by a binary search per value.
@@ -114,12 +114,8 @@ export function queryHistogram(
     const p = data + recordDataOffset(record)
     const aux = recordAux(record)
     if (kind == KIND_TABLE) {
+      // Indexes are read even when every entry falls in one slot: a bad one raises, as in the TS kernel.
       const entries = <u32>aux
-      const s0 = upperBound(edges, edgeCount, base)
-      if (s0 == upperBound(edges, edgeCount, load<i64>(p + (<usize>(entries - 1) << 3)))) {
-        bump(area + (<usize>s0 << 2), selectedCount(take))
-        continue
-      }
       unpackU32(p + (<usize>entries << 3), from, from + take, W)
       const bad = countTableIndexes(from, take, W, entries)
       if (bad != 0xFFFF_FFFF) return tableIndexError(block, load<u32>(U_BUFFER + (<usize>bad << 2)), entries)

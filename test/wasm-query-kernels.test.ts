@@ -295,6 +295,67 @@ describe.skipIf(!hasWasm)('WebAssembly query kernels against a model', () => {
     }
   })
 
+  it.skipIf(!tsReady)('tables with bad indexes and entries beyond the counts: the same outcome as the TS kernels', () => {
+    const random = seededRandom(4242)
+    const pick = pickOf(random)
+    const count = 1024 * 5 - 300
+    const schema = { fields: [{ name: 'n', type: 'integral', column: true }] }
+    const model = parseFile(flushColumns(schema, Array.from({ length: count }, (_, n) => ({ n })))!)
+    model.columns[0].section.values.blocks = model.columns[0].section.values.blocks.map((_, index) => {
+      const n = Math.min(1024, count - index * 1024)
+      const entries = [...new Set(Array.from({ length: 2 + pick(40) }, () => BigInt(pick(60))))].sort((a, b) => (a < b ? -1 : 1))
+      if (entries.length < 2) entries.push(entries[0] + 1n)
+      const width = bits(BigInt(entries.length - 1))
+      const bad = entries.length < 1 << width
+      return tableBlock(entries, Array.from({ length: n }, () => (bad && pick(400) === 0 ? entries.length + pick((1 << width) - entries.length) : pick(entries.length))))
+    })
+    const bytes = buildFile(model)
+    const a = openWith(bytes, wasm!), b = openWith(bytes, typeScriptBackend)
+    const errors = new Set<string>()
+    const outcome = (call: () => unknown) => {
+      try {
+        return { value: call() }
+      } catch (error) {
+        return { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }
+      }
+    }
+    try {
+      for (let round = 0; round < 30; round++) {
+        const run = randomRun(random, count)
+        const limit = 20 + pick(50)
+        const bounds = Int32Array.from([pick(60), 0, pick(60), 0])
+        const edges = Int32Array.from([pick(20), 0, 20 + pick(20), 0, 45, 0])
+        const results = [a, b].map((opened) => {
+          const kernels = opened.backend.query
+          const selection = bitsetOf(opened.backend, run.selection)
+          const out = kernels.allocateBitset((count + 31) >>> 5)
+          const counts = new Uint32Array(limit), buckets = new Uint32Array(2)
+          const integer = createAggregateState(), sortable = createAggregateState()
+          const found = [
+            outcome(() => { kernels.countValues(opened.sequence, run.first, run.count, selection, run.selectionStart, counts); return Array.from(counts) }),
+            outcome(() => kernels.matchRange(opened.sequence, run.first, run.count, bounds, selection, run.selectionStart, out, 0)),
+            outcome(() => { kernels.aggregate(opened.sequence, run.first, run.count, 'integer', selection, run.selectionStart, integer); return [...integer.numbers, ...integer.words] }),
+            outcome(() => { kernels.aggregate(opened.sequence, run.first, run.count, 'sortable', selection, run.selectionStart, sortable); return [...sortable.numbers] }),
+            outcome(() => { kernels.histogram(opened.sequence, run.first, run.count, edges, selection, run.selectionStart, buckets); return Array.from(buckets) }),
+          ]
+          selection?.release()
+          out.release()
+          return found
+        })
+        expect(results[0]).toEqual(results[1])
+        for (const found of results[0]) if ('error' in found) errors.add(found.error.replace(/\d+/g, '#'))
+      }
+      // Both kinds of corruption were met (the comparison above is not vacuous).
+      expect([...errors].sort()).toEqual([
+        'CorruptIndexException: query.oixk: values of field "n": block # has table index #, beyond its # entries',
+        'CorruptIndexException: query.oixk: values of field "n": value # is #, not in [#, #)',
+      ])
+    } finally {
+      a.close()
+      b.close()
+    }
+  })
+
   it('bitset words stay right after memory grows between allocation and use', () => {
     const random = seededRandom(99)
     const count = 5000
