@@ -16,7 +16,7 @@ import { DocSet } from '../kernels/doc-set.js'
 import type { BoundingBox } from '../kernels/filters.js'
 import type { NaturalValue } from '../kernels/natural-units.js'
 import { mergeAggregates, rebuildError, sharedMemoryBackend, splitDocuments, sumCounts, type AggregateParts } from './query-merge.js'
-import type { ColumnInfo, PooledMethod, QueryRequest, WorkerReply, WorkerRequest } from './query-protocol.js'
+import type { ColumnInfo, OpenedSegment, PooledMethod, QueryRequest, WorkerReply, WorkerRequest } from './query-protocol.js'
 
 /** Options of createQueryPool. */
 export interface QueryPoolOptions {
@@ -135,18 +135,8 @@ export class QueryPool implements AsyncDisposable {
       await Promise.allSettled(this.workers.map((worker) => worker.request({ op: 'release', segment })))
       throw (failure as PromiseRejectedResult).reason
     }
-    const columns = (opened[0] as PromiseFulfilledResult<ColumnInfo[]>).value
-    const maxDoc = options.maxDoc ?? (columns.length > 0 ? columns[0].maxDoc : await this.maxDocOf(shared))
+    const { maxDoc, columns } = (opened[0] as PromiseFulfilledResult<OpenedSegment>).value
     return new PooledSegment(this, segment, fileName, maxDoc, columns, shared)
-  }
-
-  // A file without columns still states its maxDoc in its header: read it the way the reader does.
-  private async maxDocOf(bytes: Uint8Array): Promise<number> {
-    const { openColumns } = await import('../read/open.js')
-    const reader = openColumns(bytes, { backend: 'ts' })
-    const maxDoc = reader.maxDoc
-    reader.close()
-    return maxDoc
   }
 
   /** @internal Sends one request per range to the workers, in range order. */

@@ -9,9 +9,14 @@ export interface ColumnInfo {
   name: string
   type: ColumnType
   layout: Layout
-  maxDoc: number
   /** Keyword: terms in the dictionary (facetCounts length); 0 otherwise. */
   termCount: number
+}
+
+/** A worker's answer to an OpenRequest. */
+export interface OpenedSegment {
+  maxDoc: number
+  columns: ColumnInfo[]
 }
 
 /** The pooled queries (the Column methods they mirror). */

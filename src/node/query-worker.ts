@@ -14,7 +14,7 @@ import type { Column } from '../read/column.js'
 import { openColumns } from '../read/open.js'
 import type { ColumnsReader } from '../read/reader.js'
 import { aggregateInRange, facetCountsInRange, filterInRange, histogramInRange, type RawRanges } from './query-range.js'
-import type { ColumnInfo, QueryRequest, SerializedError, WorkerReply, WorkerRequest } from './query-protocol.js'
+import type { ColumnInfo, OpenedSegment, OpenRequest, QueryRequest, SerializedError, WorkerReply, WorkerRequest } from './query-protocol.js'
 
 const segments = new Map<number, { reader: ColumnsReader; backend: ColumnsBackend }>()
 
@@ -27,14 +27,16 @@ function serializeError(error: unknown): SerializedError {
   return { name: error.name, message: error.message, fields }
 }
 
-function open(segment: number, buffer: SharedArrayBuffer, byteOffset: number, byteLength: number, fileName: string, maxDoc: number | undefined, choice: 'ts' | 'wasm' | 'auto'): ColumnInfo[] {
-  const backend = resolveBackend(choice)
-  const reader = openColumns(new Uint8Array(buffer, byteOffset, byteLength), { fileName, maxDoc, backend })
-  segments.set(segment, { reader, backend })
-  return reader.columns.map((column) => ({
-    name: column.name, type: column.type, layout: column.layout, maxDoc: column.maxDoc,
+function open(request: OpenRequest): OpenedSegment {
+  const backend = resolveBackend(request.backend)
+  const bytes = new Uint8Array(request.buffer, request.byteOffset, request.byteLength)
+  const reader = openColumns(bytes, { fileName: request.fileName, maxDoc: request.maxDoc, backend })
+  segments.set(request.segment, { reader, backend })
+  const columns = reader.columns.map((column): ColumnInfo => ({
+    name: column.name, type: column.type, layout: column.layout,
     termCount: column.dictionary === null ? 0 : column.dictionary.termCount,
   }))
+  return { maxDoc: reader.maxDoc, columns }
 }
 
 /** Raw ranges of termFilter: one per run of consecutive known ordinals. */
@@ -112,7 +114,7 @@ function handle(request: WorkerRequest): void {
   let transfer: ArrayBuffer[] = []
   try {
     if (request.op === 'open') {
-      reply = { id: request.id, ok: true, result: open(request.segment, request.buffer, request.byteOffset, request.byteLength, request.fileName, request.maxDoc, request.backend) }
+      reply = { id: request.id, ok: true, result: open(request) }
     } else if (request.op === 'release') {
       segments.get(request.segment)?.reader.close()
       segments.delete(request.segment)
