@@ -312,7 +312,7 @@ describe.skipIf(!hasWasm)('WebAssembly query kernels against a model', () => {
     const bytes = buildFile(model)
     const a = openWith(bytes, wasm!), b = openWith(bytes, typeScriptBackend)
     const errors = new Set<string>()
-    const outcome = (call: () => unknown) => {
+    const outcome = (call: () => unknown): { value?: unknown; error?: string } => {
       try {
         return { value: call() }
       } catch (error) {
@@ -343,7 +343,7 @@ describe.skipIf(!hasWasm)('WebAssembly query kernels against a model', () => {
           return found
         })
         expect(results[0]).toEqual(results[1])
-        for (const found of results[0]) if ('error' in found) errors.add(found.error.replace(/\d+/g, '#'))
+        for (const found of results[0]) if (found.error !== undefined) errors.add(found.error.replace(/\d+/g, '#'))
       }
       // Both kinds of corruption were met (the comparison above is not vacuous).
       expect([...errors].sort()).toEqual([
