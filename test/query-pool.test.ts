@@ -75,6 +75,7 @@ async function checkColumn(reader: ColumnsReader, segment: PooledSegment, column
     if (type === 'keyword') {
       const terms = [column.term(0), column.term(column.dictionary!.termCount - 1), 'no such term']
       expect(words(await segment.termFilter(field, terms, pooled)), `${at}: termFilter`).toEqual(words(column.termFilter(terms, single)))
+      for (const k of [0, 3, 100000]) expect(await segment.topTerms(field, k, pooled), `${at}: topTerms(${k})`).toEqual(column.topTerms(k, single))
     }
     if (type === 'geo_point') {
       for (const box of [
@@ -188,6 +189,8 @@ describe('query pool: ranges, errors, shutdown', () => {
       await expect(segment.facetCounts('integral_dense')).rejects.toThrow(messageOf(() => integral.facetCounts()))
       await expect(segment.histogram('integral_dense', [3, 3])).rejects.toBeInstanceOf(RangeError)
       await expect(segment.histogram('integral_dense', [3, 3])).rejects.toThrow(messageOf(() => integral.histogram([3, 3])))
+      await expect(segment.topTerms('bool_dense', 3)).rejects.toThrow(messageOf(() => reader.getColumn('bool_dense')!.topTerms(3)))
+      await expect(segment.topTerms('keyword_dense', -1)).rejects.toThrow(messageOf(() => reader.getColumn('keyword_dense')!.topTerms(-1)))
       await expect(segment.aggregate('no_such_field')).rejects.toThrow('columns: no column for field "no_such_field"')
       const other = openColumns(randomFile(33, 37), { backend: 'ts' })
       await expect(segment.aggregate('integral_dense', other.createDocSet())).rejects.toThrow(

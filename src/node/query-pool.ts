@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads'
 import type { ColumnType } from '../format/constants.js'
 import type { Aggregate } from '../kernels/aggregations.js'
 import { DocSet } from '../kernels/doc-set.js'
+import type { TermCount } from '../kernels/facets.js'
 import type { BoundingBox } from '../kernels/filters.js'
 import type { NaturalValue } from '../kernels/natural-units.js'
 import { mergeAggregates, rebuildError, sharedMemoryBackend, splitDocuments, sumCounts, type AggregateParts } from './query-merge.js'
@@ -145,6 +146,12 @@ export class QueryPool implements AsyncDisposable {
     return Promise.all(requests.map((request, index) => this.workers[index].request(request)))
   }
 
+  /** @internal Sends one request to the first worker. */
+  ask(request: Distributive<WorkerRequest>): Promise<unknown> {
+    this.assertOpen()
+    return this.workers[0].request(request)
+  }
+
   /** @internal Tells every worker to drop a segment. */
   async release(segment: number): Promise<void> {
     if (this.closed) return
@@ -237,6 +244,20 @@ export class PooledSegment {
   /** Documents per ordinal (keyword) or per value (bool), like Column.facetCounts. */
   async facetCounts(field: string, docs?: DocSet): Promise<Uint32Array> {
     return sumCounts((await this.query('facetCounts', field, [], docs, null)) as Uint32Array[])
+  }
+
+  /** The k terms with the most documents (count descending, ties by ordinal, zeros omitted), like Column.topTerms. */
+  async topTerms(field: string, k: number, docs?: DocSet): Promise<TermCount[]> {
+    const type = this.column(field).type
+    if (type !== 'keyword') throw new TypeError(`field "${field}" is ${type}; topTerms reads keyword columns`)
+    if (!(k >= 0) || k !== Math.floor(k)) throw new RangeError(`field "${field}": k must be a non-negative integer, got ${k}`)
+    const counts = await this.facetCounts(field, docs)
+    const ordinals: number[] = []
+    for (let ordinal = 0; ordinal < counts.length; ordinal++) if (counts[ordinal] !== 0) ordinals.push(ordinal)
+    ordinals.sort((a, b) => counts[b] - counts[a] || a - b)
+    ordinals.length = Math.min(k, ordinals.length)
+    const terms = (await this.pool.ask({ op: 'terms', segment: this.segment, field, ordinals })) as string[]
+    return ordinals.map((ordinal, index) => ({ term: terms[index], ordinal, count: counts[ordinal] }))
   }
 
   /** Values per bucket [edges[b], edges[b + 1]) in natural units, like Column.histogram. */

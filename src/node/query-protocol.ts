@@ -56,7 +56,16 @@ export interface QueryRequest {
   out: Int32Array | null
 }
 
-export type WorkerRequest = OpenRequest | ReleaseRequest | QueryRequest
+/** The terms of a keyword column's ordinals (topTerms names its winners). */
+export interface TermsRequest {
+  op: 'terms'
+  id: number
+  segment: number
+  field: string
+  ordinals: number[]
+}
+
+export type WorkerRequest = OpenRequest | ReleaseRequest | QueryRequest | TermsRequest
 
 /** An error as it crosses the thread boundary: class name, message and own fields (fileName, detail, ...). */
 export interface SerializedError {

@@ -69,12 +69,16 @@ function boxRanges(column: Column, box: BoundingBox): [RawRanges, RawRanges] {
   return [latitudes, longitudes]
 }
 
+function columnOf(segment: number, field: string): { column: Column; backend: ColumnsBackend } {
+  const open = segments.get(segment)
+  if (open === undefined) throw new Error(`segment ${segment} is not open in this worker`)
+  const column = open.reader.getColumn(field)
+  if (column === null) throw new RangeError(`${open.reader.fileName}: no column for field "${field}"`)
+  return { column, backend: open.backend }
+}
+
 function query(request: QueryRequest): { result: unknown; transfer: ArrayBuffer[] } {
-  const open = segments.get(request.segment)
-  if (open === undefined) throw new Error(`segment ${request.segment} is not open in this worker`)
-  const { reader, backend } = open
-  const column = reader.getColumn(request.field)
-  if (column === null) throw new RangeError(`${reader.fileName}: no column for field "${request.field}"`)
+  const { column, backend } = columnOf(request.segment, request.field)
   const range = { from: request.from, to: request.to }
   const filter = request.filter
   const args = request.args
@@ -115,6 +119,9 @@ function handle(request: WorkerRequest): void {
   try {
     if (request.op === 'open') {
       reply = { id: request.id, ok: true, result: open(request) }
+    } else if (request.op === 'terms') {
+      const { column } = columnOf(request.segment, request.field)
+      reply = { id: request.id, ok: true, result: request.ordinals.map((ordinal) => column.term(ordinal)) }
     } else if (request.op === 'release') {
       segments.get(request.segment)?.reader.close()
       segments.delete(request.segment)
