@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { QUICK_RESULTS_DIR, RESULTS_DIR } from '../bench/suites/paths.js'
 import { type Bar, renderBarChart } from '../bench/suites/svg-chart.js'
+import { BLOCK_KIND_NAMES } from '../src/format/constants.js'
 
 const directory = process.argv.includes('--quick') ? QUICK_RESULTS_DIR : RESULTS_DIR
 
@@ -42,7 +43,7 @@ function sizeSection(size: Json): string {
   for (const d of size.datasets) {
     for (const c of d.columns) {
       const kinds = c.sequences.filter((s: Json) => s.sequence !== 'offsets')
-        .map((s: Json) => `${s.sequence === 'values' ? '' : `${s.sequence}: `}${['constant', 'packed', 'table'].map((kind) => `${kind[0]} ${s.percentOfValues[kind] ?? 0}%`).join(' / ')}`).join('; ')
+        .map((s: Json) => `${s.sequence === 'values' ? '' : `${s.sequence}: `}${BLOCK_KIND_NAMES.map((kind) => `${kind[0]} ${s.percentOfValues[kind] ?? 0}%`).join(' / ')}`).join('; ')
       rows.push([d.name, c.name, c.type, c.layout ?? '–', kb(c.oixkBytes), kinds, kb(c.parquetBytes.uncompressed), kb(c.parquetBytes.zstd), kb(c.arrowBufferBytes),
         c.parquetBytes.zstd > 0 ? times(c.oixkBytes / c.parquetBytes.zstd) : '–'])
     }
@@ -86,9 +87,12 @@ function decodeChart(decode: Json): string {
 
 function openSection(open: Json): string {
   let text = `## Open + checksum, random access\n\n${open.description}\n\nMachine: ${machineLine(open)}.\n\n`
-  text += table(['dataset', 'file', 'WASM open', 'TS open', 'memcpy of the file'], open.files.map((f: Json) => {
-    const cell = (backend: string) => { const r = f.results.find((x: Json) => x.backend === backend); return `${ms(r.medianMs)} ms (${r.gigabytesPerSecond.toFixed(2)} GB/s)` }
-    return [f.dataset, kb(f.bytes), cell('wasm'), cell('ts'), `${ms(f.memcpy.medianMs)} ms (${f.memcpy.gigabytesPerSecond.toFixed(1)} GB/s)`]
+  text += table(['dataset', 'file', 'WASM open (copy in + check)', 'WASM open in place (FileBuffer)', 'TS open', 'memcpy of the file'], open.files.map((f: Json) => {
+    const cell = (backend: string) => {
+      const r = f.results.find((x: Json) => x.backend === backend)
+      return r === undefined ? '–' : `${ms(r.medianMs)} ms (${r.gigabytesPerSecond.toFixed(2)} GB/s)`
+    }
+    return [f.dataset, kb(f.bytes), cell('wasm'), cell('wasm, in place (FileBuffer)'), cell('ts'), `${ms(f.memcpy.medianMs)} ms (${f.memcpy.gigabytesPerSecond.toFixed(1)} GB/s)`]
   }))
   text += '\n' + table(['column', 'accessor', 'calls', 'WASM ns/call', 'TS ns/call'], open.latency.map((l: Json) => {
     const ns = (backend: string) => l.results.find((x: Json) => x.backend === backend).nanosecondsPerCall.toFixed(1)
