@@ -11,7 +11,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
-import type { DocSet } from '../src/kernels/doc-set.js'
+import { DocSet } from '../src/kernels/doc-set.js'
 import { createQueryPool, type PooledSegment } from '../src/node/query-pool.js'
 import { openColumns } from '../src/read/open.js'
 import type { ColumnsReader } from '../src/read/reader.js'
@@ -34,7 +34,14 @@ const counted = (set: DocSet): string => {
   return count
 }
 
-function cases(reader: ColumnsReader): PoolCase[] {
+/** Every 10th document, as the reader's DocSet and as a pooled one (the same ids). */
+function tenPercent(reader: ColumnsReader, segments: PooledSegment[]): { single: DocSet; pooled: Map<PooledSegment, DocSet> } {
+  const ids = Array.from({ length: Math.ceil(reader.maxDoc / 10) }, (_, index) => index * 10)
+  return { single: DocSet.fromDocuments(reader, ids), pooled: new Map(segments.map((segment) => [segment, DocSet.fromDocuments(segment, ids)])) }
+}
+
+function cases(reader: ColumnsReader, segments: PooledSegment[]): PoolCase[] {
+  const tenth = tenPercent(reader, segments)
   const date = reader.getColumn('date')!
   const start = Math.floor(Number(date.minRaw) / DAY_MS) * DAY_MS
   const days = Math.floor(Number(date.maxRaw) / DAY_MS) - start / DAY_MS + 1
@@ -42,6 +49,21 @@ function cases(reader: ColumnsReader): PoolCase[] {
   const json = (value: unknown) => JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v instanceof Uint32Array ? Array.from(v) : v))
   return [
     { name: 'facet origin', single: (r) => json(r.getColumn('origin')!.facetCounts()), pooled: async (s) => json(await s.facetCounts('origin')) },
+    {
+      name: 'facet origin over a 10% DocSet',
+      single: (r) => json(r.getColumn('origin')!.facetCounts(tenth.single)),
+      pooled: async (s) => json(await s.facetCounts('origin', tenth.pooled.get(s))),
+    },
+    {
+      name: 'rangeFilter delay [10, 60], then facet origin',
+      single: (r) => {
+        const delayed = r.getColumn('delay')!.rangeFilter(10, 60)
+        const counts = r.getColumn('origin')!.facetCounts(delayed)
+        delayed.release()
+        return json(counts)
+      },
+      pooled: async (s) => json(await s.facetCounts('origin', await s.rangeFilter('delay', 10, 60))),
+    },
     {
       name: `rangeFilter delay [10, 60] (count ${DELAYED.toLocaleString('en-US')})`,
       single: (r) => counted(r.getColumn('delay')!.rangeFilter(10, 60)),
@@ -102,12 +124,12 @@ async function main(): Promise<void> {
   const capacityBefore = await parallelCapacity()
   for (const backend of backends) {
     const reader = openColumns(bytes, { backend })
-    const list = cases(reader)
     const pools = [1, 2].map((threads) => ({ threads, pool: createQueryPool({ threads, backend }) }))
     const segments = await Promise.all(pools.map(async ({ threads, pool }) => ({ threads, segment: await pool.open(bytes, { fileName: 'flights-3m' }) })))
+    const list = cases(reader, segments.map(({ segment }) => segment))
     for (const query of list) {
       const expected = query.single(reader)
-      if (query.name.startsWith('rangeFilter') && expected !== String(DELAYED)) throw new Error(`rangeFilter count ${expected}, expected ${DELAYED}`)
+      if (query.name.startsWith('rangeFilter delay [10, 60] (count') && expected !== String(DELAYED)) throw new Error(`rangeFilter count ${expected}, expected ${DELAYED}`)
       const single = await timeMs(() => query.single(reader))
       const row = [backend, query.name, `${single.median.toFixed(2)} (${single.best.toFixed(2)})`]
       for (const { segment } of segments) {
