@@ -220,6 +220,24 @@ describe('query pool: ranges, errors, shutdown', () => {
     }
   })
 
+  it('openReader: a reader in this thread over the shared bytes that shares DocSets with the pool', async () => {
+    const bytes = randomFile(36, 3100)
+    const reference = openColumns(bytes, { backend: 'ts' })
+    await using pool = createQueryPool({ threads: 2, backend: 'ts' })
+    const segment = await pool.open(bytes)
+    using reader = segment.openReader()
+    const [, lo, hi] = quartiles(reference.getColumn('integral_dense')!)
+    const selected = await segment.rangeFilter('integral_dense', lo, hi)
+    const expected = reference.getColumn('integral_dense')!.rangeFilter(lo, hi)
+    expect(words(selected)).toEqual(words(expected))
+    const column = reader.getColumn('date_optional')!
+    expect(Array.from(column.topK(10, 'descending', selected))).toEqual(Array.from(reference.getColumn('date_optional')!.topK(10, 'descending', expected)))
+    const local = column.rangeFilter(column.minRaw, column.maxRaw, selected)
+    expect(local.words.buffer).toBeInstanceOf(SharedArrayBuffer)
+    expect(await segment.facetCounts('bool_multi', local)).toEqual(reference.getColumn('bool_multi')!.facetCounts(reference.getColumn('date_optional')!.rangeFilter(column.minRaw, column.maxRaw, expected)))
+    reference.close()
+  })
+
   it('await using closes the pool', async () => {
     const bytes = randomFile(35, 100)
     let segment: PooledSegment

@@ -16,6 +16,8 @@ import { DocSet } from '../kernels/doc-set.js'
 import type { TermCount } from '../kernels/facets.js'
 import type { BoundingBox } from '../kernels/filters.js'
 import type { NaturalValue } from '../kernels/natural-units.js'
+import { openColumns } from '../read/open.js'
+import type { ColumnsReader } from '../read/reader.js'
 import { mergeAggregates, rebuildError, sharedMemoryBackend, splitDocuments, sumCounts, type AggregateParts } from './query-merge.js'
 import type { ColumnInfo, OpenedSegment, PooledMethod, QueryRequest, WorkerReply, WorkerRequest } from './query-protocol.js'
 
@@ -195,6 +197,15 @@ export class PooledSegment {
     this.columns = Object.freeze(columns)
     this.bytes = bytes
     for (const column of columns) this.byName.set(column.name, column)
+  }
+
+  /**
+   * A reader in this thread over the same shared bytes (TS kernels, no copy; the file is
+   * validated again) whose methods accept the pool's DocSets and make shared ones: for
+   * what the pool does not split (topK, accessors). Close it when done.
+   */
+  openReader(): ColumnsReader {
+    return openColumns(this.bytes, { fileName: this.fileName, maxDoc: this.maxDoc, backend: sharedMemoryBackend })
   }
 
   /** An empty DocSet in shared memory: workers read and write it in place. */
