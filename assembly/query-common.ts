@@ -22,6 +22,9 @@ const UNPACK_VECTORS: usize = memory.data(64, 16)
 /** Swizzle mask and multipliers of the u16 unpack (see fields8). */
 const UNPACK16_VECTORS: usize = memory.data(32, 16)
 
+/** Set by loadSelection: the run covers a whole block and selects all of it. */
+export let selectionAll = false
+
 /**
  * Fills SEL_WORDS for `take` positions whose selection bits start at bit `bit`
  * of the words at sel (sel = 0: all selected); returns the or of the words.
@@ -32,10 +35,11 @@ export function loadSelection(sel: usize, bit: u32, take: u32): u32 {
     // Every value of a whole block (the common dense case): 8 vector stores.
     const ones = i32x4.splat(-1)
     for (let at: usize = 0; at < 128; at += 16) v128.store(SEL_WORDS + at, ones)
+    selectionAll = true
     return 0xFFFF_FFFF
   }
   const chunks = (take + 31) >>> 5
-  let any: u32 = 0
+  let any: u32 = 0, every: u32 = 0xFFFF_FFFF
   for (let c: u32 = 0; c < chunks; c++) {
     let word: u32 = 0xFFFF_FFFF
     if (sel != 0) {
@@ -46,7 +50,9 @@ export function loadSelection(sel: usize, bit: u32, take: u32): u32 {
     if (left < 32) word &= (<u32>1 << left) - 1
     store<u32>(SEL_WORDS + (<usize>c << 2), word)
     any |= word
+    every &= word
   }
+  selectionAll = take == 1024 && every == 0xFFFF_FFFF
   return any
 }
 

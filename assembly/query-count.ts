@@ -4,7 +4,9 @@
 // position j of a block goes to sub-array j & 3 (with 4 lanes), so runs of one
 // value do not wait on their own previous increment. A packed block whose
 // bound base + g (2^W - 1) is below stride counts without per-value checks;
-// values ≥ n then land in [n, stride) and are caught once per block.
+// values ≥ n then land in [n, stride) and are caught once per block. With at
+// most 256 values, whole blocks of bytes count adjacent pairs instead (half the
+// increments; see countPairs) when `pairs` names a 2^16-u32 table.
 import {
   BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, RECORD_BYTES,
   recordAux, recordBase, recordDataOffset, recordKind, recordWidth, tableIndexError,
@@ -12,7 +14,7 @@ import {
 import { decodeBlock } from './decode'
 import {
   SEL_WORDS, TABLE_COUNTS, U_BUFFER, countTableIndexes, firstSelected, loadSelection, packedBound, packedFits,
-  selectedCount, unpackU32, valueRangeError,
+  selectedCount, selectionAll, unpackU32, valueRangeError,
 } from './query-common'
 
 // @ts-ignore: decorator
@@ -124,16 +126,64 @@ function countPacked(p: usize, from: u32, take: u32, W: u32, area: usize, stride
   }
 }
 
+/** The largest byte of the 1,024 at p (a whole block of 8-bit fields). */
+function largestByte(p: usize): u32 {
+  let most = i8x16.splat(0)
+  for (let q = p; q < p + 1024; q += 64) {
+    most = i8x16.max_u(most, i8x16.max_u(v128.load(q), v128.load(q, 16)))
+    most = i8x16.max_u(most, i8x16.max_u(v128.load(q, 32), v128.load(q, 48)))
+  }
+  most = i8x16.max_u(most, i8x16.shuffle(most, most, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7))
+  most = i8x16.max_u(most, i8x16.shuffle(most, most, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3))
+  most = i8x16.max_u(most, i8x16.shuffle(most, most, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1))
+  most = i8x16.max_u(most, i8x16.shuffle(most, most, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0))
+  return i8x16.extract_lane_u(most, 0)
+}
+
+/**
+ * A whole block of bytes (W = 8, g = 1) whose values base + u are all below
+ * n ≤ 256, counted two at a time: the u16 of two adjacent bytes plus
+ * base·257 is the pair (v0, v1) itself, one increment per pair in a 2^16
+ * table folded into the counts at the end. Half the read-modify-writes.
+ */
+function countPairs(p: usize, offset: u32, pairs: usize): void {
+  for (let q = p; q < p + 1024; q += 8) {
+    bump(pairs + (<usize>(<u32>load<u16>(q) + offset) << 2), 1)
+    bump(pairs + (<usize>(<u32>load<u16>(q, 2) + offset) << 2), 1)
+    bump(pairs + (<usize>(<u32>load<u16>(q, 4) + offset) << 2), 1)
+    bump(pairs + (<usize>(<u32>load<u16>(q, 6) + offset) << 2), 1)
+  }
+}
+
+/** Adds pair counts into area: entry (v1 << 8 | v0) counts once for v0 and once for v1. */
+function foldPairs(pairs: usize, area: usize, n: u32): void {
+  const columns = (n + 3) & ~3
+  for (let high: u32 = 0; high < n; high++) {
+    const row = pairs + (<usize>high << 10)
+    let sums = i32x4.splat(0)
+    for (let low: u32 = 0; low < columns; low += 4) {
+      const counts = v128.load(row + (<usize>low << 2))
+      sums = i32x4.add(sums, counts)
+      const at = area + (<usize>low << 2)
+      v128.store(at, i32x4.add(v128.load(at), counts))
+    }
+    const total = i32x4.extract_lane(sums, 0) + i32x4.extract_lane(sums, 1) + i32x4.extract_lane(sums, 2) + i32x4.extract_lane(sums, 3)
+    bump(area + (<usize>high << 2), total)
+  }
+}
+
 /**
  * counts over the run [first, first + count) into `lanes` (1 or 4) sub-arrays
  * of `stride` u32 at area (zeroed here; stride ≥ n), merged into the first at
- * the end. Status 0, 1 (table index) or 4 (value outside [0, n)).
+ * the end; pairs: 0, or a table of 2^16 u32 for pair counting (n ≤ 256).
+ * Status 0, 1 (table index) or 4 (value outside [0, n)).
  */
 export function queryCountValues(
   records: usize, data: usize, first: u32, count: u32, sel: usize, selStart: u32,
-  area: usize, n: u32, stride: u32, lanes: u32,
+  area: usize, n: u32, stride: u32, lanes: u32, pairs: usize,
 ): i32 {
   memory.fill(area, 0, <usize>lanes * stride << 2)
+  let pairsUsed = false
   const end = first + count
   let index = first
   while (index < end) {
@@ -174,6 +224,12 @@ export function queryCountValues(
       continue
     }
     const g = <u64>aux
+    if (pairs != 0 && W == 8 && g == 1 && selectionAll && base >= 0 && <u64>base + largestByte(p) < <u64>n) {
+      if (!pairsUsed) memory.fill(pairs, 0, 65536 << 2)
+      pairsUsed = true
+      countPairs(p, <u32>base * 257, pairs)
+      continue
+    }
     if (W <= 32 && base >= 0 && packedFits(base, g, W) && packedBound(base, g, W) < <i64>stride) {
       countPacked(p, from, take, W, area, stride, lanes, <u32>base, <u32>g)
       const bound = <u32>packedBound(base, g, W)
@@ -194,6 +250,7 @@ export function queryCountValues(
     const status = countRaw(record, data, block, from, take, area, n)
     if (status != OK) return status
   }
+  if (pairsUsed) foldPairs(pairs, area, n)
   if (lanes == 4) {
     const row = <usize>stride << 2
     for (let v: u32 = 0; v < n; v++) {

@@ -13,6 +13,7 @@ import { wasmRuntime, wasmUnavailableReason } from '../src/backend/wasm/runtime.
 import { CorruptIndexException } from '../src/format/errors.js'
 import { openColumns } from '../src/read/open.js'
 import { flushColumns } from '../src/write/columns-writer.js'
+import { denseFile } from './helpers/dense-file.js'
 import { type Block, bits, buildFile, packFields, parseFile, tableBlock } from './helpers/file-surgery.js'
 import { MAX_INT64, MIN_INT64, ieeeOfSortable, randomBits } from './helpers/random-columns.js'
 import { seededRandom } from './helpers/random.js'
@@ -269,6 +270,44 @@ describe.skipIf(!hasWasm)('WebAssembly query kernels against a model', () => {
       }
     })
   }
+
+  it('countValues over long runs of byte blocks (the pair-counting path) and its fallbacks', () => {
+    const random = seededRandom(229)
+    const pick = pickOf(random)
+    const count = 300_000
+    // Blocks of bytes from 0 (base 0), from 20 (base 20: the pair offset), and 6-bit blocks up to 255.
+    const shapeOf = (block: number) => (block % 7 === 3 ? 2 : block % 3)
+    const values = Array.from({ length: count }, (_, i) => {
+      const shape = shapeOf(i >>> 10)
+      return shape === 0 ? pick(229) : shape === 1 ? 20 + pick(209) : 200 + pick(56)
+    })
+    const opened = openWith(denseFile(count, (i) => values[i], 'n'), wasm!)
+    try {
+      for (const shape of ['null', 'all', 'sparse', 'unaligned'] as const) {
+        const selectionStart = shape === 'unaligned' ? 13 : 0
+        const first = shape === 'unaligned' ? 5000 : 0
+        const n = count - first
+        let words: Int32Array | null = null
+        if (shape !== 'null') {
+          words = new Int32Array((selectionStart + n + 31) >>> 5)
+          for (let bit = 0; bit < selectionStart + n; bit++) if (shape !== 'sparse' || pick(20) === 0) words[bit >>> 5] |= 1 << (bit & 31)
+        }
+        const selection = bitsetOf(wasm!, words)
+        const counts = new Uint32Array(256)
+        const expected = new Array<number>(256).fill(0)
+        for (let i = 0; i < n; i++) if (isSelected(words, selectionStart + i)) expected[values[first + i]]++
+        wasm!.query.countValues(opened.sequence, first, n, selection, selectionStart, counts)
+        expect(Array.from(counts)).toEqual(expected)
+        selection?.release()
+      }
+      // 229 counts: the first value of 229 or more is reported.
+      const firstBad = values.findIndex((value) => value >= 229)
+      expect(() => wasm!.query.countValues(opened.sequence, 0, count, null, 0, new Uint32Array(229)))
+        .toThrow(new CorruptIndexException(FILE_NAME, `${opened.sequence.label}: value ${firstBad} is ${values[firstBad]}, not in [0, 229)`))
+    } finally {
+      opened.close()
+    }
+  })
 
   it('a table index out of range: the reader\'s message, from every kernel', () => {
     const schema = { fields: [{ name: 'n', type: 'integral', column: true }] }

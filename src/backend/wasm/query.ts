@@ -15,6 +15,9 @@ const TABLE_INDEX_ERROR = 1
 const VALUE_RANGE_ERROR = 4
 /** Facet counting spreads over 4 interleaved count arrays up to this many distinct values. */
 const MAX_INTERLEAVED_VALUES = 16384
+/** The pair table (2^16 u32) is zeroed per call: worth it only for runs this long. */
+const PAIR_COUNTING_VALUES = 1 << 18
+const PAIR_TABLE_BYTES = 65536 * 4
 /** Bytes after a bitset's last word: the kernels touch words with unaligned 8-byte accesses. */
 const BITSET_SLACK = 16
 
@@ -115,11 +118,13 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
       const lanes = n <= MAX_INTERLEAVED_VALUES ? 4 : 1
       // Stride 2n: a valid packed block's bound base + g (2^W - 1) is below 2 max + 1 ≤ 2n, so it counts unchecked.
       const stride = Math.max(64, (2 * n + 3) & ~3)
-      const at = area(lanes * stride * 4)
+      // Up to 256 values, whole blocks of bytes count pairs in a table of 2^16 u32 after the lanes.
+      const pairs = n <= 256 && count >= PAIR_COUNTING_VALUES
+      const at = area(lanes * stride * 4 + (pairs ? PAIR_TABLE_BYTES : 0))
       const file = sequence.file.address
       const status = kernels.queryCountValues(
         file + sequence.recordsStart, file + sequence.dataStart, first, count, selectionAddress(selection), selectionStart,
-        at, n, stride, lanes,
+        at, n, stride, lanes, pairs ? at + lanes * stride * 4 : 0,
       )
       if (status !== 0) failed(status, sequence, n)
       const words = runtime.words, from = at >>> 2

@@ -21,7 +21,7 @@ export interface Kernels {
   checkCanonical(records: number, data: number, count: number, out: number): number
   queryCountValues(
     records: number, data: number, first: number, count: number, selection: number, selectionStart: number,
-    area: number, n: number, stride: number, lanes: number,
+    area: number, n: number, stride: number, lanes: number, pairs: number,
   ): number
   queryMatchRange(
     records: number, data: number, first: number, count: number, selection: number, selectionStart: number,
