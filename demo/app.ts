@@ -32,6 +32,10 @@ let bytes: Uint8Array = new Uint8Array(0)
 let reader: ColumnsReader | null = null
 let dateEdges: number[] = []
 const filters = new Map<Dimension, DocSet>()
+// Each filter's version; a view is recounted only when a filter it depends on (every one but its own) changed.
+const versions = new Map<Dimension, number>(DIMENSIONS.map((dimension) => [dimension, 0]))
+const viewKeys = new Map<Dimension, string>()
+const viewCounts = new Map<Dimension, Uint32Array>()
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 const column = (name: Dimension): Column => reader!.getColumn(name)!
@@ -67,6 +71,7 @@ function filterOf(dimension: Dimension): DocSet | null {
 }
 
 function refreshFilter(dimension: Dimension): void {
+  versions.set(dimension, versions.get(dimension)! + 1)
   filters.get(dimension)?.release()
   filters.delete(dimension)
   const filter = filterOf(dimension)
@@ -88,8 +93,17 @@ interface Counts { origin: Uint32Array; destination: Uint32Array; delay: Uint32A
 
 function query(): Counts {
   const counted = (dimension: Dimension, count: (docs: DocSet | undefined) => Uint32Array) => {
+    const key = DIMENSIONS.filter((other) => other !== dimension).map((other) => versions.get(other)).join(',')
+    if (viewKeys.get(dimension) === key) return viewCounts.get(dimension)!
     const docs = combined(dimension)
-    try { return count(docs) } finally { docs?.release() }
+    try {
+      const counts = count(docs)
+      viewKeys.set(dimension, key)
+      viewCounts.set(dimension, counts)
+      return counts
+    } finally {
+      docs?.release()
+    }
   }
   const all = combined()
   const matching = all === undefined ? reader!.maxDoc : all.count()
@@ -134,49 +148,58 @@ function renderFacet(dimension: 'origin' | 'destination', counts: Uint32Array): 
   }))
 }
 
-/** Bars of a histogram; the selected range (if any) is highlighted, a drag selects buckets. */
-function renderChart(dimension: 'delay' | 'date', edges: number[], counts: Uint32Array, label: (edge: number) => string): void {
-  const container = element<HTMLDivElement>(`${dimension}-chart`)
-  const width = 600, height = 170, bottom = 18
+const CHART_WIDTH = 600, CHART_HEIGHT = 170, CHART_BOTTOM = 18
+
+/** An empty chart for `edges`: one bar per bucket, axis labels, the drag-to-select brush. */
+function buildChart(dimension: 'delay' | 'date', edges: number[], label: (edge: number) => string): void {
   const svg = document.createElementNS(SVG, 'svg')
-  svg.setAttribute('viewBox', `0 0 ${width} ${height}`)
+  svg.setAttribute('viewBox', `0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`)
   svg.setAttribute('preserveAspectRatio', 'none')
   svg.setAttribute('role', 'img')
-  const total = counts.reduce((sum, count) => sum + count, 0)
-  svg.setAttribute('aria-label', `${dimension} histogram: ${total.toLocaleString('en-US')} flights in ${counts.length} buckets; drag to select a range`)
-  const maximum = Math.max(1, ...counts)
-  const step = width / counts.length
-  const range = selection[dimension]
-  counts.forEach((count, bucket) => {
+  const buckets = edges.length - 1
+  const step = CHART_WIDTH / buckets
+  for (let bucket = 0; bucket < buckets; bucket++) {
     const bar = document.createElementNS(SVG, 'rect')
-    const barHeight = ((height - bottom) * count) / maximum
     bar.setAttribute('x', String(bucket * step + 0.5))
-    bar.setAttribute('y', String(height - bottom - barHeight))
     bar.setAttribute('width', String(Math.max(0.5, step - 1)))
-    bar.setAttribute('height', String(barHeight))
-    const inside = range === null || (edges[bucket] <= range[1] && edges[bucket + 1] - 1 >= range[0])
-    bar.setAttribute('class', inside ? 'bar' : 'bar out')
-    bar.dataset.count = String(count)
-    const title = document.createElementNS(SVG, 'title')
-    title.textContent = `${label(edges[bucket])} to ${label(edges[bucket + 1])}: ${count.toLocaleString('en-US')}`
-    bar.append(title)
+    bar.append(document.createElementNS(SVG, 'title'))
     svg.append(bar)
-  })
-  for (const bucket of [0, Math.floor(counts.length / 2), counts.length]) {
+  }
+  for (const bucket of [0, Math.floor(buckets / 2), buckets]) {
     const text = document.createElementNS(SVG, 'text')
-    text.setAttribute('x', String(Math.min(width - 40, bucket * step)))
-    text.setAttribute('y', String(height - 4))
+    text.setAttribute('x', String(Math.min(CHART_WIDTH - 40, bucket * step)))
+    text.setAttribute('y', String(CHART_HEIGHT - 4))
     text.textContent = label(edges[bucket])
     svg.append(text)
   }
   attachBrush(svg, dimension, edges, step)
-  container.replaceChildren(svg)
+  element<HTMLDivElement>(`${dimension}-chart`).replaceChildren(svg)
+}
+
+/** Bar heights and titles from the counts; buckets outside the selected range (if any) are pale. */
+function renderChart(dimension: 'delay' | 'date', edges: number[], counts: Uint32Array, label: (edge: number) => string): void {
+  const svg = element<HTMLDivElement>(`${dimension}-chart`).firstElementChild as SVGSVGElement
+  const total = counts.reduce((sum, count) => sum + count, 0)
+  svg.setAttribute('aria-label', `${dimension} histogram: ${total.toLocaleString('en-US')} flights in ${counts.length} buckets; drag to select a range`)
+  const maximum = Math.max(1, ...counts)
+  const range = selection[dimension]
+  const bars = svg.querySelectorAll<SVGRectElement>('rect')
+  counts.forEach((count, bucket) => {
+    const bar = bars[bucket]
+    const barHeight = ((CHART_HEIGHT - CHART_BOTTOM) * count) / maximum
+    bar.setAttribute('y', String(CHART_HEIGHT - CHART_BOTTOM - barHeight))
+    bar.setAttribute('height', String(barHeight))
+    const inside = range === null || (edges[bucket] <= range[1] && edges[bucket + 1] - 1 >= range[0])
+    bar.setAttribute('class', inside ? 'bar' : 'bar out')
+    bar.dataset.count = String(count)
+    bar.firstElementChild!.textContent = `${label(edges[bucket])} to ${label(edges[bucket + 1])}: ${count.toLocaleString('en-US')}`
+  })
 }
 
 function attachBrush(svg: SVGSVGElement, dimension: 'delay' | 'date', edges: number[], step: number): void {
   const bucketAt = (event: PointerEvent) => {
     const box = svg.getBoundingClientRect()
-    const x = ((event.clientX - box.left) / box.width) * 600
+    const x = ((event.clientX - box.left) / box.width) * CHART_WIDTH
     return Math.max(0, Math.min(edges.length - 2, Math.floor(x / step)))
   }
   let start = -1
@@ -187,7 +210,7 @@ function attachBrush(svg: SVGSVGElement, dimension: 'delay' | 'date', edges: num
     brush = document.createElementNS(SVG, 'rect')
     brush.setAttribute('class', 'brush')
     brush.setAttribute('y', '0')
-    brush.setAttribute('height', '152')
+    brush.setAttribute('height', String(CHART_HEIGHT - CHART_BOTTOM))
     svg.append(brush)
   })
   svg.addEventListener('pointermove', (event) => {
@@ -199,6 +222,8 @@ function attachBrush(svg: SVGSVGElement, dimension: 'delay' | 'date', edges: num
   svg.addEventListener('pointerup', (event) => {
     if (start < 0) return
     const end = bucketAt(event)
+    brush?.remove()
+    brush = null
     const [first, last] = [Math.min(start, end), Math.max(start, end)]
     start = -1
     // Buckets are [edge, next edge): the inclusive range ends one unit before the next edge.
@@ -248,6 +273,9 @@ function open(backend: 'wasm' | 'ts'): void {
   const date = column('date')
   const first = Math.floor(Number(date.minRaw) / DAY) * DAY, last = Math.floor(Number(date.maxRaw) / DAY) * DAY + DAY
   dateEdges = Array.from({ length: (last - first) / DAY + 1 }, (_, index) => first + index * DAY)
+  viewKeys.clear()
+  buildChart('delay', DELAY_EDGES, String)
+  buildChart('date', dateEdges, dateLabel)
   const opened = performance.now() - started
   interact('all', () => {}, `opened ${reader.maxDoc.toLocaleString('en-US')} flights in ${opened.toFixed(0)} ms`)
 }

@@ -1,6 +1,6 @@
 /**
  * The faceting demo in Chromium, on the 3-million-flight file: it loads, a click
- * on an origin and a delay range update the other views to exactly what the
+ * on an origin, a delay range and a drag across the date chart update the other views to exactly what the
  * Node API computes for the same filters, a screenshot is saved to
  * test-results/demo.png, and the page served with a Content-Security-Policy that
  * forbids WebAssembly gives the same numbers on the pure-TypeScript backend.
@@ -37,10 +37,14 @@ async function shown(page: Page): Promise<Shown> {
 const status = (page: Page) => page.evaluate(() => (window as unknown as { oixkDemo: DemoStatus }).oixkDemo)
 
 /** The same views from the Node API: every filter but the view's own. */
-function expected(reader: ColumnsReader, origin: string | null, delay: [number, number] | null, selectedRows: string[]): Shown {
+function expected(reader: ColumnsReader, origin: string | null, delay: [number, number] | null, selectedRows: string[], dateRange: [number, number] | null = null): Shown {
   const originColumn = reader.getColumn('origin')!, destinationColumn = reader.getColumn('destination')!
   const date = reader.getColumn('date')!
-  const filters = { origin: origin === null ? null : originColumn.termFilter([origin]), delay: delay === null ? null : reader.getColumn('delay')!.rangeFilter(delay[0], delay[1]) }
+  const filters = {
+    origin: origin === null ? null : originColumn.termFilter([origin]),
+    delay: delay === null ? null : reader.getColumn('delay')!.rangeFilter(delay[0], delay[1]),
+    date: dateRange === null ? null : date.rangeFilter(dateRange[0], dateRange[1]),
+  }
   const except = (skip: string) => {
     const sets = Object.entries(filters).filter(([name, set]) => name !== skip && set !== null).map(([, set]) => set!)
     return sets.length === 0 ? undefined : sets.slice(1).reduce((all, set) => all.and(set), sets[0].clone())
@@ -98,11 +102,23 @@ describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () =>
       await page.waitForFunction((count) => (window as unknown as { oixkDemo: DemoStatus }).oixkDemo.interactions > count, clickStatus.interactions)
       const afterRange = await shown(page)
       const rangeStatus = await status(page)
+      // A drag across the date chart, from about a sixth of its width to a half.
+      const chart = (await page.locator('#date-chart svg').boundingBox())!
+      await page.mouse.move(chart.x + chart.width / 6, chart.y + chart.height / 2)
+      await page.mouse.down()
+      await page.mouse.move(chart.x + chart.width / 3, chart.y + chart.height / 2, { steps: 4 })
+      await page.mouse.move(chart.x + chart.width / 2, chart.y + chart.height / 2, { steps: 4 })
+      await page.mouse.up()
+      await page.waitForFunction((count) => (window as unknown as { oixkDemo: DemoStatus }).oixkDemo.interactions > count, rangeStatus.interactions)
+      const afterDrag = await shown(page)
+      const dragStatus = await status(page)
+      const dragged = await page.evaluate(() => ['lo', 'hi'].map((name) => (document.querySelector(`#date-range input[name="${name}"]`) as HTMLInputElement).value))
+      const dateRange: [number, number] = [Date.parse(`${dragged[0]}T00:00:00Z`), Date.parse(`${dragged[1]}T00:00:00Z`) + DAY - 1]
       if (screenshot !== null) {
         mkdirSync(join(ROOT, 'test-results'), { recursive: true })
         await page.screenshot({ path: join(ROOT, 'test-results', screenshot), fullPage: true })
       }
-      return { term, initial, afterClick, afterRange, clickStatus, rangeStatus }
+      return { term, initial, afterClick, afterRange, afterDrag, dateRange, clickStatus, rangeStatus, dragStatus }
     } finally {
       await page.close()
     }
@@ -112,14 +128,18 @@ describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () =>
 
   it('loads; a click on an origin and a delay range give exactly the Node API numbers (WebAssembly)', async () => {
     wasmSession = await session('/', 'demo.png')
-    const { term, initial, afterClick, afterRange, clickStatus, rangeStatus } = wasmSession
+    const { term, initial, afterClick, afterRange, afterDrag, dateRange, clickStatus, rangeStatus, dragStatus } = wasmSession
     expect(clickStatus.backend).toBe('wasm')
     expect(initial).toEqual(expected(reader, null, null, []))
     expect(afterClick).toEqual(expected(reader, term, null, [term]))
     expect(afterRange).toEqual(expected(reader, term, [0, 59], [term]))
     expect(afterClick.matching).toBeLessThan(reader.maxDoc)
+    expect(dateRange[1] - dateRange[0]).toBeGreaterThan(20 * DAY)
+    expect(afterDrag).toEqual(expected(reader, term, [0, 59], [term], dateRange))
+    expect(afterDrag.matching).toBeLessThan(afterRange.matching)
     console.log(`demo (WebAssembly): origin ${term} click: queries ${clickStatus.lastQueryMs.toFixed(1)} ms, with drawing ${clickStatus.lastTotalMs.toFixed(1)} ms; ` +
-      `delay range: queries ${rangeStatus.lastQueryMs.toFixed(1)} ms, with drawing ${rangeStatus.lastTotalMs.toFixed(1)} ms`)
+      `delay range: queries ${rangeStatus.lastQueryMs.toFixed(1)} ms, with drawing ${rangeStatus.lastTotalMs.toFixed(1)} ms; ` +
+      `date drag: queries ${dragStatus.lastQueryMs.toFixed(1)} ms, with drawing ${dragStatus.lastTotalMs.toFixed(1)} ms`)
   }, 120_000)
 
   it('served with a CSP that forbids WebAssembly: pure TypeScript, the same numbers', async () => {
@@ -130,7 +150,10 @@ describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () =>
     expect(fallback.initial).toEqual(wasmSession.initial)
     expect(fallback.afterClick).toEqual(wasmSession.afterClick)
     expect(fallback.afterRange).toEqual(wasmSession.afterRange)
+    expect(fallback.dateRange).toEqual(wasmSession.dateRange)
+    expect(fallback.afterDrag).toEqual(wasmSession.afterDrag)
     console.log(`demo (pure TypeScript): origin click: queries ${fallback.clickStatus.lastQueryMs.toFixed(1)} ms, with drawing ${fallback.clickStatus.lastTotalMs.toFixed(1)} ms; ` +
-      `delay range: queries ${fallback.rangeStatus.lastQueryMs.toFixed(1)} ms, with drawing ${fallback.rangeStatus.lastTotalMs.toFixed(1)} ms`)
+      `delay range: queries ${fallback.rangeStatus.lastQueryMs.toFixed(1)} ms, with drawing ${fallback.rangeStatus.lastTotalMs.toFixed(1)} ms; ` +
+      `date drag: queries ${fallback.dragStatus.lastQueryMs.toFixed(1)} ms, with drawing ${fallback.dragStatus.lastTotalMs.toFixed(1)} ms`)
   }, 120_000)
 })
