@@ -1,16 +1,16 @@
 /**
- * topK: document ids by value through a bounded heap over values decoded in
- * chunks (dense: value = document; optional: documents from the presence
- * bitmap; multi: each document's smallest or largest value).
+ * topK: document ids by value through a bounded heap (dense and optional:
+ * blocks in bound order, see top-k-blocks; multi: each document's smallest or
+ * largest value, decoded in chunks).
  */
 import type { ColumnsBackend } from '../backend/backend.js'
 import { BLOCK_VALUES } from '../format/constants.js'
-import { compareInt64 } from '../format/int64.js'
+import { compareInt64, int64ToBigInt } from '../format/int64.js'
 import type { Column } from '../read/column.js'
 import { expectType, filterOf } from './common.js'
 import type { DocSet } from './doc-set.js'
-import { anyBitInRange, chunkOffsets, DOCUMENT_CHUNK, loadOffsets } from './layout.js'
-import { popcount } from '../backend/ts/query-scan.js'
+import { chunkOffsets, DOCUMENT_CHUNK, loadOffsets } from './layout.js'
+import { topKFromBlocks } from './top-k-blocks.js'
 
 /** Which end topK takes: smallest values first, or largest. */
 export type SortOrder = 'ascending' | 'descending'
@@ -54,6 +54,25 @@ export class BoundedHeap {
     if (high !== rootHigh) return this.sign > 0 ? high < rootHigh : high > rootHigh
     const unsigned = low >>> 0, rootLow = this.lows[0] >>> 0
     return this.sign > 0 ? unsigned < rootLow : unsigned > rootLow
+  }
+
+  /** Whether the heap holds capacity entries. */
+  full(): boolean {
+    return this.size === this.capacity
+  }
+
+  /** Whether a value equal to `bound` could still enter (beat or tie the worst kept). */
+  mayTie(bound: bigint): boolean {
+    if (this.capacity === 0) return false
+    const worst = int64ToBigInt(this.lows[0], this.highs[0])
+    return this.sign > 0 ? bound <= worst : bound >= worst
+  }
+
+  /** Like mayEnter, but a tie with the worst kept passes too (ids not offered in ascending order). */
+  mayEnterOrTie(low: number, high: number): boolean {
+    if (this.size < this.capacity) return true
+    if (this.capacity === 0) return false
+    return this.sign * compareInt64(low, high, this.lows[0], this.highs[0]) <= 0
   }
 
   /** Offers a value (low, high words) of id. */
@@ -101,7 +120,7 @@ export class BoundedHeap {
 const CHUNK = 4096
 let raw = new Int32Array(2 * CHUNK)
 
-/** Documents by value; see Column.topK. */
+/** Documents by value; see Column.topK. Multi: each document's extreme over its run, offsets and values decoded in chunks. */
 export function topK(column: Column, backend: ColumnsBackend, k: number, order: SortOrder, docs?: DocSet | null): Uint32Array {
   expectType(column, 'topK', column.type !== 'geo_point', 'integral/date/fractional/bool/keyword')
   if (!(k >= 0) || k !== Math.floor(k)) throw new RangeError(`field "${column.name}": k must be a non-negative integer, got ${k}`)
@@ -111,56 +130,26 @@ export function topK(column: Column, backend: ColumnsBackend, k: number, order: 
   const documents = filter === null ? null : filter.words
   const selected = (document: number): boolean => documents === null || ((documents[document >>> 5] >>> (document & 31)) & 1) === 1
   const sequence = column.values
-  if (column.layout === 'dense') {
-    for (let start = 0; start < column.maxDoc; start += CHUNK) {
-      const count = Math.min(CHUNK, column.maxDoc - start)
-      if (documents !== null && !anyBitInRange(documents, start, start + count)) continue
-      backend.decodeRaw(sequence, start, count, raw, 0)
-      for (let index = 0; index < count; index++) {
-        const low = raw[2 * index], high = raw[2 * index + 1]
-        if (heap.mayEnter(low, high) && selected(start + index)) heap.offer(low, high, start + index)
+  if (column.layout !== 'multi') {
+    topKFromBlocks(column, backend, heap, order === 'ascending', documents)
+    return Uint32Array.from(heap.drain())
+  }
+  const sign = order === 'ascending' ? 1 : -1
+  for (let start = 0; start < column.maxDoc; start += DOCUMENT_CHUNK) {
+    const count = Math.min(DOCUMENT_CHUNK, column.maxDoc - start)
+    loadOffsets(backend, column.offsets!, start, count)
+    const first = chunkOffsets[0], values = chunkOffsets[count] - first
+    if (values === 0) continue
+    if (raw.length < 2 * values) raw = new Int32Array(2 * Math.max(values, BLOCK_VALUES))
+    backend.decodeRaw(sequence, first, values, raw, 0)
+    for (let index = 0; index < count; index++) {
+      const runStart = chunkOffsets[index] - first, runEnd = chunkOffsets[index + 1] - first
+      if (runEnd === runStart || !selected(start + index)) continue
+      let best = runStart
+      for (let at = runStart + 1; at < runEnd; at++) {
+        if (sign * compareInt64(raw[2 * at], raw[2 * at + 1], raw[2 * best], raw[2 * best + 1]) < 0) best = at
       }
-    }
-  } else if (column.layout === 'optional') {
-    const presence = column.presence!.words
-    let value = 0
-    for (let word = 0; word < (column.maxDoc + 31) >>> 5; word += CHUNK >>> 5) {
-      const words = Math.min(CHUNK >>> 5, ((column.maxDoc + 31) >>> 5) - word)
-      let count = 0
-      for (let at = word; at < word + words; at++) count += popcount(presence[at])
-      if (count === 0) continue
-      backend.decodeRaw(sequence, value, count, raw, 0)
-      let index = 0
-      for (let at = word; at < word + words; at++) {
-        let bits = presence[at]
-        while (bits !== 0) {
-          const document = (at << 5) + (31 - Math.clz32(bits & -bits))
-          bits &= bits - 1
-          const low = raw[2 * index], high = raw[2 * index + 1]
-          if (heap.mayEnter(low, high) && selected(document)) heap.offer(low, high, document)
-          index++
-        }
-      }
-      value += count
-    }
-  } else {
-    const sign = order === 'ascending' ? 1 : -1
-    for (let start = 0; start < column.maxDoc; start += DOCUMENT_CHUNK) {
-      const count = Math.min(DOCUMENT_CHUNK, column.maxDoc - start)
-      loadOffsets(backend, column.offsets!, start, count)
-      const first = chunkOffsets[0], values = chunkOffsets[count] - first
-      if (values === 0) continue
-      if (raw.length < 2 * values) raw = new Int32Array(2 * Math.max(values, BLOCK_VALUES))
-      backend.decodeRaw(sequence, first, values, raw, 0)
-      for (let index = 0; index < count; index++) {
-        const runStart = chunkOffsets[index] - first, runEnd = chunkOffsets[index + 1] - first
-        if (runEnd === runStart || !selected(start + index)) continue
-        let best = runStart
-        for (let at = runStart + 1; at < runEnd; at++) {
-          if (sign * compareInt64(raw[2 * at], raw[2 * at + 1], raw[2 * best], raw[2 * best + 1]) < 0) best = at
-        }
-        heap.offer(raw[2 * best], raw[2 * best + 1], start + index)
-      }
+      heap.offer(raw[2 * best], raw[2 * best + 1], start + index)
     }
   }
   return Uint32Array.from(heap.drain())

@@ -1,0 +1,90 @@
+/**
+ * topK for dense and optional columns from the block records: every block's
+ * bound on the side topK takes from (descending: base + g (2^w - 1), the last
+ * table entry or the constant; ascending: the base) orders the blocks, and once
+ * the heap is full, blocks whose bound cannot beat its worst value are never decoded.
+ */
+import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
+import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../format/constants.js'
+import { int64ToBigInt } from '../format/int64.js'
+import type { Column } from '../read/column.js'
+import { popcount } from '../backend/ts/query-scan.js'
+import { anyBitInRange } from './layout.js'
+import type { BoundedHeap } from './top-k.js'
+
+const MAX_INT64 = 2n ** 63n - 1n
+const raw = new Int32Array(2 * BLOCK_VALUES)
+
+/** The bound of every block: the largest value it can hold (descending) or its smallest (ascending). */
+function blockBounds(sequence: SequenceView, ascending: boolean): bigint[] {
+  const records = sequence.records
+  const bounds: bigint[] = []
+  for (let block = 0; block < sequence.blockCount; block++) {
+    const record = 6 * block
+    const kind = records[record] & 0xff, width = records[record] >>> 8
+    const base = int64ToBigInt(records[record + 2], records[record + 3])
+    if (ascending || kind === BlockKind.constant) bounds.push(base)
+    // A table's last entry lives in file bytes that only the backend may read: no bound, always decoded.
+    else if (kind === BlockKind.table) bounds.push(MAX_INT64)
+    else {
+      const divisor = int64ToBigInt(records[record + 4], records[record + 5])
+      const top = base + divisor * ((1n << BigInt(width)) - 1n)
+      // A span that wraps around the i64 range bounds nothing.
+      bounds.push(top > MAX_INT64 || top < base ? MAX_INT64 : top)
+    }
+  }
+  return bounds
+}
+
+/** Document of value index `value` of an optional column: the rank per 64 documents, then the bits. */
+function documentOfValue(column: Column, value: number): number {
+  const { words, ranks } = column.presence!
+  let lo = 0, hi = ranks.length - 1 // last rank entry with ranks[i] ≤ value
+  while (lo < hi) {
+    const middle = (lo + hi + 1) >>> 1
+    if (ranks[middle] <= value) lo = middle
+    else hi = middle - 1
+  }
+  let word = 2 * lo, skip = value - ranks[lo]
+  if (skip >= popcount(words[word])) skip -= popcount(words[word++])
+  let bits = words[word]
+  for (; skip > 0; skip--) bits &= bits - 1
+  return (word << 5) + (31 - Math.clz32(bits & -bits))
+}
+
+/** Fills the heap with the best selected values of a dense or optional column, block by block. */
+export function topKFromBlocks(
+  column: Column, backend: ColumnsBackend, heap: BoundedHeap, ascending: boolean, documents: Int32Array | null,
+): void {
+  const sequence = column.values
+  const bounds = blockBounds(sequence, ascending)
+  // Most promising bound first; equal bounds by block (so equal values meet in document order).
+  const order = Array.from(bounds.keys()).sort((a, b) => {
+    if (bounds[a] !== bounds[b]) return (bounds[a] < bounds[b]) === ascending ? -1 : 1
+    return a - b
+  })
+  const dense = column.layout === 'dense'
+  for (const block of order) {
+    if (heap.full() && !heap.mayTie(bounds[block])) break
+    const start = block << BLOCK_SHIFT
+    const count = Math.min(BLOCK_VALUES, sequence.count - start)
+    if (dense && documents !== null && !anyBitInRange(documents, start, start + count)) continue
+    backend.decodeRaw(sequence, start, count, raw, 0)
+    let document = -1
+    for (let index = 0; index < count; index++) {
+      document = dense ? start + index : index === 0 ? documentOfValue(column, start) : nextPresent(column, document)
+      if (documents !== null && ((documents[document >>> 5] >>> (document & 31)) & 1) === 0) continue
+      const low = raw[2 * index], high = raw[2 * index + 1]
+      if (heap.mayEnterOrTie(low, high)) heap.offer(low, high, document)
+    }
+  }
+}
+
+/** The next document after `document` with a value (optional columns). */
+function nextPresent(column: Column, document: number): number {
+  const words = column.presence!.words
+  let word = (document + 1) >>> 5
+  let bits = words[word] & (-1 << ((document + 1) & 31))
+  while (bits === 0) bits = words[++word]
+  return (word << 5) + (31 - Math.clz32(bits & -bits))
+}
