@@ -9,7 +9,7 @@
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import { createAggregateState, type AggregateState, type BitsetMemory } from '../backend/query-kernels.js'
-import { popcount, selectionBits } from '../backend/ts/query-scan.js'
+import { orBits, popcount, selectionBits } from '../backend/ts/query-scan.js'
 import { int64Result } from '../format/int64.js'
 import { expectType } from '../kernels/common.js'
 import {
@@ -71,7 +71,7 @@ function selectValues(
   const { from, to } = range
   if (column.layout === 'dense') {
     if (usesWordsInPlace(backend)) return { memory: inPlace(filter), start: from, temporary: false }
-    const memory = backend.query.allocateBitset(((to - from) + 31) >>> 5)
+    const memory = backend.query.allocateBitset(Math.max(1, (to - from + 31) >>> 5))
     memory.words.set(filter.subarray(from >>> 5, (to + 31) >>> 5))
     return { memory, start: 0, temporary: true }
   }
@@ -84,7 +84,7 @@ function selectValues(
       const present = presence[word]
       if (present === 0) continue
       const chosen = filter[word] & present
-      if (chosen !== 0) orBitsAt(out, position, present === -1 ? chosen : compressBits(chosen, present))
+      if (chosen !== 0) orBits(out, position, present === -1 ? chosen : compressBits(chosen, present))
       position += popcount(present)
     }
     return { memory, start: 0, temporary: true }
@@ -104,13 +104,6 @@ function selectValues(
     }
   }
   return { memory, start: 0, temporary: true }
-}
-
-/** ORs bits at any bit position (the value positions of an optional column are not word-aligned). */
-function orBitsAt(words: Int32Array, bit: number, bits: number): void {
-  const word = bit >>> 5, shift = bit & 31
-  words[word] |= bits << shift
-  if (shift !== 0 && (bits >>> (32 - shift)) !== 0) words[word + 1] |= bits >>> (32 - shift)
 }
 
 /** facetCounts of the range's documents (keyword: per ordinal; bool: [false, true]). */
