@@ -238,6 +238,25 @@ describe('query pool: ranges, errors, shutdown', () => {
     reference.close()
   })
 
+  it('many queries on several segments in flight at once: each answer is its own', async () => {
+    const files = [41, 42, 43].map((seed, index) => randomFile(seed, 1000 + 1500 * index))
+    const readers = files.map((bytes) => openColumns(bytes, { backend: 'ts' }))
+    await using pool = createQueryPool({ threads: 2, backend: 'ts' })
+    const segments = await Promise.all(files.map((bytes, index) => pool.open(bytes, { fileName: `segment-${index}` })))
+    const asked = segments.flatMap((segment, index) => ['keyword_multi', 'bool_optional', 'keyword_dense'].map(async (field) => {
+      const column = readers[index].getColumn(field)!
+      const [lo, , hi] = quartiles(readers[index].getColumn('integral_multi')!).slice(1)
+      const [counts, filtered] = await Promise.all([
+        segment.facetCounts(field),
+        segment.rangeFilter('integral_multi', lo, hi).then((docs) => segment.facetCounts(field, docs)),
+      ])
+      expect(counts).toEqual(column.facetCounts())
+      expect(filtered).toEqual(column.facetCounts(readers[index].getColumn('integral_multi')!.rangeFilter(lo, hi)))
+    }))
+    await Promise.all(asked)
+    for (const reader of readers) reader.close()
+  })
+
   it('await using closes the pool', async () => {
     const bytes = randomFile(35, 100)
     let segment: PooledSegment
