@@ -132,7 +132,12 @@ export function wasmUnavailableReason(): string | null {
 }
 
 function compileFailure(error: unknown): string {
-  return `the kernels did not compile here (${error instanceof Error ? error.message : String(error)}); WebAssembly SIMD may be missing`
+  const message = error instanceof Error ? error.message : String(error)
+  // A page's Content-Security-Policy refuses compilation outright: say how to allow it rather than blame SIMD.
+  const hint = /Content.Security.Policy|unsafe-eval/i.test(message)
+    ? "a Content-Security-Policy blocks WebAssembly (allow it with 'wasm-unsafe-eval' in script-src)"
+    : 'WebAssembly SIMD may be missing'
+  return `the kernels did not compile here (${message}); ${hint}`
 }
 
 /** Checks the module's exports and makes its instance the process's runtime. */
