@@ -261,7 +261,7 @@ for (const backend of BACKENDS) {
 
     it('topK visits a block whose bound ties the worst kept value (a smaller document id wins the tie)', () => {
       // Block 0: constant 7 (bound 7). Block 1: packed 0..9 (bound 15) holding 9 at 1024 and 7 at 1025, visited first.
-      const values = Array.from({ length: 2048 }, (_, d) => (d < 1024 ? 7 : d === 1024 ? 9 : d === 1025 ? 7 : 0))
+      const values: number[] = Array.from({ length: 2048 }, (_, d) => (d < 1024 ? 7 : d === 1024 ? 9 : d === 1025 ? 7 : 0))
       values[2047] = 1
       const reader = openColumns(flushColumns({ fields: [{ name: 'n', type: 'integral', column: true }] }, values.map((n) => ({ n })))!, { backend })
       expect(Array.from(reader.getColumn('n')!.topK(2, 'descending'))).toEqual([1024, 0])
