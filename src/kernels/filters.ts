@@ -33,6 +33,18 @@ function boundsOf(lo: bigint, hi: bigint): Int32Array {
   return bounds
 }
 
+/** Runs fill on `out` or a new DocSet; a DocSet made here is released if fill throws (its memory may be WebAssembly's). */
+function intoOutput(column: Column, backend: ColumnsBackend, out: DocSet | undefined, fill: (result: DocSet) => void): DocSet {
+  const result = outputOf(column, backend, out)
+  try {
+    fill(result)
+  } catch (error) {
+    if (result !== out) result.release()
+    throw error
+  }
+  return result
+}
+
 /** Sets the bits of values in any of the ranges (selected by `selection`) in `out`. */
 function matchRanges(
   backend: ColumnsBackend, sequence: SequenceView, ranges: RawRanges, selection: BitsetMemory | null, out: BitsetMemory,
@@ -51,7 +63,13 @@ function filterDocuments(
   ranges: RawRanges, second: { sequence: SequenceView; ranges: RawRanges } | null,
 ): DocSet {
   const filter = filterOf(column, backend, docs)
-  const result = outputOf(column, backend, out)
+  return intoOutput(column, backend, out, (result) => fillRanges(column, backend, filter, result, ranges, second))
+}
+
+function fillRanges(
+  column: Column, backend: ColumnsBackend, filter: DocSet | null, result: DocSet,
+  ranges: RawRanges, second: { sequence: SequenceView; ranges: RawRanges } | null,
+): void {
   // out may be the filter itself: a dense selection must not be cleared under the kernel.
   const selectionSource = filter !== null && filter === result && column.layout === 'dense' && second === null ? filter.clone() : filter
   const selected: ValueSelection = selectValues(column, backend, selectionSource)
@@ -82,7 +100,6 @@ function filterDocuments(
     for (const temporary of temporaries) temporary.release()
     if (selectionSource !== filter) selectionSource!.release()
   }
-  return result
 }
 
 /** Documents with a value in [lo, hi] (inclusive, natural units); see Column.rangeFilter. */
@@ -129,7 +146,10 @@ const ordinalScratch = new Int32Array(ORDINAL_CHUNK)
  */
 function memberFilter(column: Column, backend: ColumnsBackend, ordinals: Set<number>, docs: DocSet | null | undefined, out: DocSet | undefined): DocSet {
   const filter = filterOf(column, backend, docs)
-  const result = outputOf(column, backend, out)
+  return intoOutput(column, backend, out, (result) => fillMembers(column, backend, ordinals, filter, result))
+}
+
+function fillMembers(column: Column, backend: ColumnsBackend, ordinals: Set<number>, filter: DocSet | null, result: DocSet): void {
   const termCount = column.dictionary!.termCount
   const member = new Uint8Array(termCount)
   for (const ordinal of ordinals) member[ordinal] = 1
@@ -162,7 +182,6 @@ function memberFilter(column: Column, backend: ColumnsBackend, ordinals: Set<num
     releaseSelection(selected)
     matches.release()
   }
-  return result
 }
 
 /** Documents with a point inside the box (inclusive); see Column.boundingBoxFilter. */
