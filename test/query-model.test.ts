@@ -256,6 +256,10 @@ for (const backend of BACKENDS) {
       expect(get('n').rangeFilter(5, 10, firstThree, out)).toBe(out)
       expect(out.toArray()).toEqual(Uint32Array.of(0))
       expect(get('n').rangeFilter(-5, 5, firstThree, firstThree).toArray()).toEqual(Uint32Array.of(0, 2))
+      const dense = DocSet.fromDocuments(reader, [0, 1, 3, 4])
+      expect(get('city').termFilter(['b', 'c'], dense, dense).toArray()).toEqual(Uint32Array.of(0, 3, 4))
+      expect(get('city').rangeFilter(1, 1, dense, dense).toArray()).toEqual(Uint32Array.of(0, 4))
+      expect(get('tags').rangeFilter(2, 2, reader.allDocuments().andNot(DocSet.fromDocuments(reader, [3])), out).toArray()).toEqual(Uint32Array.of(5))
       reader.close()
     })
 
