@@ -209,14 +209,33 @@ const unitResult = { smallest: 0, largest: 0, sum: 0 }
 /** Units below 2^31 of positions [from, to) of the loaded block: smallest, largest and sum, in int32 registers. */
 function unitExtremes(words: Int32Array, from: number, to: number): typeof unitResult {
   const width = block.width, mask = block.mask, wordBase = block.wordBase
-  let smallest = 0x7fffffff, largest = 0, sum = 0
-  for (let at = from, bit = from * width + block.bitOffset; at < to; at++, bit += width) {
+  // Two independent chains of min/max/sum, so consecutive units do not wait on each other.
+  let smallest = 0x7fffffff, largest = 0, sum = 0, smallest2 = 0x7fffffff, largest2 = 0, sum2 = 0
+  let at = from, bit = from * width + block.bitOffset
+  for (; at + 2 <= to; at += 2) {
+    let word = wordBase + (bit >>> 5), shift = bit & 31
+    const unit = ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask
+    bit += width
+    word = wordBase + (bit >>> 5); shift = bit & 31
+    const unit2 = ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask
+    bit += width
+    sum += unit
+    sum2 += unit2
+    smallest = Math.min(smallest, unit)
+    smallest2 = Math.min(smallest2, unit2)
+    largest = Math.max(largest, unit)
+    largest2 = Math.max(largest2, unit2)
+  }
+  if (at < to) {
     const word = wordBase + (bit >>> 5), shift = bit & 31
     const unit = ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask
     sum += unit
     smallest = Math.min(smallest, unit)
     largest = Math.max(largest, unit)
   }
+  smallest = Math.min(smallest, smallest2)
+  largest = Math.max(largest, largest2)
+  sum += sum2
   unitResult.smallest = smallest
   unitResult.largest = largest
   unitResult.sum = sum

@@ -112,6 +112,7 @@ function matchUnits(
   const words = sequence.bufferWords
   const width = block.width, mask = block.mask, wordBase = block.wordBase, bitOffset = block.bitOffset
   const spanWidth = unitHi - unitLo
+  if (selection === null && entries < 0 && width < 32 && (outBit & 31) === 0) return matchAllUnits(words, from, to, out, outBit, unitLo, spanWidth)
   let matched = 0
   for (let position = from; position < to; position += 32) {
     const n = Math.min(32, to - position)
@@ -146,6 +147,30 @@ function matchUnits(
     }
     orBits(out, outBit + position - from, hits)
     matched += popcount(hits)
+  }
+  return matched
+}
+
+/** Every value of a packed block (w < 32) into word-aligned output: one int32 loop, whole hit words OR-ed in. */
+function matchAllUnits(words: Int32Array, from: number, to: number, out: Int32Array, outBit: number, unitLo: number, spanWidth: number): number {
+  const width = block.width, mask = block.mask, wordBase = block.wordBase
+  const lo32 = unitLo | 0, span32 = spanWidth | 0
+  let matched = 0
+  let bit = from * width + block.bitOffset
+  let outWord = outBit >>> 5
+  for (let position = from; position < to; position += 32, outWord++) {
+    const n = Math.min(32, to - position)
+    let hits = 0
+    // Units and bounds below 2^31 (int32 for V8): in range ⇔ d ≥ 0 and span - d ≥ 0, read off the sign bit.
+    for (let at = 0; at < n; at++, bit += width) {
+      const word = wordBase + (bit >>> 5), shift = bit & 31
+      const d = ((((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask) - lo32) | 0
+      hits |= (((d | (span32 - d)) >>> 31) ^ 1) << at
+    }
+    if (hits !== 0) {
+      out[outWord] |= hits
+      matched += popcount(hits)
+    }
   }
   return matched
 }
