@@ -75,6 +75,8 @@ async function checkColumn(reader: ColumnsReader, segment: PooledSegment, column
     if (type === 'keyword') {
       const terms = [column.term(0), column.term(column.dictionary!.termCount - 1), 'no such term']
       expect(words(await segment.termFilter(field, terms, pooled)), `${at}: termFilter`).toEqual(words(column.termFilter(terms, single)))
+      const scattered = Array.from({ length: Math.ceil(column.dictionary!.termCount / 3) }, (_, index) => column.term(3 * index))
+      expect(words(await segment.termFilter(field, scattered, pooled)), `${at}: termFilter of every 3rd term`).toEqual(words(column.termFilter(scattered, single)))
       for (const k of [0, 3, 100000]) expect(await segment.topTerms(field, k, pooled), `${at}: topTerms(${k})`).toEqual(column.topTerms(k, single))
     }
     if (type === 'geo_point') {
@@ -255,6 +257,31 @@ describe('query pool: ranges, errors, shutdown', () => {
     }))
     await Promise.all(asked)
     for (const reader of readers) reader.close()
+  })
+
+  it('termFilter of many scattered terms (membership pass) on keyword columns of every layout', async () => {
+    const random = seededRandom(51)
+    const term = () => `t${Math.floor(random() * 120)}`
+    const documents = Array.from({ length: 5000 }, (_, d) => ({
+      dense: term(), ...(random() < 0.6 ? { optional: term() } : {}), ...(d % 3 === 0 ? {} : { multi: [term(), term(), term()].slice(0, d % 4) }),
+    }))
+    const fields = ['dense', 'optional', 'multi'].map((name) => ({ name, type: 'keyword', facet: true, multi: name === 'multi' }))
+    const bytes = flushColumns({ fields } as never, documents)!
+    const reader = openColumns(bytes, { backend: 'ts' })
+    await using pool = createQueryPool({ threads: 3, backend: 'ts' })
+    const segment = await pool.open(bytes)
+    const half = DocSet.fromDocuments(reader, Array.from({ length: 2500 }, (_, index) => 2 * index))
+    for (const field of ['dense', 'optional', 'multi']) {
+      const column = reader.getColumn(field)!
+      const scattered = Array.from({ length: Math.ceil(column.dictionary!.termCount / 3) }, (_, index) => column.term(3 * index))
+      expect(scattered.length).toBeGreaterThan(30)
+      for (const docs of [undefined, half]) {
+        const expected = column.termFilter(scattered, docs)
+        expect(expected.count()).toBeGreaterThan(0)
+        expect(words(await segment.termFilter(field, scattered, docs)), `${field}`).toEqual(words(expected))
+      }
+    }
+    reader.close()
   })
 
   it('await using closes the pool', async () => {

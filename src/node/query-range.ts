@@ -10,7 +10,8 @@
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import { createAggregateState, type AggregateState, type BitsetMemory } from '../backend/query-kernels.js'
 import { orBits, popcount, selectionBits } from '../backend/ts/query-scan.js'
-import { int64Result } from '../format/int64.js'
+import { CorruptIndexException } from '../format/errors.js'
+import { int64Result, int64ToBigInt } from '../format/int64.js'
 import { expectType } from '../kernels/common.js'
 import {
   anyBitInRange, chunkOffsets, compressBits, depositBits, DOCUMENT_CHUNK, loadOffsets, setBitRange,
@@ -184,6 +185,54 @@ export function filterInRange(
   } finally {
     release(owned)
     for (const temporary of temporaries) temporary.release()
+  }
+}
+
+const ORDINAL_CHUNK = 4096
+const ordinalScratch = new Int32Array(ORDINAL_CHUNK)
+
+/**
+ * termFilter for many scattered terms over the range (as src/kernels/filters.ts does
+ * above 8 ordinal runs): ordinals decoded in chunks, chunks without a selected value
+ * skipped, each ordinal looked up in a membership table.
+ */
+export function memberFilterInRange(
+  column: Column, backend: ColumnsBackend, filter: Int32Array | null, range: DocumentRange, out: Int32Array, ordinals: readonly number[],
+): void {
+  const termCount = column.dictionary!.termCount
+  const member = new Uint8Array(termCount)
+  for (const ordinal of ordinals) member[ordinal] = 1
+  const [first, end] = valueRange(column, backend, range)
+  const selection = selectValues(column, backend, filter, range, first, end)
+  const matches = backend.query.allocateBitset(Math.max(1, (end - first + 31) >>> 5))
+  try {
+    const sequence = column.values
+    for (let start = first; start < end; start += ORDINAL_CHUNK) {
+      const count = Math.min(ORDINAL_CHUNK, end - start)
+      const selectionWords = selection.memory === null ? null : selection.memory.words
+      const selectionBit = selection.start + (start - first)
+      if (selectionWords !== null && !anyBitInRange(selectionWords, selectionBit, selectionBit + count)) continue
+      const bad = backend.decodeInt32(sequence, start, count, termCount, ordinalScratch, 0)
+      if (bad >= 0) {
+        backend.getRaw(sequence, start + bad)
+        throw new CorruptIndexException(sequence.fileName, `${sequence.label}: value ${start + bad} is ${int64ToBigInt(int64Result[0], int64Result[1])}, not in [0, ${termCount})`)
+      }
+      const matchWords = matches.words
+      for (let index = 0; index < count; index++) {
+        const bit = selectionBit + index
+        if (selectionWords !== null && ((selectionWords[bit >>> 5] >>> (bit & 31)) & 1) === 0) continue
+        if (member[ordinalScratch[index]] === 1) {
+          const position = start - first + index
+          matchWords[position >>> 5] |= 1 << (position & 31)
+        }
+      }
+    }
+    // Dense: value positions are the range's documents, and the range starts on a word.
+    if (column.layout === 'dense') out.set(matches.words.subarray(0, (range.to - range.from + 31) >>> 5), range.from >>> 5)
+    else valuesToDocuments(column, backend, matches.words, range, first, out)
+  } finally {
+    release(selection)
+    matches.release()
   }
 }
 

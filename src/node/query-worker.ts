@@ -13,7 +13,7 @@ import { rawBound, type NaturalValue } from '../kernels/natural-units.js'
 import type { Column } from '../read/column.js'
 import { openColumns } from '../read/open.js'
 import type { ColumnsReader } from '../read/reader.js'
-import { aggregateInRange, facetCountsInRange, filterInRange, histogramInRange, type RawRanges } from './query-range.js'
+import { aggregateInRange, facetCountsInRange, filterInRange, histogramInRange, memberFilterInRange, type RawRanges } from './query-range.js'
 import type { ColumnInfo, OpenedSegment, OpenRequest, QueryRequest, SerializedError, WorkerReply, WorkerRequest } from './query-protocol.js'
 
 const segments = new Map<number, { reader: ColumnsReader; backend: ColumnsBackend }>()
@@ -39,8 +39,11 @@ function open(request: OpenRequest): OpenedSegment {
   return { maxDoc: reader.maxDoc, columns }
 }
 
-/** Raw ranges of termFilter: one per run of consecutive known ordinals. */
-function termRanges(column: Column, terms: (string | Uint8Array)[]): RawRanges {
+/** Above this many separate ordinal runs a membership pass beats a kernel pass per run (as in src/kernels/filters.ts). */
+const MAX_TERM_RANGES = 8
+
+/** termFilter over the range: one matchRange pass per run of consecutive known ordinals, or one membership pass. */
+function termFilterInRange(column: Column, backend: ColumnsBackend, request: QueryRequest, terms: (string | Uint8Array)[]): void {
   expectType(column, 'termFilter', column.type === 'keyword', 'keyword')
   const ordinals = terms.map((term) => column.dictionary!.lookupOrdinal(term)).filter((ordinal) => ordinal >= 0).sort((a, b) => a - b)
   const ranges: RawRanges = []
@@ -49,7 +52,9 @@ function termRanges(column: Column, terms: (string | Uint8Array)[]): RawRanges {
     if (last !== undefined && BigInt(ordinal) <= last[1] + 1n) last[1] = BigInt(ordinal)
     else ranges.push([BigInt(ordinal), BigInt(ordinal)])
   }
-  return ranges
+  const range = { from: request.from, to: request.to }
+  if (ranges.length <= MAX_TERM_RANGES) filterInRange(column, backend, request.filter, range, request.out!, ranges, null)
+  else memberFilterInRange(column, backend, request.filter, range, request.out!, ordinals)
 }
 
 /** Latitude ranges, then longitude ranges (two across the antimeridian), as boundingBoxFilter builds them. */
@@ -103,7 +108,7 @@ function query(request: QueryRequest): { result: unknown; transfer: ArrayBuffer[
       return { result: null, transfer: [] }
     }
     case 'termFilter':
-      filterInRange(column, backend, filter, range, request.out!, termRanges(column, args[0] as (string | Uint8Array)[]), null)
+      termFilterInRange(column, backend, request, args[0] as (string | Uint8Array)[])
       return { result: null, transfer: [] }
     case 'boundingBoxFilter': {
       const [latitudes, longitudes] = boxRanges(column, args[0] as BoundingBox)
