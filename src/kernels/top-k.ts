@@ -42,20 +42,6 @@ export class BoundedHeap {
     this.ids[at] = id
   }
 
-  /**
-   * Whether a value could enter the heap, judged on the value alone: valid when ids
-   * are offered in ascending order (a tie with the worst kept never wins then).
-   * Inline-friendly, so most values of a scan cost one comparison.
-   */
-  mayEnter(low: number, high: number): boolean {
-    if (this.size < this.capacity) return true
-    if (this.capacity === 0) return false
-    const rootHigh = this.highs[0]
-    if (high !== rootHigh) return this.sign > 0 ? high < rootHigh : high > rootHigh
-    const unsigned = low >>> 0, rootLow = this.lows[0] >>> 0
-    return this.sign > 0 ? unsigned < rootLow : unsigned > rootLow
-  }
-
   /** Whether the heap holds capacity entries. */
   full(): boolean {
     return this.size === this.capacity
@@ -68,7 +54,7 @@ export class BoundedHeap {
     return this.sign > 0 ? bound <= worst : bound >= worst
   }
 
-  /** Like mayEnter, but a tie with the worst kept passes too (ids not offered in ascending order). */
+  /** Whether a value could enter: the heap has room, or it beats or ties the worst kept (a tie may win on id). */
   mayEnterOrTie(low: number, high: number): boolean {
     if (this.size < this.capacity) return true
     if (this.capacity === 0) return false
