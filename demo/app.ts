@@ -4,7 +4,9 @@
  * date histograms). Each view counts the flights that pass every filter except
  * its own, so a view never filters itself away. Plain DOM and SVG.
  */
-import { type BackendName, type Column, type ColumnsReader, type DocSet, initWasm, openColumns, wasmUnavailableReason } from '../src/entry-reader.js'
+import {
+  type BackendName, type Column, type ColumnsReader, type DocSet, initWasm, loadTypeScriptBackend, openColumns, wasmUnavailableReason,
+} from '../src/entry-reader.js'
 
 type Dimension = 'origin' | 'destination' | 'delay' | 'date'
 type Range = [number, number]
@@ -309,7 +311,13 @@ function wire(): void {
     selection.date = null
   }, 'cleared'))
   for (const radio of Array.from(document.querySelectorAll<HTMLInputElement>('input[name="backend"]'))) {
-    radio.addEventListener('change', () => open(radio.value as 'wasm' | 'ts'))
+    // The reader bundle loads the pure-TypeScript backend on demand, before its first synchronous use.
+    radio.addEventListener('change', () => {
+      const backend = radio.value as 'wasm' | 'ts'
+      ;(backend === 'ts' ? loadTypeScriptBackend() : Promise.resolve()).then(() => open(backend), (error: unknown) => {
+        element('timing').textContent = `the pure-TypeScript backend did not load: ${error instanceof Error ? error.message : String(error)}`
+      })
+    })
   }
 }
 

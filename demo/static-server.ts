@@ -1,7 +1,7 @@
 /**
  * A small static server on 127.0.0.1 (random or given port) for the demo and
  * the Chromium tests. It maps
- *   /bundle/NAME.js   → the browser bundles (scripts/bundle-directory.ts)
+ *   /bundle/NAME.js   → the browser bundles and their lazy chunks (scripts/bundle-directory.ts)
  *   /test/…, /demo/…  → files of the package; a .js that does not exist but whose .ts
  *                       does is transpiled on the fly, and imports of src/entry-reader.js
  *                       and src/entry-writer.js become the bundles, so page scripts are
@@ -59,7 +59,8 @@ export async function startServer(
     }
     try {
       if (extra?.(path, respond)) return
-      const bundle = /^\/bundle\/(oixk(?:-reader|-writer)?)\.js$/.exec(path)
+      // oixk-reader-ts.js: the reader's pure-TypeScript backend, which it imports on demand.
+      const bundle = /^\/bundle\/(oixk(?:-reader(?:-ts)?|-writer)?)\.js$/.exec(path)
       if (bundle !== null) return respond(TYPES['.js'], readFileSync(join(bundleDir, `${bundle[1]}.js`)))
       const relative = normalize(path).replace(/^\/+/, '')
       if (!ALLOWED.some((prefix) => relative.startsWith(prefix)) || relative.includes('..')) throw new Error('not served')

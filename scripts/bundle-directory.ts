@@ -12,6 +12,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const BUNDLE_NAMES = ['oixk-reader', 'oixk-writer', 'oixk'] as const
 export type BundleName = (typeof BUNDLE_NAMES)[number]
+/** Files a bundle imports on demand, written next to it (LAZY_CHUNKS of rollup.config.js; the bundle-size test checks they agree). */
+export const LAZY_CHUNK_FILES: Readonly<Record<BundleName, readonly string[]>> = {
+  'oixk-reader': ['oixk-reader-ts.js'],
+  'oixk-writer': [],
+  oixk: [],
+}
+
+/** Every file a bundle consists of: `${name}.js` and its lazy chunks. */
+export function bundleFiles(name: BundleName): string[] {
+  return [`${name}.js`, ...LAZY_CHUNK_FILES[name]]
+}
 
 const INPUTS = ['src', 'assembly', 'rollup.config.js', 'scripts/bundle-widths.as', 'asconfig.json']
 // Rewritten by every npm run build:wasm, and not part of the browser bundles (their kernels come from rollup.config.js).
@@ -27,8 +38,8 @@ function newestInput(path: string): number {
 /** Whether dist/browser holds builds of `names` newer than everything they are built from. */
 export function bundlesFresh(names: readonly BundleName[] = BUNDLE_NAMES): boolean {
   const inputs = Math.max(...INPUTS.map((input) => newestInput(join(ROOT, input))))
-  return names.every((name) => {
-    const file = join(ROOT, 'dist/browser', `${name}.js`)
+  return names.flatMap(bundleFiles).every((fileName) => {
+    const file = join(ROOT, 'dist/browser', fileName)
     return existsSync(file) && statSync(file).mtimeMs > inputs
   })
 }
@@ -47,7 +58,7 @@ export async function buildBundles(directory: string, names: readonly BundleName
   }
 }
 
-/** A directory holding up-to-date builds of `names` (each `${name}.js`). */
+/** A directory holding up-to-date builds of `names` (each `${name}.js` and its lazy chunks). */
 export async function bundleDirectory(names: readonly BundleName[] = BUNDLE_NAMES): Promise<string> {
   if (bundlesFresh(names)) return join(ROOT, 'dist/browser')
   const directory = mkdtempSync(join(tmpdir(), 'oixk-bundle-'))

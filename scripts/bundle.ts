@@ -6,15 +6,15 @@
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { readFileSync } from 'node:fs'
-import { BUNDLE_NAMES, buildBundles, bundlesFresh, ROOT } from './bundle-directory.js'
+import { BUNDLE_NAMES, buildBundles, bundleFiles, bundlesFresh, ROOT } from './bundle-directory.js'
 
 const directory = join(ROOT, 'dist/browser')
 if (!process.argv.includes('--force') && bundlesFresh()) {
   console.log('build:bundle: dist/browser is up to date')
 } else {
   await buildBundles(directory)
-  for (const name of BUNDLE_NAMES) {
-    const code = readFileSync(join(directory, `${name}.js`))
-    console.log(`build:bundle: dist/browser/${name}.js ${code.length} bytes, ${gzipSync(code, { level: 9 }).length} bytes gzip`)
+  for (const file of BUNDLE_NAMES.flatMap(bundleFiles)) {
+    const code = readFileSync(join(directory, file))
+    console.log(`build:bundle: dist/browser/${file} ${code.length} bytes, ${gzipSync(code, { level: 9 }).length} bytes gzip`)
   }
 }

@@ -4,4 +4,4 @@
  * Built into dist/browser/oixk.js.
  */
 export * from './index.js'
-export { initWasm, openColumnsAsync, wasmUnavailableReason } from './read/open-async.js'
+export { initWasm, loadTypeScriptBackend, openColumnsAsync, wasmUnavailableReason } from './read/open-async.js'

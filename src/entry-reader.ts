@@ -1,11 +1,13 @@
 /**
  * oixk/reader: open, read and query columns files; no writer. The browser
  * bundle dist/browser/oixk-reader.js is built from this module (size budget:
- * 25 KB gzip with the WebAssembly kernels inlined).
+ * 25 KB gzip with the WebAssembly kernels inlined). The pure-TypeScript backend
+ * is not exported here: the bundle loads it on demand (loadTypeScriptBackend()
+ * resolves to it); the main entry exports it as typeScriptBackend.
  */
 export { openColumns } from './read/open.js'
 export type { OpenOptions } from './read/open.js'
-export { initWasm, openColumnsAsync, wasmUnavailableReason } from './read/open-async.js'
+export { initWasm, loadTypeScriptBackend, openColumnsAsync, wasmUnavailableReason } from './read/open-async.js'
 export { ColumnsReader } from './read/reader.js'
 export { Column } from './read/column.js'
 export type { GeoPart } from './read/column.js'
@@ -14,7 +16,6 @@ export { BackendUnavailableError, CorruptIndexException, InvalidInputError, Resi
 export type { ColumnType, FieldType, Layout } from './format/constants.js'
 export type { BackendName, ColumnsBackend } from './backend/backend.js'
 export type { BackendChoice } from './backend/select.js'
-export { typeScriptBackend } from './backend/ts/index.js'
 export { float64ToSortableBits, sortableBitsToFloat64 } from './format/sortable-bits.js'
 export { DocSet } from './kernels/doc-set.js'
 export type { Aggregate } from './kernels/aggregations.js'

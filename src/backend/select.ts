@@ -3,7 +3,7 @@
  */
 import { BackendUnavailableError } from '../format/errors.js'
 import type { ColumnsBackend } from './backend.js'
-import { typeScriptBackend } from './ts/index.js'
+import { typeScriptBackendSync } from './ts-backend.js'
 import { createWasmBackend } from './wasm/index.js'
 import { wasmUnavailableReason } from './wasm/runtime.js'
 
@@ -17,9 +17,11 @@ export function resolveBackend(choice: BackendChoice = 'auto'): ColumnsBackend {
   if (typeof choice === 'object') return choice
   switch (choice) {
     case 'ts':
-      return typeScriptBackend
-    case 'auto':
-      return wasmUnavailableReason() === null ? (wasmBackend ??= createWasmBackend()) : typeScriptBackend
+      return typeScriptOrThrow('ts', '')
+    case 'auto': {
+      const reason = wasmUnavailableReason()
+      return reason === null ? (wasmBackend ??= createWasmBackend()) : typeScriptOrThrow('auto', `${reason}; and `)
+    }
     case 'wasm': {
       const reason = wasmUnavailableReason()
       if (reason !== null) throw new BackendUnavailableError('wasm', reason)
@@ -28,4 +30,11 @@ export function resolveBackend(choice: BackendChoice = 'auto'): ColumnsBackend {
     default:
       throw new TypeError(`unknown backend ${JSON.stringify(choice)}; expected "ts", "wasm" or "auto"`)
   }
+}
+
+// Only the browser reader bundle can get here without the backend: it loads that on demand.
+function typeScriptOrThrow(choice: string, wasmReason: string): ColumnsBackend {
+  const backend = typeScriptBackendSync()
+  if (typeof backend === 'string') throw new BackendUnavailableError(choice, wasmReason + backend)
+  return backend
 }

@@ -1,7 +1,9 @@
 /**
  * The asynchronous way in, for browsers: a page's main thread may not compile the
- * kernels synchronously, so WebAssembly is set up with a promise first.
+ * kernels synchronously, so WebAssembly is set up with a promise first; and the
+ * browser reader bundle loads the pure-TypeScript fallback only when it is needed.
  */
+import { loadTypeScriptBackend } from '../backend/ts-backend.js'
 import { initWasmRuntime, wasmUnavailableReason } from '../backend/wasm/runtime.js'
 import { openColumns, type OpenOptions } from './open.js'
 import type { ColumnsReader } from './reader.js'
@@ -11,21 +13,27 @@ import type { ColumnsReader } from './reader.js'
  * synchronous openColumns on a browser's main thread). Resolves to true when backend
  * 'auto' will be WebAssembly, false when it falls back to pure TypeScript (no
  * WebAssembly, no SIMD, or blocked by a Content-Security-Policy; see
- * wasmUnavailableReason()). Never rejects.
+ * wasmUnavailableReason()); in the browser reader bundle the fallback is then
+ * loaded before this resolves. Never rejects.
  */
 export async function initWasm(): Promise<boolean> {
-  return (await initWasmRuntime()) === null
+  if ((await initWasmRuntime()) === null) return true
+  // A fallback that failed to load (offline, say) shows up as BackendUnavailableError from openColumns.
+  await loadTypeScriptBackend().catch(() => undefined)
+  return false
 }
 
 /**
- * openColumns after initWasm() when the backend is 'auto' (default) or 'wasm':
- * the one call a browser needs. 'auto' falls back to pure TypeScript where
- * WebAssembly cannot run; 'wasm' rejects with BackendUnavailableError there.
+ * openColumns once the backend it needs is ready: the one call a browser needs.
+ * 'auto' (default) is WebAssembly where it runs, else pure TypeScript (loaded
+ * first in the browser reader bundle); 'wasm' rejects with BackendUnavailableError
+ * where WebAssembly cannot run; 'ts' loads the pure-TypeScript backend first.
  */
 export async function openColumnsAsync(bytes: Uint8Array | null, options: OpenOptions = {}): Promise<ColumnsReader> {
   const backend = options.backend ?? 'auto'
-  if (backend === 'auto' || backend === 'wasm') await initWasmRuntime()
+  const wasmReason = backend === 'auto' || backend === 'wasm' ? await initWasmRuntime() : null
+  if (backend === 'ts' || (backend === 'auto' && wasmReason !== null)) await loadTypeScriptBackend()
   return openColumns(bytes, options)
 }
 
-export { wasmUnavailableReason }
+export { loadTypeScriptBackend, wasmUnavailableReason }

@@ -6,7 +6,7 @@ import { resolveBackend, type BackendChoice } from '../backend/select.js'
 import { BLOCK_VALUES, DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
 import { CorruptIndexException, ResidentLimitError } from '../format/errors.js'
 import { int64ToBigInt } from '../format/int64.js'
-import { popcount32 } from '../backend/ts/index.js'
+import { popcount } from '../backend/bits.js'
 import { Column } from './column.js'
 import { Dictionary } from './dictionary.js'
 import type { DirectoryEntry } from '../format/directory-entry.js'
@@ -135,7 +135,7 @@ function parsePresence(
   let population = 0
   for (let word = 0; word < wordCount64; word++) {
     ranks[word] = population
-    population += popcount32(words[2 * word]) + popcount32(words[2 * word + 1])
+    population += popcount(words[2 * word]) + popcount(words[2 * word + 1])
   }
   ranks[wordCount64] = population
   const tailBits = maxDoc & 63

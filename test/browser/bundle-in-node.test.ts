@@ -22,16 +22,28 @@ describe('the browser bundle in Node', () => {
     oixk = (await import(pathToFileURL(join(await bundleDirectory(['oixk-reader']), 'oixk-reader.js')).href)) as ReaderModule
   }, 120_000)
 
-  it('compiles its kernels only asynchronously: before initWasm() auto is TypeScript, wasm says why', async () => {
-    expect(oixk.wasmUnavailableReason()).toMatch(/^the browser bundle compiles the WebAssembly kernels asynchronously/)
-    expect(() => oixk.openColumns(null, { maxDoc: 1, backend: 'wasm' })).toThrow('await initWasm()')
+  it('compiles its kernels only asynchronously and loads its TypeScript backend on demand', async () => {
+    const asynchronousKernels = 'the browser bundle compiles the WebAssembly kernels asynchronously: await initWasm() (or use openColumnsAsync) first'
+    const onDemand = 'the browser reader bundle loads the pure-TypeScript backend on demand: await loadTypeScriptBackend() (or use openColumnsAsync) first'
+    expect(oixk.wasmUnavailableReason()).toBe(asynchronousKernels)
+    expect(() => oixk.openColumns(null, { maxDoc: 1, backend: 'wasm' })).toThrow(`backend "wasm" is not available: ${asynchronousKernels}`)
+    expect(() => oixk.openColumns(null, { maxDoc: 1, backend: 'ts' })).toThrow(`backend "ts" is not available: ${onDemand}`)
+    // Before either is ready, 'auto' has neither, and says how to get both.
+    expect(() => oixk.openColumns(null, { maxDoc: 1 })).toThrow(`backend "auto" is not available: ${asynchronousKernels}; and ${onDemand}`)
     expect(await oixk.initWasm()).toBe(true)
     expect(oixk.wasmUnavailableReason()).toBeNull()
+    expect(oixk.openColumns(null, { maxDoc: 1 }).backendName).toBe('wasm')
+    // WebAssembly running does not load the fallback: only asking for it does.
+    expect(() => oixk.openColumns(null, { maxDoc: 1, backend: 'ts' })).toThrow(`backend "ts" is not available: ${onDemand}`)
+    expect((await oixk.openColumnsAsync(null, { maxDoc: 1, backend: 'ts' })).backendName).toBe('ts')
+    expect((await oixk.loadTypeScriptBackend()).name).toBe('ts')
+    expect(oixk.openColumns(null, { maxDoc: 1, backend: 'ts' }).backendName).toBe('ts')
   })
 
   for (const seed of [1, 2, 3, 4]) {
     it(`random file ${seed}: WebAssembly and TypeScript answer identically`, async () => {
       await oixk.initWasm()
+      await oixk.loadTypeScriptBackend()
       const random = seededRandom(5000 + seed)
       const maxDoc = [3000, 1500, 4100, 2][seed - 1]
       const { schema, docs } = randomDocuments(random, maxDoc)

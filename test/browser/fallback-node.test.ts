@@ -36,6 +36,13 @@ describe('without WebAssembly (Node)', () => {
   ] as const) {
     it(`${label}: auto falls back to TypeScript and reads every golden file exactly`, async () => {
       const oixk = await load()
+      if (label === 'browser bundle') {
+        // The bundle's TypeScript backend is a chunk that initWasm() (or openColumnsAsync) imports when WebAssembly is missing.
+        expect(() => oixk.openColumns(null, { maxDoc: 1 })).toThrow('backend "auto" is not available: this JavaScript engine has no WebAssembly; ' +
+          'and the browser reader bundle loads the pure-TypeScript backend on demand: await loadTypeScriptBackend() (or use openColumnsAsync) first')
+      } else {
+        expect(oixk.openColumns(null, { maxDoc: 1 }).backendName).toBe('ts')
+      }
       expect(await oixk.initWasm()).toBe(false)
       expect(oixk.wasmUnavailableReason()).toBe('this JavaScript engine has no WebAssembly')
       for (const name of names) {

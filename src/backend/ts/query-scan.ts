@@ -11,42 +11,14 @@ import type { SequenceView } from '../backend.js'
 import { BlockKind } from '../../format/constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
 import { int64ToBigInt, readInt32 } from '../../format/int64.js'
+import { popcount, selectionBits } from '../bits.js'
+
+// Defined with the reader's bit helpers (the browser reader bundle keeps those without this module).
+export { lowMask, orBits, popcount, selectionBits } from '../bits.js'
 
 export const TWO_POW_32 = 4294967296
 /** Packed spans g (2^w - 1) below this keep every u-space product exact in a double. */
 const SAFE_SPAN = 2 ** 52
-
-/** Set bits in a 32-bit word. */
-export function popcount(value: number): number {
-  value -= (value >>> 1) & 0x55555555
-  value = (value & 0x33333333) + ((value >>> 2) & 0x33333333)
-  return Math.imul((value + (value >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
-}
-
-/** The low n bits set (n in 1..32). */
-export function lowMask(n: number): number {
-  return n >= 32 ? -1 : (1 << n) - 1
-}
-
-/** 32 bits of a bitset from bit position `bit` (any alignment), masked to n bits; null reads as all set. */
-export function selectionBits(words: Int32Array | null, bit: number, n: number): number {
-  if (words === null) return lowMask(n)
-  const word = bit >>> 5, shift = bit & 31
-  let value = words[word] >>> shift
-  if (shift !== 0 && word + 1 < words.length) value |= words[word + 1] << (32 - shift)
-  return value & lowMask(n)
-}
-
-/** ORs `bits` into a bitset at bit position `bit` (any alignment). */
-export function orBits(words: Int32Array, bit: number, bits: number): void {
-  if (bits === 0) return
-  const word = bit >>> 5, shift = bit & 31
-  words[word] |= bits << shift
-  if (shift !== 0) {
-    const spill = bits >>> (32 - shift)
-    if (spill !== 0) words[word + 1] |= spill
-  }
-}
 
 /** Position (0..31) of the lowest set bit of a non-zero word. */
 export function lowestBit(bits: number): number {

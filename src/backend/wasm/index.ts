@@ -7,7 +7,7 @@
 import type { ColumnsBackend, Float64Mode, ResidentFile, SequenceView } from '../backend.js'
 import { CorruptIndexException } from '../../format/errors.js'
 import { int64Result } from '../../format/int64.js'
-import { rankOf } from '../ts/index.js'
+import { rankOf } from '../bits.js'
 import { createWasmQueryKernels } from './query.js'
 import { OUTPUT_VALUES, type WasmRuntime, wasmRuntime } from './runtime.js'
 

@@ -4,7 +4,7 @@
  * accessor, bulk read, verify() and query compared exactly.
  * URL parameters: files (default 6), seed (default 1).
  */
-import { type Column, type ColumnsReader, DocSet, initWasm, openColumns, wasmUnavailableReason } from '../../../src/entry-reader.js'
+import { type Column, type ColumnsReader, DocSet, initWasm, loadTypeScriptBackend, openColumns, wasmUnavailableReason } from '../../../src/entry-reader.js'
 import { flushColumns } from '../../../src/entry-writer.js'
 import { randomDocuments } from '../../helpers/random-columns.js'
 import { seededRandom } from '../../helpers/random.js'
@@ -93,6 +93,8 @@ publish(async () => {
   const parameters = new URLSearchParams(location.search)
   const files = Number(parameters.get('files') ?? 6), seed = Number(parameters.get('seed') ?? 1)
   const wasmReady = await initWasm()
+  // The reader bundle keeps its pure-TypeScript backend in a chunk it imports on demand.
+  await loadTypeScriptBackend()
   const comparison = new Comparison()
   const opened: { maxDoc: number; bytes: number; backends: string[] }[] = []
   for (let file = 0; file < files; file++) {
