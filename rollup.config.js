@@ -17,8 +17,8 @@ const root = fileURLToPath(new URL('.', import.meta.url))
 
 /**
  * The kernels for browsers: assembly/ compiled with scripts/bundle-widths.as in
- * place of assembly/widths.ts (generic unpacking except the SIMD paths of widths
- * 1, 2, 4 and 8; see that file). Compiled once per process into build/.
+ * place of assembly/widths.ts (generic unpacking except the SIMD path of width 1,
+ * one generic table loop; see that file). Compiled once per process into build/.
  */
 let browserKernels = null
 export function browserWasm() {
@@ -29,7 +29,7 @@ export function browserWasm() {
   copyFileSync(`${root}scripts/bundle-widths.as`, `${sources}/widths.ts`)
   execFileSync(process.execPath, [
     `${root}node_modules/assemblyscript/bin/asc.js`, `${sources}/index.ts`, '--config', 'asconfig.json', '--target', 'release',
-    '-O3', '--runtime', 'stub', '--enable', 'simd', '--outFile', 'build/oixk-browser.wasm',
+    '-O3', '--converge', '--runtime', 'stub', '--enable', 'simd', '--outFile', 'build/oixk-browser.wasm',
   ], { cwd: root, stdio: 'inherit' })
   return (browserKernels = readFileSync(`${root}build/oixk-browser.wasm`))
 }
@@ -136,7 +136,7 @@ export function bundleOptions(name, outDir = `${root}dist/browser`) {
         compilerOptions: {
           target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2023', 'ESNext.Disposable', 'DOM'],
           strict: true, isolatedModules: true, verbatimModuleSyntax: true, skipLibCheck: true, types: [],
-          declaration: false, sourceMap: false, noEmitOnError: false, noCheck: true,
+          declaration: false, sourceMap: false, noEmitOnError: false, noCheck: true, useDefineForClassFields: false,
         },
       }),
       terser({

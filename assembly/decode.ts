@@ -5,7 +5,7 @@ import {
   BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, RECORD_BYTES,
   recordAux, recordBase, recordDataOffset, recordKind, recordWidth, tableIndexError,
 } from './common'
-import { unpackScaled, unpackUnit } from './widths'
+import { decodeTable, unpackScaled, unpackUnit } from './widths'
 
 /** n copies of value at out (8-aligned), two per 16-byte store. */
 function fill(out: usize, value: i64, n: u32): void {
@@ -20,76 +20,6 @@ function fill(out: usize, value: i64, n: u32): void {
   }
   for (; o + 16 <= end; o += 16) v128.store(o, pair)
   if (o < end) store<i64>(o, value)
-}
-
-/**
- * Table indexes [from, to) of width W (1..8) at idx, each checked against
- * entries, mapped through the entries at p. Groups of 8 indexes take W bytes,
- * so one 8-byte load holds a whole group; a group is checked as a whole, and
- * only a failing group is rescanned to find its first bad index.
- */
-// @ts-ignore: decorator
-@inline function tableRun(p: usize, from: u32, to: u32, out: usize, entries: u32, block: u32, W: u32): i32 {
-  const idx = p + (<usize>entries << 3)
-  const mask: u32 = (1 << W) - 1
-  // A table of 2^W entries cannot hold a bad index: skip the checks.
-  const full = entries == (<u32>1 << W)
-  let i = from
-  let o = out
-  for (; i < to && (i & 7) != 0; i++, o += 8) {
-    const bit = i * W
-    const e = (<u32>load<u16>(idx + (bit >>> 3)) >>> (bit & 7)) & mask
-    if (e >= entries) return tableIndexError(block, e, entries)
-    store<i64>(o, load<i64>(p + (<usize>e << 3)))
-  }
-  let q = idx + <usize>(i >>> 3) * W
-  for (; i + 8 <= to; i += 8, o += 64, q += W) {
-    const x = load<u64>(q)
-    const e0 = <u32>x & mask
-    const e1 = <u32>(x >>> W) & mask
-    const e2 = <u32>(x >>> (2 * W)) & mask
-    const e3 = <u32>(x >>> (3 * W)) & mask
-    const e4 = <u32>(x >>> (4 * W)) & mask
-    const e5 = <u32>(x >>> (5 * W)) & mask
-    const e6 = <u32>(x >>> (6 * W)) & mask
-    const e7 = <u32>(x >>> (7 * W)) & mask
-    if (!full) {
-      // e < entries ⇔ e - entries < 0 (both below 2^9): the and of the differences is
-      // negative iff all are (two operations a value, not compare, set and or).
-      const all = (<i32>e0 - <i32>entries) & (<i32>e1 - <i32>entries) & (<i32>e2 - <i32>entries) & (<i32>e3 - <i32>entries)
-        & (<i32>e4 - <i32>entries) & (<i32>e5 - <i32>entries) & (<i32>e6 - <i32>entries) & (<i32>e7 - <i32>entries)
-      if (all >= 0) break // the checked loop below finds and reports the first bad index
-    }
-    store<i64>(o, load<i64>(p + (<usize>e0 << 3)))
-    store<i64>(o, load<i64>(p + (<usize>e1 << 3)), 8)
-    store<i64>(o, load<i64>(p + (<usize>e2 << 3)), 16)
-    store<i64>(o, load<i64>(p + (<usize>e3 << 3)), 24)
-    store<i64>(o, load<i64>(p + (<usize>e4 << 3)), 32)
-    store<i64>(o, load<i64>(p + (<usize>e5 << 3)), 40)
-    store<i64>(o, load<i64>(p + (<usize>e6 << 3)), 48)
-    store<i64>(o, load<i64>(p + (<usize>e7 << 3)), 56)
-  }
-  for (; i < to; i++, o += 8) {
-    const bit = i * W
-    const e = (<u32>load<u16>(idx + (bit >>> 3)) >>> (bit & 7)) & mask
-    if (e >= entries) return tableIndexError(block, e, entries)
-    store<i64>(o, load<i64>(p + (<usize>e << 3)))
-  }
-  return OK
-}
-
-/** Values [from, to) of a table block (entries at p, then the indexes) into out. */
-function decodeTable(p: usize, from: u32, to: u32, out: usize, entries: u32, width: u32, block: u32): i32 {
-  switch (width) {
-    case 1: return tableRun(p, from, to, out, entries, block, 1)
-    case 2: return tableRun(p, from, to, out, entries, block, 2)
-    case 3: return tableRun(p, from, to, out, entries, block, 3)
-    case 4: return tableRun(p, from, to, out, entries, block, 4)
-    case 5: return tableRun(p, from, to, out, entries, block, 5)
-    case 6: return tableRun(p, from, to, out, entries, block, 6)
-    case 7: return tableRun(p, from, to, out, entries, block, 7)
-    default: return tableRun(p, from, to, out, entries, block, 8)
-  }
 }
 
 /** Values [from, to) (positions within the block) of block number `block`, whose record is at record, into out. */

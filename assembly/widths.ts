@@ -9,6 +9,7 @@
 // doubles' trailing zero bits). Everything else is scalar (unpack.ts).
 import { fieldRun, scaledRun, unitRun } from './unpack'
 import { MULTIPLY, MULTIPLY_HIGH, UNIT, simdRun } from './unpack-simd'
+import { tableRun } from './table'
 
 function unit1(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 1, UNIT) }
 function unit2(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 2, UNIT) }
@@ -389,5 +390,19 @@ export function unpackScaled(p: usize, from: u32, to: u32, base: i64, g: i64, ou
     case 62: scaled62(p, from, to, base, g, out); return
     case 63: scaled63(p, from, to, base, g, out); return
     case 64: scaled64(p, from, to, base, g, out); return
+  }
+}
+
+/** Values [from, to) of a table block (entries at p, then the indexes) into out; status OK or a table index error. */
+export function decodeTable(p: usize, from: u32, to: u32, out: usize, entries: u32, width: u32, block: u32): i32 {
+  switch (width) {
+    case 1: return tableRun(p, from, to, out, entries, block, 1)
+    case 2: return tableRun(p, from, to, out, entries, block, 2)
+    case 3: return tableRun(p, from, to, out, entries, block, 3)
+    case 4: return tableRun(p, from, to, out, entries, block, 4)
+    case 5: return tableRun(p, from, to, out, entries, block, 5)
+    case 6: return tableRun(p, from, to, out, entries, block, 6)
+    case 7: return tableRun(p, from, to, out, entries, block, 7)
+    default: return tableRun(p, from, to, out, entries, block, 8)
   }
 }
