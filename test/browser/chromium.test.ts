@@ -47,15 +47,32 @@ describe.skipIf(chromiumMissing !== null)('in Chromium', () => {
     console.log(`Chromium duel: ${result.comparisons} comparisons over files of ${result.opened.map((file) => `${file.bytes} bytes`).join(', ')}`)
   })
 
-  it('the golden files read as their JSON with both backends', async () => {
-    const result = await runPage<GoldenResult>(browser.context, `${server.origin}/test/browser/pages/golden.html?names=${GOLDEN.join(',')}`)
+  it('with WebAssembly running, the page never fetches the pure-TypeScript chunk', async () => {
+    const requested: string[] = []
+    const result = await runPage<GoldenResult>(
+      browser.context, `${server.origin}/test/browser/pages/golden.html?names=${GOLDEN.join(',')}&backends=auto,wasm`, 45_000, requested,
+    )
+    expect(result.files.map((file) => `${file.name} ${file.backend}→${file.used} ${file.verify} ${file.matches}`))
+      .toEqual(GOLDEN.flatMap((name) => [`${name} auto→wasm undefined true`, `${name} wasm→wasm undefined true`]))
+    expect(requested.filter((path) => path.startsWith('/bundle/'))).toEqual(['/bundle/oixk-reader.js'])
+  })
+
+  it('the golden files read as their JSON with both backends (backend ts loads the chunk)', async () => {
+    const requested: string[] = []
+    const result = await runPage<GoldenResult>(browser.context, `${server.origin}/test/browser/pages/golden.html?names=${GOLDEN.join(',')}`, 45_000, requested)
+    expect(requested.filter((path) => path.startsWith('/bundle/'))).toEqual(['/bundle/oixk-reader.js', '/bundle/oixk-reader-ts.js'])
     expect(result.wasmReady).toBe(true)
     expect(result.files.map((file) => `${file.name} ${file.backend}→${file.used} ${file.verify} ${file.matches}`))
       .toEqual(GOLDEN.flatMap((name) => [`${name} wasm→wasm undefined true`, `${name} ts→ts undefined true`]))
   })
 
   it('a Content-Security-Policy without wasm-unsafe-eval: backend auto falls back to TypeScript, same results', async () => {
-    const result = await runPage<GoldenResult>(browser.context, `${server.origin}/strict/test/browser/pages/golden.html?names=${GOLDEN.join(',')}&backends=auto,ts`)
+    const requested: string[] = []
+    const result = await runPage<GoldenResult>(
+      browser.context, `${server.origin}/strict/test/browser/pages/golden.html?names=${GOLDEN.join(',')}&backends=auto,ts`, 45_000, requested,
+    )
+    // The fallback is the chunk the bundle imports once the CSP has refused its kernels.
+    expect(requested.filter((path) => path.startsWith('/bundle/'))).toEqual(['/bundle/oixk-reader.js', '/bundle/oixk-reader-ts.js'])
     expect(result.hasWebAssembly).toBe(true)
     expect(result.wasmReady).toBe(false)
     console.log(`Chromium with CSP: ${result.reason}`)

@@ -33,9 +33,15 @@ export async function launchChromium() {
   }
 }
 
-/** Opens `url`, waits for the page script to publish window.testResult, returns it (page errors fail). */
-export async function runPage<Result>(context: Awaited<ReturnType<typeof launchChromium>>['context'], url: string, timeout = 45_000): Promise<Result> {
+/**
+ * Opens `url`, waits for the page script to publish window.testResult, returns it (page errors fail).
+ * `requested`, when given, receives the path of every request the page makes.
+ */
+export async function runPage<Result>(
+  context: Awaited<ReturnType<typeof launchChromium>>['context'], url: string, timeout = 45_000, requested?: string[],
+): Promise<Result> {
   const page = await context.newPage()
+  if (requested !== undefined) page.on('request', (request) => requested.push(new URL(request.url()).pathname))
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
   page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()) })
