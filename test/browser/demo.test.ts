@@ -152,6 +152,27 @@ describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () =>
       `origin toggled 6 times: queries ${warm.map((time) => time.query.toFixed(1)).join(' ')} ms, with drawing ${warm.map((time) => time.total.toFixed(1)).join(' ')} ms`)
   }, 120_000)
 
+  it('the backend switch loads the pure-TypeScript chunk on demand and shows the same numbers', async () => {
+    const page = await browser.context.newPage()
+    const requested: string[] = []
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname))
+    try {
+      await page.goto(`${server.origin}/`)
+      await page.waitForFunction(() => (window as unknown as { oixkDemo?: DemoStatus }).oixkDemo?.ready === true, null, { timeout: 90_000 })
+      const before = await status(page)
+      expect(before.backend).toBe('wasm')
+      const onWasm = await shown(page)
+      expect(requested).not.toContain('/bundle/oixk-reader-ts.js')
+      await page.check('input[name="backend"][value="ts"]')
+      await page.waitForFunction((count) => (window as unknown as { oixkDemo: DemoStatus }).oixkDemo.interactions > count, before.interactions, { timeout: 90_000 })
+      expect((await status(page)).backend).toBe('ts')
+      expect(requested).toContain('/bundle/oixk-reader-ts.js')
+      expect(await shown(page)).toEqual(onWasm)
+    } finally {
+      await page.close()
+    }
+  }, 120_000)
+
   it('served with a CSP that forbids WebAssembly: pure TypeScript, the same numbers', async () => {
     const fallback = await session('/strict/', null)
     expect(fallback.clickStatus.backend).toBe('ts')
