@@ -82,7 +82,7 @@ async function smallRuns(random: () => number): Promise<string[][]> {
       const inPlace = createValueBuffer('int64', VALUES, { backend: 'wasm' }), out = new BigInt64Array(VALUES)
       opened.push(() => inPlace.release())
       tasks.push({ name: `${name} → ValueBuffer wasm`, itemsPerCall: VALUES, run: () => { wasm.readValues(0, inPlace.array) } })
-      tasks.push({ name: `${name} → BigInt64Array ts`, itemsPerCall: VALUES, run: () => { ts.readValues(0, out) } })
+      tasks.push({ name: `${name} → BigInt64Array ts (beside ValueBuffer)`, itemsPerCall: VALUES, run: () => { ts.readValues(0, out) } })
       pairs.push({ name, destination: 'BigInt64Array in linear memory (ValueBuffer)' })
     }
   }
