@@ -4,7 +4,7 @@
  * call, no BigInt, no 64-bit assembly. A call into WebAssembly alone costs
  * more than the whole read (5.7 ns on Node 20), so single gets take this path
  * with both backends; blocks it cannot serve exactly (tables, widths above 32,
- * values beyond 2^53) answer NaN and the caller takes the backend's getRaw.
+ * values beyond 2^53) answer false and the caller takes the backend's getRaw.
  */
 import type { SequenceView } from '../backend/backend.js'
 import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../format/constants.js'
@@ -52,12 +52,19 @@ export class NumberLookup {
     this.words = sequence.bufferWords
   }
 
-  /** The value at index (< count) as an exact number, or NaN when the backend must read it. */
-  valueAt(index: number): number {
+  /**
+   * Writes the value at index (< count) as an exact number to out[0] and returns true, or
+   * returns false when the backend must read it. The value goes through a typed array, not a
+   * return value: a double returned from a call V8 does not inline is boxed (an allocation).
+   */
+  load(index: number, out: Float64Array): boolean {
     const block = index >>> BLOCK_SHIFT
     const width = this.widths[block]
-    if (width === 0) return this.bases[block]
-    if (width === SLOW) return NaN
+    if (width === SLOW) return false
+    if (width === 0) {
+      out[0] = this.bases[block]
+      return true
+    }
     let words = this.words
     // WebAssembly memory growth detaches the view (length 0): take the current buffer.
     if (words.length === 0) words = this.refresh()
@@ -65,7 +72,8 @@ export class NumberLookup {
     const word = this.firstWords[block] + (bit >>> 5), shift = bit & 31
     // (x << 1) << (31 - shift) is 0 for shift 0, so no branch on the offset; the data's padding covers word + 1.
     const field = ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & (-1 >>> (32 - width))
-    return this.bases[block] + this.divisors[block] * (field >>> 0)
+    out[0] = this.bases[block] + this.divisors[block] * (field >>> 0)
+    return true
   }
 
   private refresh(): Int32Array {
