@@ -1,7 +1,8 @@
 /**
- * A worker_threads pool that answers queries over segments held ONCE in a
- * SharedArrayBuffer: every worker opens the same bytes (backend 'ts' reads them
- * in place; 'wasm' copies them into each worker's linear memory once, at open),
+ * A worker_threads pool that answers queries over segments held ONCE in shared
+ * memory: every worker opens the same bytes, never copied per worker (backend
+ * 'ts': a SharedArrayBuffer read in place; 'wasm': one shared WebAssembly.Memory
+ * holding the files, over which each worker runs its own kernel instance),
  * each query is split into one contiguous document range per worker (aligned
  * to 1,024 documents) and the parts are merged: counts summed, DocSets written
  * by every worker into its own words of one shared bitset, aggregates combined.
@@ -10,6 +11,8 @@ import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { SharedKernelMemory } from '../backend/wasm/shared.js'
+import { wasmUnavailableReason } from '../backend/wasm/runtime.js'
 import type { ColumnType } from '../format/constants.js'
 import type { Aggregate } from '../kernels/aggregations.js'
 import { DocSet } from '../kernels/doc-set.js'
@@ -19,13 +22,13 @@ import type { NaturalValue } from '../kernels/natural-units.js'
 import { openColumns } from '../read/open.js'
 import type { ColumnsReader } from '../read/reader.js'
 import { mergeAggregates, rebuildError, sharedMemoryBackend, splitDocuments, sumCounts, type AggregateParts } from './query-merge.js'
-import type { ColumnInfo, OpenedSegment, PooledMethod, QueryRequest, WorkerReply, WorkerRequest } from './query-protocol.js'
+import type { ColumnInfo, OpenedSegment, PooledMethod, QueryRequest, WorkerData, WorkerReply, WorkerRequest } from './query-protocol.js'
 
 /** Options of createQueryPool. */
 export interface QueryPoolOptions {
   /** Workers (default os.availableParallelism()). */
   threads?: number
-  /** Each worker's backend: 'ts' (zero-copy over the shared bytes), 'wasm' (one copy per worker, made at open), 'auto'. */
+  /** Each worker's backend: 'ts' or 'wasm' (both read the one shared copy), 'auto' (wasm where it runs). */
   backend?: 'ts' | 'wasm' | 'auto'
 }
 
@@ -40,12 +43,12 @@ export interface PooledOpenOptions {
 const fromSource = import.meta.url.endsWith('.ts')
 const workerUrl = new URL(fromSource ? './query-worker.ts' : './query-worker.js', import.meta.url)
 
-function startWorker(): Worker {
-  if (!fromSource) return new Worker(workerUrl)
+function startWorker(workerData: WorkerData): Worker {
+  if (!fromSource) return new Worker(workerUrl, { workerData })
   // require.resolve finds the CommonJS build; its ES module twin registers the hooks correctly.
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href
   const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}) })`
-  return new Worker(bootstrap, { eval: true })
+  return new Worker(bootstrap, { eval: true, workerData })
 }
 
 type Distributive<T> = T extends unknown ? Omit<T, 'id'> : never
@@ -57,8 +60,8 @@ class PoolWorker {
   private nextId = 0
   private exited: Error | null = null
 
-  constructor() {
-    this.worker = startWorker()
+  constructor(workerData: WorkerData) {
+    this.worker = startWorker(workerData)
     this.worker.unref()
     this.worker.on('message', (reply: WorkerReply) => {
       const waiting = this.pending.get(reply.id)
@@ -100,7 +103,11 @@ let nextSegment = 0
 export class QueryPool implements AsyncDisposable {
   readonly threads: number
   readonly backend: 'ts' | 'wasm' | 'auto'
+  /** @internal Backend 'wasm' (or 'auto' where WebAssembly runs): the one memory holding the files, shared by every worker. */
+  readonly kernelMemory: SharedKernelMemory | null
   private readonly workers: PoolWorker[]
+  /** Backend 'wasm': each open segment's file address in kernelMemory. */
+  private readonly fileAddresses = new Map<number, number>()
   private closed = false
 
   constructor(options: QueryPoolOptions = {}) {
@@ -110,32 +117,41 @@ export class QueryPool implements AsyncDisposable {
     if (backend !== 'ts' && backend !== 'wasm' && backend !== 'auto') throw new TypeError(`unknown backend ${JSON.stringify(backend)}; expected "ts", "wasm" or "auto"`)
     this.threads = threads
     this.backend = backend
-    this.workers = Array.from({ length: threads }, () => new PoolWorker())
+    // Where WebAssembly cannot run, 'wasm' workers fail at open with the reader's BackendUnavailableError.
+    const wasm = backend !== 'ts' && wasmUnavailableReason() === null
+    this.kernelMemory = wasm ? new SharedKernelMemory(threads) : null
+    const sharedMemory = this.kernelMemory === null ? null : this.kernelMemory.memory
+    this.workers = Array.from({ length: threads }, (_, window) => new PoolWorker({ sharedMemory, window }))
   }
 
   /**
-   * Opens a columns file in every worker. A Uint8Array not already over shared
-   * memory is copied once into a SharedArrayBuffer; workers never copy it again
-   * (backend 'ts'). Rejects with the reader's error (CorruptIndexException, ...).
+   * Opens a columns file in every worker; no worker copies it. Backend 'ts': a Uint8Array not
+   * already over shared memory is copied once into a SharedArrayBuffer. Backend 'wasm': the
+   * bytes are copied once into the kernels' shared memory. Rejects with the reader's error
+   * (CorruptIndexException, ...).
    */
   async open(bytes: SharedArrayBuffer | Uint8Array, options: PooledOpenOptions = {}): Promise<PooledSegment> {
     this.assertOpen()
+    const segment = nextSegment++
     let shared: Uint8Array
-    if (bytes instanceof SharedArrayBuffer) shared = new Uint8Array(bytes)
+    if (this.kernelMemory !== null) {
+      const address = this.kernelMemory.addFile(bytes instanceof SharedArrayBuffer ? new Uint8Array(bytes) : bytes)
+      this.fileAddresses.set(segment, address)
+      shared = new Uint8Array(this.kernelMemory.memory.buffer, address, bytes.byteLength)
+    } else if (bytes instanceof SharedArrayBuffer) shared = new Uint8Array(bytes)
     else if (bytes.buffer instanceof SharedArrayBuffer) shared = bytes
     else {
       shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength))
       shared.set(bytes)
     }
-    const segment = nextSegment++
     const fileName = options.fileName ?? 'columns'
     const opened = await Promise.allSettled(this.workers.map((worker) => worker.request({
       op: 'open', segment, buffer: shared.buffer as SharedArrayBuffer, byteOffset: shared.byteOffset, byteLength: shared.byteLength,
-      fileName, maxDoc: options.maxDoc, backend: this.backend,
+      fileName, maxDoc: options.maxDoc, backend: this.kernelMemory !== null ? 'wasm' : this.backend,
     })))
     const failure = opened.find((result) => result.status === 'rejected')
     if (failure !== undefined) {
-      await Promise.allSettled(this.workers.map((worker) => worker.request({ op: 'release', segment })))
+      await this.release(segment)
       throw (failure as PromiseRejectedResult).reason
     }
     const { maxDoc, columns } = (opened[0] as PromiseFulfilledResult<OpenedSegment>).value
@@ -154,10 +170,16 @@ export class QueryPool implements AsyncDisposable {
     return this.workers[0].request(request)
   }
 
-  /** @internal Tells every worker to drop a segment. */
+  /** @internal Tells every worker to drop a segment, then frees its file in the kernels' memory. */
   async release(segment: number): Promise<void> {
     if (this.closed) return
-    await Promise.all(this.workers.map((worker) => worker.request({ op: 'release', segment })))
+    await Promise.allSettled(this.workers.map((worker) => worker.request({ op: 'release', segment })))
+    const address = this.fileAddresses.get(segment)
+    // Freed only once no worker can read it any more (every release answered, or the pool closed).
+    if (address !== undefined && !this.closed) {
+      this.fileAddresses.delete(segment)
+      this.kernelMemory!.freeFile(address)
+    }
   }
 
   /** Ends the workers; queries in flight reject. Idempotent. */

@@ -22,7 +22,16 @@ export interface OpenedSegment {
 /** The pooled queries (the Column methods they mirror). */
 export type PooledMethod = 'facetCounts' | 'histogram' | 'aggregate' | 'rangeFilter' | 'termFilter' | 'boundingBoxFilter'
 
-/** Opens a segment in a worker over shared bytes [byteOffset, byteOffset + byteLength) of buffer. */
+/** What a worker starts with: the pool's shared kernel memory (backend 'wasm') and its static window there. */
+export interface WorkerData {
+  sharedMemory: WebAssembly.Memory | null
+  window: number
+}
+
+/**
+ * Opens a segment in a worker over shared bytes [byteOffset, byteOffset + byteLength) of buffer.
+ * Backend 'wasm': buffer is the shared kernel memory's, byteOffset the file's address in it.
+ */
 export interface OpenRequest {
   op: 'open'
   id: number

@@ -1,20 +1,25 @@
 /**
- * A query-pool worker: opens segments from the SharedArrayBuffer the pool
- * hands it (backend 'ts' reads the shared bytes in place: no copy) and runs
- * the range kernels of query-range.ts on the document range it is given.
- * Filter and result bitsets arrive as Int32Arrays over shared memory.
+ * A query-pool worker: opens segments from the shared memory the pool hands
+ * it, with no copy (backend 'ts' reads a SharedArrayBuffer in place; 'wasm'
+ * runs this worker's own kernel instance over the pool's shared
+ * WebAssembly.Memory, where the file already is) and runs the range kernels
+ * of query-range.ts on the document range it is given. Filter and result
+ * bitsets arrive as Int32Arrays over shared memory.
  */
-import { parentPort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
 import type { ColumnsBackend } from '../backend/backend.js'
 import { resolveBackend } from '../backend/select.js'
+import { createWasmBackend } from '../backend/wasm/index.js'
+import type { WasmRuntime } from '../backend/wasm/runtime.js'
+import { createSharedWasmRuntime } from '../backend/wasm/shared.js'
 import { expectType } from '../kernels/common.js'
 import type { BoundingBox } from '../kernels/filters.js'
 import { rawBound, type NaturalValue } from '../kernels/natural-units.js'
 import type { Column } from '../read/column.js'
-import { openColumns } from '../read/open.js'
+import { openColumns, openResidentFile } from '../read/open.js'
 import type { ColumnsReader } from '../read/reader.js'
 import { aggregateInRange, facetCountsInRange, filterInRange, histogramInRange, memberFilterInRange, type RawRanges } from './query-range.js'
-import type { ColumnInfo, OpenedSegment, OpenRequest, QueryRequest, SerializedError, WorkerReply, WorkerRequest } from './query-protocol.js'
+import type { ColumnInfo, OpenedSegment, OpenRequest, QueryRequest, SerializedError, WorkerData, WorkerReply, WorkerRequest } from './query-protocol.js'
 
 const segments = new Map<number, { reader: ColumnsReader; backend: ColumnsBackend }>()
 
@@ -27,10 +32,32 @@ function serializeError(error: unknown): SerializedError {
   return { name: error.name, message: error.message, fields }
 }
 
+const { sharedMemory, window } = workerData as WorkerData
+let shared: { runtime: WasmRuntime; backend: ColumnsBackend } | null = null
+
+/** This worker's kernel instance over the pool's shared memory, made on first use. */
+function sharedWasm(): { runtime: WasmRuntime; backend: ColumnsBackend } {
+  if (shared === null) {
+    const runtime = createSharedWasmRuntime(sharedMemory!, window)
+    shared = { runtime, backend: createWasmBackend(runtime) }
+  }
+  // Another thread (the pool opening a file, another worker's arena) may have grown the memory.
+  if (shared.runtime.bytes.length !== sharedMemory!.buffer.byteLength) shared.runtime.refreshViews()
+  return shared
+}
+
 function open(request: OpenRequest): OpenedSegment {
-  const backend = resolveBackend(request.backend)
+  const options = { fileName: request.fileName, maxDoc: request.maxDoc }
   const bytes = new Uint8Array(request.buffer, request.byteOffset, request.byteLength)
-  const reader = openColumns(bytes, { fileName: request.fileName, maxDoc: request.maxDoc, backend })
+  let backend: ColumnsBackend, reader: ColumnsReader
+  if (request.backend === 'wasm' && sharedMemory !== null) {
+    // The file is in the kernels' memory already, at byteOffset: open it where it is; the pool frees it.
+    backend = sharedWasm().backend
+    reader = openResidentFile({ bytes, stable: false, address: request.byteOffset, release() {} }, backend, options)
+  } else {
+    backend = resolveBackend(request.backend)
+    reader = openColumns(bytes, { ...options, backend })
+  }
   segments.set(request.segment, { reader, backend })
   const columns = reader.columns.map((column): ColumnInfo => ({
     name: column.name, type: column.type, layout: column.layout,

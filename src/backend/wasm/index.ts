@@ -12,8 +12,7 @@ import { createWasmQueryKernels } from './query.js'
 import { OUTPUT_VALUES, type WasmRuntime, wasmRuntime } from './runtime.js'
 
 /** Regions of files whose readers were dropped without close(): freed when collected. */
-const forgotten = new FinalizationRegistry<number>((address) => {
-  const runtime = wasmRuntime()
+const forgotten = new FinalizationRegistry<[WasmRuntime, number]>(([runtime, address]) => {
   runtime.regions.free(address)
 })
 
@@ -31,7 +30,7 @@ class WasmResidentFile implements ResidentFile {
     // 16 bytes of slack: a two-load read of a width > 56 field may look past the last padding.
     this.address = runtime.regions.allocate(length + 16)
     runtime.bytes.fill(0, this.address + length, this.address + length + 16)
-    forgotten.register(this, this.address, this)
+    forgotten.register(this, [runtime, this.address], this)
   }
 
   get bytes(): Uint8Array {
@@ -56,9 +55,11 @@ function tableIndexError(runtime: WasmRuntime, sequence: SequenceView): never {
   )
 }
 
-/** The WebAssembly backend (throws when WebAssembly with SIMD is unavailable; see wasmUnavailableReason). */
-export function createWasmBackend(): ColumnsBackend {
-  const runtime = wasmRuntime()
+/**
+ * The WebAssembly backend over a runtime (default: the process's; throws when WebAssembly
+ * with SIMD is unavailable, see wasmUnavailableReason). Node's pool passes a worker's own.
+ */
+export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): ColumnsBackend {
   const kernels = runtime.kernels
   const scratch = runtime.scratchAddress
   const output = runtime.outputAddress

@@ -11,8 +11,8 @@ const ALIGNMENT = 16
 
 /** Hands out and takes back byte ranges of one WebAssembly.Memory. */
 export class RegionAllocator {
-  private readonly memory: WebAssembly.Memory
-  private readonly onGrow: () => void
+  protected readonly memory: WebAssembly.Memory
+  protected readonly onGrow: () => void
   /** Free ranges as [start, length] pairs, sorted by start, never adjacent. */
   private freeStarts: number[] = []
   private freeLengths: number[] = []
@@ -64,7 +64,7 @@ export class RegionAllocator {
   }
 
   /** Grows memory so that a free range of `size` bytes exists at its end. */
-  private grow(size: number): void {
+  protected grow(size: number): void {
     const end = this.memory.buffer.byteLength
     const last = this.freeStarts.length - 1
     const tailFree = last >= 0 && this.freeStarts[last] + this.freeLengths[last] === end ? this.freeLengths[last] : 0
@@ -80,7 +80,7 @@ export class RegionAllocator {
     this.onGrow()
   }
 
-  private addFree(start: number, length: number): void {
+  protected addFree(start: number, length: number): void {
     let index = 0
     while (index < this.freeStarts.length && this.freeStarts[index] < start) index++
     this.freeStarts.splice(index, 0, start)

@@ -61,13 +61,15 @@ export class WasmRuntime {
   private readonly floatViews = new Map<number, Float64Array>()
   private readonly int32Views = new Map<number, Int32Array>()
 
-  constructor(instance: WebAssembly.Instance) {
+  /** `regions` makes the allocator (default: all memory above the static data); Node's pool bounds it to a worker's arena. */
+  constructor(instance: WebAssembly.Instance, regions?: (onGrow: () => void) => RegionAllocator) {
     this.kernels = instance.exports as unknown as Kernels
     this.refreshViews()
     this.scratchAddress = this.kernels.scratch()
     this.scratchWord = this.scratchAddress >>> 2
-    this.regions = new RegionAllocator(
-      this.kernels.memory, Math.max(this.kernels.heapBase(), RESERVED_LOW_MEMORY), () => this.refreshViews(),
+    const onGrow = () => this.refreshViews()
+    this.regions = regions ? regions(onGrow) : new RegionAllocator(
+      this.kernels.memory, Math.max(this.kernels.heapBase(), RESERVED_LOW_MEMORY), onGrow,
     )
     this.outputAddress = this.regions.allocate(OUTPUT_VALUES * 8)
   }

@@ -1,0 +1,122 @@
+/**
+ * The kernels on ONE shared WebAssembly.Memory for Node's worker pool: the
+ * main thread writes each file into it once, and every worker runs its own
+ * instance of the shared-memory build (scripts/build-wasm.js) over it.
+ *
+ * Layout: [SHARED_BASE, filesStart) holds one window of static data per worker
+ * (each instance's scratch areas and tables: the build is patched to its
+ * window, so instances never touch each other's); files and each worker's arena
+ * (output buffer, bitsets, counts) are then taken by atomic `memory.grow` calls,
+ * whose pages belong to the thread that grew. Node only: nothing here may reach
+ * a browser bundle.
+ */
+import { RegionAllocator } from './regions.js'
+import { WasmRuntime } from './runtime.js'
+import { SHARED_BASE, SHARED_RELOCATIONS, SHARED_STATIC_BYTES, SHARED_WASM_BASE64 } from './shared-module-bytes.js'
+
+const PAGE_BYTES = 65536
+const MAX_PAGES = 65536
+/** Each worker's window of static data: whole pages, so patched addresses keep their low 16 bits. */
+const WINDOW_BYTES = Math.ceil(SHARED_STATIC_BYTES / PAGE_BYTES) * PAGE_BYTES
+/** Static addresses are 4-byte LEB128 immediates: below 2^27 they can be patched in place. */
+const PATCHABLE_END = 1 << 27
+/** Workers one shared memory can serve. */
+export const MAX_SHARED_WORKERS = Math.floor((PATCHABLE_END - SHARED_BASE) / WINDOW_BYTES)
+/** A worker arena grows by at least this much at a time (1 MiB), so small bitsets do not grow memory per call. */
+const MIN_ARENA_GROWTH_PAGES = 16
+
+/**
+ * An allocator over the pages its thread grew: `memory.grow` is atomic on shared memory and
+ * returns where the new pages start, which may be past pages other threads grew meanwhile.
+ */
+export class SharedRegionAllocator extends RegionAllocator {
+  private readonly minimumGrowthPages: number
+
+  /** Starts with nothing free; every region comes from pages this allocator grows. */
+  constructor(memory: WebAssembly.Memory, onGrow: () => void, minimumGrowthPages: number) {
+    super(memory, memory.buffer.byteLength, onGrow)
+    this.minimumGrowthPages = minimumGrowthPages
+  }
+
+  protected override grow(size: number): void {
+    const pages = Math.max(Math.ceil(size / PAGE_BYTES), this.minimumGrowthPages)
+    let start: number
+    try {
+      start = this.memory.grow(pages) * PAGE_BYTES
+    } catch {
+      throw new RangeError(`oixk: shared WebAssembly memory cannot grow by ${size} bytes (4 GiB limit; ${this.bytesInUse} bytes in use here)`)
+    }
+    this.addFree(start, pages * PAGE_BYTES)
+    this.onGrow()
+  }
+}
+
+/** The pool's shared memory: the workers' static windows, then files allocated by the main thread. */
+export class SharedKernelMemory {
+  readonly memory: WebAssembly.Memory
+  readonly workers: number
+  private readonly files: SharedRegionAllocator
+
+  constructor(workers: number) {
+    if (workers > MAX_SHARED_WORKERS) throw new RangeError(`a shared WebAssembly memory serves at most ${MAX_SHARED_WORKERS} workers, got ${workers}`)
+    this.workers = workers
+    const filesStart = SHARED_BASE + workers * WINDOW_BYTES
+    this.memory = new WebAssembly.Memory({ initial: filesStart / PAGE_BYTES, maximum: MAX_PAGES, shared: true })
+    this.files = new SharedRegionAllocator(this.memory, () => {}, 0)
+  }
+
+  /**
+   * Copies a file into the shared memory once; returns its address. 16 zero bytes follow it:
+   * a two-load read of a width > 56 field may look past the last padding (as in index.ts).
+   */
+  addFile(bytes: Uint8Array): number {
+    const address = this.files.allocate(bytes.length + 16)
+    const view = new Uint8Array(this.memory.buffer, address, bytes.length + 16)
+    view.set(bytes)
+    view.fill(0, bytes.length)
+    return address
+  }
+
+  /** Gives a file's region back (after every worker dropped it). */
+  freeFile(address: number): void {
+    this.files.free(address)
+  }
+
+  /** Bytes of files held. */
+  get fileBytes(): number {
+    return this.files.bytesInUse
+  }
+}
+
+function decodeBase64(text: string): Uint8Array {
+  return new Uint8Array(Buffer.from(text, 'base64'))
+}
+
+let built: Uint8Array | null = null
+
+/** The shared-memory build with its static data moved to window `worker`. */
+export function sharedKernelBytes(worker: number): Uint8Array {
+  if (!(worker >= 0 && worker < MAX_SHARED_WORKERS)) throw new RangeError(`no static window ${worker} (at most ${MAX_SHARED_WORKERS} workers)`)
+  built ??= decodeBase64(SHARED_WASM_BASE64)
+  const bytes = Uint8Array.from(built)
+  const shift = worker * WINDOW_BYTES
+  for (const at of SHARED_RELOCATIONS) {
+    const value = ((bytes[at] & 0x7f) | ((bytes[at + 1] & 0x7f) << 7) | ((bytes[at + 2] & 0x7f) << 14) | ((bytes[at + 3] & 0x7f) << 21)) + shift
+    bytes[at] = (value & 0x7f) | 0x80
+    bytes[at + 1] = ((value >>> 7) & 0x7f) | 0x80
+    bytes[at + 2] = ((value >>> 14) & 0x7f) | 0x80
+    bytes[at + 3] = value >>> 21
+  }
+  return bytes
+}
+
+/**
+ * A worker's runtime: its own instance (static data in window `worker`) over the shared memory,
+ * allocating only from pages it grows itself. Call refreshViews when another thread grew the memory.
+ */
+export function createSharedWasmRuntime(memory: WebAssembly.Memory, worker: number): WasmRuntime {
+  const module = new WebAssembly.Module(sharedKernelBytes(worker) as BufferSource)
+  // The instance re-exports the imported memory as `memory`, as the runtime expects.
+  const instance = new WebAssembly.Instance(module, { env: { memory } })
+  return new WasmRuntime(instance, (onGrow) => new SharedRegionAllocator(memory, onGrow, MIN_ARENA_GROWTH_PAGES))
+}
