@@ -6,6 +6,8 @@
  * writes flights-3m into the memory once, and has two workers hash it (xxh64)
  * at the same time, repeatedly; every hash must equal the main thread's.
  * `node --import tsx bench/wasm-shared-memory.experiment.ts` (about 30 s of asc).
+ * The pool now does this with ONE build patched to each worker's window
+ * (scripts/build-wasm.js, src/backend/wasm/shared.ts); this stays as the first proof.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'

@@ -247,6 +247,11 @@ describe('query pool: ranges, errors, shutdown', () => {
     await segment.close()
     expect(pool.kernelMemory!.fileBytes).toBe(0)
     reference.close()
+    // 'auto' (the default) takes the same path where WebAssembly runs; 'ts' has no kernel memory.
+    await using auto = createQueryPool({ threads: 1 })
+    expect(auto.kernelMemory).not.toBeNull()
+    await using ts = createQueryPool({ threads: 1, backend: 'ts' })
+    expect(ts.kernelMemory).toBeNull()
   })
 
   it('openReader: a reader in this thread over the shared bytes that shares DocSets with the pool', async () => {
