@@ -4,10 +4,24 @@
 // `npm run build:wasm` (and `prepare`); the output is never committed. Also writes
 // the shared-memory build for Node's worker pool (below).
 import { execFile, execFileSync } from 'node:child_process'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
+
+// `prepare` builds and `pretest` builds again: skip when both generated modules are newer
+// than every input (the sources, this script, the compiler's config and version).
+const OUTPUTS = ['src/backend/wasm/module-bytes.ts', 'src/backend/wasm/shared-module-bytes.ts']
+const inputs = [
+  ...readdirSync(`${root}assembly`).map((name) => `assembly/${name}`),
+  'scripts/build-wasm.js', 'asconfig.json', 'node_modules/assemblyscript/package.json',
+]
+const newest = Math.max(...inputs.map((path) => statSync(`${root}${path}`).mtimeMs))
+const upToDate = OUTPUTS.every((path) => existsSync(`${root}${path}`) && statSync(`${root}${path}`).mtimeMs > newest)
+if (upToDate && !process.argv.includes('--force')) {
+  console.log('build-wasm: kernels up to date (--force rebuilds)')
+  process.exit(0)
+}
 mkdirSync(`${root}build`, { recursive: true })
 execFileSync(process.execPath, [
   `${root}node_modules/assemblyscript/bin/asc.js`, 'assembly/index.ts',
