@@ -88,12 +88,6 @@ function lazyTypeScriptBackend() {
   return {
     name: 'oixk-lazy-ts-backend',
     async resolveId(source, importer, options) {
-      // The query API's bit helpers (popcount, orBits, ...) come from query-scan.ts, which re-exports them from
-      // bits.ts; importing that module would pull the TypeScript kernels' scan code into the bundle. A name
-      // bits.ts lacks fails the build (MISSING_EXPORT).
-      if (source.endsWith('/backend/ts/query-scan.js') && !importer.replaceAll('\\', '/').includes('/src/backend/ts/')) {
-        return `${root}src/backend/bits.ts`
-      }
       if (!source.endsWith('/ts-backend.js')) return null
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true })
       if (resolved === null || !resolved.id.replaceAll('\\', '/').endsWith('src/backend/ts-backend.ts')) return resolved

@@ -5,7 +5,7 @@
  */
 import type { ColumnsBackend } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
-import { popcount } from '../backend/ts/query-scan.js'
+import { popcount } from '../backend/bits.js'
 
 /** What DocSet.fromDocuments needs of a reader. */
 export interface DocSetFactory {

@@ -7,7 +7,7 @@
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
-import { lowMask, orBits, popcount, selectionBits } from '../backend/ts/query-scan.js'
+import { lowMask, orBits, popcount, selectionBits } from '../backend/bits.js'
 import type { Column } from '../read/column.js'
 import type { DocSet } from './doc-set.js'
 

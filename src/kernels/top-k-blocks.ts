@@ -8,7 +8,7 @@ import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../format/constants.js'
 import { int64ToBigInt } from '../format/int64.js'
 import type { Column } from '../read/column.js'
-import { popcount } from '../backend/ts/query-scan.js'
+import { popcount } from '../backend/bits.js'
 import { anyBitInRange } from './layout.js'
 import type { BoundedHeap } from './top-k.js'
 
