@@ -6,16 +6,15 @@
  */
 import type { SequenceView } from '../backend.js'
 import type { AggregateMode, AggregateState, BitsetMemory } from '../query-kernels.js'
-import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../../format/constants.js'
+import { BLOCK_SHIFT, BlockKind } from '../../format/constants.js'
 import { compareInt64, int64Result, multiplyInt64, sortableToFloat64 } from '../../format/int64.js'
 import { decodeRaw } from './decode.js'
+import { lowMask, selectionBits } from '../bits.js'
 import {
-  block, loadBlock, lowMask, lowestBit, rawAtOffset, selectedCount, selectionBits, tableEntries, tableIndexError,
-  TWO_POW_32, unitAt,
+  block, decoded, forEachBlock, indexCounts, loadBlock, lowestBit, rawAtOffset, selectedCount, tableEntries,
+  tableIndexError, TWO_POW_32, unitAt,
 } from './query-scan.js'
 
-const decoded = new Int32Array(2 * BLOCK_VALUES)
-const indexCounts = new Uint32Array(256)
 const extremes = new Int32Array(4)
 
 /** Adds the signed i64 (low, high) × 2^(32 shift) (shift 0 or 1) to the 128-bit sum in words[4..7]. */
@@ -66,16 +65,7 @@ export function aggregate(
   sequence: SequenceView, first: number, count: number, mode: AggregateMode,
   selection: BitsetMemory | null, selectionStart: number, state: AggregateState,
 ): void {
-  const selectionWords = selection === null ? null : selection.words
-  const end = first + count
-  let index = first
-  while (index < end) {
-    const blockIndex = index >>> BLOCK_SHIFT
-    const blockStart = blockIndex << BLOCK_SHIFT
-    const stop = Math.min(end, blockStart + BLOCK_VALUES)
-    aggregateBlock(sequence, blockIndex, index - blockStart, stop - blockStart, mode, selectionWords, selectionStart + index - first, state)
-    index = stop
-  }
+  forEachBlock(sequence, first, count, mode, selection, selectionStart, state, aggregateBlock)
 }
 
 function aggregateBlock(

@@ -5,14 +5,14 @@
  */
 import type { SequenceView } from '../backend.js'
 import type { BitsetMemory } from '../query-kernels.js'
-import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../../format/constants.js'
+import { BLOCK_SHIFT, BlockKind } from '../../format/constants.js'
 import { decodeRaw } from './decode.js'
+import { selectionBits } from '../bits.js'
 import {
-  block, countRangeError, loadBlock, lowestBit, selectedCount, selectionBits, tableEntries, tableIndexError, unitAt,
+  block, countRangeError, decoded, forEachBlock, indexCounts, loadBlock, lowestBit, selectedCount, tableEntries,
+  tableIndexError, unitAt,
 } from './query-scan.js'
 
-const decoded = new Int32Array(2 * BLOCK_VALUES)
-const indexCounts = new Uint32Array(256)
 /** Three extra count lanes for small counts arrays: consecutive increments of one counter no longer wait on each other. */
 const LANE_LIMIT = 4096
 const lanes = new Uint32Array(3 * LANE_LIMIT)
@@ -23,26 +23,17 @@ export function countValues(
   sequence: SequenceView, first: number, count: number,
   selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
 ): void {
-  const selectionWords = selection === null ? null : selection.words
-  const end = first + count
   laneLimit = counts.length <= LANE_LIMIT ? counts.length : 0
   lanes.fill(0, 0, 3 * laneLimit)
-  let index = first
   try {
-    while (index < end) {
-      const blockIndex = index >>> BLOCK_SHIFT
-      const blockStart = blockIndex << BLOCK_SHIFT
-      const stop = Math.min(end, blockStart + BLOCK_VALUES)
-      countBlock(sequence, blockIndex, index - blockStart, stop - blockStart, selectionWords, selectionStart + index - first, counts)
-      index = stop
-    }
+    forEachBlock(sequence, first, count, null, selection, selectionStart, counts, countBlock)
   } finally {
     for (let value = 0; value < laneLimit; value++) counts[value] += lanes[value] + lanes[laneLimit + value] + lanes[2 * laneLimit + value]
   }
 }
 
 function countBlock(
-  sequence: SequenceView, blockIndex: number, from: number, to: number,
+  sequence: SequenceView, blockIndex: number, from: number, to: number, _unused: null,
   selection: Int32Array | null, selectionBit: number, counts: Uint32Array,
 ): void {
   loadBlock(sequence, blockIndex)

@@ -5,15 +5,15 @@
  */
 import type { SequenceView } from '../backend.js'
 import type { BitsetMemory } from '../query-kernels.js'
-import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../../format/constants.js'
+import { BLOCK_SHIFT, BlockKind } from '../../format/constants.js'
 import { compareInt64 } from '../../format/int64.js'
 import { decodeRaw } from './decode.js'
+import { selectionBits } from '../bits.js'
 import {
-  block, ceilUnits, loadBlock, lowestBit, offsetFromBase, rawAtOffset, selectedCount, selectionBits, tableEntries,
-  tableIndexError, unitAt,
+  block, ceilUnits, decoded, forEachBlock, loadBlock, lowestBit, offsetFromBase, rawAtOffset, selectedCount,
+  tableEntries, tableIndexError, unitAt,
 } from './query-scan.js'
 
-const decoded = new Int32Array(2 * BLOCK_VALUES)
 const entryBuckets = new Int32Array(256)
 const blockMax = new Int32Array(2)
 let unitEdges = new Float64Array(64)
@@ -37,16 +37,7 @@ export function histogram(
   sequence: SequenceView, first: number, count: number, edges: Int32Array,
   selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
 ): void {
-  const selectionWords = selection === null ? null : selection.words
-  const end = first + count
-  let index = first
-  while (index < end) {
-    const blockIndex = index >>> BLOCK_SHIFT
-    const blockStart = blockIndex << BLOCK_SHIFT
-    const stop = Math.min(end, blockStart + BLOCK_VALUES)
-    histogramBlock(sequence, blockIndex, index - blockStart, stop - blockStart, edges, selectionWords, selectionStart + index - first, counts)
-    index = stop
-  }
+  forEachBlock(sequence, first, count, edges, selection, selectionStart, counts, histogramBlock)
 }
 
 function histogramBlock(

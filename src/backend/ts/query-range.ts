@@ -5,16 +5,17 @@
  */
 import type { SequenceView } from '../backend.js'
 import type { BitsetMemory } from '../query-kernels.js'
-import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../../format/constants.js'
+import { BLOCK_SHIFT, BlockKind } from '../../format/constants.js'
 import { compareInt64 } from '../../format/int64.js'
 import { decodeRaw } from './decode.js'
+import { lowMask, orBits, popcount, selectionBits } from '../bits.js'
 import {
-  block, ceilUnits, floorUnits, loadBlock, lowMask, lowestBit, offsetFromBase, orBits, popcount, selectionBits,
-  tableEntries, tableIndexError, unitAt,
+  block, ceilUnits, decoded, floorUnits, forEachBlock, loadBlock, lowestBit, offsetFromBase, tableEntries,
+  tableIndexError, unitAt,
 } from './query-scan.js'
 
-const decoded = new Int32Array(2 * BLOCK_VALUES)
 let loLow = 0, loHigh = 0, hiLow = 0, hiHigh = 0
+let runMatched = 0
 
 /** See QueryKernels.matchRange. */
 export function matchRange(
@@ -23,22 +24,17 @@ export function matchRange(
 ): number {
   loLow = bounds[0]; loHigh = bounds[1]; hiLow = bounds[2]; hiHigh = bounds[3]
   if (compareInt64(loLow, loHigh, hiLow, hiHigh) > 0) return 0
-  const selectionWords = selection === null ? null : selection.words
-  const outWords = out.words
-  const end = first + count
-  let matched = 0
-  let index = first
-  while (index < end) {
-    const blockIndex = index >>> BLOCK_SHIFT
-    const blockStart = blockIndex << BLOCK_SHIFT
-    const stop = Math.min(end, blockStart + BLOCK_VALUES)
-    matched += matchBlock(
-      sequence, blockIndex, index - blockStart, stop - blockStart,
-      selectionWords, selectionStart + index - first, outWords, outStart + index - first,
-    )
-    index = stop
-  }
-  return matched
+  runMatched = 0
+  forEachBlock(sequence, first, count, outStart - selectionStart, selection, selectionStart, out.words, addBlockMatches)
+  return runMatched
+}
+
+/** matchBlock with the out bit at a fixed distance (outShift) from the selection bit; its count goes to runMatched. */
+function addBlockMatches(
+  sequence: SequenceView, blockIndex: number, from: number, to: number, outShift: number,
+  selection: Int32Array | null, selectionBit: number, out: Int32Array,
+): void {
+  runMatched += matchBlock(sequence, blockIndex, from, to, selection, selectionBit, out, selectionBit + outShift)
 }
 
 /** Copies the selected positions [from, to) into out (a block accepted whole). */

@@ -1,20 +1,21 @@
 /**
- * Pieces shared by the pure-TypeScript query kernels: selection words read 32
- * values at a time, bits OR-ed into an output bitset at any offset, a block's
- * geometry, and the translation of raw bounds into a packed block's u space.
+ * Pieces shared by the pure-TypeScript query kernels: the walk over a run's
+ * blocks, a block's geometry, the translation of raw bounds into a packed
+ * block's u space, and per-block scratch (the bit helpers are in ../bits.ts).
  *
  * Error rule shared with the WebAssembly kernels: only selected values are read,
  * in value order, so the first bad selected value raises; a table block that
  * matchRange decides from its entries alone (none or all in range) reads no index.
  */
 import type { SequenceView } from '../backend.js'
-import { BlockKind } from '../../format/constants.js'
+import type { BitsetMemory } from '../query-kernels.js'
+import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../../format/constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
 import { int64ToBigInt, readInt32 } from '../../format/int64.js'
 import { popcount, selectionBits } from '../bits.js'
 
-// Defined with the reader's bit helpers (the browser reader bundle keeps those without this module).
-export { lowMask, orBits, popcount, selectionBits } from '../bits.js'
+// For src/node/query-range.ts, which imports them from here (the kernels import ../bits.js).
+export { orBits, popcount, selectionBits } from '../bits.js'
 
 export const TWO_POW_32 = 4294967296
 /** Packed spans g (2^w - 1) below this keep every u-space product exact in a double. */
@@ -98,6 +99,11 @@ export const block = {
 }
 
 export const tableEntries = new Int32Array(2 * 256)
+// Scratch of one block at a time, shared: no kernel calls another or keeps it across blocks.
+/** Raw [low, high] words of the block's positions from `from` on (decodeRaw). */
+export const decoded = new Int32Array(2 * BLOCK_VALUES)
+/** Selected values per table index. */
+export const indexCounts = new Uint32Array(256)
 
 /** Fills `block` (and `tableEntries` for a table) for block number `index`. */
 export function loadBlock(sequence: SequenceView, index: number): void {
@@ -160,4 +166,30 @@ export function selectedCount(selection: Int32Array | null, selectionBit: number
     total += popcount(selectionBits(selection, selectionBit + position - from, Math.min(32, to - position)))
   }
   return total
+}
+
+/**
+ * One kernel's work on positions [from, to) of block blockIndex; selectionBit is
+ * the selection bit of `from`. `a` and `b` carry the kernel's own arguments, so
+ * the kernels pass module functions and allocate no closure per call.
+ */
+export type BlockVisit<A, B> = (
+  sequence: SequenceView, blockIndex: number, from: number, to: number, a: A,
+  selection: Int32Array | null, selectionBit: number, b: B,
+) => void
+
+/** Calls visit for each block's share of the values [first, first + count), in value order (the error rule above). */
+export function forEachBlock<A, B>(
+  sequence: SequenceView, first: number, count: number, a: A,
+  selection: BitsetMemory | null, selectionStart: number, b: B, visit: BlockVisit<A, B>,
+): void {
+  const selectionWords = selection === null ? null : selection.words
+  const end = first + count
+  for (let index = first; index < end;) {
+    const blockIndex = index >>> BLOCK_SHIFT
+    const blockStart = blockIndex << BLOCK_SHIFT
+    const stop = Math.min(end, blockStart + BLOCK_VALUES)
+    visit(sequence, blockIndex, index - blockStart, stop - blockStart, a, selectionWords, selectionStart + index - first, b)
+    index = stop
+  }
 }
