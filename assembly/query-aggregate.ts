@@ -9,14 +9,15 @@
 //
 // State (scratch, 48 bytes): f64 count, f64 sum, i64 min, i64 max, u64 sumLow, u64 sumHigh.
 import {
-  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, RECORD_BYTES, SCRATCH,
-  recordAux, recordBase, recordDataOffset, recordKind, recordWidth, tableIndexError,
+  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, SCRATCH, recordAux, recordBase,
+  recordDataOffset, recordKind, recordWidth, tableIndexError,
 } from './common'
 import { decodeBlock } from './decode'
 import {
-  SEL_WORDS, TABLE_COUNTS, U_BUFFER, addSigned, addSignedTimes, addUnsignedProduct, countTableIndexes, fields4, loadLimit,
-  loadSelection, loadSum, packedFits, prepareUnpack, selectedCount, simdWidth, storeSum, unpackMask, unpackMultiplier, unpackU32,
-  fields8, prepareUnpack16, unpack16Mask, unpack16Multiplier, window16,
+  SEL_WORDS, TABLE_COUNTS, U_BUFFER, addSigned, addSignedTimes, addUnsignedProduct, blockRecord, blockTake,
+  countTableBlock, fields4, fields8, loadLimit, loadSelection, loadSum, packedFits, prepareUnpack, prepareUnpack16,
+  selectedCount, simdWidth, storeSum, unpack16Mask, unpack16Multiplier, unpackMask, unpackMultiplier, unpackU32,
+  window16,
 } from './query-common'
 
 let seen: u64 = 0
@@ -202,15 +203,10 @@ export function queryAggregate(records: usize, data: usize, first: u32, count: u
   largest = load<i64>(SCRATCH, 24)
   loadSum(SCRATCH + 32)
   const end = first + count
-  let index = first
-  while (index < end) {
-    const block = index >>> BLOCK_SHIFT
-    const from = index & (BLOCK_VALUES - 1)
-    const take = min(end - index, BLOCK_VALUES - from)
-    const bit = selStart + (index - first)
-    index += take
-    if (loadSelection(sel, bit, take) == 0) continue
-    const record = records + <usize>block * RECORD_BYTES
+  for (let index = first, take: u32 = 0; index < end; index += take) {
+    take = blockTake(index, end)
+    if (loadSelection(sel, selStart + (index - first), take) == 0) continue
+    const block = index >>> BLOCK_SHIFT, from = index & (BLOCK_VALUES - 1), record = blockRecord(records, block)
     const kind = recordKind(record)
     const base = recordBase(record)
     if (kind == KIND_CONSTANT) {
@@ -236,9 +232,8 @@ export function queryAggregate(records: usize, data: usize, first: u32, count: u
     }
     if (kind == KIND_TABLE) {
       const entries = <u32>aux
-      unpackU32(p + (<usize>entries << 3), from, from + take, W)
-      const bad = countTableIndexes(from, take, W, entries)
-      if (bad != 0xFFFF_FFFF) return tableIndexError(block, load<u32>(U_BUFFER + (<usize>bad << 2)), entries)
+      const status = countTableBlock(p, block, from, take, W, entries)
+      if (status != OK) return status
       for (let e: u32 = 0; e < entries; e++) {
         const k = load<u32>(TABLE_COUNTS + (<usize>e << 2))
         if (k == 0) continue

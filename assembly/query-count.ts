@@ -8,19 +8,14 @@
 // most 256 values, whole blocks of bytes count adjacent pairs instead (half the
 // increments; see countPairs) when `pairs` names a 2^16-u32 table.
 import {
-  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, RECORD_BYTES,
-  recordAux, recordBase, recordDataOffset, recordKind, recordWidth, tableIndexError,
+  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, recordAux, recordBase, recordDataOffset,
+  recordKind, recordWidth, tableIndexError,
 } from './common'
 import { decodeBlock } from './decode'
 import {
-  SEL_WORDS, TABLE_COUNTS, U_BUFFER, countTableIndexes, firstSelected, loadSelection, packedBound, packedFits,
-  selectedCount, selectionAll, unpackU32, valueRangeError,
+  SEL_WORDS, TABLE_COUNTS, U_BUFFER, blockRecord, blockTake, bump, countTableBlock, firstSelected, loadSelection,
+  packedBound, packedFits, selectedCount, selectionAll, unpackU32, valueRangeError,
 } from './query-common'
-
-// @ts-ignore: decorator
-@inline function bump(slot: usize, k: u32): void {
-  store<u32>(slot, load<u32>(slot) + k)
-}
 
 /** First selected position j of the block whose raw value is outside [0, n), from the raw values in BLOCK_BUFFER. */
 function firstBadRaw(from: u32, take: u32, n: u32): u32 {
@@ -185,15 +180,10 @@ export function queryCountValues(
   memory.fill(area, 0, <usize>lanes * stride << 2)
   let pairsUsed = false
   const end = first + count
-  let index = first
-  while (index < end) {
-    const block = index >>> BLOCK_SHIFT
-    const from = index & (BLOCK_VALUES - 1)
-    const take = min(end - index, BLOCK_VALUES - from)
-    const bit = selStart + (index - first)
-    index += take
-    if (loadSelection(sel, bit, take) == 0) continue
-    const record = records + <usize>block * RECORD_BYTES
+  for (let index = first, take: u32 = 0; index < end; index += take) {
+    take = blockTake(index, end)
+    if (loadSelection(sel, selStart + (index - first), take) == 0) continue
+    const block = index >>> BLOCK_SHIFT, from = index & (BLOCK_VALUES - 1), record = blockRecord(records, block)
     const kind = recordKind(record)
     const base = recordBase(record)
     if (kind == KIND_CONSTANT) {
@@ -206,17 +196,17 @@ export function queryCountValues(
     const aux = recordAux(record)
     if (kind == KIND_TABLE) {
       const entries = <u32>aux
-      unpackU32(p + (<usize>entries << 3), from, from + take, W)
       let entriesValid = true
       for (let e: u32 = 0; e < entries; e++) if (<u64>load<i64>(p + (<usize>e << 3)) >= <u64>n) entriesValid = false
       if (!entriesValid) {
         // Value order: the first selected value with a bad index or a bad entry is reported, as in the TS kernel.
+        unpackU32(p + (<usize>entries << 3), from, from + take, W)
         const status = countTableChecked(p, block, from, take, entries, area, n)
         if (status != OK) return status
         continue
       }
-      const bad = countTableIndexes(from, take, W, entries)
-      if (bad != 0xFFFF_FFFF) return tableIndexError(block, load<u32>(U_BUFFER + (<usize>bad << 2)), entries)
+      const status = countTableBlock(p, block, from, take, W, entries)
+      if (status != OK) return status
       for (let e: u32 = 0; e < entries; e++) {
         const k = load<u32>(TABLE_COUNTS + (<usize>e << 2))
         if (k != 0) bump(area + (<usize>load<i64>(p + (<usize>e << 3)) << 2), k)

@@ -8,13 +8,13 @@
 // span become thresholds in u space (u ≥ t ⇔ v ≥ edge): a few are counted
 // with SIMD compares per threshold, more by a binary search per value.
 import {
-  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, RECORD_BYTES,
-  recordAux, recordBase, recordDataOffset, recordKind, recordWidth, tableIndexError,
+  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, recordAux, recordBase, recordDataOffset,
+  recordKind, recordWidth,
 } from './common'
 import { decodeBlock } from './decode'
 import {
-  SEL_WORDS, TABLE_COUNTS, U_BUFFER, countTableIndexes, loadSelection, packedBound, packedFits, rangeMask32,
-  selectedCount, uAtLeast, unpackU32,
+  SEL_WORDS, TABLE_COUNTS, U_BUFFER, blockRecord, blockTake, bump, countTableBlock, loadSelection, packedBound,
+  packedFits, rangeMask32, selectedCount, uAtLeast, unpackU32, upperBound,
 } from './query-common'
 
 /** Thresholds in u space of the edges inside one packed block's span. */
@@ -22,22 +22,6 @@ const THRESHOLDS_CAPACITY: u32 = 1024
 const THRESHOLDS: usize = memory.data(8 * 1024, 16)
 /** Few enough thresholds to count with one SIMD pass each. */
 const FEW_THRESHOLDS: u32 = 8
-
-/** First edge index with edge > value (E when none). */
-function upperBound(edges: usize, edgeCount: u32, value: i64): u32 {
-  let low: u32 = 0, high = edgeCount
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if (load<i64>(edges + (<usize>middle << 3)) <= value) low = middle + 1
-    else high = middle
-  }
-  return low
-}
-
-// @ts-ignore: decorator
-@inline function bump(slot: usize, k: u32): void {
-  store<u32>(slot, load<u32>(slot) + k)
-}
 
 /** Selected u's at or above threshold t (u32 compare; t ≥ 2^32 matches nothing). */
 function countAtLeast(from: u32, take: u32, t: u64): u32 {
@@ -95,15 +79,10 @@ export function queryHistogram(
 ): i32 {
   memory.fill(area, 0, <usize>(edgeCount + 1) << 2)
   const end = first + count
-  let index = first
-  while (index < end) {
-    const block = index >>> BLOCK_SHIFT
-    const from = index & (BLOCK_VALUES - 1)
-    const take = min(end - index, BLOCK_VALUES - from)
-    const bit = selStart + (index - first)
-    index += take
-    if (loadSelection(sel, bit, take) == 0) continue
-    const record = records + <usize>block * RECORD_BYTES
+  for (let index = first, take: u32 = 0; index < end; index += take) {
+    take = blockTake(index, end)
+    if (loadSelection(sel, selStart + (index - first), take) == 0) continue
+    const block = index >>> BLOCK_SHIFT, from = index & (BLOCK_VALUES - 1), record = blockRecord(records, block)
     const kind = recordKind(record)
     const base = recordBase(record)
     if (kind == KIND_CONSTANT) {
@@ -116,9 +95,8 @@ export function queryHistogram(
     if (kind == KIND_TABLE) {
       // Indexes are read even when every entry falls in one slot: a bad one raises, as in the TS kernel.
       const entries = <u32>aux
-      unpackU32(p + (<usize>entries << 3), from, from + take, W)
-      const bad = countTableIndexes(from, take, W, entries)
-      if (bad != 0xFFFF_FFFF) return tableIndexError(block, load<u32>(U_BUFFER + (<usize>bad << 2)), entries)
+      const status = countTableBlock(p, block, from, take, W, entries)
+      if (status != OK) return status
       for (let e: u32 = 0; e < entries; e++) {
         const k = load<u32>(TABLE_COUNTS + (<usize>e << 2))
         if (k != 0) bump(area + (<usize>upperBound(edges, edgeCount, load<i64>(p + (<usize>e << 3))) << 2), k)

@@ -7,14 +7,14 @@
 // indexes one range), the fields are unpacked to u32 and compared 32 at a
 // time with SIMD into a bit mask that is anded with the selection.
 import {
-  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, RECORD_BYTES, SCRATCH,
-  recordAux, recordBase, recordDataOffset, recordKind, recordWidth, tableIndexError,
+  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, SCRATCH, recordAux, recordBase,
+  recordDataOffset, recordKind, recordWidth, tableIndexError,
 } from './common'
 import { decodeBlock } from './decode'
 import {
-  SEL_WORDS, U_BUFFER, fields4, loadLimit, loadSelection, maskOf8, orBits, packedBound, packedFits, prepareUnpack, rangeMask32,
-  simdWidth, uAtLeast, uAtMost, unpack16Mask, unpack16Multiplier, unpackMask, unpackMultiplier, unpackU32, fields8,
-  prepareUnpack16, window16,
+  SEL_WORDS, U_BUFFER, blockRecord, blockTake, fields4, fields8, loadLimit, loadSelection, maskOf8, orBits,
+  packedBound, packedFits, prepareUnpack, prepareUnpack16, rangeMask32, simdWidth, uAtLeast, uAtMost, unpack16Mask,
+  unpack16Multiplier, unpackMask, unpackMultiplier, unpackU32, upperBound, window16,
 } from './query-common'
 
 let matched: u32 = 0
@@ -179,17 +179,6 @@ function lowerBound(p: usize, entries: u32, value: i64): u32 {
   return low
 }
 
-/** First index with entry > value. */
-function upperBound(p: usize, entries: u32, value: i64): u32 {
-  let low: u32 = 0, high = entries
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if (load<i64>(p + (<usize>middle << 3)) <= value) low = middle + 1
-    else high = middle
-  }
-  return low
-}
-
 /**
  * Bits outStart + i of the bitset at out for the selected values first + i in
  * [lo, hi] (i64 at scratch+0 and scratch+8). Status 0 with the match count
@@ -201,17 +190,13 @@ export function queryMatchRange(
   const lo = load<i64>(SCRATCH)
   const hi = load<i64>(SCRATCH, 8)
   matched = 0
-  const end = first + count
-  let index = first
-  while (index < end && lo <= hi) {
-    const block = index >>> BLOCK_SHIFT
-    const from = index & (BLOCK_VALUES - 1)
-    const take = min(end - index, BLOCK_VALUES - from)
-    const offset = index - first
-    index += take
-    if (loadSelection(sel, selStart + offset, take) == 0) continue
-    const bit = outStart + offset
-    const record = records + <usize>block * RECORD_BYTES
+  // lo > hi: nothing to walk.
+  const end = lo <= hi ? first + count : first
+  for (let index = first, take: u32 = 0; index < end; index += take) {
+    take = blockTake(index, end)
+    if (loadSelection(sel, selStart + (index - first), take) == 0) continue
+    const block = index >>> BLOCK_SHIFT, from = index & (BLOCK_VALUES - 1), record = blockRecord(records, block)
+    const bit = outStart + (index - first)
     const kind = recordKind(record)
     const base = recordBase(record)
     if (kind == KIND_CONSTANT) {
