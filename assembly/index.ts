@@ -34,6 +34,8 @@ export { queryCountValues } from './query-count'
 export { queryMatchRange } from './query-range'
 export { queryAggregate } from './query-aggregate'
 export { queryHistogram } from './query-histogram'
+// DocSet operations: population count and in-place and / or / and-not.
+export { bitsetCombine, bitsetCount } from './bitset'
 
 /** First free byte after the static data, rounded up to 16: JS allocates at or above max(heapBase(), 65536). */
 export function heapBase(): usize {

@@ -53,10 +53,17 @@ export function createAggregateState(): AggregateState {
   return { numbers: new Float64Array(2), words: new Int32Array(8) }
 }
 
+/** In-place operations of combineBits: target = target & other, target | other, target & ~other. */
+export type BitsetOperation = 'and' | 'or' | 'andNot'
+
 /** Kernels each backend provides for queries (see the conventions above). */
 export interface QueryKernels {
   /** A zeroed bitset of wordCount int32 words in the backend's memory. */
   allocateBitset(wordCount: number): BitsetMemory
+  /** Set bits of the whole bitset. */
+  countBits(bitset: BitsetMemory): number
+  /** target = target op other, word by word (both of target's wordCount, from this backend). */
+  combineBits(target: BitsetMemory, other: BitsetMemory, operation: BitsetOperation): void
   /**
    * counts[raw] += 1 for each selected value (ordinals, bools). A raw value outside
    * [0, counts.length) raises CorruptIndexException(fileName,

@@ -5,7 +5,6 @@
  */
 import type { ColumnsBackend } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
-import { popcount } from '../backend/bits.js'
 
 /** What DocSet.fromDocuments needs of a reader. */
 export interface DocSetFactory {
@@ -78,33 +77,27 @@ export class DocSet implements Iterable<number>, Disposable {
   /** Keeps only documents also in other (in place); returns this. */
   and(other: DocSet): this {
     this.checkCompatible(other)
-    const words = this.words, others = other.words
-    for (let word = 0; word < words.length; word++) words[word] &= others[word]
+    this.backend.query.combineBits(this.memory, other.memory, 'and')
     return this
   }
 
   /** Adds the documents of other (in place); returns this. */
   or(other: DocSet): this {
     this.checkCompatible(other)
-    const words = this.words, others = other.words
-    for (let word = 0; word < words.length; word++) words[word] |= others[word]
+    this.backend.query.combineBits(this.memory, other.memory, 'or')
     return this
   }
 
   /** Removes the documents of other (in place); returns this. */
   andNot(other: DocSet): this {
     this.checkCompatible(other)
-    const words = this.words, others = other.words
-    for (let word = 0; word < words.length; word++) words[word] &= ~others[word]
+    this.backend.query.combineBits(this.memory, other.memory, 'andNot')
     return this
   }
 
   /** Documents in the set. */
   count(): number {
-    const words = this.words
-    let total = 0
-    for (let word = 0; word < words.length; word++) total += popcount(words[word])
-    return total
+    return this.backend.query.countBits(this.memory)
   }
 
   /** A copy in the same backend. */

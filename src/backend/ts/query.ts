@@ -3,7 +3,8 @@
  * Int32Arrays; the kernels read blocks in place (query-count, query-range,
  * query-aggregate, query-histogram; shared pieces in query-scan).
  */
-import type { BitsetMemory, QueryKernels } from '../query-kernels.js'
+import type { BitsetMemory, BitsetOperation, QueryKernels } from '../query-kernels.js'
+import { popcount } from '../bits.js'
 import { aggregate } from './query-aggregate.js'
 import { countValues } from './query-count.js'
 import { histogram } from './query-histogram.js'
@@ -15,9 +16,27 @@ export function allocateBitset(wordCount: number): BitsetMemory {
   return { words, address: 0, wordCount, release() {} }
 }
 
+/** Set bits of the bitset. */
+export function countBits(bitset: BitsetMemory): number {
+  const words = bitset.words
+  let total = 0
+  for (let word = 0; word < words.length; word++) total += popcount(words[word])
+  return total
+}
+
+/** target = target op other, word by word. */
+export function combineBits(target: BitsetMemory, other: BitsetMemory, operation: BitsetOperation): void {
+  const words = target.words, others = other.words
+  if (operation === 'and') for (let word = 0; word < words.length; word++) words[word] &= others[word]
+  else if (operation === 'or') for (let word = 0; word < words.length; word++) words[word] |= others[word]
+  else for (let word = 0; word < words.length; word++) words[word] &= ~others[word]
+}
+
 /** The TS backend's query kernels. */
 export const typeScriptQueryKernels: QueryKernels = {
   allocateBitset,
+  countBits,
+  combineBits,
   countValues,
   matchRange,
   aggregate,

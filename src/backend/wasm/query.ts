@@ -18,6 +18,8 @@ const MAX_INTERLEAVED_VALUES = 16384
 /** The pair table (2^16 u32) is zeroed per call: worth it only for runs this long. */
 const PAIR_COUNTING_VALUES = 1 << 18
 const PAIR_TABLE_BYTES = 65536 * 4
+/** combineBits operations as the kernel numbers them (assembly/bitset.ts). */
+const OPERATIONS = { and: 0, or: 1, andNot: 2 } as const
 /** Bytes after a bitset's last word: the kernels touch words with unaligned 8-byte accesses. */
 const BITSET_SLACK = 16
 
@@ -110,6 +112,14 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
   return {
     allocateBitset(wordCount: number): BitsetMemory {
       return new WasmBitset(runtime, wordCount)
+    },
+
+    countBits(bitset) {
+      return kernels.bitsetCount(bitset.address, bitset.wordCount) >>> 0
+    },
+
+    combineBits(target, other, operation) {
+      kernels.bitsetCombine(target.address, other.address, target.wordCount, OPERATIONS[operation])
     },
 
     countValues(sequence, first, count, selection, selectionStart, counts) {

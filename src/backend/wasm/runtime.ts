@@ -32,12 +32,14 @@ export interface Kernels {
     records: number, data: number, first: number, count: number, selection: number, selectionStart: number,
     edges: number, edgeCount: number, area: number,
   ): number
+  bitsetCount(address: number, words: number): number
+  bitsetCombine(target: number, other: number, words: number, operation: number): void
 }
 
 const REQUIRED_EXPORTS = [
   'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
-  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram',
+  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'bitsetCount', 'bitsetCombine',
 ]
 
 /** Values decoded per kernel call into the output buffer (512 KiB: stays in L2 while copied out). */
