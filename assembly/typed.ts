@@ -9,6 +9,7 @@
 // with both backends. A chunk (8 KiB) is still in L1 when it is converted.
 import { BLOCK_BUFFER, BLOCK_VALUES, NOT_REPRESENTABLE, OK, ORDINAL_ERROR, SCRATCH } from './common'
 import { decodeRaw } from './decode'
+import { int32Chunk } from './widths'
 
 /** The largest integer a double holds exactly, with all below it: 2^53 - 1. */
 const MAX_SAFE: u64 = 0x1F_FFFF_FFFF_FFFF
@@ -77,6 +78,7 @@ export function decodeInt32(records: usize, data: usize, count: u32, first: u32,
   for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
     const take = min(n - done, BLOCK_VALUES)
     const o = out + (<usize>done << 2)
+    if (int32Chunk(records, data, first + done, first + done + take, ordinals, limit, o)) continue
     // The i64 values do not fit the int32 output: decode them into the static block buffer.
     const status = decodeRaw(records, data, count, first + done, take, BLOCK_BUFFER)
     if (status != OK) return status

@@ -36,3 +36,8 @@ export function unpackScaled(p: usize, from: u32, to: u32, base: i64, g: i64, ou
 export function decodeTable(p: usize, from: u32, to: u32, out: usize, entries: u32, width: u32, block: u32): i32 {
   return tableRun(p, from, to, out, entries, block, width)
 }
+
+/** The int32 decode's fast path (assembly/typed-int32.ts) is Node-only: browsers take the checked path. */
+export function int32Chunk(_records: usize, _data: usize, _start: u32, _end: u32, _ordinals: bool, _limit: u32, _out: usize): bool {
+  return false
+}

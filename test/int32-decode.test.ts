@@ -1,0 +1,60 @@
+/**
+ * readValues into an Int32Array: the WebAssembly fast path (chunks whose blocks
+ * provably fit int32 or the ordinal limit, unpacked as u32) against the
+ * TypeScript backend, at the edges of int32 and of the ordinal range, for runs
+ * that start and end inside blocks.
+ */
+import { describe, expect, it } from 'vitest'
+import { attempt, sameOutcome } from './helpers/duel.js'
+import { openColumns } from '../src/read/open.js'
+import { flushColumns } from '../src/write/columns-writer.js'
+import { denseFile } from './helpers/dense-file.js'
+import { seededRandom } from './helpers/random.js'
+
+const random = seededRandom(23)
+const MAX = 2 ** 31 - 1, MIN = -(2 ** 31)
+/** Blocks of 1,024 values: each block a shape near an edge. */
+const shapes: ((index: number) => number)[] = [
+  (index) => MAX - (index % 2 === 0 ? 0 : Math.floor(random() * 1000)),          // top = MAX exactly
+  (index) => MIN + (index % 2 === 0 ? 0 : Math.floor(random() * 2 ** 20)),      // base = MIN
+  (index) => (index % 3 === 0 ? MAX : MAX - 1) - 5,                              // packed, narrow, near the top
+  () => -12345,                                                                 // constant, negative
+  (index) => 7 * Math.floor(random() * 2 ** 20) - 3 + (index === 5 ? 0 : 0),    // g = 7
+  () => Math.floor(random() * 2 ** 32) - 2 ** 31,                                // width 32
+  (index) => (index === 900 ? MAX + 1 : 17),                                     // one value beyond int32: the checked path
+]
+const values = shapes.flatMap((shape) => Array.from({ length: 1024 }, (_, index) => shape(index))).concat([1, 2, 3])
+const bytes = denseFile(values.length, (index) => values[index])
+
+describe('readValues → Int32Array, WebAssembly fast path = TypeScript', () => {
+  const wasm = openColumns(bytes, { backend: 'wasm' }).getColumn('v')!, ts = openColumns(bytes, { backend: 'ts' }).getColumn('v')!
+  const runs: [number, number][] = [[0, 6 * 1024], [500, 3000], [1023, 2], [0, values.length], [6 * 1024 + 800, 200], [6 * 1024 + 800, 227]]
+  for (const [first, count] of runs) {
+    it(`values [${first}, ${first + count})`, () => {
+      const a = new Int32Array(count).fill(99), b = new Int32Array(count).fill(99)
+      const outcomes = [attempt(() => wasm.readValues(first, a)), attempt(() => ts.readValues(first, b))]
+      expect(sameOutcome(outcomes[0], outcomes[1])).toBe(true)
+      expect(Array.from(a)).toEqual(Array.from(b))
+      if (first + count <= 6 * 1024) expect(Array.from(a)).toEqual(values.slice(first, first + count))
+    })
+  }
+  it('the value beyond int32 is refused with the same message by both', () => {
+    const a = new Int32Array(values.length - 6 * 1024)
+    expect(() => wasm.readValues(6 * 1024, a)).toThrow(`field "v": value 7044 (${MAX + 1})`)
+  })
+})
+
+describe('keyword ordinals → Int32Array at the ordinal limit', () => {
+  it('blocks whose largest ordinal is the last term are read unchecked and exactly', () => {
+    const terms = Array.from({ length: 300 }, (_, index) => `t${String(index).padStart(3, '0')}`)
+    const documents = Array.from({ length: 5000 }, (_, index) => ({ k: terms[index < 1024 ? 299 - (index % 3) : (index * 7919) % 300] }))
+    const file = flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, documents)!
+    const wasm = openColumns(file, { backend: 'wasm' }).getColumn('k')!, ts = openColumns(file, { backend: 'ts' }).getColumn('k')!
+    const a = new Int32Array(5000), b = new Int32Array(5000)
+    wasm.readValues(0, a)
+    ts.readValues(0, b)
+    expect(Array.from(a)).toEqual(Array.from(b))
+    expect(a[0]).toBe(299)
+    expect(Array.from(a.subarray(1024, 1030))).toEqual(Array.from({ length: 6 }, (_, i) => ((1024 + i) * 7919) % 300))
+  })
+})
