@@ -186,6 +186,12 @@ function fillMembers(column: Column, backend: ColumnsBackend, ordinals: Set<numb
 
 /** Documents with a point inside the box (inclusive); see Column.boundingBoxFilter. */
 export function boundingBoxFilter(column: Column, backend: ColumnsBackend, box: BoundingBox, docs?: DocSet | null, out?: DocSet): DocSet {
+  const [latitudes, longitudes] = boxRanges(column, box)
+  return filterDocuments(column, backend, docs, out, latitudes, { sequence: column.longitudes!, ranges: longitudes })
+}
+
+/** The box as raw latitude ranges, then longitude ranges (two across the antimeridian); checks the column and the box. */
+export function boxRanges(column: Column, box: BoundingBox): [RawRanges, RawRanges] {
   expectType(column, 'boundingBoxFilter', column.type === 'geo_point', 'geo_point')
   const degrees = (value: unknown, name: string): number => {
     if (typeof value !== 'number' || Number.isNaN(value)) throw new RangeError(`field "${column.name}": box.${name} must be a number, got ${String(value)}`)
@@ -198,5 +204,5 @@ export function boundingBoxFilter(column: Column, backend: ColumnsBackend, box: 
   const longitudes: RawRanges = minLongitude <= maxLongitude
     ? [[bound(minLongitude, 'lower'), bound(maxLongitude, 'upper')]]
     : [[bound(minLongitude, 'lower'), bound(Infinity, 'upper')], [bound(-Infinity, 'lower'), bound(maxLongitude, 'upper')]]
-  return filterDocuments(column, backend, docs, out, latitudes, { sequence: column.longitudes!, ranges: longitudes })
+  return [latitudes, longitudes]
 }

@@ -13,7 +13,7 @@ import { createWasmBackend } from '../backend/wasm/index.js'
 import type { WasmRuntime } from '../backend/wasm/runtime.js'
 import { createSharedWasmRuntime } from '../backend/wasm/shared.js'
 import { expectType } from '../kernels/common.js'
-import type { BoundingBox } from '../kernels/filters.js'
+import { type BoundingBox, boxRanges } from '../kernels/filters.js'
 import { rawBound, type NaturalValue } from '../kernels/natural-units.js'
 import type { Column } from '../read/column.js'
 import { openColumns, openResidentFile } from '../read/open.js'
@@ -84,22 +84,6 @@ function termFilterInRange(column: Column, backend: ColumnsBackend, request: Que
   else memberFilterInRange(column, backend, request.filter, range, request.out!, ordinals)
 }
 
-/** Latitude ranges, then longitude ranges (two across the antimeridian), as boundingBoxFilter builds them. */
-function boxRanges(column: Column, box: BoundingBox): [RawRanges, RawRanges] {
-  expectType(column, 'boundingBoxFilter', column.type === 'geo_point', 'geo_point')
-  const degrees = (value: unknown, name: string): number => {
-    if (typeof value !== 'number' || Number.isNaN(value)) throw new RangeError(`field "${column.name}": box.${name} must be a number, got ${String(value)}`)
-    return value
-  }
-  const bound = (value: number, side: 'lower' | 'upper'): bigint => rawBound(column.name, 'geo_point', value, side)!
-  const minLatitude = degrees(box.minLatitude, 'minLatitude'), maxLatitude = degrees(box.maxLatitude, 'maxLatitude')
-  const minLongitude = degrees(box.minLongitude, 'minLongitude'), maxLongitude = degrees(box.maxLongitude, 'maxLongitude')
-  const latitudes: RawRanges = minLatitude <= maxLatitude ? [[bound(minLatitude, 'lower'), bound(maxLatitude, 'upper')]] : []
-  const longitudes: RawRanges = minLongitude <= maxLongitude
-    ? [[bound(minLongitude, 'lower'), bound(maxLongitude, 'upper')]]
-    : [[bound(minLongitude, 'lower'), bound(Infinity, 'upper')], [bound(-Infinity, 'lower'), bound(maxLongitude, 'upper')]]
-  return [latitudes, longitudes]
-}
 
 function columnOf(segment: number, field: string): { column: Column; backend: ColumnsBackend } {
   const open = segments.get(segment)
