@@ -2,7 +2,7 @@
  * Bit helpers shared by both backends, the reader and the query API. They live
  * outside the pure-TypeScript backend so that the browser reader bundle, which
  * loads that backend on demand (rollup.config.js), has them on the WebAssembly
- * path without it; src/backend/ts/query-scan.ts re-exports the query ones.
+ * path without it.
  */
 import type { PresenceView } from './backend.js'
 

@@ -32,7 +32,7 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
     throw new RangeError(`field "${column.name}": counts must be a Uint32Array of length ${limit}`)
   } else counts.fill(0)
   if (column.layout === 'multi') {
-    countDistinct(column, backend, filter, counts)
+    countDistinct(column, backend, filter === null ? null : filter.words, 0, column.maxDoc, counts)
     return counts
   }
   const selected = selectValues(column, backend, filter)
@@ -44,8 +44,13 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
   return counts
 }
 
-/** Multi: per selected document, each distinct value once (runs of 1 or 2 need no dedupe array). */
-function countDistinct(column: Column, backend: ColumnsBackend, docs: DocSet | null, counts: Uint32Array): void {
+/**
+ * Multi: per selected document of [from, to) (documents: DocSet words, null for all), each distinct
+ * value once (runs of 1 or 2 need no dedupe array). The worker pool calls it per document range.
+ */
+export function countDistinct(
+  column: Column, backend: ColumnsBackend, documents: Int32Array | null, from: number, to: number, counts: Uint32Array,
+): void {
   const limit = counts.length
   const sequence = column.values
   let stamps: Int32Array | null = null
@@ -53,9 +58,8 @@ function countDistinct(column: Column, backend: ColumnsBackend, docs: DocSet | n
   // Locals, not module bindings, in the per-document loop.
   const runs = chunkOffsets
   let values = ordinals
-  const documents = docs === null ? null : docs.words
-  for (let start = 0; start < column.maxDoc; start += DOCUMENT_CHUNK) {
-    const count = Math.min(DOCUMENT_CHUNK, column.maxDoc - start)
+  for (let start = from; start < to; start += DOCUMENT_CHUNK) {
+    const count = Math.min(DOCUMENT_CHUNK, to - start)
     loadOffsets(backend, column.offsets!, start, count)
     for (let index = 0; index < count; index++) {
       const document = start + index

@@ -9,7 +9,8 @@
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import { createAggregateState, type AggregateState, type BitsetMemory } from '../backend/query-kernels.js'
-import { orBits, popcount, selectionBits } from '../backend/ts/query-scan.js'
+import { orBits, popcount, selectionBits } from '../backend/bits.js'
+import { countDistinct } from '../kernels/facets.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { int64Result, int64ToBigInt } from '../format/int64.js'
 import { expectType } from '../kernels/common.js'
@@ -18,7 +19,6 @@ import {
 } from '../kernels/layout.js'
 import { rawEdges, type NaturalValue } from '../kernels/natural-units.js'
 import type { Column } from '../read/column.js'
-import { countDistinctRange } from './query-range-distinct.js'
 
 /** Documents [from, to) of a column. */
 export interface DocumentRange {
@@ -112,7 +112,7 @@ export function facetCountsInRange(column: Column, backend: ColumnsBackend, filt
   expectType(column, 'facetCounts', column.type === 'keyword' || column.type === 'bool', 'keyword/bool')
   const counts = new Uint32Array(column.type === 'bool' ? 2 : column.dictionary!.termCount)
   if (column.layout === 'multi') {
-    countDistinctRange(column, backend, filter, range, counts)
+    countDistinct(column, backend, filter, range.from, range.to, counts)
     return counts
   }
   const [first, end] = valueRange(column, backend, range)

@@ -14,8 +14,6 @@ import { CorruptIndexException } from '../../format/errors.js'
 import { int64ToBigInt, readInt32 } from '../../format/int64.js'
 import { popcount, selectionBits } from '../bits.js'
 
-// For src/node/query-range.ts, which imports them from here (the kernels import ../bits.js).
-export { orBits, popcount, selectionBits } from '../bits.js'
 
 export const TWO_POW_32 = 4294967296
 /** Packed spans g (2^w - 1) below this keep every u-space product exact in a double. */
