@@ -4,12 +4,11 @@
  * kernels' scratch area and output buffer. Same answers as the TS backend,
  * including error messages.
  */
-import type { ColumnsBackend, Float64Mode, ResidentFile, SequenceView } from '../backend.js'
-import { CorruptIndexException } from '../../format/errors.js'
+import type { ColumnsBackend, Float64Mode, ResidentFile } from '../backend.js'
 import { int64Result } from '../../format/int64.js'
 import { rankOf } from '../bits.js'
 import { createWasmQueryKernels } from './query.js'
-import { OUTPUT_VALUES, type WasmRuntime, wasmRuntime } from './runtime.js'
+import { OUTPUT_VALUES, tableIndexError, type WasmRuntime, wasmRuntime } from './runtime.js'
 
 /** Regions of files whose readers were dropped without close(): freed when collected. */
 const forgotten = new FinalizationRegistry<[WasmRuntime, number]>(([runtime, address]) => {
@@ -43,16 +42,6 @@ class WasmResidentFile implements ResidentFile {
     forgotten.unregister(this)
     this.runtime.regions.free(this.address)
   }
-}
-
-/** A kernel's status 1 (table index out of range), as the TS backend words it. */
-function tableIndexError(runtime: WasmRuntime, sequence: SequenceView): never {
-  const words = runtime.words, at = runtime.scratchWord
-  const block = words[at] >>> 0, index = words[at + 1] >>> 0, entries = words[at + 2] >>> 0
-  throw new CorruptIndexException(
-    sequence.fileName,
-    `${sequence.label}: block ${block} has table index ${index}, beyond its ${entries} entries`,
-  )
 }
 
 /**

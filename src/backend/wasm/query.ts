@@ -8,7 +8,7 @@
 import type { SequenceView } from '../backend.js'
 import type { AggregateMode, AggregateState, BitsetMemory, QueryKernels } from '../query-kernels.js'
 import { CorruptIndexException } from '../../format/errors.js'
-import type { WasmRuntime } from './runtime.js'
+import { tableIndexError, type WasmRuntime } from './runtime.js'
 
 /** Status codes of the kernels (assembly/common.ts, assembly/query-common.ts). */
 const TABLE_INDEX_ERROR = 1
@@ -59,16 +59,6 @@ class WasmBitset implements BitsetMemory {
     forgottenBitsets.unregister(this)
     this.runtime.regions.free(this.address)
   }
-}
-
-/** Same wording as the reader's table index error (src/backend/wasm/index.ts). */
-function tableIndexError(runtime: WasmRuntime, sequence: SequenceView): never {
-  const words = runtime.words, at = runtime.scratchWord
-  const block = words[at] >>> 0, index = words[at + 1] >>> 0, entries = words[at + 2] >>> 0
-  throw new CorruptIndexException(
-    sequence.fileName,
-    `${sequence.label}: block ${block} has table index ${index}, beyond its ${entries} entries`,
-  )
 }
 
 /** The kernels' raw i64 at scratch + 8, as a decimal string. */

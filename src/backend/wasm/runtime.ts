@@ -3,6 +3,8 @@
  * assembly/, their linear memory, the regions allocated in it, and typed views
  * that are recreated whenever the memory grows (growth detaches every view).
  */
+import type { SequenceView } from '../backend.js'
+import { CorruptIndexException } from '../../format/errors.js'
 import { RegionAllocator } from './regions.js'
 import { kernelBytes, kernelBytesSync } from './kernel-bytes.js'
 
@@ -112,6 +114,16 @@ export class WasmRuntime {
     }
     return view
   }
+}
+
+/** A kernel's status 1 (table index out of range; block, index and entries in scratch), worded as the TS backend words it. */
+export function tableIndexError(runtime: WasmRuntime, sequence: SequenceView): never {
+  const words = runtime.words, at = runtime.scratchWord
+  const block = words[at] >>> 0, index = words[at + 1] >>> 0, entries = words[at + 2] >>> 0
+  throw new CorruptIndexException(
+    sequence.fileName,
+    `${sequence.label}: block ${block} has table index ${index}, beyond its ${entries} entries`,
+  )
 }
 
 let runtime: WasmRuntime | null = null
