@@ -14,7 +14,7 @@ import { datasetsOfRun, note, oixkFile, openDuckDB, QUICK, readBytes, sqlString,
 import { datasetFields, queryParquetFile } from './duckdb-data.js'
 import { queryApiMissing, probe } from './query-api.js'
 import {
-  aggregateCase, boundingBoxCase, type CaseContext, decodeNumbers, facetCase, filterThenFacetCase, histogramDayCase, type Prepared,
+  aggregateCase, boundingBoxCase, type CaseContext, decodeNumbers, facetCase, filterThenFacetCase, histogramDayCase, histogramStepCase, type Prepared,
   type PooledSegmentLike, type QueryCase, rangeCase,
 } from './query-cases.js'
 import { findDataset } from '../../scripts/importers/datasets.js'
@@ -50,6 +50,7 @@ function flightsCases(context: CaseContext): QueryCase[] {
     { ...rangeCase(context, field('delay'), 10, 60), targetMs: 1 },
     { ...aggregateCase(context, field('distance')), targetMs: 1 },
     histogramDayCase(context, 'date'),
+    histogramStepCase(context, 'delay', -60, 15, 20),
     filterThenFacetCase(context, 'delay', 10, 60, 'origin'),
   ]
 }

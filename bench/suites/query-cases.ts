@@ -232,6 +232,40 @@ export function histogramDayCase(context: CaseContext, field: string): QueryCase
   }
 }
 
+/** Documents per bucket of `step` from `lo` (`buckets` buckets) of an integral column, e.g. delay per 15 minutes. */
+export function histogramStepCase(context: CaseContext, field: string, lo: number, step: number, buckets: number): QueryCase {
+  const values = decodeNumbers(context.decoder.getColumn(field)!)
+  const edges = Array.from({ length: buckets + 1 }, (_, bucket) => lo + bucket * step)
+  const hi = lo + buckets * step
+  const counts = new Uint32Array(buckets)
+  const answer = (result: Uint32Array) => JSON.stringify(Array.from(result, (count, bucket) => [bucket, count]).filter(([, count]) => count > 0))
+  return {
+    id: `histogram ${field} per ${step}`,
+    description: `documents per ${step} of ${field} in [${lo}, ${hi}) (${buckets} buckets)`,
+    sql: `SELECT floor((${sqlName(field)} - ${lo}) / ${step}) AS bucket, count(*) FROM ${context.table} WHERE ${sqlName(field)} >= ${lo} AND ${sqlName(field)} < ${hi} GROUP BY 1`,
+    duckAnswer: (rows) => JSON.stringify(rows.map(([bucket, count]) => [Number(bucket), Number(count)]).sort(([a], [b]) => a - b)),
+    plainJs: {
+      run: () => {
+        counts.fill(0)
+        for (let index = 0; index < values.length; index++) {
+          const value = values[index]
+          if (value >= lo && value < hi) counts[Math.floor((value - lo) / step)]++
+        }
+      },
+      answer: () => answer(counts),
+    },
+    oixk: (reader) => {
+      const query = queryColumn(reader.getColumn(field)!)
+      let result: Uint32Array = new Uint32Array(0)
+      return { run: () => { result = query.histogram(edges) }, answer: () => answer(result) }
+    },
+    pooled: (segment) => {
+      let result: Uint32Array = new Uint32Array(0)
+      return { run: async () => { result = await segment.histogram(field, edges) }, answer: () => answer(result) }
+    },
+  }
+}
+
 /** Filter by a range of one column, then facet a keyword column over the matches. */
 export function filterThenFacetCase(context: CaseContext, rangeField: string, lo: number, hi: number, facetField: string): QueryCase {
   const facetColumn = context.decoder.getColumn(facetField)!
