@@ -232,7 +232,12 @@ export function histogramDayCase(context: CaseContext, field: string): QueryCase
   }
 }
 
-/** Documents per bucket of `step` from `lo` (`buckets` buckets) of an integral column, e.g. delay per 15 minutes. */
+/**
+ * Documents per bucket of `step` from `lo` (`buckets` buckets) of an integral column, e.g. delay per 15 minutes.
+ * Its OIXK and pool sides repeat histogramDayCase's on purpose: sharing the plain-JS loop between the two
+ * made that loop polymorphic (Float64Array dates, Int32Array delays) and measured 2× slower (9.8 → 19.2 ms),
+ * which would handicap the baseline.
+ */
 export function histogramStepCase(context: CaseContext, field: string, lo: number, step: number, buckets: number): QueryCase {
   const values = decodeNumbers(context.decoder.getColumn(field)!)
   const edges = Array.from({ length: buckets + 1 }, (_, bucket) => lo + bucket * step)
