@@ -92,6 +92,18 @@ describe.each(['wasm', 'ts'] as const)('FileBuffer (%s)', (backend) => {
     expect(buffer.open().getColumn('v')!.getInt64(4999)).toBe(integers[4999])
   })
 
+  it('keeps no reader once it is closed (open and close many times)', () => {
+    using buffer = createFileBuffer(integerFile.length, { backend })
+    buffer.bytes.set(integerFile)
+    const tracked = () => (buffer as unknown as { readers: Set<unknown> }).readers.size
+    for (let round = 0; round < 100; round++) buffer.open().close()
+    expect(tracked()).toBe(0)
+    const open = buffer.open()
+    expect(tracked()).toBe(1)
+    open.close()
+    expect(tracked()).toBe(0)
+  })
+
   it('honours maxResidentFileBytes', () => {
     using buffer = createFileBuffer(integerFile.length, { backend })
     buffer.bytes.set(integerFile)

@@ -53,14 +53,16 @@ export class FileBuffer implements Disposable {
     const region = this.live()
     const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
     if (this.length > limit) throw new ResidentLimitError(options.fileName ?? 'columns', this.length, limit)
+    let reader: ColumnsReader | null = null
     const borrowed: ResidentFile = {
       get bytes() { return region.bytes },
       stable: region.stable,
       address: region.address,
-      // The buffer owns the memory: a reader's close leaves it alone.
-      release: () => {},
+      // The buffer owns the memory: a reader's close only stops tracking the reader (so opening
+      // and closing many times keeps nothing).
+      release: () => { if (reader !== null) this.readers.delete(reader) },
     }
-    const reader = openResidentFile(borrowed, this.backend, options)
+    reader = openResidentFile(borrowed, this.backend, options)
     this.readers.add(reader)
     return reader
   }
@@ -68,8 +70,7 @@ export class FileBuffer implements Disposable {
   /** Closes the readers opened from the buffer and gives its memory back. Idempotent. */
   release(): void {
     if (this.region === null) return
-    for (const reader of this.readers) reader.close()
-    this.readers.clear()
+    for (const reader of [...this.readers]) reader.close()
     this.region.release()
     this.region = null
     this.view = new Uint8Array(0)
