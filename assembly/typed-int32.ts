@@ -1,84 +1,177 @@
 // The int32 decode's fast path (Node build; the browser bundle's widths stub answers
-// false, keeping its kernels small): a chunk whose blocks are all constant or packed
-// with every value provably in range (from the record alone: base and base + g (2^W - 1)
-// within int32, or below the ordinal limit) is unpacked as u32 and scaled in i32 lanes,
-// with no i64 and no per-value check. Keyword blocks whose bound passes the term count
-// are unpacked the same way and their lanes compared with it. A chunk with any doubt
-// goes through the checked path instead, so the output and the first error reported
-// are the same either way.
+// false, keeping its kernels small): constant and packed blocks with W ≤ 32 and
+// g < 2^32 are unpacked and scaled in i32 lanes in one pass, straight to the output,
+// with no i64. From the record alone, a block either fits the output whole (no check
+// at all) or has a range of units whose values fit (int32, or below the ordinal
+// limit); then each group's units are compared with that range before it is stored.
+//
+// A chunk with any doubt goes to the checked path (typed.ts), which rewrites it from
+// its start. The fast path never stores a group holding a bad value, so whatever it
+// wrote lies before the first bad value: the output (even decoded in place into a
+// ValueBuffer, with nothing copied) and the first error reported are the same
+// either way.
 import {
   BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_PACKED, RECORD_BYTES, recordAux, recordBase, recordDataOffset,
   recordKind, recordWidth,
 } from './common'
-import { U_BUFFER, unpackU32 } from './query-common'
+import {
+  fields4, fields8, loadLimit, prepareUnpack, prepareUnpack16, simdWidth, unpack16Mask, unpack16Multiplier, unpackMask,
+  unpackMultiplier, window16,
+} from './query-common'
 
-/** Fits: every value fits the output unchecked; CHECK: ordinals in u32 lanes that may reach the limit. */
+/** How a block reaches the int32 output: not at all (the checked path), unchecked, or with its units checked. */
 const NO: i32 = 0
 const FITS: i32 = 1
 const CHECK: i32 = 2
 
-/** Whether the block's values fit the int32 output from its record alone (FITS), need a lane check (CHECK), or neither. */
+/** Set by blockFits for CHECK: a value fits iff its unit u is in [unitLow, unitLow + unitSpan] (unsigned compare). */
+let unitLow: u32 = 0
+let unitSpan: u32 = 0
+
+/**
+ * Whether the packed block's values fit the output: every one from the record alone
+ * (FITS), or those whose unit lies in [unitLow, unitLow + unitSpan] (CHECK), where the
+ * bounds come from base + g u ∈ [low, high]: low = INT32_MIN, high = INT32_MAX for
+ * integers, [0, limit - 1] for ordinals. Within those units, base + g u computed in
+ * wrapping i32 lanes is the exact value. NO when W > 32, g is 0 or ≥ 2^32, or base >
+ * high (then no unit fits, or the i64 sum could wrap back into range: the checked path
+ * decides).
+ */
+function packedFits(record: usize, ordinals: bool, limit: u32): i32 {
+  const W = recordWidth(record)
+  const g = <u64>recordAux(record)
+  const base = recordBase(record)
+  const low: i64 = ordinals ? 0 : <i64>i32.MIN_VALUE
+  const high: i64 = ordinals ? <i64>limit - 1 : <i64>i32.MAX_VALUE
+  if (W > 32 || g == 0 || g > 0xFFFF_FFFF || base > high) return NO
+  const top = (<u64>1 << <u64>W) - 1
+  // Units from first to last map into [low, high]; u64 arithmetic, since base may be far below low.
+  const first = base >= low ? 0 : (<u64>(low - base) + g - 1) / g
+  let last = <u64>(high - base) / g
+  if (last > top) last = top
+  if (first > last) return NO
+  if (first == 0 && last == top) return FITS
+  unitLow = <u32>first
+  unitSpan = <u32>(last - first)
+  return CHECK
+}
+
+/** FITS, CHECK (see packedFits) or NO for any block. */
 function blockFits(record: usize, ordinals: bool, limit: u32): i32 {
   const kind = recordKind(record)
+  if (kind == KIND_PACKED) return packedFits(record, ordinals, limit)
+  if (kind != KIND_CONSTANT) return NO
   const base = recordBase(record)
-  let top = base
-  if (kind == KIND_PACKED) {
-    const W = recordWidth(record)
-    const g = <u64>recordAux(record)
-    if (W > 32 || g > 0xFFFF_FFFF) return NO
-    const span = g * ((<u64>1 << <u64>W) - 1) // < 2^64: both factors are below 2^32
-    if (span > 0xFFFF_FFFF || base > <i64>i32.MAX_VALUE) return NO
-    top = base + <i64>span // no overflow: base ≤ 2^31, span < 2^32
-  } else if (kind != KIND_CONSTANT) return NO
-  if (!ordinals) return base >= <i64>i32.MIN_VALUE && top <= <i64>i32.MAX_VALUE ? FITS : NO
-  if (base < 0) return NO
-  if (top < <i64>limit) return FITS
-  // A packed bound is 2^W - 1 past the base, so keyword blocks often pass termCount: their values,
-  // exact in u32 lanes, are compared with the limit after the unpack.
-  return kind == KIND_PACKED && top <= 0xFFFF_FFFF ? CHECK : NO
+  if (ordinals) return base >= 0 && base < <i64>limit ? FITS : NO
+  return base == <i64><i32>base ? FITS : NO
+}
+
+/** Field i of width W ≤ 32: one unaligned 8-byte load (W + shift ≤ 39 bits). */
+// @ts-ignore: decorator
+@inline function fieldAt(p: usize, i: u32, W: u32, mask: u64): i32 {
+  const bit = i * W
+  return <i32>((load<u64>(p + (bit >>> 3)) >>> <u64>(bit & 7)) & mask)
+}
+
+/** base + g u in wrapping i32 lanes (exact: the block fits), without the multiply when g = 1. */
+// @ts-ignore: decorator
+@inline function scale(u: v128, bases: v128, steps: v128, unit: bool): v128 {
+  return unit ? i32x4.add(u, bases) : i32x4.add(i32x4.mul(u, steps), bases)
+}
+
+/** Whether all eight units of a group lie in the checked range. */
+// @ts-ignore: decorator
+@inline function unitsFit(u0: v128, u1: v128, lows: v128, spans: v128): bool {
+  return i32x4.all_true(v128.and(i32x4.le_u(i32x4.sub(u0, lows), spans), i32x4.le_u(i32x4.sub(u1, lows), spans)))
+}
+
+/**
+ * Fields [i, to) of the packed block at p to o (4 bytes each) as base + g u; with check, stops
+ * before the first group (or value) whose unit is out of range (packedFits). Returns the index
+ * it stopped at (to when done).
+ */
+// @ts-ignore: decorator
+@inline function packedRun(p: usize, i: u32, to: u32, W: u32, base: i32, g: i32, o: usize, check: bool, unit: bool): u32 {
+  const mask: u64 = (<u64>1 << <u64>W) - 1
+  const start = min((i + 7) & ~7, to)
+  for (; i < start; i++, o += 4) {
+    const u = fieldAt(p, i, W, mask)
+    if (check && <u32>(u - unitLow) > unitSpan) return i
+    store<i32>(o, base + g * u)
+  }
+  const bases = i32x4.splat(base), steps = i32x4.splat(g), lows = i32x4.splat(unitLow), spans = i32x4.splat(unitSpan)
+  const end = loadLimit(p, to, W)
+  let q = p + <usize>(i >>> 3) * W
+  if (window16(W)) {
+    // Eight fields from one 16-byte load, in u16 lanes, widened to two u32x4.
+    prepareUnpack16(W)
+    const masks = unpack16Mask(), multipliers = unpack16Multiplier()
+    const shift = 16 - W
+    for (; i + 8 <= to && q + 16 <= end; i += 8, q += W, o += 32) {
+      const u = fields8(q, masks, multipliers, shift)
+      const u0 = i32x4.extend_low_i16x8_u(u), u1 = i32x4.extend_high_i16x8_u(u)
+      if (check && !unitsFit(u0, u1, lows, spans)) break
+      v128.store(o, scale(u0, bases, steps, unit))
+      v128.store(o, scale(u1, bases, steps, unit), 16)
+    }
+  } else if (simdWidth(W)) {
+    prepareUnpack(W)
+    const mask0 = unpackMask(0), mask1 = unpackMask(1)
+    const multiplier0 = unpackMultiplier(0), multiplier1 = unpackMultiplier(1)
+    const shift = 32 - W
+    const h = (4 * W) >>> 3
+    for (; i + 8 <= to && q + h + 16 <= end; i += 8, q += W, o += 32) {
+      const u0 = fields4(q, mask0, multiplier0, shift), u1 = fields4(q + h, mask1, multiplier1, shift)
+      if (check && !unitsFit(u0, u1, lows, spans)) break
+      v128.store(o, scale(u0, bases, steps, unit))
+      v128.store(o, scale(u1, bases, steps, unit), 16)
+    }
+  }
+  for (; i < to; i++, o += 4) {
+    const u = fieldAt(p, i, W, mask)
+    if (check && <u32>(u - unitLow) > unitSpan) return i
+    store<i32>(o, base + g * u)
+  }
+  return to
+}
+
+/** packedRun with its two flags as literals, so each of the four loops is compiled on its own. */
+function packedInt32(p: usize, from: u32, to: u32, W: u32, base: i32, g: i32, o: usize, check: bool): u32 {
+  if (check) return g == 1 ? packedRun(p, from, to, W, base, 1, o, true, true) : packedRun(p, from, to, W, base, g, o, true, false)
+  return g == 1 ? packedRun(p, from, to, W, base, 1, o, false, true) : packedRun(p, from, to, W, base, g, o, false, false)
+}
+
+/** n copies of value at o (4 bytes each). */
+function fillInt32(o: usize, value: i32, n: u32): void {
+  const lanes = i32x4.splat(value)
+  const end = o + (<usize>n << 2)
+  for (; o + 16 <= end; o += 16) v128.store(o, lanes)
+  for (; o < end; o += 4) store<i32>(o, value)
 }
 
 /**
  * Values [start, end) (one chunk of the int32 decode) to out as int32 when every block
- * the chunk touches fits (blockFits); returns false, writing nothing, otherwise.
+ * the chunk touches fits (blockFits) and no ordinal reaches the limit. Returns false
+ * otherwise, having written at most values that lie before the first bad one.
  */
 export function int32Chunk(records: usize, data: usize, start: u32, end: u32, ordinals: bool, limit: u32, out: usize): bool {
   for (let block = start >>> BLOCK_SHIFT; block <= (end - 1) >>> BLOCK_SHIFT; block++) {
     if (blockFits(records + <usize>block * RECORD_BYTES, ordinals, limit) == NO) return false
   }
-  // Lanes at or past the ordinal limit (unsigned); any one sends the chunk to the checked path,
-  // which rewrites it and reports the first bad value (out is the kernels' own output buffer).
-  let beyond = i32x4.splat(0)
-  const limits = i32x4.splat(<i32>limit)
   let o = out
   for (let index = start; index < end;) {
-    const block = index >>> BLOCK_SHIFT
-    const record = records + <usize>block * RECORD_BYTES
+    const record = records + <usize>(index >>> BLOCK_SHIFT) * RECORD_BYTES
     const from = index & (BLOCK_VALUES - 1)
     const take = min(end - index, BLOCK_VALUES - from)
     const base = <i32>recordBase(record)
-    const oEnd = o + (<usize>take << 2)
-    if (recordKind(record) == KIND_CONSTANT) {
-      const pair = i32x4.splat(base)
-      for (; o + 16 <= oEnd; o += 16) v128.store(o, pair)
-      for (; o < oEnd; o += 4) store<i32>(o, base)
-    } else {
-      const g = <i32>recordAux(record)
-      unpackU32(data + recordDataOffset(record), from, from + take, recordWidth(record))
-      // base + g u in wrapping i32 lanes: exact, since every value fits (blockFits).
-      let u = U_BUFFER + (<usize>from << 2)
-      const bases = i32x4.splat(base), steps = i32x4.splat(g)
-      if (g == 1) for (; o + 16 <= oEnd; o += 16, u += 16) v128.store(o, i32x4.add(v128.load(u), bases))
-      else for (; o + 16 <= oEnd; o += 16, u += 16) v128.store(o, i32x4.add(i32x4.mul(v128.load(u), steps), bases))
-      for (; o < oEnd; o += 4, u += 4) store<i32>(o, base + g * load<i32>(u))
-      if (blockFits(record, ordinals, limit) == CHECK) {
-        const first = oEnd - (<usize>take << 2)
-        let c = first
-        for (; c + 16 <= oEnd; c += 16) beyond = v128.or(beyond, i32x4.ge_u(v128.load(c), limits))
-        for (; c < oEnd; c += 4) if (load<u32>(c) >= limit) return false
-      }
+    if (recordKind(record) == KIND_CONSTANT) fillInt32(o, base, take)
+    else {
+      const check = blockFits(record, ordinals, limit) == CHECK // sets unitLow, unitSpan
+      const fields = data + recordDataOffset(record)
+      if (packedInt32(fields, from, from + take, recordWidth(record), base, <i32>recordAux(record), o, check) != from + take) return false
     }
     index += take
+    o += <usize>take << 2
   }
-  return !v128.any_true(beyond)
+  return true
 }

@@ -9,7 +9,7 @@
 // with both backends. A chunk (8 KiB) is still in L1 when it is converted.
 import { BLOCK_BUFFER, BLOCK_VALUES, NOT_REPRESENTABLE, OK, ORDINAL_ERROR, SCRATCH } from './common'
 import { decodeRaw } from './decode'
-import { int32Chunk } from './widths'
+import { float64Chunk, int32Chunk } from './widths'
 
 /** The largest integer a double holds exactly, with all below it: 2^53 - 1. */
 const MAX_SAFE: u64 = 0x1F_FFFF_FFFF_FFFF
@@ -55,14 +55,15 @@ export function decodeFloat64Exact(records: usize, data: usize, count: u32, firs
   for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
     const take = min(n - done, BLOCK_VALUES)
     const o = out + (<usize>done << 3)
-    const status = decodeRaw(records, data, count, first + done, take, o)
+    if (float64Chunk(records, data, first + done, first + done + take, o)) continue
+    // Raw values go to the block buffer, so nothing past a refused value reaches out (it may be a ValueBuffer).
+    const status = decodeRaw(records, data, count, first + done, take, BLOCK_BUFFER)
     if (status != OK) return status
     for (let j: u32 = 0; j < take; j++) {
-      const at = o + (<usize>j << 3)
-      const v = load<i64>(at)
+      const v = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
       // |v| ≤ 2^53 - 1 ⇔ v + (2^53 - 1) in [0, 2^54 - 2] as unsigned.
       if (<u64>(v + MAX_SAFE) > 2 * MAX_SAFE) return reportValue(NOT_REPRESENTABLE, done + j, v)
-      store<f64>(at, <f64>v)
+      store<f64>(o + (<usize>j << 3), <f64>v)
     }
   }
   return OK

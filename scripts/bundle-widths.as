@@ -41,3 +41,8 @@ export function decodeTable(p: usize, from: u32, to: u32, out: usize, entries: u
 export function int32Chunk(_records: usize, _data: usize, _start: u32, _end: u32, _ordinals: bool, _limit: u32, _out: usize): bool {
   return false
 }
+
+/** The exact-double decode's fast path (assembly/typed-float64.ts) is Node-only too. */
+export function float64Chunk(_records: usize, _data: usize, _start: u32, _end: u32, _out: usize): bool {
+  return false
+}

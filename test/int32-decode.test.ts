@@ -10,6 +10,8 @@ import { openColumns } from '../src/read/open.js'
 import { flushColumns } from '../src/write/columns-writer.js'
 import { denseFile } from './helpers/dense-file.js'
 import { seededRandom } from './helpers/random.js'
+import { buildFile, canonicalSequence, col, decodeSequence, expectCorrupt, FILE_NAME, parseFile } from './helpers/file-surgery.js'
+import { createValueBuffer } from '../src/read/buffers.js'
 
 const random = seededRandom(23)
 const MAX = 2 ** 31 - 1, MIN = -(2 ** 31)
@@ -57,4 +59,53 @@ describe('keyword ordinals → Int32Array at the ordinal limit', () => {
     expect(a[0]).toBe(299)
     expect(Array.from(a.subarray(1024, 1030))).toEqual(Array.from({ length: 6 }, (_, i) => ((1024 + i) * 7919) % 300))
   })
+})
+
+describe('int32 decode in place (ValueBuffer) and bad ordinals inside SIMD groups', () => {
+  // 300 terms: ordinals pack at width 9 (bound 511), so every block is lane-checked against the limit.
+  const terms = Array.from({ length: 300 }, (_, index) => `t${String(index).padStart(3, '0')}`)
+  const documents = Array.from({ length: 3000 }, (_, index) => ({ k: terms[(index * 7919) % 300] }))
+  const valid = flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, documents)!
+  /** The file with the ordinal of value `at` replaced by `ordinal` (still width 9: the block stays packed). */
+  const corrupt = (at: number, ordinal: bigint) => {
+    const model = parseFile(valid)
+    const section = col(model, 'k').section
+    const ordinals = decodeSequence(section.values)
+    ordinals[at] = ordinal
+    section.values = canonicalSequence(ordinals)
+    expect(section.values.blocks[at >>> 10]).toMatchObject({ kind: 1, width: 9 })
+    return buildFile(model)
+  }
+  const expectedOrdinals = documents.map((_, index) => (index * 7919) % 300)
+
+  it('a valid column decodes in place to the same ordinals as the TS backend into a plain array', () => {
+    const wasm = openColumns(valid, { backend: 'wasm' }).getColumn('k')!, ts = openColumns(valid, { backend: 'ts' }).getColumn('k')!
+    for (const [first, count] of [[0, 3000], [5, 2990], [1030, 7]]) {
+      const buffer = createValueBuffer('int32', count, { backend: 'wasm' }), plain = new Int32Array(count)
+      expect(wasm.readValues(first, buffer.array)).toBe(count)
+      expect(ts.readValues(first, plain)).toBe(count)
+      expect(Array.from(buffer.array)).toEqual(expectedOrdinals.slice(first, first + count))
+      expect(Array.from(plain)).toEqual(expectedOrdinals.slice(first, first + count))
+      buffer.release()
+    }
+  })
+
+  // Value 1,061 sits in the middle of a group of 8 (1,056..1,063), well past a block start.
+  for (const [at, ordinal] of [[1061, 300n], [1061, 511n], [0, 300n], [2999, 400n]] as const) {
+    it(`ordinal ${ordinal} at value ${at}: same error, values before it written, none after, plain and in place`, () => {
+      const bytes = corrupt(at, ordinal)
+      const wasm = openColumns(bytes, { backend: 'wasm', fileName: FILE_NAME }).getColumn('k')!
+      const ts = openColumns(bytes, { backend: 'ts', fileName: FILE_NAME }).getColumn('k')!
+      const message = `values of field "k": value ${at} has ordinal ${ordinal}, not in [0, 300, the term ordinals)`
+      const buffer = createValueBuffer('int32', 3000, { backend: 'wasm' })
+      const destinations = [new Int32Array(3000), new Int32Array(3000), buffer.array]
+      destinations.forEach((destination) => destination.fill(-7))
+      expectCorrupt(() => ts.readValues(0, destinations[0]), message)
+      expectCorrupt(() => wasm.readValues(0, destinations[1]), message)
+      expectCorrupt(() => wasm.readValues(0, buffer.array), message)
+      const expected = [...expectedOrdinals.slice(0, at), ...new Array(3000 - at).fill(-7)]
+      for (const destination of destinations) expect(Array.from(destination)).toEqual(expected)
+      buffer.release()
+    })
+  }
 })

@@ -4,11 +4,11 @@
  * kernels' scratch area and output buffer. Same answers as the TS backend,
  * including error messages.
  */
-import type { ColumnsBackend, Float64Mode, ResidentFile } from '../backend.js'
+import type { ColumnsBackend, Float64Mode, ResidentFile, SequenceView } from '../backend.js'
 import { int64Result } from '../../format/int64.js'
 import { rankOf } from '../bits.js'
 import { createWasmQueryKernels } from './query.js'
-import { OUTPUT_VALUES, tableIndexError, type WasmRuntime, wasmRuntime } from './runtime.js'
+import { COPY_VALUES, tableIndexError, type WasmRuntime, wasmRuntime } from './runtime.js'
 
 /** Regions of files whose readers were dropped without close(): freed when collected. */
 const forgotten = new FinalizationRegistry<[WasmRuntime, number]>(([runtime, address]) => {
@@ -52,6 +52,28 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
   const kernels = runtime.kernels
   const scratch = runtime.scratchAddress
   const output = runtime.outputAddress
+  /**
+   * Values [first, first + count) of a sequence by a decode kernel into destination (perValue
+   * elements each, from value destinationIndex): in place when destination lies in linear memory
+   * (a ValueBuffer), else in steps through the output buffer, copied out. Returns -1, or the
+   * position of a refused value (status 2 or 3) with the values before it written, none after
+   * it, like the TS backend.
+   */
+  function typedRun(sequence: SequenceView, first: number, count: number, destination: Int32Array | Float64Array, destinationIndex: number,
+    perValue: number, decode: (records: number, data: number, first: number, count: number, out: number) => number): number {
+    const base = sequence.file.address
+    const copy = destination.buffer !== runtime.bytes.buffer
+    for (let done = 0, chunk = 0; done < count; done += chunk) {
+      chunk = copy ? Math.min(COPY_VALUES, count - done) : count
+      const at = perValue * (destinationIndex + done)
+      const status = decode(base + sequence.recordsStart, base + sequence.dataStart, first + done, chunk, copy ? output : destination.byteOffset + destination.BYTES_PER_ELEMENT * at)
+      if (status === 1) tableIndexError(runtime, sequence)
+      const written = status === 0 ? chunk : runtime.words[runtime.scratchWord] >>> 0
+      if (copy && written > 0) destination.set(destination instanceof Float64Array ? runtime.outputFloats(written) : runtime.outputInt32(perValue * written), at)
+      if (written < chunk) return done + written
+    }
+    return -1
+  }
   return {
     name: 'wasm',
     load(bytes: Uint8Array): ResidentFile {
@@ -83,63 +105,15 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       int64Result[1] = runtime.words[runtime.scratchWord + 1]
     },
     decodeRaw(sequence, first, count, destination, destinationIndex) {
-      const base = sequence.file.address
-      const records = base + sequence.recordsStart, data = base + sequence.dataStart
-      // A destination in linear memory (a ValueBuffer) is decoded into in place: no output buffer, no copy.
-      if (destination.buffer === runtime.bytes.buffer) {
-        if (kernels.decodeRaw(records, data, sequence.count, first, count, destination.byteOffset + 8 * destinationIndex) !== 0) {
-          tableIndexError(runtime, sequence)
-        }
-        return
-      }
-      for (let done = 0; done < count; done += OUTPUT_VALUES) {
-        const chunk = Math.min(OUTPUT_VALUES, count - done)
-        if (kernels.decodeRaw(records, data, sequence.count, first + done, chunk, output) !== 0) tableIndexError(runtime, sequence)
-        destination.set(runtime.outputWords(chunk), 2 * (destinationIndex + done))
-      }
+      typedRun(sequence, first, count, destination, destinationIndex, 2, (records, data, start, n, out) => kernels.decodeRaw(records, data, sequence.count, start, n, out))
     },
     decodeFloat64(sequence, first, count, mode: Float64Mode, destination, destinationIndex) {
-      const base = sequence.file.address
-      const records = base + sequence.recordsStart, data = base + sequence.dataStart
-      // In place into linear memory, as decodeRaw; only 'sortable' (no value can be refused, so nothing is half-written).
-      if (mode === 'sortable' && destination.buffer === runtime.bytes.buffer) {
-        if (kernels.decodeFloat64Sortable(records, data, sequence.count, first, count, destination.byteOffset + 8 * destinationIndex) !== 0) {
-          tableIndexError(runtime, sequence)
-        }
-        return -1
-      }
-      for (let done = 0; done < count; done += OUTPUT_VALUES) {
-        const chunk = Math.min(OUTPUT_VALUES, count - done)
-        const status = mode === 'sortable'
-          ? kernels.decodeFloat64Sortable(records, data, sequence.count, first + done, chunk, output)
-          : kernels.decodeFloat64Exact(records, data, sequence.count, first + done, chunk, output)
-        if (status === 2) {
-          // Like the TS backend: the values before the bad one are written, nothing after it.
-          const position = runtime.words[runtime.scratchWord] >>> 0
-          if (position > 0) destination.set(runtime.outputFloats(position), destinationIndex + done)
-          return done + position
-        }
-        if (status !== 0) tableIndexError(runtime, sequence)
-        destination.set(runtime.outputFloats(chunk), destinationIndex + done)
-      }
-      return -1
+      const decode = mode === 'sortable' ? kernels.decodeFloat64Sortable : kernels.decodeFloat64Exact
+      return typedRun(sequence, first, count, destination, destinationIndex, 1, (records, data, start, n, out) => decode(records, data, sequence.count, start, n, out))
     },
     decodeInt32(sequence, first, count, ordinalLimit, destination, destinationIndex) {
-      const base = sequence.file.address
-      const records = base + sequence.recordsStart, data = base + sequence.dataStart
       const limit = ordinalLimit >= 0 ? ordinalLimit : 0xffffffff
-      for (let done = 0; done < count; done += OUTPUT_VALUES) {
-        const chunk = Math.min(OUTPUT_VALUES, count - done)
-        const status = kernels.decodeInt32(records, data, sequence.count, first + done, chunk, limit, output)
-        if (status === 2 || status === 3) {
-          const position = runtime.words[runtime.scratchWord] >>> 0
-          if (position > 0) destination.set(runtime.outputInt32(position), destinationIndex + done)
-          return done + position
-        }
-        if (status !== 0) tableIndexError(runtime, sequence)
-        destination.set(runtime.outputInt32(chunk), destinationIndex + done)
-      }
-      return -1
+      return typedRun(sequence, first, count, destination, destinationIndex, 1, (records, data, start, n, out) => kernels.decodeInt32(records, data, sequence.count, start, n, limit, out))
     },
     checkCanonical(sequence, minMax, canonical) {
       const base = sequence.file.address

@@ -46,6 +46,11 @@ const REQUIRED_EXPORTS = [
 
 /** Values decoded per kernel call into the output buffer (512 KiB: stays in L2 while copied out). */
 export const OUTPUT_VALUES = 65536
+/**
+ * Values per decode-and-copy step into a destination outside linear memory: 128 KiB of
+ * i64, so the copy reads what the kernel just wrote from L2 rather than from memory.
+ */
+export const COPY_VALUES = 16384
 const RESERVED_LOW_MEMORY = 65536
 
 /** The instance, its allocator and views. */
@@ -61,7 +66,6 @@ export class WasmRuntime {
   words!: Int32Array
   floats!: Float64Array
   // Views of the output buffer by value count, so copying a run out allocates nothing once warm.
-  private readonly wordViews = new Map<number, Int32Array>()
   private readonly floatViews = new Map<number, Float64Array>()
   private readonly int32Views = new Map<number, Int32Array>()
 
@@ -84,14 +88,8 @@ export class WasmRuntime {
     this.bytes = new Uint8Array(buffer)
     this.words = new Int32Array(buffer)
     this.floats = new Float64Array(buffer)
-    this.wordViews.clear()
     this.floatViews.clear()
     this.int32Views.clear()
-  }
-
-  /** The output buffer's first `values` 8-byte values as int32 words. */
-  outputWords(values: number): Int32Array {
-    return this.outputView(this.wordViews, Int32Array, 2 * values)
   }
 
   /** The output buffer's first `values` doubles. */
@@ -99,7 +97,7 @@ export class WasmRuntime {
     return this.outputView(this.floatViews, Float64Array, values)
   }
 
-  /** The output buffer's first `values` int32. */
+  /** The output buffer's first `values` int32 (or 8-byte values' words). */
   outputInt32(values: number): Int32Array {
     return this.outputView(this.int32Views, Int32Array, values)
   }

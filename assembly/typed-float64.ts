@@ -1,0 +1,130 @@
+// The exact-double decode's fast path (Node build; the browser's widths stub answers
+// false): a chunk whose blocks are all constant or packed, with every value provably
+// within ±(2^53 - 1) from the record alone, is computed as base + g u in doubles in
+// one pass, straight to the output. Exact: u, g, base and g u are integers below 2^53
+// (span ≤ 2^53 is part of the proof), so the multiply and the add round nothing.
+// Anything else goes through the checked path (typed.ts), which decodes i64 first.
+import {
+  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_PACKED, RECORD_BYTES, recordAux, recordBase, recordDataOffset,
+  recordKind, recordWidth,
+} from './common'
+import {
+  fields4, fields8, loadLimit, prepareUnpack, prepareUnpack16, simdWidth, unpack16Mask, unpack16Multiplier, unpackMask,
+  unpackMultiplier, window16,
+} from './query-common'
+
+const MAX_SAFE: i64 = 0x1F_FFFF_FFFF_FFFF
+/** The widest field this path reads with one 8-byte load (width + bit shift ≤ 64). */
+const MAX_WIDTH: u32 = 52
+
+/** Whether every value of the block is within ±(2^53 - 1), with a span of at most 2^53, from its record alone. */
+function blockExact(record: usize): bool {
+  const kind = recordKind(record)
+  const base = recordBase(record)
+  if (base < -MAX_SAFE || base > MAX_SAFE) return false
+  if (kind == KIND_CONSTANT) return true
+  if (kind != KIND_PACKED) return false
+  const W = recordWidth(record)
+  const g = <u64>recordAux(record)
+  if (W > MAX_WIDTH || g > <u64>MAX_SAFE) return false
+  const units = (<u64>1 << <u64>W) - 1
+  // span = g (2^W - 1) ≤ 2^53, checked without overflow.
+  if (units != 0 && g > (<u64>MAX_SAFE + 1) / units) return false
+  return base + <i64>(g * units) <= MAX_SAFE
+}
+
+/**
+ * Four u32 units as doubles, scaled: base + g u (exact, see the header). Lanes convert as
+ * signed (one instruction; x64 has no unsigned conversion, V8 emulates it): units of width 32
+ * have their top bit flipped (u - 2^31), and the caller's base holds the 2^31 g it removes.
+ */
+// @ts-ignore: decorator
+@inline function storeScaled(o: usize, units: v128, bases: v128, steps: v128, unit: bool, flip: bool, tops: v128): void {
+  const u = flip ? v128.xor(units, tops) : units
+  const high = i32x4.shuffle(u, u, 2, 3, 2, 3)
+  const low = f64x2.convert_low_i32x4_s(u)
+  const top = f64x2.convert_low_i32x4_s(high)
+  v128.store(o, unit ? f64x2.add(low, bases) : f64x2.add(f64x2.mul(low, steps), bases))
+  v128.store(o, unit ? f64x2.add(top, bases) : f64x2.add(f64x2.mul(top, steps), bases), 16)
+}
+
+/** Field i of width W ≤ 52 as a double (one unaligned 8-byte load: W + shift ≤ 59 bits). */
+// @ts-ignore: decorator
+@inline function unitAt(p: usize, i: u32, W: u32, mask: u64): f64 {
+  const bit = <u64>i * W
+  return <f64>((load<u64>(p + <usize>(bit >>> 3)) >>> (bit & 7)) & mask)
+}
+
+/** Fields [i, to) of a packed block at p as base + g u doubles to o (unit: g = 1; flip: W = 32, see storeScaled). */
+// @ts-ignore: decorator
+@inline function packedRun(p: usize, i: u32, to: u32, W: u32, base: f64, g: f64, o: usize, unit: bool, flip: bool): void {
+  const mask: u64 = (<u64>1 << <u64>W) - 1
+  const start = min((i + 7) & ~7, to)
+  for (; i < start; i++, o += 8) store<f64>(o, base + g * unitAt(p, i, W, mask))
+  // Flipped lanes hold u - 2^31: their base is base + 2^31 g (exact: it lies between the block's bounds).
+  const bases = f64x2.splat(flip ? base + g * 2147483648 : base), steps = f64x2.splat(g)
+  // 2^31 per lane, built from W (= 32 here) so that V8 keeps it in a register instead of rebuilding a constant.
+  const tops = i32x4.splat(<i32>(W << 26))
+  const end = loadLimit(p, to, W)
+  let q = p + <usize>(i >>> 3) * W
+  if (window16(W)) {
+    prepareUnpack16(W)
+    const masks = unpack16Mask(), multipliers = unpack16Multiplier()
+    const shift = 16 - W
+    for (; i + 8 <= to && q + 16 <= end; i += 8, q += W, o += 64) {
+      const u = fields8(q, masks, multipliers, shift)
+      storeScaled(o, i32x4.extend_low_i16x8_u(u), bases, steps, unit, flip, tops)
+      storeScaled(o + 32, i32x4.extend_high_i16x8_u(u), bases, steps, unit, flip, tops)
+    }
+  } else if (simdWidth(W)) {
+    prepareUnpack(W)
+    const mask0 = unpackMask(0), mask1 = unpackMask(1)
+    const multiplier0 = unpackMultiplier(0), multiplier1 = unpackMultiplier(1)
+    const shift = 32 - W
+    const h = (4 * W) >>> 3
+    for (; i + 8 <= to && q + h + 16 <= end; i += 8, q += W, o += 64) {
+      storeScaled(o, fields4(q, mask0, multiplier0, shift), bases, steps, unit, flip, tops)
+      storeScaled(o + 32, fields4(q + h, mask1, multiplier1, shift), bases, steps, unit, flip, tops)
+    }
+  }
+  for (; i < to; i++, o += 8) store<f64>(o, base + g * unitAt(p, i, W, mask))
+}
+
+/** packedRun with its flags as literals: each of the four loops is compiled on its own. */
+function packedFloat64(p: usize, from: u32, to: u32, W: u32, base: f64, g: f64, o: usize): void {
+  if (W != 32) {
+    if (g == 1) packedRun(p, from, to, W, base, 1, o, true, false)
+    else packedRun(p, from, to, W, base, g, o, false, false)
+  } else if (g == 1) packedRun(p, from, to, W, base, 1, o, true, true)
+  else packedRun(p, from, to, W, base, g, o, false, true)
+}
+
+/** n copies of value at o. */
+function fillFloat64(o: usize, value: f64, n: u32): void {
+  const lanes = f64x2.splat(value)
+  const end = o + (<usize>n << 3)
+  for (; o + 16 <= end; o += 16) v128.store(o, lanes)
+  if (o < end) store<f64>(o, value)
+}
+
+/**
+ * Values [start, end) (one chunk of the exact-double decode) to out as doubles when every
+ * block the chunk touches is exact (blockExact); returns false, writing nothing, otherwise.
+ */
+export function float64Chunk(records: usize, data: usize, start: u32, end: u32, out: usize): bool {
+  for (let block = start >>> BLOCK_SHIFT; block <= (end - 1) >>> BLOCK_SHIFT; block++) {
+    if (!blockExact(records + <usize>block * RECORD_BYTES)) return false
+  }
+  let o = out
+  for (let index = start; index < end;) {
+    const record = records + <usize>(index >>> BLOCK_SHIFT) * RECORD_BYTES
+    const from = index & (BLOCK_VALUES - 1)
+    const take = min(end - index, BLOCK_VALUES - from)
+    const base = <f64>recordBase(record)
+    if (recordKind(record) == KIND_CONSTANT) fillFloat64(o, base, take)
+    else packedFloat64(data + recordDataOffset(record), from, from + take, recordWidth(record), base, <f64>recordAux(record), o)
+    index += take
+    o += <usize>take << 3
+  }
+  return true
+}

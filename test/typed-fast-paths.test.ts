@@ -1,0 +1,116 @@
+/**
+ * The WebAssembly typed decoders' one-pass paths (assembly/typed-int32.ts and
+ * typed-float64.ts) at the edges their record proofs rely on: packed blocks whose
+ * units only partly map into int32, bases far below int32, width 32, doubles at
+ * ±(2^53 - 1) and spans of almost 2^53, widths above 32. Every case is read by
+ * WASM into a plain array and in place into a ValueBuffer, and by the TS backend;
+ * all three must equal the values computed with BigInt, or fail with the same
+ * error having written exactly the values before the bad one.
+ */
+import { describe, expect, it } from 'vitest'
+import { createValueBuffer } from '../src/read/buffers.js'
+import { openColumns } from '../src/read/open.js'
+import { attempt, sameOutcome } from './helpers/duel.js'
+import { denseFile } from './helpers/dense-file.js'
+import { seededRandom } from './helpers/random.js'
+
+const random = seededRandom(91)
+const INT32_MIN = -(2n ** 31n), INT32_MAX = 2n ** 31n - 1n
+const SAFE = 2n ** 53n - 1n
+
+/** 1,024 values base + g u with random units below 2^W, the first at u = 0 and the second at 2^W - 1 (pinning base and width). */
+function block(base: bigint, g: bigint, W: number, override: (index: number) => bigint | null = () => null): bigint[] {
+  return Array.from({ length: 1024 }, (_, index) => {
+    const forced = override(index)
+    if (forced !== null) return forced
+    const u = index === 0 ? 0n : index === 1 ? (1n << BigInt(W)) - 1n : BigInt(Math.floor(random() * 2 ** Math.min(W, 32))) * (W > 32 ? BigInt(Math.floor(random() * 2 ** (W - 32))) + 1n : 1n) % (1n << BigInt(W))
+    return base + g * u
+  })
+}
+
+/** Reads [first, first + count) three ways and checks them against the BigInt model. */
+function duel(values: bigint[], kind: 'int32' | 'float64', fits: (value: bigint) => boolean, first = 0, count = values.length - first): void {
+  const bytes = denseFile(values.length, (index) => values[index])
+  const wasm = openColumns(bytes, { backend: 'wasm' }).getColumn('v')!, ts = openColumns(bytes, { backend: 'ts' }).getColumn('v')!
+  const Kind = kind === 'int32' ? Int32Array : Float64Array
+  const buffer = createValueBuffer(kind, count, { backend: 'wasm' })
+  const outputs = [new Kind(count).fill(-7), new Kind(count).fill(-7), buffer.array.fill(-7)]
+  const outcomes = [attempt(() => ts.readValues(first, outputs[0])), attempt(() => wasm.readValues(first, outputs[1])), attempt(() => wasm.readValues(first, outputs[2]))]
+  expect(sameOutcome(outcomes[0], outcomes[1])).toBe(true)
+  expect(sameOutcome(outcomes[0], outcomes[2])).toBe(true)
+  const run = values.slice(first, first + count)
+  const bad = run.findIndex((value) => !fits(value))
+  expect(outcomes[0].ok).toBe(bad < 0)
+  const expected = run.map((value, index) => (bad >= 0 && index >= bad ? -7 : Number(value)))
+  for (const output of outputs) expect(Array.from(output)).toEqual(expected)
+  buffer.release()
+}
+
+const fitsInt32 = (value: bigint) => value >= INT32_MIN && value <= INT32_MAX
+const fitsDouble = (value: bigint) => value >= -SAFE && value <= SAFE
+
+describe('int32: units checked against the range that maps into int32', () => {
+  it('width 32 from near INT32_MIN, every value in range (the record alone cannot prove it)', () => {
+    const values = block(INT32_MIN + 5n, 1n, 32, (index) => (index === 1 ? INT32_MAX : null)).map((value) => (value > INT32_MAX ? INT32_MAX - (value % 1000n) : value))
+    duel(values, 'int32', fitsInt32)
+    duel(values, 'int32', fitsInt32, 13, 1000)
+  })
+  it('g = 3 from -10^9, width 31: values past INT32_MAX refused where they first occur', () => {
+    const values = [...block(-1_000_000_000n, 3n, 31), ...block(-1_000_000_000n, 3n, 31)]
+    expect(values.some((value) => value > INT32_MAX)).toBe(true)
+    duel(values, 'int32', fitsInt32)
+    const laterBad = values.findIndex((value, index) => index > 1100 && !fitsInt32(value))
+    const lastGood = values.findLastIndex((value, index) => index < laterBad && !fitsInt32(value)) + 1
+    duel(values, 'int32', fitsInt32, lastGood, laterBad - lastGood) // good values between two bad ones: read whole
+    duel(values, 'int32', fitsInt32, laterBad - 9, 20) // the bad one inside a run
+  })
+  it('base far below int32 (-2^40, g = 2^9): units up from 2^31 map into range', () => {
+    const base = -(2n ** 40n), g = 2n ** 9n
+    const values = block(base, g, 32, (index) => (index >= 2 && index < 1000 ? g * BigInt(2 ** 31 + index * 1000) + base : null))
+    const inRange = values.findIndex(fitsInt32)
+    expect(inRange).toBeGreaterThan(1)
+    duel(values, 'int32', fitsInt32)
+    duel(values, 'int32', fitsInt32, 2, 998) // all in range
+  })
+  it('a constant block beside a checked one, and runs that start and end inside groups', () => {
+    const values = [...new Array(1024).fill(-12345n), ...block(INT32_MAX - 100n, 1n, 8, (index) => (index >= 2 ? INT32_MAX - BigInt(index % 100) : null))]
+    for (const [first, count] of [[0, 2048], [1019, 20], [1030, 1018]]) duel(values, 'int32', fitsInt32, first, count)
+  })
+})
+
+describe('runs longer than one copy step (16,384 values) into plain arrays', () => {
+  const values = Array.from({ length: 40_000 }, (_, index) => BigInt((index * 7919) % 5000) - 2500n)
+  it('int32 and doubles, whole and from inside a step', () => {
+    duel(values, 'int32', fitsInt32)
+    duel(values, 'float64', fitsDouble, 16_000, 24_000)
+  })
+  it('a value refused in the third step: the position counts the steps before it', () => {
+    const bad = values.map((value, index) => (index === 35_001 ? 2n ** 31n : index === 35_002 ? 2n ** 60n : value))
+    duel(bad, 'int32', fitsInt32)
+    duel(bad, 'float64', fitsDouble, 100, 39_900)
+  })
+})
+
+describe('exact doubles: blocks proven within ±(2^53 - 1) decode in one pass', () => {
+  const cases: [string, bigint[]][] = [
+    ['width 32 at -(2^53 - 1)', block(-SAFE, 1n, 32)],
+    ['width 32 ending at 2^53 - 1', block(SAFE - (2n ** 32n - 1n), 1n, 32)],
+    ['g = 2^21, width 32: a span of 2^53 - 2^21', block(-(2n ** 52n), 2n ** 21n, 32)],
+    ['g = 1000, width 13, negative base', block(-123_456_789n, 1000n, 13)],
+    ['width 16 (two-byte windows), g = 7', block(5n, 7n, 16)],
+    ['width 47', block(-(2n ** 46n), 1n, 47)],
+    ['width 52 ending at -1', block(-(2n ** 52n), 1n, 52)],
+    ['constant at -(2^53 - 1)', new Array(1024).fill(-SAFE)],
+  ]
+  for (const [name, values] of cases) {
+    it(name, () => {
+      duel(values, 'float64', fitsDouble)
+      duel(values, 'float64', fitsDouble, 3, 1013)
+    })
+  }
+  it('2^53 in the middle of a block: refused there, nothing after it written', () => {
+    const values = [...block(0n, 1n, 20), ...block(SAFE - 1000n, 1n, 11, (index) => (index === 517 ? SAFE + 1n : null))]
+    duel(values, 'float64', fitsDouble)
+    duel(values, 'float64', fitsDouble, 1500, 548)
+  })
+})
