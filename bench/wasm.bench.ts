@@ -77,13 +77,15 @@ async function smallRuns(random: () => number): Promise<string[][]> {
       tasks.push({ name: `${name} → ${destination} ts`, itemsPerCall: VALUES, run: () => { ts.readValues(0, out) } })
       pairs.push({ name, destination })
     }
-    if (fits.includes('BigInt64Array')) {
+    for (const [destination, create] of DESTINATIONS) {
+      if (!fits.includes(destination)) continue
       // A destination in linear memory: the kernel decodes in place, nothing is copied out.
-      const inPlace = createValueBuffer('int64', VALUES, { backend: 'wasm' }), out = new BigInt64Array(VALUES)
+      const kind = destination === 'BigInt64Array' ? 'int64' : destination === 'Float64Array' ? 'float64' : 'int32'
+      const inPlace = createValueBuffer(kind, VALUES, { backend: 'wasm' }), out: Destination = create(VALUES)
       opened.push(() => inPlace.release())
-      tasks.push({ name: `${name} → ValueBuffer wasm`, itemsPerCall: VALUES, run: () => { wasm.readValues(0, inPlace.array) } })
-      tasks.push({ name: `${name} → BigInt64Array ts (beside ValueBuffer)`, itemsPerCall: VALUES, run: () => { ts.readValues(0, out) } })
-      pairs.push({ name, destination: 'BigInt64Array in linear memory (ValueBuffer)' })
+      tasks.push({ name: `${name} → ValueBuffer ${kind} wasm`, itemsPerCall: VALUES, run: () => { wasm.readValues(0, inPlace.array) } })
+      tasks.push({ name: `${name} → ${destination} ts (beside ValueBuffer)`, itemsPerCall: VALUES, run: () => { ts.readValues(0, out) } })
+      pairs.push({ name, destination: `${destination} in linear memory (ValueBuffer)` })
     }
   }
   const target = new BigInt64Array(VALUES), source = new BigInt64Array(VALUES).fill(3n)
