@@ -1,26 +1,38 @@
 // The exact-double decode's fast path (Node build; the browser's widths stub answers
 // false): a chunk whose blocks are all constant or packed, with every value provably
 // within ±(2^53 - 1) from the record alone, is computed as base + g u in doubles in
-// one pass, straight to the output. Exact: u, g, base and g u are integers below 2^53
+// one pass, straight to the output (tables: typed-table.ts). Exact: u, g, base and g u are integers below 2^53
 // (span ≤ 2^53 is part of the proof), so the multiply and the add round nothing.
 // Anything else goes through the checked path (typed.ts), which decodes i64 first.
 import {
-  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_PACKED, RECORD_BYTES, recordAux, recordBase, recordDataOffset,
+  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_PACKED, KIND_TABLE, RECORD_BYTES, recordAux, recordBase, recordDataOffset,
   recordKind, recordWidth,
 } from './common'
 import {
   fields4, fields8, loadLimit, prepareUnpack, prepareUnpack16, simdWidth, unpack16Mask, unpack16Multiplier, unpackMask,
   unpackMultiplier, window16,
 } from './query-common'
+import { TYPED_ENTRIES, tableIndexesValid, tableTyped } from './typed-table'
 
 const MAX_SAFE: i64 = 0x1F_FFFF_FFFF_FFFF
 /** The widest field this path reads with one 8-byte load (width + bit shift ≤ 64). */
 const MAX_WIDTH: u32 = 52
 
-/** Whether every value of the block is within ±(2^53 - 1), with a span of at most 2^53, from its record alone. */
-function blockExact(record: usize): bool {
+/**
+ * Whether every value of the block is within ±(2^53 - 1): from its record alone (with a span
+ * of at most 2^53) for a packed block, from its entries for a table.
+ */
+function blockExact(record: usize, data: usize): bool {
   const kind = recordKind(record)
   const base = recordBase(record)
+  if (kind == KIND_TABLE) {
+    const p = data + recordDataOffset(record)
+    for (let j: u32 = 0, entries = <u32>recordAux(record); j < entries; j++) {
+      const entry = load<i64>(p + (<usize>j << 3))
+      if (entry < -MAX_SAFE || entry > MAX_SAFE) return false
+    }
+    return true
+  }
   if (base < -MAX_SAFE || base > MAX_SAFE) return false
   if (kind == KIND_CONSTANT) return true
   if (kind != KIND_PACKED) return false
@@ -48,11 +60,14 @@ function blockExact(record: usize): bool {
   v128.store(o, unit ? f64x2.add(top, bases) : f64x2.add(f64x2.mul(top, steps), bases), 16)
 }
 
-/** Field i of width W ≤ 52 as a double (one unaligned 8-byte load: W + shift ≤ 59 bits). */
+/**
+ * Field i of width W ≤ 52 as a double (one unaligned 8-byte load: W + shift ≤ 59 bits),
+ * converted as signed (exact below 2^52; x64 has no unsigned conversion, V8 emulates it).
+ */
 // @ts-ignore: decorator
 @inline function unitAt(p: usize, i: u32, W: u32, mask: u64): f64 {
   const bit = <u64>i * W
-  return <f64>((load<u64>(p + <usize>(bit >>> 3)) >>> (bit & 7)) & mask)
+  return <f64><i64>((load<u64>(p + <usize>(bit >>> 3)) >>> (bit & 7)) & mask)
 }
 
 /** Fields [i, to) of a packed block at p as base + g u doubles to o (unit: g = 1; flip: W = 32, see storeScaled). */
@@ -112,8 +127,14 @@ function fillFloat64(o: usize, value: f64, n: u32): void {
  * block the chunk touches is exact (blockExact); returns false, writing nothing, otherwise.
  */
 export function float64Chunk(records: usize, data: usize, start: u32, end: u32, out: usize): bool {
-  for (let block = start >>> BLOCK_SHIFT; block <= (end - 1) >>> BLOCK_SHIFT; block++) {
-    if (!blockExact(records + <usize>block * RECORD_BYTES)) return false
+  for (let index = start; index < end;) {
+    const record = records + <usize>(index >>> BLOCK_SHIFT) * RECORD_BYTES
+    const from = index & (BLOCK_VALUES - 1)
+    const take = min(end - index, BLOCK_VALUES - from)
+    if (!blockExact(record, data)) return false
+    if (recordKind(record) == KIND_TABLE
+      && !tableIndexesValid(data + recordDataOffset(record), from, from + take, <u32>recordAux(record), recordWidth(record))) return false
+    index += take
   }
   let o = out
   for (let index = start; index < end;) {
@@ -121,8 +142,14 @@ export function float64Chunk(records: usize, data: usize, start: u32, end: u32, 
     const from = index & (BLOCK_VALUES - 1)
     const take = min(end - index, BLOCK_VALUES - from)
     const base = <f64>recordBase(record)
-    if (recordKind(record) == KIND_CONSTANT) fillFloat64(o, base, take)
-    else packedFloat64(data + recordDataOffset(record), from, from + take, recordWidth(record), base, <f64>recordAux(record), o)
+    const kind = recordKind(record)
+    const fields = data + recordDataOffset(record)
+    if (kind == KIND_CONSTANT) fillFloat64(o, base, take)
+    else if (kind == KIND_TABLE) {
+      const entries = <u32>recordAux(record)
+      for (let j: u32 = 0; j < entries; j++) store<f64>(TYPED_ENTRIES + (<usize>j << 3), <f64>load<i64>(fields + (<usize>j << 3)))
+      tableTyped(fields, from, from + take, entries, recordWidth(record), o, false)
+    } else packedFloat64(fields, from, from + take, recordWidth(record), base, <f64>recordAux(record), o)
     index += take
     o += <usize>take << 3
   }

@@ -11,13 +11,14 @@
 // ValueBuffer, with nothing copied) and the first error reported are the same
 // either way.
 import {
-  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_PACKED, RECORD_BYTES, recordAux, recordBase, recordDataOffset,
+  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_PACKED, KIND_TABLE, RECORD_BYTES, recordAux, recordBase, recordDataOffset,
   recordKind, recordWidth,
 } from './common'
 import {
   fields4, fields8, loadLimit, prepareUnpack, prepareUnpack16, simdWidth, unpack16Mask, unpack16Multiplier, unpackMask,
   unpackMultiplier, window16,
 } from './query-common'
+import { TYPED_ENTRIES, tableIndexesValid, tableTyped } from './typed-table'
 
 /** How a block reaches the int32 output: not at all (the checked path), unchecked, or with its units checked. */
 const NO: i32 = 0
@@ -56,14 +57,27 @@ function packedFits(record: usize, ordinals: bool, limit: u32): i32 {
   return CHECK
 }
 
-/** FITS, CHECK (see packedFits) or NO for any block. */
-function blockFits(record: usize, ordinals: bool, limit: u32): i32 {
+/** Whether value fits the output: int32, or an ordinal below limit. */
+// @ts-ignore: decorator
+@inline function valueFits(value: i64, ordinals: bool, limit: u32): bool {
+  return ordinals ? value >= 0 && value < <i64>limit : value == <i64><i32>value
+}
+
+/** FITS, CHECK (see packedFits) or NO for any block; a table block fits when every entry does. */
+function blockFits(record: usize, data: usize, ordinals: bool, limit: u32): i32 {
   const kind = recordKind(record)
   if (kind == KIND_PACKED) return packedFits(record, ordinals, limit)
-  if (kind != KIND_CONSTANT) return NO
-  const base = recordBase(record)
-  if (ordinals) return base >= 0 && base < <i64>limit ? FITS : NO
-  return base == <i64><i32>base ? FITS : NO
+  if (kind == KIND_CONSTANT) return valueFits(recordBase(record), ordinals, limit) ? FITS : NO
+  if (kind != KIND_TABLE) return NO
+  const entries = <u32>recordAux(record)
+  const p = data + recordDataOffset(record)
+  for (let j: u32 = 0; j < entries; j++) if (!valueFits(load<i64>(p + (<usize>j << 3)), ordinals, limit)) return NO
+  return FITS
+}
+
+/** Table entries at p to TYPED_ENTRIES as int32 (they fit: blockFits). */
+function tableEntriesInt32(p: usize, entries: u32): void {
+  for (let j: u32 = 0; j < entries; j++) store<i32>(TYPED_ENTRIES + (<usize>j << 2), <i32>load<i64>(p + (<usize>j << 3)))
 }
 
 /** Field i of width W ≤ 32: one unaligned 8-byte load (W + shift ≤ 39 bits). */
@@ -107,10 +121,13 @@ function blockFits(record: usize, ordinals: bool, limit: u32): i32 {
     prepareUnpack16(W)
     const masks = unpack16Mask(), multipliers = unpack16Multiplier()
     const shift = 16 - W
+    // The range check in u16 lanes (units and bounds are below 2^16): u - low wraps past span when
+    // u < low, and a saturating subtract of span leaves a nonzero lane exactly where u - low > span.
+    const lows16 = i16x8.splat(<i16>unitLow), spans16 = i16x8.splat(<i16>unitSpan)
     for (; i + 8 <= to && q + 16 <= end; i += 8, q += W, o += 32) {
       const u = fields8(q, masks, multipliers, shift)
+      if (check && v128.any_true(i16x8.sub_sat_u(i16x8.sub(u, lows16), spans16))) break
       const u0 = i32x4.extend_low_i16x8_u(u), u1 = i32x4.extend_high_i16x8_u(u)
-      if (check && !unitsFit(u0, u1, lows, spans)) break
       v128.store(o, scale(u0, bases, steps, unit))
       v128.store(o, scale(u1, bases, steps, unit), 16)
     }
@@ -155,8 +172,14 @@ function fillInt32(o: usize, value: i32, n: u32): void {
  * otherwise, having written at most values that lie before the first bad one.
  */
 export function int32Chunk(records: usize, data: usize, start: u32, end: u32, ordinals: bool, limit: u32, out: usize): bool {
-  for (let block = start >>> BLOCK_SHIFT; block <= (end - 1) >>> BLOCK_SHIFT; block++) {
-    if (blockFits(records + <usize>block * RECORD_BYTES, ordinals, limit) == NO) return false
+  for (let index = start; index < end;) {
+    const record = records + <usize>(index >>> BLOCK_SHIFT) * RECORD_BYTES
+    const from = index & (BLOCK_VALUES - 1)
+    const take = min(end - index, BLOCK_VALUES - from)
+    if (blockFits(record, data, ordinals, limit) == NO) return false
+    if (recordKind(record) == KIND_TABLE
+      && !tableIndexesValid(data + recordDataOffset(record), from, from + take, <u32>recordAux(record), recordWidth(record))) return false
+    index += take
   }
   let o = out
   for (let index = start; index < end;) {
@@ -164,10 +187,15 @@ export function int32Chunk(records: usize, data: usize, start: u32, end: u32, or
     const from = index & (BLOCK_VALUES - 1)
     const take = min(end - index, BLOCK_VALUES - from)
     const base = <i32>recordBase(record)
-    if (recordKind(record) == KIND_CONSTANT) fillInt32(o, base, take)
-    else {
-      const check = blockFits(record, ordinals, limit) == CHECK // sets unitLow, unitSpan
-      const fields = data + recordDataOffset(record)
+    const kind = recordKind(record)
+    const fields = data + recordDataOffset(record)
+    if (kind == KIND_CONSTANT) fillInt32(o, base, take)
+    else if (kind == KIND_TABLE) {
+      const entries = <u32>recordAux(record)
+      tableEntriesInt32(fields, entries)
+      tableTyped(fields, from, from + take, entries, recordWidth(record), o, true)
+    } else {
+      const check = blockFits(record, data, ordinals, limit) == CHECK // sets unitLow, unitSpan
       if (packedInt32(fields, from, from + take, recordWidth(record), base, <i32>recordAux(record), o, check) != from + take) return false
     }
     index += take

@@ -12,6 +12,7 @@ import { createValueBuffer } from '../src/read/buffers.js'
 import { openColumns } from '../src/read/open.js'
 import { attempt, sameOutcome } from './helpers/duel.js'
 import { denseFile } from './helpers/dense-file.js'
+import { buildFile, col, expectCorrupt, FILE_NAME, parseFile, tableBlock } from './helpers/file-surgery.js'
 import { seededRandom } from './helpers/random.js'
 
 const random = seededRandom(91)
@@ -112,5 +113,61 @@ describe('exact doubles: blocks proven within ±(2^53 - 1) decode in one pass', 
     const values = [...block(0n, 1n, 20), ...block(SAFE - 1000n, 1n, 11, (index) => (index === 517 ? SAFE + 1n : null))]
     duel(values, 'float64', fitsDouble)
     duel(values, 'float64', fitsDouble, 1500, 548)
+  })
+})
+
+describe('table blocks into int32 and doubles: entries converted once, indexes validated first', () => {
+  const tableValues = (entries: bigint[], n: number) => Array.from({ length: n }, (_, index) => entries[index < entries.length ? index : Math.floor(random() * entries.length)])
+  const int32Entries = Array.from({ length: 10 }, () => BigInt(Math.floor(random() * 2 ** 32) - 2 ** 31))
+  const fullEntries = Array.from({ length: 16 }, () => BigInt(Math.floor(random() * 2 ** 32) - 2 ** 31))
+  const wideEntries = Array.from({ length: 12 }, (_, index) => (index === 0 ? -SAFE : index === 1 ? SAFE : BigInt(Math.floor(random() * 2 ** 52))))
+  it('10 and 16 entries (index width 4) to Int32Array, whole and from inside blocks', () => {
+    for (const entries of [int32Entries, fullEntries]) {
+      const values = tableValues(entries, 3000)
+      duel(values, 'int32', fitsInt32)
+      duel(values, 'int32', fitsInt32, 1000, 1500)
+    }
+  })
+  it('entries at ±(2^53 - 1) to Float64Array', () => {
+    const values = tableValues(wideEntries, 3000)
+    duel(values, 'float64', fitsDouble)
+    duel(values, 'float64', fitsDouble, 517, 2000)
+  })
+  it('an entry beyond the output (int32; 2^53) takes the checked path: refused at its first use', () => {
+    const values = tableValues([...int32Entries, 2n ** 40n], 3000)
+    duel(values, 'int32', fitsInt32)
+    duel(values.map((value) => (value === 2n ** 40n ? SAFE + 1n : value)), 'float64', fitsDouble)
+  })
+  it('a table index beyond the entries: same error, and nothing of its chunk written, plain or in place', () => {
+    const values = tableValues(int32Entries, 3072)
+    const model = parseFile(denseFile(values.length, (index) => values[index]))
+    const sequence = col(model, 'v').section.values
+    const sorted = [...int32Entries].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) // table entries ascend
+    const indexes = values.slice(1024, 2048).map((value) => sorted.indexOf(value))
+    indexes[700] = 12 // beyond the 10 entries, below 2^4
+    sequence.blocks[1] = tableBlock(sorted, indexes, 4)
+    const bytes = buildFile(model)
+    const wasm = openColumns(bytes, { backend: 'wasm', fileName: FILE_NAME }).getColumn('v')!
+    const ts = openColumns(bytes, { backend: 'ts', fileName: FILE_NAME }).getColumn('v')!
+    for (const kind of ['int32', 'float64'] as const) {
+      const Kind = kind === 'int32' ? Int32Array : Float64Array
+      const buffer = createValueBuffer(kind, 3072, { backend: 'wasm' })
+      const outputs = [new Kind(3072).fill(-7), new Kind(3072).fill(-7), buffer.array.fill(-7)]
+      const message = 'values of field "v": block 1 has table index 12, beyond its 10 entries'
+      expectCorrupt(() => ts.readValues(0, outputs[0]), message)
+      expectCorrupt(() => wasm.readValues(0, outputs[1]), message)
+      expectCorrupt(() => wasm.readValues(0, outputs[2]), message)
+      // Chunks of 1,024 from the run's start: the first is written, the failing one not at all.
+      const expected = [...values.slice(0, 1024).map(Number), ...new Array(2048).fill(-7)]
+      for (const output of outputs) expect(Array.from(output)).toEqual(expected)
+      buffer.release()
+    }
+    // Raw values: everything before the bad index is written, by the TS backend and so by WASM, copied or in place.
+    const buffer = createValueBuffer('int64', 3072, { backend: 'wasm' })
+    const raws = [new BigInt64Array(3072).fill(-7n), new BigInt64Array(3072).fill(-7n), buffer.array.fill(-7n)]
+    raws.forEach((output, index) => expectCorrupt(() => (index === 0 ? ts : wasm).readValues(0, output), 'values of field "v": block 1 has table index 12, beyond its 10 entries'))
+    const expected = [...values.slice(0, 1024 + 700), ...new Array(3072 - 1724).fill(-7n)]
+    for (const output of raws) expect(Array.from(output)).toEqual(expected)
+    buffer.release()
   })
 })

@@ -63,14 +63,23 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     perValue: number, decode: (records: number, data: number, first: number, count: number, out: number) => number): number {
     const base = sequence.file.address
     const copy = destination.buffer !== runtime.bytes.buffer
+    const step = (start: number, n: number, at: number): number => {
+      const status = decode(base + sequence.recordsStart, base + sequence.dataStart, start, n, copy ? output : destination.byteOffset + destination.BYTES_PER_ELEMENT * at)
+      const written = status < 2 ? 0 : runtime.words[runtime.scratchWord] >>> 0
+      if (copy && (status === 0 || written > 0)) destination.set(destination instanceof Float64Array ? runtime.outputFloats(status ? written : n) : runtime.outputInt32(perValue * (status ? written : n)), at)
+      return status
+    }
     for (let done = 0, chunk = 0; done < count; done += chunk) {
       chunk = copy ? Math.min(COPY_VALUES, count - done) : count
-      const at = perValue * (destinationIndex + done)
-      const status = decode(base + sequence.recordsStart, base + sequence.dataStart, first + done, chunk, copy ? output : destination.byteOffset + destination.BYTES_PER_ELEMENT * at)
-      if (status === 1) tableIndexError(runtime, sequence)
-      const written = status === 0 ? chunk : runtime.words[runtime.scratchWord] >>> 0
-      if (copy && written > 0) destination.set(destination instanceof Float64Array ? runtime.outputFloats(written) : runtime.outputInt32(perValue * written), at)
-      if (written < chunk) return done + written
+      const status = step(first + done, chunk, perValue * (destinationIndex + done))
+      if (status === 1) {
+        // A table index error (a corrupt file): the TS backend has written the 1,024-value pieces of a typed
+        // decode before the one that fails, the values of a raw decode before the bad one. Copy as much, then throw.
+        const piece = perValue === 2 ? 1 : 1024
+        for (let at = 0; copy && at < chunk && step(first + done + at, Math.min(piece, chunk - at), perValue * (destinationIndex + done + at)) === 0;) at += piece
+        tableIndexError(runtime, sequence)
+      }
+      if (status) return done + (runtime.words[runtime.scratchWord] >>> 0)
     }
     return -1
   }

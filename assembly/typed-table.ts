@@ -1,0 +1,47 @@
+// Table blocks in the typed decodes' one-pass paths (typed-int32.ts, typed-float64.ts;
+// Node build only): the block's entries are converted once into TYPED_ENTRIES (when
+// every entry fits the output), and the indexes look them up there. Indexes are
+// validated for the whole chunk before anything is written, so a table index error
+// leaves the chunk untouched, as the checked path (and the TS backend) do.
+import { OK } from './common'
+
+/** A table block's entries converted for the typed output: up to 256 of 4 (int32) or 8 (double) bytes. */
+export const TYPED_ENTRIES: usize = memory.data(256 * 8, 16)
+
+/** Index i of width W ≤ 8 (one unaligned 2-byte load: W + shift ≤ 15 bits). */
+// @ts-ignore: decorator
+@inline function indexAt(indexes: usize, i: u32, W: u32, mask: u32): u32 {
+  const bit = i * W
+  return (<u32>load<u16>(indexes + (bit >>> 3)) >>> (bit & 7)) & mask
+}
+
+/** Whether indexes [from, to) of the table block at p are below its entry count (always, for a table of 2^W entries). */
+export function tableIndexesValid(p: usize, from: u32, to: u32, entries: u32, W: u32): bool {
+  if (entries == (<u32>1 << W)) return true
+  const indexes = p + (<usize>entries << 3)
+  const mask: u32 = (<u32>1 << W) - 1
+  let bad: u32 = 0
+  for (let i = from; i < to; i++) bad |= <u32>(indexAt(indexes, i, W, mask) >= entries)
+  return bad == 0
+}
+
+/**
+ * Values [from, to) of the table block at p through TYPED_ENTRIES (elements of 4 bytes when
+ * int32, else 8) to o. Indexes were validated (tableIndexesValid). Returns OK.
+ */
+// @ts-ignore: decorator
+@inline export function tableTyped(p: usize, from: u32, to: u32, entries: u32, W: u32, o: usize, int32: bool): i32 {
+  const indexes = p + (<usize>entries << 3)
+  const mask: u32 = (<u32>1 << W) - 1
+  for (let i = from; i < to; i++) {
+    const e = <usize>indexAt(indexes, i, W, mask)
+    if (int32) {
+      store<i32>(o, load<i32>(TYPED_ENTRIES + (e << 2)))
+      o += 4
+    } else {
+      store<i64>(o, load<i64>(TYPED_ENTRIES + (e << 3)))
+      o += 8
+    }
+  }
+  return OK
+}
