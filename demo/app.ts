@@ -24,9 +24,21 @@ export interface DemoStatus {
   interactions: number
   lastQueryMs: number
   lastTotalMs: number
+  /** Milliseconds of each step of the last interaction (filters, each view's count, drawing), to see where a frame goes. */
+  lastSteps: Record<string, number>
   matching: number
 }
-const status: DemoStatus = { ready: false, backend: null, wasmReason: null, interactions: 0, lastQueryMs: 0, lastTotalMs: 0, matching: 0 }
+const status: DemoStatus = { ready: false, backend: null, wasmReason: null, interactions: 0, lastQueryMs: 0, lastTotalMs: 0, lastSteps: {}, matching: 0 }
+let steps: Record<string, number> = {}
+/** Runs work and adds its milliseconds to steps[name]. */
+function timed<T>(name: string, work: () => T): T {
+  const started = performance.now()
+  try {
+    return work()
+  } finally {
+    steps[name] = (steps[name] ?? 0) + performance.now() - started
+  }
+}
 ;(window as unknown as { oixkDemo: DemoStatus }).oixkDemo = status
 
 const selection = { origin: new Set<string>(), destination: new Set<string>(), delay: null as Range | null, date: null as Range | null }
@@ -97,9 +109,9 @@ function query(): Counts {
   const counted = (dimension: Dimension, count: (docs: DocSet | undefined) => Uint32Array) => {
     const key = DIMENSIONS.filter((other) => other !== dimension).map((other) => versions.get(other)).join(',')
     if (viewKeys.get(dimension) === key) return viewCounts.get(dimension)!
-    const docs = combined(dimension)
+    const docs = timed('combine', () => combined(dimension))
     try {
-      const counts = count(docs)
+      const counts = timed(`count ${dimension}`, () => count(docs))
       viewKeys.set(dimension, key)
       viewCounts.set(dimension, counts)
       return counts
@@ -107,9 +119,12 @@ function query(): Counts {
       docs?.release()
     }
   }
-  const all = combined()
-  const matching = all === undefined ? reader!.maxDoc : all.count()
-  all?.release()
+  const matching = timed('matching', () => {
+    const all = combined()
+    const result = all === undefined ? reader!.maxDoc : all.count()
+    all?.release()
+    return result
+  })
   return {
     origin: counted('origin', (docs) => column('origin').facetCounts(docs)),
     destination: counted('destination', (docs) => column('destination').facetCounts(docs)),
@@ -117,6 +132,29 @@ function query(): Counts {
     date: counted('date', (docs) => column('date').histogram(dateEdges, docs)),
     matching,
   }
+}
+
+/** One facet row, kept per term so a redraw only sets what changed (and focus stays on a clicked term). */
+interface FacetRow { item: HTMLLIElement; button: HTMLButtonElement; count: HTMLSpanElement; shown: string }
+const facetRows = { origin: new Map<string, FacetRow>(), destination: new Map<string, FacetRow>() }
+// Number.prototype.toLocaleString builds a formatter per call: a few hundred of them took milliseconds per redraw.
+const formatCount = new Intl.NumberFormat('en-US').format
+
+function facetRow(dimension: 'origin' | 'destination', term: string): FacetRow {
+  let row = facetRows[dimension].get(term)
+  if (row !== undefined) return row
+  const item = document.createElement('li')
+  const button = document.createElement('button')
+  button.type = 'button'
+  button.dataset.term = term
+  const name = document.createElement('span'), count = document.createElement('span')
+  name.textContent = term
+  count.className = 'count'
+  button.append(name, count)
+  item.append(button)
+  row = { item, button, count, shown: '' }
+  facetRows[dimension].set(term, row)
+  return row
 }
 
 function renderFacet(dimension: 'origin' | 'destination', counts: Uint32Array): void {
@@ -129,28 +167,37 @@ function renderFacet(dimension: 'origin' | 'destination', counts: Uint32Array): 
     const ordinal = col.lookupOrdinal(term)
     if (ordinal >= 0 && !shown.includes(ordinal)) shown.push(ordinal)
   }
-  const maximum = Math.max(1, ...shown.map((ordinal) => counts[ordinal]))
-  list.replaceChildren(...shown.map((ordinal) => {
+  let maximum = 1
+  for (const ordinal of shown) maximum = Math.max(maximum, counts[ordinal])
+  const rows = shown.map((ordinal) => {
     const term = col.term(ordinal)
-    const item = document.createElement('li')
-    const button = document.createElement('button')
-    button.type = 'button'
-    button.dataset.term = term
-    button.dataset.count = String(counts[ordinal])
-    button.setAttribute('aria-pressed', String(selection[dimension].has(term)))
-    button.style.setProperty('--share', `${(100 * counts[ordinal]) / maximum}%`)
-    const name = document.createElement('span'), count = document.createElement('span')
-    name.textContent = term
-    count.className = 'count'
-    count.textContent = counts[ordinal].toLocaleString('en-US')
-    button.append(name, count)
-    button.setAttribute('aria-label', `${term}: ${counts[ordinal].toLocaleString('en-US')} flights`)
-    item.append(button)
-    return item
-  }))
+    const row = facetRow(dimension, term)
+    const count = counts[ordinal], pressed = selection[dimension].has(term)
+    const state = `${count} ${maximum} ${pressed}`
+    if (row.shown !== state) {
+      row.shown = state
+      const text = formatCount(count)
+      row.button.dataset.count = String(count)
+      row.button.setAttribute('aria-pressed', String(pressed))
+      row.button.setAttribute('aria-label', `${term}: ${text} flights`)
+      row.button.style.setProperty('--share', `${(100 * count) / maximum}%`)
+      row.count.textContent = text
+    }
+    return row
+  })
+  const children = list.children
+  if (children.length === rows.length && rows.every((row, index) => children[index] === row.item)) return
+  // Reordering detaches the moved rows, which would drop the keyboard focus of a clicked button: put it back.
+  const focused = document.activeElement
+  list.replaceChildren(...rows.map((row) => row.item))
+  if (focused instanceof HTMLElement && focused !== document.activeElement && list.contains(focused)) focused.focus()
 }
 
 const CHART_WIDTH = 600, CHART_HEIGHT = 170, CHART_BOTTOM = 18
+
+/** A chart's bars and what each shows now, so a redraw touches only the bars whose count or scale changed. */
+interface Chart { bars: SVGRectElement[]; titles: Text[]; labels: string[]; counts: Int32Array; heights: Float64Array; inside: Uint8Array }
+const charts = new Map<'delay' | 'date', Chart>()
 
 /** An empty chart for `edges`: one bar per bucket, axis labels, the drag-to-select brush. */
 function buildChart(dimension: 'delay' | 'date', edges: number[], label: (edge: number) => string): void {
@@ -160,12 +207,20 @@ function buildChart(dimension: 'delay' | 'date', edges: number[], label: (edge: 
   svg.setAttribute('role', 'img')
   const buckets = edges.length - 1
   const step = CHART_WIDTH / buckets
+  const chart: Chart = {
+    bars: [], titles: [], labels: [], counts: new Int32Array(buckets).fill(-1), heights: new Float64Array(buckets).fill(-1), inside: new Uint8Array(buckets).fill(2),
+  }
   for (let bucket = 0; bucket < buckets; bucket++) {
     const bar = document.createElementNS(SVG, 'rect')
     bar.setAttribute('x', String(bucket * step + 0.5))
     bar.setAttribute('width', String(Math.max(0.5, step - 1)))
-    bar.append(document.createElementNS(SVG, 'title'))
+    const title = document.createElementNS(SVG, 'title'), text = document.createTextNode('')
+    title.append(text)
+    bar.append(title)
     svg.append(bar)
+    chart.bars.push(bar)
+    chart.titles.push(text)
+    chart.labels.push(`${label(edges[bucket])} to ${label(edges[bucket + 1])}: `)
   }
   for (const bucket of [0, Math.floor(buckets / 2), buckets]) {
     const text = document.createElementNS(SVG, 'text')
@@ -175,27 +230,40 @@ function buildChart(dimension: 'delay' | 'date', edges: number[], label: (edge: 
     svg.append(text)
   }
   attachBrush(svg, dimension, edges, step)
+  charts.set(dimension, chart)
   element<HTMLDivElement>(`${dimension}-chart`).replaceChildren(svg)
 }
 
 /** Bar heights and titles from the counts; buckets outside the selected range (if any) are pale. */
-function renderChart(dimension: 'delay' | 'date', edges: number[], counts: Uint32Array, label: (edge: number) => string): void {
+function renderChart(dimension: 'delay' | 'date', edges: number[], counts: Uint32Array): void {
   const svg = element<HTMLDivElement>(`${dimension}-chart`).firstElementChild as SVGSVGElement
-  const total = counts.reduce((sum, count) => sum + count, 0)
-  svg.setAttribute('aria-label', `${dimension} histogram: ${total.toLocaleString('en-US')} flights in ${counts.length} buckets; drag to select a range`)
-  const maximum = Math.max(1, ...counts)
+  const chart = charts.get(dimension)!
+  let total = 0, maximum = 1
+  for (const count of counts) {
+    total += count
+    maximum = Math.max(maximum, count)
+  }
+  svg.setAttribute('aria-label', `${dimension} histogram: ${formatCount(total)} flights in ${counts.length} buckets; drag to select a range`)
   const range = selection[dimension]
-  const bars = svg.querySelectorAll<SVGRectElement>('rect')
-  counts.forEach((count, bucket) => {
-    const bar = bars[bucket]
+  for (let bucket = 0; bucket < counts.length; bucket++) {
+    const bar = chart.bars[bucket], count = counts[bucket]
     const barHeight = ((CHART_HEIGHT - CHART_BOTTOM) * count) / maximum
-    bar.setAttribute('y', String(CHART_HEIGHT - CHART_BOTTOM - barHeight))
-    bar.setAttribute('height', String(barHeight))
-    const inside = range === null || (edges[bucket] <= range[1] && edges[bucket + 1] - 1 >= range[0])
-    bar.setAttribute('class', inside ? 'bar' : 'bar out')
-    bar.dataset.count = String(count)
-    bar.firstElementChild!.textContent = `${label(edges[bucket])} to ${label(edges[bucket + 1])}: ${count.toLocaleString('en-US')}`
-  })
+    if (barHeight !== chart.heights[bucket]) {
+      chart.heights[bucket] = barHeight
+      bar.setAttribute('y', String(CHART_HEIGHT - CHART_BOTTOM - barHeight))
+      bar.setAttribute('height', String(barHeight))
+    }
+    const inside = range === null || (edges[bucket] <= range[1] && edges[bucket + 1] - 1 >= range[0]) ? 1 : 0
+    if (inside !== chart.inside[bucket]) {
+      chart.inside[bucket] = inside
+      bar.setAttribute('class', inside === 1 ? 'bar' : 'bar out')
+    }
+    if (count !== chart.counts[bucket]) {
+      chart.counts[bucket] = count
+      bar.dataset.count = String(count)
+      chart.titles[bucket].data = chart.labels[bucket] + formatCount(count)
+    }
+  }
 }
 
 function attachBrush(svg: SVGSVGElement, dimension: 'delay' | 'date', edges: number[], step: number): void {
@@ -236,11 +304,11 @@ function attachBrush(svg: SVGSVGElement, dimension: 'delay' | 'date', edges: num
 const dateLabel = (ms: number) => new Date(ms).toISOString().slice(5, 10)
 
 function render(counts: Counts): void {
-  renderFacet('origin', counts.origin)
-  renderFacet('destination', counts.destination)
-  renderChart('delay', DELAY_EDGES, counts.delay, String)
-  renderChart('date', dateEdges, counts.date, dateLabel)
-  element('matching').textContent = counts.matching.toLocaleString('en-US')
+  timed('draw origin', () => renderFacet('origin', counts.origin))
+  timed('draw destination', () => renderFacet('destination', counts.destination))
+  timed('draw delay', () => renderChart('delay', DELAY_EDGES, counts.delay))
+  timed('draw date', () => renderChart('date', dateEdges, counts.date))
+  element('matching').textContent = formatCount(counts.matching)
   const delayForm = element<HTMLFormElement>('delay-range'), dateForm = element<HTMLFormElement>('date-range')
   ;(delayForm.elements.namedItem('lo') as HTMLInputElement).value = selection.delay === null ? '' : String(selection.delay[0])
   ;(delayForm.elements.namedItem('hi') as HTMLInputElement).value = selection.delay === null ? '' : String(selection.delay[1])
@@ -251,8 +319,9 @@ function render(counts: Counts): void {
 /** Applies a change of selection, re-queries every view and shows how long it took. */
 function interact(dimension: Dimension | 'all', change: () => void, what = `${dimension} changed`): void {
   const started = performance.now()
+  steps = {}
   change()
-  for (const changed of dimension === 'all' ? DIMENSIONS : [dimension]) refreshFilter(changed)
+  timed('filter', () => { for (const changed of dimension === 'all' ? DIMENSIONS : [dimension]) refreshFilter(changed) })
   const counts = query()
   const queried = performance.now()
   render(counts)
@@ -260,6 +329,7 @@ function interact(dimension: Dimension | 'all', change: () => void, what = `${di
   status.interactions++
   status.lastQueryMs = queried - started
   status.lastTotalMs = rendered - started
+  status.lastSteps = steps
   status.matching = counts.matching
   element('timing').textContent =
     `${what}: queries ${status.lastQueryMs.toFixed(1)} ms, with drawing ${status.lastTotalMs.toFixed(1)} ms (${status.backend === 'wasm' ? 'WebAssembly' : 'pure TypeScript'})`
