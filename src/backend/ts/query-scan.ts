@@ -178,7 +178,10 @@ export type BlockVisit<A, B> = (
 
 /** Whether any of the n selection bits from bit `bit` is set. */
 function anySelected(selection: Int32Array, bit: number, n: number): boolean {
-  for (let at = 0; at < n; at += 32) if (selectionBits(selection, bit + at, Math.min(32, n - at)) !== 0) return true
+  let at = 0
+  // Aligned (a DocSet of a dense column): whole words tested as they are.
+  if ((bit & 31) === 0) for (let word = bit >>> 5; at + 32 <= n; at += 32, word++) if (selection[word] !== 0) return true
+  for (; at < n; at += 32) if (selectionBits(selection, bit + at, Math.min(32, n - at)) !== 0) return true
   return false
 }
 
