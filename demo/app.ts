@@ -7,6 +7,7 @@
 import {
   type BackendName, type Column, type ColumnsReader, type DocSet, initWasm, loadTypeScriptBackend, openColumns, wasmUnavailableReason,
 } from '../src/entry-reader.js'
+import { buildChart, type Chart, formatCount, renderChart } from './chart.js'
 
 type Dimension = 'origin' | 'destination' | 'delay' | 'date'
 type Range = [number, number]
@@ -14,7 +15,6 @@ const DIMENSIONS: Dimension[] = ['origin', 'destination', 'delay', 'date']
 const DAY = 86_400_000
 const DELAY_EDGES = Array.from({ length: 21 }, (_, index) => -60 + 15 * index)
 const FACET_ROWS = 12
-const SVG = 'http://www.w3.org/2000/svg'
 
 /** What the page shows, for people and for the Chromium test. */
 export interface DemoStatus {
@@ -50,6 +50,7 @@ const filters = new Map<Dimension, DocSet>()
 const versions = new Map<Dimension, number>(DIMENSIONS.map((dimension) => [dimension, 0]))
 const viewKeys = new Map<Dimension, string>()
 const viewCounts = new Map<Dimension, Uint32Array>()
+const charts = new Map<'delay' | 'date', Chart>()
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 const column = (name: Dimension): Column => reader!.getColumn(name)!
@@ -137,8 +138,6 @@ function query(): Counts {
 /** One facet row, kept per term so a redraw only sets what changed (and focus stays on a clicked term). */
 interface FacetRow { item: HTMLLIElement; button: HTMLButtonElement; count: HTMLSpanElement; shown: string }
 const facetRows = { origin: new Map<string, FacetRow>(), destination: new Map<string, FacetRow>() }
-// Number.prototype.toLocaleString builds a formatter per call: a few hundred of them took milliseconds per redraw.
-const formatCount = new Intl.NumberFormat('en-US').format
 
 function facetRow(dimension: 'origin' | 'destination', term: string): FacetRow {
   let row = facetRows[dimension].get(term)
@@ -193,121 +192,13 @@ function renderFacet(dimension: 'origin' | 'destination', counts: Uint32Array): 
   if (focused instanceof HTMLElement && focused !== document.activeElement && list.contains(focused)) focused.focus()
 }
 
-const CHART_WIDTH = 600, CHART_HEIGHT = 170, CHART_BOTTOM = 18
-
-/** A chart's bars and what each shows now, so a redraw touches only the bars whose count or scale changed. */
-interface Chart { bars: SVGRectElement[]; titles: Text[]; labels: string[]; counts: Int32Array; heights: Float64Array; inside: Uint8Array }
-const charts = new Map<'delay' | 'date', Chart>()
-
-/** An empty chart for `edges`: one bar per bucket, axis labels, the drag-to-select brush. */
-function buildChart(dimension: 'delay' | 'date', edges: number[], label: (edge: number) => string): void {
-  const svg = document.createElementNS(SVG, 'svg')
-  svg.setAttribute('viewBox', `0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`)
-  svg.setAttribute('preserveAspectRatio', 'none')
-  svg.setAttribute('role', 'img')
-  const buckets = edges.length - 1
-  const step = CHART_WIDTH / buckets
-  const chart: Chart = {
-    bars: [], titles: [], labels: [], counts: new Int32Array(buckets).fill(-1), heights: new Float64Array(buckets).fill(-1), inside: new Uint8Array(buckets).fill(2),
-  }
-  for (let bucket = 0; bucket < buckets; bucket++) {
-    const bar = document.createElementNS(SVG, 'rect')
-    bar.setAttribute('x', String(bucket * step + 0.5))
-    bar.setAttribute('width', String(Math.max(0.5, step - 1)))
-    const title = document.createElementNS(SVG, 'title'), text = document.createTextNode('')
-    title.append(text)
-    bar.append(title)
-    svg.append(bar)
-    chart.bars.push(bar)
-    chart.titles.push(text)
-    chart.labels.push(`${label(edges[bucket])} to ${label(edges[bucket + 1])}: `)
-  }
-  for (const bucket of [0, Math.floor(buckets / 2), buckets]) {
-    const text = document.createElementNS(SVG, 'text')
-    text.setAttribute('x', String(Math.min(CHART_WIDTH - 40, bucket * step)))
-    text.setAttribute('y', String(CHART_HEIGHT - 4))
-    text.textContent = label(edges[bucket])
-    svg.append(text)
-  }
-  attachBrush(svg, dimension, edges, step)
-  charts.set(dimension, chart)
-  element<HTMLDivElement>(`${dimension}-chart`).replaceChildren(svg)
-}
-
-/** Bar heights and titles from the counts; buckets outside the selected range (if any) are pale. */
-function renderChart(dimension: 'delay' | 'date', edges: number[], counts: Uint32Array): void {
-  const svg = element<HTMLDivElement>(`${dimension}-chart`).firstElementChild as SVGSVGElement
-  const chart = charts.get(dimension)!
-  let total = 0, maximum = 1
-  for (const count of counts) {
-    total += count
-    maximum = Math.max(maximum, count)
-  }
-  svg.setAttribute('aria-label', `${dimension} histogram: ${formatCount(total)} flights in ${counts.length} buckets; drag to select a range`)
-  const range = selection[dimension]
-  for (let bucket = 0; bucket < counts.length; bucket++) {
-    const bar = chart.bars[bucket], count = counts[bucket]
-    const barHeight = ((CHART_HEIGHT - CHART_BOTTOM) * count) / maximum
-    if (barHeight !== chart.heights[bucket]) {
-      chart.heights[bucket] = barHeight
-      bar.setAttribute('y', String(CHART_HEIGHT - CHART_BOTTOM - barHeight))
-      bar.setAttribute('height', String(barHeight))
-    }
-    const inside = range === null || (edges[bucket] <= range[1] && edges[bucket + 1] - 1 >= range[0]) ? 1 : 0
-    if (inside !== chart.inside[bucket]) {
-      chart.inside[bucket] = inside
-      bar.setAttribute('class', inside === 1 ? 'bar' : 'bar out')
-    }
-    if (count !== chart.counts[bucket]) {
-      chart.counts[bucket] = count
-      bar.dataset.count = String(count)
-      chart.titles[bucket].data = chart.labels[bucket] + formatCount(count)
-    }
-  }
-}
-
-function attachBrush(svg: SVGSVGElement, dimension: 'delay' | 'date', edges: number[], step: number): void {
-  const bucketAt = (event: PointerEvent) => {
-    const box = svg.getBoundingClientRect()
-    const x = ((event.clientX - box.left) / box.width) * CHART_WIDTH
-    return Math.max(0, Math.min(edges.length - 2, Math.floor(x / step)))
-  }
-  let start = -1
-  let brush: SVGRectElement | null = null
-  svg.addEventListener('pointerdown', (event) => {
-    start = bucketAt(event)
-    svg.setPointerCapture(event.pointerId)
-    brush = document.createElementNS(SVG, 'rect')
-    brush.setAttribute('class', 'brush')
-    brush.setAttribute('y', '0')
-    brush.setAttribute('height', String(CHART_HEIGHT - CHART_BOTTOM))
-    svg.append(brush)
-  })
-  svg.addEventListener('pointermove', (event) => {
-    if (start < 0 || brush === null) return
-    const end = bucketAt(event)
-    brush.setAttribute('x', String(Math.min(start, end) * step))
-    brush.setAttribute('width', String((Math.abs(end - start) + 1) * step))
-  })
-  svg.addEventListener('pointerup', (event) => {
-    if (start < 0) return
-    const end = bucketAt(event)
-    brush?.remove()
-    brush = null
-    const [first, last] = [Math.min(start, end), Math.max(start, end)]
-    start = -1
-    // Buckets are [edge, next edge): the inclusive range ends one unit before the next edge.
-    interact(dimension, () => { selection[dimension] = [edges[first], edges[last + 1] - 1] })
-  })
-}
-
 const dateLabel = (ms: number) => new Date(ms).toISOString().slice(5, 10)
 
 function render(counts: Counts): void {
   timed('draw origin', () => renderFacet('origin', counts.origin))
   timed('draw destination', () => renderFacet('destination', counts.destination))
-  timed('draw delay', () => renderChart('delay', DELAY_EDGES, counts.delay))
-  timed('draw date', () => renderChart('date', dateEdges, counts.date))
+  timed('draw delay', () => renderChart(charts.get('delay')!, counts.delay, selection.delay))
+  timed('draw date', () => renderChart(charts.get('date')!, counts.date, selection.date))
   element('matching').textContent = formatCount(counts.matching)
   const delayForm = element<HTMLFormElement>('delay-range'), dateForm = element<HTMLFormElement>('date-range')
   ;(delayForm.elements.namedItem('lo') as HTMLInputElement).value = selection.delay === null ? '' : String(selection.delay[0])
@@ -369,8 +260,9 @@ function open(backend: 'wasm' | 'ts'): void {
   const first = Math.floor(Number(date.minRaw) / DAY) * DAY, last = Math.floor(Number(date.maxRaw) / DAY) * DAY + DAY
   dateEdges = Array.from({ length: (last - first) / DAY + 1 }, (_, index) => first + index * DAY)
   viewKeys.clear()
-  buildChart('delay', DELAY_EDGES, String)
-  buildChart('date', dateEdges, dateLabel)
+  for (const [dimension, edges, label] of [['delay', DELAY_EDGES, String], ['date', dateEdges, dateLabel]] as const) {
+    charts.set(dimension, buildChart(element(`${dimension}-chart`), dimension, edges, label, (range) => interact(dimension, () => { selection[dimension] = range })))
+  }
   warmUp()
   const opened = performance.now() - started
   interact('all', () => {}, `opened ${reader.maxDoc.toLocaleString('en-US')} flights in ${opened.toFixed(0)} ms`)
