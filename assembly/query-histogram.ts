@@ -67,6 +67,11 @@ function countBetween(from: u32, take: u32, m: u32, slot0: usize, W: u32): bool 
   const chunks = (take + 31) >>> 5
   for (let c: u32 = 0; c < chunks; c++) {
     let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    if (word == 0xFFFF_FFFF) {
+      // A whole chunk selected (no filter, or a range of documents): no bit scan, whose exit branch mispredicts.
+      for (let at = U_BUFFER + (<usize>(from + (c << 5)) << 2), end = at + 128; at < end; at += 4) bump(U_COUNTS + (<usize>load<u32>(at) << 2), 1)
+      continue
+    }
     while (word != 0) {
       const j = from + (c << 5) + ctz(word)
       word &= word - 1
@@ -83,6 +88,34 @@ function countBetween(from: u32, take: u32, m: u32, slot0: usize, W: u32): bool 
     bump(slot0 + (<usize>k << 2), sum)
   }
   return true
+}
+
+/**
+ * A block with at most take / 2^SPARSE_SHIFT values selected (a cross-filtered view) reads
+ * only those fields, each placed by a binary search over the thresholds: unpacking the
+ * block and the passes of countBetween cost more than the few values they serve.
+ */
+const SPARSE_SHIFT: u32 = 4
+
+/** Selected u's of a packed block read one by one from p into slots slot0 + (thresholds ≤ u), m thresholds. */
+function countSparse(p: usize, from: u32, take: u32, m: u32, slot0: usize, W: u32): void {
+  const mask: u64 = (<u64>1 << <u64>W) - 1
+  const chunks = (take + 31) >>> 5
+  for (let c: u32 = 0; c < chunks; c++) {
+    let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    while (word != 0) {
+      const bit = (from + (c << 5) + ctz(word)) * W
+      word &= word - 1
+      const u = (load<u64>(p + (bit >>> 3)) >>> <u64>(bit & 7)) & mask
+      // Branch-free search (m ≥ 1): the thresholds ≤ u, without a mispredicted branch per step.
+      let at = THRESHOLDS
+      for (let n = m; n > 1; n -= n >>> 1) {
+        const middle = at + (<usize>(n >>> 1) << 3)
+        at = load<u64>(middle) <= u ? middle : at
+      }
+      bump(slot0 + (((at - THRESHOLDS) >>> 1) + (load<u64>(at) <= u ? 4 : 0)), 1)
+    }
+  }
 }
 
 /**
@@ -132,6 +165,10 @@ export function queryHistogram(
         for (let i: u32 = 0; i < m; i++) {
           const edge = load<i64>(edges + (<usize>(s0 + i) << 3))
           store<u64>(THRESHOLDS + (<usize>i << 3), uAtLeast(edge, base, g))
+        }
+        if (selectedCount(take) <= take >>> SPARSE_SHIFT) {
+          countSparse(p, from, take, m, area + (<usize>s0 << 2), W)
+          continue
         }
         unpackU32(p, from, from + take, W)
         if (countBetween(from, take, m, area + (<usize>s0 << 2), W)) continue

@@ -81,6 +81,7 @@ function matchPacked16(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u3
   const shift = 16 - W
   const limit = loadLimit(p, to, W)
   const lo16 = i16x8.splat(<i16>ulo), span16 = i16x8.splat(<i16>(uhi - ulo))
+  const lo8 = i8x16.splat(<i8>ulo), span8 = i8x16.splat(<i8>(uhi - ulo))
   const lo = i32x4.splat(ulo), span = i32x4.splat(uhi - ulo)
   const chunks = (take + 31) >>> 5
   for (let c: u32 = 0; c < chunks; c++) {
@@ -89,7 +90,12 @@ function matchPacked16(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u3
     const position = from + (c << 5)
     const q = p + <usize>(position >>> 3) * W
     let bits: u32
-    if ((position & 7) == 0 && position + 32 <= to && q + 3 * W + 16 <= limit) {
+    if (W == 8 && position + 32 <= to) {
+      // Bytes (keyword ordinals): 16 fields per compare, no unpacking.
+      const low = i8x16.le_u(i8x16.sub(v128.load(p + position), lo8), span8)
+      const high = i8x16.le_u(i8x16.sub(v128.load(p + position, 16), lo8), span8)
+      bits = (<u32>i8x16.bitmask(low) | (<u32>i8x16.bitmask(high) << 16)) & word
+    } else if ((position & 7) == 0 && position + 32 <= to && q + 3 * W + 16 <= limit) {
       const q1 = q + W, q2 = q1 + W, q3 = q2 + W
       const low = i8x16.narrow_i16x8_s(
         inside16(fields8(q, mask, multiplier, shift), lo16, span16), inside16(fields8(q1, mask, multiplier, shift), lo16, span16))

@@ -53,6 +53,8 @@ function docSets(reader: ColumnsReader, random: () => number): { name: string; d
   const sets: [string, number[] | null][] = [
     ['undefined (all)', null], ['empty', []], ['1%', sampled(0.01)], ['10%', sampled(0.1)], ['50%', sampled(0.5)],
     ['all', all], ['last partial block', all.filter((d) => d >= lastBlock && random() < 0.7)],
+    // Cross-filter shapes: whole blocks empty, the others sparse (kernels skip the first, read the rest value by value).
+    ['5% of every other block', all.filter((d) => ((d >>> 10) & 1) === 0 && random() < 0.05)],
   ]
   return sets.map(([name, ids]) => ({
     name,

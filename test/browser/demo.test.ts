@@ -34,6 +34,9 @@ async function shown(page: Page): Promise<Shown> {
   })
 }
 
+/** Step timings as "name 1.2, …" (printed, never asserted). */
+const stepsText = (steps: Record<string, number>) => Object.entries(steps).map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ')
+
 const status = (page: Page) => page.evaluate(() => (window as unknown as { oixkDemo: DemoStatus }).oixkDemo)
 
 /** The same views from the Node API: every filter but the view's own. */
@@ -115,13 +118,13 @@ describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () =>
       const dragged = await page.evaluate(() => ['lo', 'hi'].map((name) => (document.querySelector(`#date-range input[name="${name}"]`) as HTMLInputElement).value))
       const dateRange: [number, number] = [Date.parse(`${dragged[0]}T00:00:00Z`), Date.parse(`${dragged[1]}T00:00:00Z`) + DAY - 1]
       // Warm timings, printed only: the origin toggled off and on again six times.
-      const warm: { query: number; total: number }[] = []
+      const warm: { query: number; total: number; steps: Record<string, number> }[] = []
       for (let round = 0; round < 6; round++) {
         const before = (await status(page)).interactions
         await page.click(`#origin-list button[data-term="${term}"]`)
         await page.waitForFunction((count) => (window as unknown as { oixkDemo: DemoStatus }).oixkDemo.interactions > count, before)
         const after = await status(page)
-        warm.push({ query: after.lastQueryMs, total: after.lastTotalMs })
+        warm.push({ query: after.lastQueryMs, total: after.lastTotalMs, steps: after.lastSteps })
       }
       if (screenshot !== null) {
         mkdirSync(join(ROOT, 'test-results'), { recursive: true })
@@ -150,6 +153,8 @@ describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () =>
       `delay range: queries ${rangeStatus.lastQueryMs.toFixed(1)} ms, with drawing ${rangeStatus.lastTotalMs.toFixed(1)} ms; ` +
       `date drag: queries ${dragStatus.lastQueryMs.toFixed(1)} ms, with drawing ${dragStatus.lastTotalMs.toFixed(1)} ms; ` +
       `origin toggled 6 times: queries ${warm.map((time) => time.query.toFixed(1)).join(' ')} ms, with drawing ${warm.map((time) => time.total.toFixed(1)).join(' ')} ms`)
+    console.log(`demo (WebAssembly) steps, ms:\n${[['origin click', clickStatus.lastSteps] as const, ['delay range', rangeStatus.lastSteps] as const, ['date drag', dragStatus.lastSteps] as const,
+      ...warm.map((time, round) => [`toggle ${round + 1}`, time.steps] as const)].map(([what, steps]) => `  ${what}: ${stepsText(steps)}`).join('\n')}`)
   }, 120_000)
 
   it('the backend switch loads the pure-TypeScript chunk on demand and shows the same numbers', async () => {

@@ -83,17 +83,22 @@ export function rawValues(opened: Opened): bigint[] {
   return Array.from({ length: count }, (_, i) => (BigInt(words[2 * i + 1]) << 32n) | BigInt(words[2 * i] >>> 0))
 }
 
-/** Selection words for bits [0, bitCount): null, empty, sparse, dense, all, or runs. */
+/**
+ * Selection words for bits [0, bitCount): null, empty, sparse, dense, all, runs, or
+ * cross-filter shapes (a few percent: around the kernels' sparse-block threshold,
+ * also in stretches of about 1,500 bits with whole empty blocks between).
+ */
 export function randomSelection(random: Random, bitCount: number): Int32Array | null {
   const pick = pickOf(random)
-  const shape = pick(6)
+  const shape = pick(8)
   if (shape === 0) return null
   const words = new Int32Array((bitCount + 31) >>> 5)
-  const density = [0, 0.01, 0.9, 1, 0.5, -1][shape]
+  const density = [0, 0.01, 0.9, 1, 0.5, -1, 0.06, -0.06][shape]
+  const stretch = density === -1 ? 300 : 1500
   let run = false
   for (let bit = 0; bit < bitCount; bit++) {
-    if (density < 0 && pick(300) === 0) run = !run
-    if (density < 0 ? run : random() < density) words[bit >>> 5] |= 1 << (bit & 31)
+    if (density < 0 && pick(stretch) === 0) run = !run
+    if (density === -1 ? run : (density > 0 || run) && random() < Math.abs(density)) words[bit >>> 5] |= 1 << (bit & 31)
   }
   // Garbage beyond the used bits must not matter.
   if (words.length > 0 && (bitCount & 31) !== 0) words[words.length - 1] |= -1 << (bitCount & 31)
