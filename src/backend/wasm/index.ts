@@ -63,20 +63,21 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     perValue: number, decode: (records: number, data: number, first: number, count: number, out: number) => number): number {
     const base = sequence.file.address
     const copy = destination.buffer !== runtime.bytes.buffer
-    const step = (start: number, n: number, at: number): number => {
+    const step = (start: number, n: number): number => {
+      const at = perValue * (destinationIndex + start - first)
       const status = decode(base + sequence.recordsStart, base + sequence.dataStart, start, n, copy ? output : destination.byteOffset + destination.BYTES_PER_ELEMENT * at)
-      const written = status < 2 ? 0 : runtime.words[runtime.scratchWord] >>> 0
-      if (copy && (status === 0 || written > 0)) destination.set(destination instanceof Float64Array ? runtime.outputFloats(status ? written : n) : runtime.outputInt32(perValue * (status ? written : n)), at)
+      const written = status > 1 ? runtime.words[runtime.scratchWord] >>> 0 : status ? 0 : n
+      if (copy && written) destination.set(destination instanceof Float64Array ? runtime.outputFloats(written) : runtime.outputInt32(perValue * written), at)
       return status
     }
     for (let done = 0, chunk = 0; done < count; done += chunk) {
       chunk = copy ? Math.min(COPY_VALUES, count - done) : count
-      const status = step(first + done, chunk, perValue * (destinationIndex + done))
+      const status = step(first + done, chunk)
       if (status === 1) {
         // A table index error (a corrupt file): the TS backend has written the 1,024-value pieces of a typed
         // decode before the one that fails, the values of a raw decode before the bad one. Copy as much, then throw.
         const piece = perValue === 2 ? 1 : 1024
-        for (let at = 0; copy && at < chunk && step(first + done + at, Math.min(piece, chunk - at), perValue * (destinationIndex + done + at)) === 0;) at += piece
+        for (let at = done; copy && at < done + chunk && !step(first + at, Math.min(piece, done + chunk - at));) at += piece
         tableIndexError(runtime, sequence)
       }
       if (status) return done + (runtime.words[runtime.scratchWord] >>> 0)
