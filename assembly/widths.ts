@@ -399,13 +399,13 @@ export function unpackScaled(p: usize, from: u32, to: u32, base: i64, g: i64, ou
 /** Values [from, to) of a table block (entries at p, then the indexes) into out; status OK or a table index error. */
 export function decodeTable(p: usize, from: u32, to: u32, out: usize, entries: u32, width: u32, block: u32): i32 {
   switch (width) {
-    case 1: return tableRun(p, from, to, out, entries, block, 1)
-    case 2: return tableRun(p, from, to, out, entries, block, 2)
-    case 3: return tableRun(p, from, to, out, entries, block, 3)
-    case 4: return tableRun(p, from, to, out, entries, block, 4)
-    case 5: return tableRun(p, from, to, out, entries, block, 5)
-    case 6: return tableRun(p, from, to, out, entries, block, 6)
-    case 7: return tableRun(p, from, to, out, entries, block, 7)
-    default: return tableRun(p, from, to, out, entries, block, 8)
+    case 1: return tableRun(p, from, to, out, entries, block, 1, true)
+    case 2: return tableRun(p, from, to, out, entries, block, 2, true)
+    case 3: return tableRun(p, from, to, out, entries, block, 3, true)
+    case 4: return tableRun(p, from, to, out, entries, block, 4, true)
+    case 5: return tableRun(p, from, to, out, entries, block, 5, true)
+    case 6: return tableRun(p, from, to, out, entries, block, 6, true)
+    case 7: return tableRun(p, from, to, out, entries, block, 7, true)
+    default: return tableRun(p, from, to, out, entries, block, 8, true)
   }
 }
