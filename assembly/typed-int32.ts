@@ -116,7 +116,19 @@ function tableEntriesInt32(p: usize, entries: u32): void {
   const bases = i32x4.splat(base), steps = i32x4.splat(g), lows = i32x4.splat(unitLow), spans = i32x4.splat(unitSpan)
   const end = loadLimit(p, to, W)
   let q = p + <usize>(i >>> 3) * W
-  if (window16(W)) {
+  if (W == 8) {
+    // Bytes (keyword ordinals of up to 256 terms): 16 units a load, checked in u8 lanes as below in u16.
+    const lows8 = i8x16.splat(<i8>unitLow), spans8 = i8x16.splat(<i8>unitSpan)
+    for (; i + 16 <= to; i += 16, q += 16, o += 64) {
+      const x = v128.load(q)
+      if (check && v128.any_true(i8x16.sub_sat_u(i8x16.sub(x, lows8), spans8))) break
+      const low = i16x8.extend_low_i8x16_u(x), high = i16x8.extend_high_i8x16_u(x)
+      v128.store(o, scale(i32x4.extend_low_i16x8_u(low), bases, steps, unit))
+      v128.store(o, scale(i32x4.extend_high_i16x8_u(low), bases, steps, unit), 16)
+      v128.store(o, scale(i32x4.extend_low_i16x8_u(high), bases, steps, unit), 32)
+      v128.store(o, scale(i32x4.extend_high_i16x8_u(high), bases, steps, unit), 48)
+    }
+  } else if (window16(W)) {
     // Eight fields from one 16-byte load, in u16 lanes, widened to two u32x4.
     prepareUnpack16(W)
     const masks = unpack16Mask(), multipliers = unpack16Multiplier()

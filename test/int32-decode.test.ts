@@ -61,22 +61,23 @@ describe('keyword ordinals → Int32Array at the ordinal limit', () => {
   })
 })
 
-describe('int32 decode in place (ValueBuffer) and bad ordinals inside SIMD groups', () => {
-  // 300 terms: ordinals pack at width 9 (bound 511), so every block is lane-checked against the limit.
-  const terms = Array.from({ length: 300 }, (_, index) => `t${String(index).padStart(3, '0')}`)
-  const documents = Array.from({ length: 3000 }, (_, index) => ({ k: terms[(index * 7919) % 300] }))
+// 300 terms: ordinals pack at width 9 (bound 511, u16 lanes); 200 terms: width 8 (bound 255, byte lanes).
+// Either way every block is lane-checked against the limit.
+for (const [termCount, width] of [[300, 9], [200, 8]] as const) describe(`int32 decode in place (ValueBuffer) and bad ordinals inside SIMD groups, ${termCount} terms`, () => {
+  const terms = Array.from({ length: termCount }, (_, index) => `t${String(index).padStart(3, '0')}`)
+  const documents = Array.from({ length: 3000 }, (_, index) => ({ k: terms[(index * 7919) % termCount] }))
   const valid = flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, documents)!
-  /** The file with the ordinal of value `at` replaced by `ordinal` (still width 9: the block stays packed). */
+  /** The file with the ordinal of value `at` replaced by `ordinal` (same width: the block stays packed). */
   const corrupt = (at: number, ordinal: bigint) => {
     const model = parseFile(valid)
     const section = col(model, 'k').section
     const ordinals = decodeSequence(section.values)
     ordinals[at] = ordinal
     section.values = canonicalSequence(ordinals)
-    expect(section.values.blocks[at >>> 10]).toMatchObject({ kind: 1, width: 9 })
+    expect(section.values.blocks[at >>> 10]).toMatchObject({ kind: 1, width })
     return buildFile(model)
   }
-  const expectedOrdinals = documents.map((_, index) => (index * 7919) % 300)
+  const expectedOrdinals = documents.map((_, index) => (index * 7919) % termCount)
 
   it('a valid column decodes in place to the same ordinals as the TS backend into a plain array', () => {
     const wasm = openColumns(valid, { backend: 'wasm' }).getColumn('k')!, ts = openColumns(valid, { backend: 'ts' }).getColumn('k')!
@@ -90,13 +91,13 @@ describe('int32 decode in place (ValueBuffer) and bad ordinals inside SIMD group
     }
   })
 
-  // Value 1,061 sits in the middle of a group of 8 (1,056..1,063), well past a block start.
-  for (const [at, ordinal] of [[1061, 300n], [1061, 511n], [0, 300n], [2999, 400n]] as const) {
+  // Value 1,061 sits in the middle of a group of 8 (1,056..1,063) and of 16 (1,056..1,071), well past a block start.
+  for (const [at, ordinal] of [[1061, BigInt(termCount)], [1061, 2n ** BigInt(width) - 1n], [0, BigInt(termCount)], [2999, BigInt(termCount) + 5n]] as const) {
     it(`ordinal ${ordinal} at value ${at}: same error, values before it written, none after, plain and in place`, () => {
       const bytes = corrupt(at, ordinal)
       const wasm = openColumns(bytes, { backend: 'wasm', fileName: FILE_NAME }).getColumn('k')!
       const ts = openColumns(bytes, { backend: 'ts', fileName: FILE_NAME }).getColumn('k')!
-      const message = `values of field "k": value ${at} has ordinal ${ordinal}, not in [0, 300, the term ordinals)`
+      const message = `values of field "k": value ${at} has ordinal ${ordinal}, not in [0, ${termCount}, the term ordinals)`
       const buffer = createValueBuffer('int32', 3000, { backend: 'wasm' })
       const destinations = [new Int32Array(3000), new Int32Array(3000), buffer.array]
       destinations.forEach((destination) => destination.fill(-7))
