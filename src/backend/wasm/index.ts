@@ -64,10 +64,13 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     const base = sequence.file.address
     const copy = destination.buffer !== runtime.bytes.buffer
     const step = (start: number, n: number): number => {
-      const at = perValue * (destinationIndex + start - first)
-      const status = decode(base + sequence.recordsStart, base + sequence.dataStart, start, n, copy ? output : destination.byteOffset + destination.BYTES_PER_ELEMENT * at)
+      const at = perValue * (destinationIndex + start - first), address = destination.byteOffset + destination.BYTES_PER_ELEMENT * at
+      // Copied steps start 1 KiB past the destination's offset within a 4 KiB page: a copy between equal page offsets
+      // (as a page-aligned output buffer and array would have) runs at 2/3 of the speed here.
+      const out = copy ? output + ((address + 1024 - output) & 4095) : address
+      const status = decode(base + sequence.recordsStart, base + sequence.dataStart, start, n, out)
       const written = status > 1 ? runtime.words[runtime.scratchWord] >>> 0 : status ? 0 : n
-      if (copy && written) destination.set(destination instanceof Float64Array ? runtime.outputFloats(written) : runtime.outputInt32(perValue * written), at)
+      if (copy && written) destination.set(new (destination.constructor as Int32ArrayConstructor)(runtime.bytes.buffer, out, perValue * written), at)
       return status
     }
     for (let done = 0, chunk = 0; done < count; done += chunk) {

@@ -65,9 +65,6 @@ export class WasmRuntime {
   bytes!: Uint8Array
   words!: Int32Array
   floats!: Float64Array
-  // Views of the output buffer by value count, so copying a run out allocates nothing once warm.
-  private readonly floatViews = new Map<number, Float64Array>()
-  private readonly int32Views = new Map<number, Int32Array>()
 
   /** `regions` makes the allocator (default: all memory above the static data); Node's pool bounds it to a worker's arena. */
   constructor(instance: WebAssembly.Instance, regions?: (onGrow: () => void) => RegionAllocator) {
@@ -88,29 +85,6 @@ export class WasmRuntime {
     this.bytes = new Uint8Array(buffer)
     this.words = new Int32Array(buffer)
     this.floats = new Float64Array(buffer)
-    this.floatViews.clear()
-    this.int32Views.clear()
-  }
-
-  /** The output buffer's first `values` doubles. */
-  outputFloats(values: number): Float64Array {
-    return this.outputView(this.floatViews, Float64Array, values)
-  }
-
-  /** The output buffer's first `values` int32 (or 8-byte values' words). */
-  outputInt32(values: number): Int32Array {
-    return this.outputView(this.int32Views, Int32Array, values)
-  }
-
-  private outputView<View>(
-    cache: Map<number, View>, type: new (buffer: ArrayBuffer, offset: number, length: number) => View, length: number,
-  ): View {
-    let view = cache.get(length)
-    if (view === undefined) {
-      view = new type(this.kernels.memory.buffer, this.outputAddress, length)
-      cache.set(length, view)
-    }
-    return view
   }
 }
 
