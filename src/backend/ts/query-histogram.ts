@@ -1,7 +1,9 @@
 /**
  * histogram for the TS backend: a block whose bounds fall in one bucket adds
  * its selected count at once; otherwise the edges inside the block become u
- * edges and each unit finds its bucket by binary search over those few edges.
+ * edges and each unit finds its bucket by binary search over those few edges,
+ * or, with many edges and narrow fields, each unit is counted and the counts
+ * are summed between edges (as the WebAssembly kernel does).
  */
 import type { SequenceView } from '../backend.js'
 import type { BitsetMemory } from '../query-kernels.js'
@@ -17,6 +19,7 @@ import {
 const entryBuckets = new Int32Array(256)
 const blockMax = new Int32Array(2)
 let unitEdges = new Float64Array(64)
+const unitCounts = new Uint32Array(1 << 12)
 
 /**
  * Bucket of a raw value: -1 below the first edge, buckets (= edges - 1) at or
@@ -82,6 +85,10 @@ function histogramBlock(
       const edge = lowest + 1 + k
       unitEdges[k] = ceilUnits(offsetFromBase(edges[2 * edge], edges[2 * edge + 1], block.baseLow, block.baseHigh), block.divisor)
     }
+    if (inner > 4 && block.width <= 12 && 1 << block.width <= 4 * (to - from)) {
+      histogramByUnit(words, from, to, selection, selectionBit, lowest, inner, counts)
+      return
+    }
     for (let position = from; position < to; position += 32) {
       let bits = selectionBits(selection, selectionBit + position - from, Math.min(32, to - position))
       while (bits !== 0) {
@@ -108,5 +115,41 @@ function histogramBlock(
       const bucket = bucketOf(edges, decoded[at], decoded[at + 1])
       if (bucket >= 0 && bucket < buckets) counts[bucket]++
     }
+  }
+}
+
+/**
+ * Selected units of the loaded packed block (width ≤ 12) counted per unit value, then summed
+ * into buckets lowest .. lowest + inner by the u edges: no search per value.
+ */
+function histogramByUnit(
+  words: Int32Array, from: number, to: number, selection: Int32Array | null, selectionBit: number,
+  lowest: number, inner: number, counts: Uint32Array,
+): void {
+  const units = 1 << block.width
+  unitCounts.fill(0, 0, units)
+  for (let position = from; position < to; position += 32) {
+    const n = Math.min(32, to - position)
+    let bits = selectionBits(selection, selectionBit + position - from, n)
+    if (bits === -1) {
+      for (let at = position; at < position + 32; at++) unitCounts[unitAt(words, at)]++
+      continue
+    }
+    while (bits !== 0) {
+      unitCounts[unitAt(words, position + lowestBit(bits))]++
+      bits &= bits - 1
+    }
+  }
+  let k = 0, sum = 0
+  for (let unit = 0; unit <= units; unit++) {
+    if (unit === units || (k < inner && unitEdges[k] <= unit)) {
+      // Flush the bucket that ends here (its units are below unitEdges[k]); empty ones add nothing.
+      const bucket = lowest + k
+      if (bucket >= 0 && bucket < counts.length) counts[bucket] += sum
+      sum = 0
+      if (unit === units) break
+      while (k < inner && unitEdges[k] <= unit) k++
+    }
+    sum += unitCounts[unit]
   }
 }
