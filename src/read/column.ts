@@ -176,9 +176,13 @@ export class Column {
 
   /** The nth value of an integral, date (ms), bool or keyword (ordinal) column as an exact number. */
   getInt64(document: number, nth = 0): number {
-    // The common case answers here (NumberLookup); false means the block needs the backend's read.
-    if (nth === 0 && this.numberLookup !== null && document >>> 0 === document && document < this.maxDoc && !this.lifetime.closed
-      && this.numberLookup.load(document, numberResult)) return numberResult[0]
+    // The common case answers here (NumberLookup); NaN means the block needs the backend's read.
+    // (closed === false is one comparison; !closed tests for every falsy value.)
+    const lookup = this.numberLookup
+    if (nth === 0 && lookup !== null && document >>> 0 === document && document < this.maxDoc && this.lifetime.closed === false) {
+      const value = lookup.value(document)
+      if (value === value) return value
+    }
     this.loadInt64Number(document, nth)
     return numberResult[0]
   }
