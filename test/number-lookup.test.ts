@@ -92,4 +92,16 @@ describe.each(['ts', 'wasm'] as const)('getInt64 checks before the lookup (%s)',
     expect(() => column.getInt64(0)).toThrow('columns: reader is closed')
     expect(() => column.getInt64(values.length)).toThrow('columns: reader is closed')
   })
+
+  it('builds the lookup at the first getInt64: a reader closed before any read refuses, one read later answers', () => {
+    const closed = openColumns(bytes, { backend })
+    const unread = closed.getColumn('v')!
+    closed.close()
+    expect(() => unread.getInt64(0)).toThrow('columns: reader is closed')
+    const reader = openColumns(bytes, { backend })
+    const column = reader.getColumn('v')!
+    expect(column.getInt64(1030)).toBe(values[1030])
+    expect(column.getInt64(0)).toBe(42)
+    reader.close()
+  })
 })

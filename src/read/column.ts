@@ -80,8 +80,11 @@ export class Column {
   private readonly fileName: string
   private readonly lifetime: { closed: boolean }
   private readonly integerLike: boolean
-  /** Single reads of a dense integer-like column in JS, without a backend call (null for other columns). */
-  private readonly numberLookup: NumberLookup | null
+  /**
+   * Single reads of a dense integer-like column in JS, without a backend call: built by the
+   * first getInt64 (at open, its per-block tables cost milliseconds on a big file), null until then and for other columns.
+   */
+  private numberLookup: NumberLookup | null = null
 
   constructor(parts: ColumnParts) {
     this.name = parts.name
@@ -103,7 +106,6 @@ export class Column {
     this.fileName = parts.fileName
     this.lifetime = parts.lifetime
     this.integerLike = this.type !== 'fractional' && this.type !== 'geo_point'
-    this.numberLookup = this.integerLike && this.layout === 'dense' ? new NumberLookup(this.values) : null
   }
 
   // A closed reader's memory may belong to another file by now (WebAssembly): refuse.
@@ -192,6 +194,7 @@ export class Column {
   // so they inline into the caller's loop and read the result from a typed array.
   private loadInt64Number(document: number, nth: number): void {
     this.expectType('getInt64', this.integerLike, INTEGER_LIKE)
+    if (this.numberLookup === null && this.layout === 'dense') this.numberLookup = new NumberLookup(this.values)
     this.backend.getRaw(this.values, this.valueIndex(document, nth))
     // Computed here rather than by a helper: a double returned from a call may be boxed.
     const value = int64Result[1] * 4294967296 + (int64Result[0] >>> 0)
