@@ -78,6 +78,31 @@ describe('NumberLookup after WebAssembly memory growth', () => {
   })
 })
 
+describe('block records checked in place at open, copied at first use', () => {
+  it('copies them from the live memory when WebAssembly memory grew between open and the first read', () => {
+    const reader = openColumns(bytes, { backend: 'wasm' })
+    const column = reader.getColumn('v')!
+    const big = createValueBuffer('int64', 1 << 24, { backend: 'wasm' })
+    const exact = values.map((value) => BigInt(value))
+    for (let index = 0; index < values.length; index += 7) expect(column.getInt64BigInt(index)).toBe(exact[index])
+    for (let index = 0; index < 30 * 1024; index += 5) expect(column.getInt64(index)).toBe(values[index])
+    expect(column.values.records[6 * 1] >>> 8).toBe(1)
+    big.release()
+    reader.close()
+  })
+
+  it('reads a file at an unaligned offset of its buffer (records copied at open)', () => {
+    for (const misalign of [1, 2, 3]) {
+      const shifted = new Uint8Array(bytes.length + misalign)
+      shifted.set(bytes, misalign)
+      const reader = openColumns(shifted.subarray(misalign), { backend: 'ts' })
+      const column = reader.getColumn('v')!
+      for (let index = 0; index < 30 * 1024; index += 3) expect(column.getInt64(index)).toBe(values[index])
+      reader.close()
+    }
+  })
+})
+
 describe.each(['ts', 'wasm'] as const)('getInt64 checks before the lookup (%s)', (backend) => {
   it('refuses documents out of range, non-integers, a missing nth value and a closed reader with the same errors', () => {
     const reader = openColumns(bytes, { backend })

@@ -194,8 +194,9 @@ export class Column {
   // so they inline into the caller's loop and read the result from a typed array.
   private loadInt64Number(document: number, nth: number): void {
     this.expectType('getInt64', this.integerLike, INTEGER_LIKE)
-    if (this.numberLookup === null && this.layout === 'dense') this.numberLookup = new NumberLookup(this.values)
     this.backend.getRaw(this.values, this.valueIndex(document, nth))
+    // After the read, which refuses a closed reader: the lookup copies the records from the file.
+    if (this.numberLookup === null && this.layout === 'dense') this.numberLookup = new NumberLookup(this.values)
     // Computed here rather than by a helper: a double returned from a call may be boxed.
     const value = int64Result[1] * 4294967296 + (int64Result[0] >>> 0)
     if (!Number.isSafeInteger(value)) {
