@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { wasmRuntime } from '../src/backend/wasm/runtime.js'
+import { BLOCK_SHIFT, BLOCK_VALUES } from '../src/format/constants.js'
 import { NumberLookup } from '../src/read/number-lookup.js'
 import { openColumns } from '../src/read/open.js'
 import { createValueBuffer } from '../src/read/buffers.js'
@@ -25,6 +26,10 @@ const blocks: ((index: number) => number | bigint)[] = [
 ]
 const values = blocks.flatMap((make) => Array.from({ length: 1024 }, (_, index) => make(index))).concat([5, 6, 7])
 const bytes = denseFile(values.length, (index) => values[index])
+
+it('NumberLookup.value writes blocks of 1024 values as literals', () => {
+  expect([BLOCK_SHIFT, BLOCK_VALUES]).toEqual([10, 1024])
+})
 
 describe.each(['ts', 'wasm'] as const)('NumberLookup (%s)', (backend) => {
   it('answers exactly or declines, and getInt64 agrees with getInt64BigInt everywhere that is safe', () => {

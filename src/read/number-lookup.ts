@@ -15,10 +15,7 @@
  * where the typed-array tables and result took 12.8, Node 20).
  */
 import type { SequenceView } from '../backend/backend.js'
-import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../format/constants.js'
-
-// Literals in value(): an imported constant is a load and a hole check in V8's code at every use.
-if (BLOCK_SHIFT !== 10 || BLOCK_VALUES !== 1024) throw new Error('number-lookup.ts assumes blocks of 1024 values')
+import { BlockKind } from '../format/constants.js'
 
 /** Per-block numbers for exact single reads of a sequence's constant and narrow packed blocks. */
 export class NumberLookup {
@@ -52,7 +49,7 @@ export class NumberLookup {
         && Number.isSafeInteger(base + divisor * (2 ** width - 1))
       if (packed) {
         const firstByte = sequence.dataStartInBuffer + records[record + 1]
-        this.positions.push(Math.floor(firstByte / 4), 8 * (firstByte % 4) | width << 8)
+        this.positions.push(firstByte >>> 2, (firstByte & 3) << 3 | width << 8) // a buffer holds < 2^32 bytes
         this.scales.push(base, divisor)
       } else {
         // Words 0 and 1 exist in any buffer holding a file; a constant block multiplies what they give by 0.
@@ -69,6 +66,8 @@ export class NumberLookup {
    * is the returned double never boxed (the same holds for getInt64's own result).
    */
   value(index: number): number {
+    // Blocks of 1024 values as literals (test/number-lookup.test.ts checks BLOCK_VALUES): an
+    // imported constant is a load and a hole check in V8's code at every use.
     const at = (index >>> 10) << 1
     const first = this.positions[at + 1], width = first >>> 8
     const bit = (first & 31) + (index & 1023) * width
@@ -86,7 +85,6 @@ export class NumberLookup {
   /** The buffer's words after memory growth replaced it. */
   refresh(): Int32Array {
     const buffer = this.sequence.file.bytes.buffer
-    this.words = new Int32Array(buffer, 0, buffer.byteLength >>> 2)
-    return this.words
+    return (this.words = new Int32Array(buffer, 0, buffer.byteLength >>> 2))
   }
 }
