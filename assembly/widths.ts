@@ -409,3 +409,4 @@ export function decodeTable(p: usize, from: u32, to: u32, out: usize, entries: u
     default: return tableRun(p, from, to, out, entries, block, 8, true)
   }
 }
+export { xxh64Stripes } from './xxh64-stripes'

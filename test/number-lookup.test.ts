@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { wasmRuntime } from '../src/backend/wasm/runtime.js'
+import { BLOCK_SHIFT, BLOCK_VALUES } from '../src/format/constants.js'
 import { NumberLookup } from '../src/read/number-lookup.js'
 import { openColumns } from '../src/read/open.js'
 import { createValueBuffer } from '../src/read/buffers.js'
@@ -26,17 +27,22 @@ const blocks: ((index: number) => number | bigint)[] = [
 const values = blocks.flatMap((make) => Array.from({ length: 1024 }, (_, index) => make(index))).concat([5, 6, 7])
 const bytes = denseFile(values.length, (index) => values[index])
 
+it('NumberLookup.value writes blocks of 1024 values as literals', () => {
+  expect([BLOCK_SHIFT, BLOCK_VALUES]).toEqual([10, 1024])
+})
+
 describe.each(['ts', 'wasm'] as const)('NumberLookup (%s)', (backend) => {
   it('answers exactly or declines, and getInt64 agrees with getInt64BigInt everywhere that is safe', () => {
     const reader = openColumns(bytes, { backend })
     const column = reader.getColumn('v')!
-    const lookup = new NumberLookup(column.values), out = new Float64Array(1)
+    const lookup = new NumberLookup(column.values)
     let fast = 0
     for (let index = 0; index < values.length; index++) {
       const exact = BigInt(values[index])
-      if (lookup.load(index, out)) {
+      const value = lookup.value(index)
+      if (!Number.isNaN(value)) {
         fast++
-        expect(BigInt(out[0])).toBe(exact)
+        expect(BigInt(value)).toBe(exact)
       }
       if (exact >= -(2n ** 53n) + 1n && exact <= 2n ** 53n - 1n) expect(column.getInt64(index)).toBe(Number(exact))
       else expect(() => column.getInt64(index)).toThrow('is beyond 2^53; use getInt64BigInt')
@@ -59,5 +65,73 @@ describe('NumberLookup after WebAssembly memory growth', () => {
     big.release()
     reader.close()
     expect(() => column.getInt64(5)).toThrow('columns: reader is closed')
+  })
+
+  it('reads the live memory when growth comes after getInt64 ran hot (optimised code meets the detached view)', () => {
+    const reader = openColumns(bytes, { backend: 'wasm' })
+    const column = reader.getColumn('v')!
+    const safe = values.map((value, index) => (typeof value === 'number' && Number.isSafeInteger(value) && index < 35 * 1024 ? index : -1)).filter((index) => index >= 0)
+    const sum = () => { let total = 0; for (const index of safe) total += column.getInt64(index); return total }
+    const expected = safe.reduce((total, index) => total + (values[index] as number), 0)
+    for (let round = 0; round < 200; round++) expect(sum()).toBe(expected)
+    const big = createValueBuffer('int64', 1 << 25, { backend: 'wasm' })
+    expect(sum()).toBe(expected)
+    for (const index of safe.slice(0, 3000)) expect(column.getInt64(index)).toBe(values[index])
+    big.release()
+    reader.close()
+    expect(() => column.getInt64(safe[1000])).toThrow('columns: reader is closed')
+  })
+})
+
+describe('block records checked in place at open, copied at first use', () => {
+  it('copies them from the live memory when WebAssembly memory grew between open and the first read', () => {
+    const reader = openColumns(bytes, { backend: 'wasm' })
+    const column = reader.getColumn('v')!
+    const big = createValueBuffer('int64', 1 << 24, { backend: 'wasm' })
+    const exact = values.map((value) => BigInt(value))
+    for (let index = 0; index < values.length; index += 7) expect(column.getInt64BigInt(index)).toBe(exact[index])
+    for (let index = 0; index < 30 * 1024; index += 5) expect(column.getInt64(index)).toBe(values[index])
+    expect(column.values.records[6 * 1] >>> 8).toBe(1)
+    big.release()
+    reader.close()
+  })
+
+  it('reads a file at an unaligned offset of its buffer (records copied at open)', () => {
+    for (const misalign of [1, 2, 3]) {
+      const shifted = new Uint8Array(bytes.length + misalign)
+      shifted.set(bytes, misalign)
+      const reader = openColumns(shifted.subarray(misalign), { backend: 'ts' })
+      const column = reader.getColumn('v')!
+      for (let index = 0; index < 30 * 1024; index += 3) expect(column.getInt64(index)).toBe(values[index])
+      reader.close()
+    }
+  })
+})
+
+describe.each(['ts', 'wasm'] as const)('getInt64 checks before the lookup (%s)', (backend) => {
+  it('refuses documents out of range, non-integers, a missing nth value and a closed reader with the same errors', () => {
+    const reader = openColumns(bytes, { backend })
+    const column = reader.getColumn('v')!
+    for (let round = 0; round < 100; round++) for (let index = 0; index < 2048; index++) column.getInt64(index)
+    for (const document of [-1, values.length, values.length + 1, 1.5, 2 ** 32, NaN]) {
+      expect(() => column.getInt64(document)).toThrow(`field "v": document ${document} is outside [0, ${values.length})`)
+    }
+    expect(() => column.getInt64(3, 1)).toThrow('field "v": document 3 has 1 value(s), no value #1')
+    expect(column.getInt64(values.length - 1)).toBe(7)
+    reader.close()
+    expect(() => column.getInt64(0)).toThrow('columns: reader is closed')
+    expect(() => column.getInt64(values.length)).toThrow('columns: reader is closed')
+  })
+
+  it('builds the lookup at the first getInt64: a reader closed before any read refuses, one read later answers', () => {
+    const closed = openColumns(bytes, { backend })
+    const unread = closed.getColumn('v')!
+    closed.close()
+    expect(() => unread.getInt64(0)).toThrow('columns: reader is closed')
+    const reader = openColumns(bytes, { backend })
+    const column = reader.getColumn('v')!
+    expect(column.getInt64(1030)).toBe(values[1030])
+    expect(column.getInt64(0)).toBe(42)
+    reader.close()
   })
 })

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import xxhash from 'xxhash-wasm'
+import { WASM_BASE64 } from '../src/backend/wasm/module-bytes.js'
 import { xxh64, xxh64Into } from '../src/format/xxh64.js'
+import { seededRandom } from './helpers/random.js'
 
 // The reference implementation (xxHash's C code compiled to wasm).
 let ref: (bytes: Uint8Array, seed: bigint) => bigint
@@ -102,5 +104,25 @@ describe('xxh64', () => {
     expect(() => xxh64(bytes, 6, 5)).toThrow(RangeError)
     expect(() => xxh64(bytes, 0, 11)).toThrow(RangeError)
     expect(() => xxh64(bytes, 0.5, 5)).toThrow(RangeError)
+  })
+})
+
+describe('xxh64 kernel (WebAssembly, Node build) against the TypeScript hash', () => {
+  it('lengths 0..200 at random offsets of one buffer, random seeds', () => {
+    type Kernels = { memory: WebAssembly.Memory; heapBase(): number; xxh64(at: number, length: number, low: number, high: number, out: number): void }
+    const kernels = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64')), {}).exports as unknown as Kernels
+    const random = seededRandom(9)
+    const source = Uint8Array.from({ length: 4096 }, () => Math.floor(random() * 256))
+    const at = Math.max(kernels.heapBase(), 65536), out = at + source.length + 8
+    if (out + 8 > kernels.memory.buffer.byteLength) kernels.memory.grow(1)
+    new Uint8Array(kernels.memory.buffer, at, source.length).set(source)
+    for (let length = 0; length <= 200; length++) {
+      for (let trial = 0; trial < 4; trial++) {
+        const start = Math.floor(random() * (source.length - length))
+        const seed = (BigInt(Math.floor(random() * 2 ** 32)) << 32n) | BigInt(Math.floor(random() * 2 ** 32))
+        kernels.xxh64(at + start, length, Number(seed & 0xffffffffn), Number(seed >> 32n), out)
+        expect(new BigUint64Array(kernels.memory.buffer, out, 1)[0]).toBe(xxh64(source, start, start + length, seed))
+      }
+    }
   })
 })

@@ -80,8 +80,11 @@ export class Column {
   private readonly fileName: string
   private readonly lifetime: { closed: boolean }
   private readonly integerLike: boolean
-  /** Single reads of a dense integer-like column in JS, without a backend call (null for other columns). */
-  private readonly numberLookup: NumberLookup | null
+  /**
+   * Single reads of a dense integer-like column in JS, without a backend call: built by the
+   * first getInt64 (at open, its per-block tables cost milliseconds on a big file), null until then and for other columns.
+   */
+  private numberLookup: NumberLookup | null = null
 
   constructor(parts: ColumnParts) {
     this.name = parts.name
@@ -103,7 +106,6 @@ export class Column {
     this.fileName = parts.fileName
     this.lifetime = parts.lifetime
     this.integerLike = this.type !== 'fractional' && this.type !== 'geo_point'
-    this.numberLookup = this.integerLike && this.layout === 'dense' ? new NumberLookup(this.values) : null
   }
 
   // A closed reader's memory may belong to another file by now (WebAssembly): refuse.
@@ -176,9 +178,13 @@ export class Column {
 
   /** The nth value of an integral, date (ms), bool or keyword (ordinal) column as an exact number. */
   getInt64(document: number, nth = 0): number {
-    // The common case answers here (NumberLookup); false means the block needs the backend's read.
-    if (nth === 0 && this.numberLookup !== null && document >>> 0 === document && document < this.maxDoc && !this.lifetime.closed
-      && this.numberLookup.load(document, numberResult)) return numberResult[0]
+    // The common case answers here (NumberLookup); NaN means the block needs the backend's read.
+    // (closed === false is one comparison; !closed tests for every falsy value.)
+    const lookup = this.numberLookup
+    if (nth === 0 && lookup !== null && document >>> 0 === document && document < this.maxDoc && this.lifetime.closed === false) {
+      const value = lookup.value(document)
+      if (value === value) return value
+    }
     this.loadInt64Number(document, nth)
     return numberResult[0]
   }
@@ -189,6 +195,8 @@ export class Column {
   private loadInt64Number(document: number, nth: number): void {
     this.expectType('getInt64', this.integerLike, INTEGER_LIKE)
     this.backend.getRaw(this.values, this.valueIndex(document, nth))
+    // After the read, which refuses a closed reader: the lookup copies the records from the file.
+    if (this.numberLookup === null && this.layout === 'dense') this.numberLookup = new NumberLookup(this.values)
     // Computed here rather than by a helper: a double returned from a call may be boxed.
     const value = int64Result[1] * 4294967296 + (int64Result[0] >>> 0)
     if (!Number.isSafeInteger(value)) {

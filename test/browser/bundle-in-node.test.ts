@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ColumnsReader } from '../../src/read/reader.js'
+import { xxh64 } from '../../src/format/xxh64.js'
 import { flushColumns } from '../../src/write/columns-writer.js'
 import { Duel, duelReaders, picker } from '../helpers/duel.js'
 import { randomDocuments } from '../helpers/random-columns.js'
@@ -38,6 +39,20 @@ describe('the browser bundle in Node', () => {
     expect((await oixk.openColumnsAsync(null, { maxDoc: 1, backend: 'ts' })).backendName).toBe('ts')
     expect((await oixk.loadTypeScriptBackend()).name).toBe('ts')
     expect(oixk.openColumns(null, { maxDoc: 1, backend: 'ts' }).backendName).toBe('ts')
+  })
+
+  it('its XXH64 (the compact stripe loop of scripts/bundle-widths.as) verifies files of 70 sizes and catches a flipped byte', async () => {
+    await oixk.initWasm()
+    for (let maxDoc = 1; maxDoc <= 70; maxDoc++) {
+      const bytes = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, Array.from({ length: maxDoc }, (_, index) => ({ v: index * 977 })), { maxDoc })!
+      const reader = oixk.openColumns(bytes, { backend: 'wasm' })
+      expect(reader.getColumn('v')!.getInt64(maxDoc - 1)).toBe((maxDoc - 1) * 977)
+      reader.close()
+      const stored = new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(bytes.length - 8, true)
+      bytes[bytes.length >> 1] ^= 1
+      const computed = xxh64(bytes, 0, bytes.length - 8).toString(16).padStart(16, '0')
+      expect(() => oixk.openColumns(bytes, { backend: 'wasm' })).toThrow(`checksum mismatch: stored ${stored.toString(16).padStart(16, '0')}, computed ${computed}`)
+    }
   })
 
   for (const seed of [1, 2, 3, 4]) {
