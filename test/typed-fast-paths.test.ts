@@ -79,6 +79,8 @@ describe('int32: units checked against the range that maps into int32', () => {
   })
 })
 
+// duel() takes the ValueBuffer's array before the plain reads: a plain read that grew memory (its staging region
+// is allocated with the first file instead) would detach it, and the in-place read would fail.
 describe('runs longer than one copy step (16,384 values) into plain arrays', () => {
   const values = Array.from({ length: 40_000 }, (_, index) => BigInt((index * 7919) % 5000) - 2500n)
   it('int32 and doubles, whole and from inside a step', () => {

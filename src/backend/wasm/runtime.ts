@@ -51,6 +51,8 @@ export const OUTPUT_VALUES = 65536
  * i64, so the copy reads what the kernel just wrote from L2 rather than from memory.
  */
 export const COPY_VALUES = 16384
+/** Values per step of a long copied run, through a region of its own (2 MiB of i64). */
+export const LARGE_COPY_VALUES = 262144
 const RESERVED_LOW_MEMORY = 65536
 
 /** The instance, its allocator and views. */
