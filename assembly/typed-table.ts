@@ -25,23 +25,38 @@ export function tableIndexesValid(p: usize, from: u32, to: u32, entries: u32, W:
   return bad == 0
 }
 
+/** Entry e of TYPED_ENTRIES to o: 4 bytes when int32, else 8. */
+// @ts-ignore: decorator
+@inline function storeEntry(o: usize, e: usize, int32: bool): void {
+  if (int32) store<i32>(o, load<i32>(TYPED_ENTRIES + (e << 2)))
+  else store<i64>(o, load<i64>(TYPED_ENTRIES + (e << 3)))
+}
+
 /**
  * Values [from, to) of the table block at p through TYPED_ENTRIES (elements of 4 bytes when
- * int32, else 8) to o. Indexes were validated (tableIndexesValid). Returns OK.
+ * int32, else 8) to o. Indexes were validated (tableIndexesValid). Groups of 8 indexes take W
+ * bytes: one 8-byte load each, as in tableRun (table.ts). Returns OK.
  */
 // @ts-ignore: decorator
 @inline export function tableTyped(p: usize, from: u32, to: u32, entries: u32, W: u32, o: usize, int32: bool): i32 {
   const indexes = p + (<usize>entries << 3)
-  const mask: u32 = (<u32>1 << W) - 1
-  for (let i = from; i < to; i++) {
-    const e = <usize>indexAt(indexes, i, W, mask)
-    if (int32) {
-      store<i32>(o, load<i32>(TYPED_ENTRIES + (e << 2)))
-      o += 4
-    } else {
-      store<i64>(o, load<i64>(TYPED_ENTRIES + (e << 3)))
-      o += 8
-    }
+  const mask: u64 = (<u64>1 << <u64>W) - 1
+  const size: usize = int32 ? 4 : 8
+  let i = from
+  for (; i < to && (i & 7) != 0; i++, o += size) storeEntry(o, indexAt(indexes, i, W, <u32>mask), int32)
+  const w = <u64>W
+  let q = indexes + <usize>(i >>> 3) * W
+  for (; i + 8 <= to; i += 8, q += W, o += 8 * size) {
+    const x = load<u64>(q)
+    storeEntry(o, <usize>(x & mask), int32)
+    storeEntry(o + size, <usize>((x >>> w) & mask), int32)
+    storeEntry(o + 2 * size, <usize>((x >>> (2 * w)) & mask), int32)
+    storeEntry(o + 3 * size, <usize>((x >>> (3 * w)) & mask), int32)
+    storeEntry(o + 4 * size, <usize>((x >>> (4 * w)) & mask), int32)
+    storeEntry(o + 5 * size, <usize>((x >>> (5 * w)) & mask), int32)
+    storeEntry(o + 6 * size, <usize>((x >>> (6 * w)) & mask), int32)
+    storeEntry(o + 7 * size, <usize>((x >>> (7 * w)) & mask), int32)
   }
+  for (; i < to; i++, o += size) storeEntry(o, indexAt(indexes, i, W, <u32>mask), int32)
   return OK
 }
