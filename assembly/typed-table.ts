@@ -32,6 +32,12 @@ export function tableIndexesValid(p: usize, from: u32, to: u32, entries: u32, W:
   else store<i64>(o, load<i64>(TYPED_ENTRIES + (e << 3)))
 }
 
+/** Address in TYPED_ENTRIES of the entry named by index k of the group x. */
+// @ts-ignore: decorator
+@inline function entryAt(x: u64, k: u64, w: u64, mask: u64, int32: bool): usize {
+  return TYPED_ENTRIES + (<usize>((x >>> (k * w)) & mask) << (int32 ? 2 : 3))
+}
+
 /**
  * Values [from, to) of the table block at p through TYPED_ENTRIES (elements of 4 bytes when
  * int32, else 8) to o. Indexes were validated (tableIndexesValid). Groups of 8 indexes take W
@@ -48,14 +54,19 @@ export function tableIndexesValid(p: usize, from: u32, to: u32, entries: u32, W:
   let q = indexes + <usize>(i >>> 3) * W
   for (; i + 8 <= to; i += 8, q += W, o += 8 * size) {
     const x = load<u64>(q)
-    storeEntry(o, <usize>(x & mask), int32)
-    storeEntry(o + size, <usize>((x >>> w) & mask), int32)
-    storeEntry(o + 2 * size, <usize>((x >>> (2 * w)) & mask), int32)
-    storeEntry(o + 3 * size, <usize>((x >>> (3 * w)) & mask), int32)
-    storeEntry(o + 4 * size, <usize>((x >>> (4 * w)) & mask), int32)
-    storeEntry(o + 5 * size, <usize>((x >>> (5 * w)) & mask), int32)
-    storeEntry(o + 6 * size, <usize>((x >>> (6 * w)) & mask), int32)
-    storeEntry(o + 7 * size, <usize>((x >>> (7 * w)) & mask), int32)
+    const e0 = entryAt(x, 0, w, mask, int32), e1 = entryAt(x, 1, w, mask, int32), e2 = entryAt(x, 2, w, mask, int32)
+    const e3 = entryAt(x, 3, w, mask, int32), e4 = entryAt(x, 4, w, mask, int32), e5 = entryAt(x, 5, w, mask, int32)
+    const e6 = entryAt(x, 6, w, mask, int32), e7 = entryAt(x, 7, w, mask, int32)
+    // Several entries per 16-byte store, gathered with lane loads: the stores bound this loop.
+    if (int32) {
+      v128.store(o, v128.load32_lane(e3, v128.load32_lane(e2, v128.load32_lane(e1, v128.load32_zero(e0), 1), 2), 3))
+      v128.store(o, v128.load32_lane(e7, v128.load32_lane(e6, v128.load32_lane(e5, v128.load32_zero(e4), 1), 2), 3), 16)
+    } else {
+      v128.store(o, v128.load64_lane(e1, v128.load64_zero(e0), 1))
+      v128.store(o, v128.load64_lane(e3, v128.load64_zero(e2), 1), 16)
+      v128.store(o, v128.load64_lane(e5, v128.load64_zero(e4), 1), 32)
+      v128.store(o, v128.load64_lane(e7, v128.load64_zero(e6), 1), 48)
+    }
   }
   for (; i < to; i++, o += size) storeEntry(o, indexAt(indexes, i, W, <u32>mask), int32)
   return OK
