@@ -118,13 +118,13 @@ describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () =>
       const dragged = await page.evaluate(() => ['lo', 'hi'].map((name) => (document.querySelector(`#date-range input[name="${name}"]`) as HTMLInputElement).value))
       const dateRange: [number, number] = [Date.parse(`${dragged[0]}T00:00:00Z`), Date.parse(`${dragged[1]}T00:00:00Z`) + DAY - 1]
       // Warm timings, printed only: the origin toggled off and on again six times.
-      const warm: { query: number; total: number; steps: Record<string, number> }[] = []
+      const warm: { query: number; total: number; layout: number; steps: Record<string, number> }[] = []
       for (let round = 0; round < 6; round++) {
         const before = (await status(page)).interactions
         await page.click(`#origin-list button[data-term="${term}"]`)
         await page.waitForFunction((count) => (window as unknown as { oixkDemo: DemoStatus }).oixkDemo.interactions > count, before)
         const after = await status(page)
-        warm.push({ query: after.lastQueryMs, total: after.lastTotalMs, steps: after.lastSteps })
+        warm.push({ query: after.lastQueryMs, total: after.lastTotalMs, layout: after.lastLayoutMs, steps: after.lastSteps })
       }
       if (screenshot !== null) {
         mkdirSync(join(ROOT, 'test-results'), { recursive: true })
@@ -149,10 +149,10 @@ describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () =>
     expect(dateRange[1] - dateRange[0]).toBeGreaterThan(20 * DAY)
     expect(afterDrag).toEqual(expected(reader, term, [0, 59], [term], dateRange))
     expect(afterDrag.matching).toBeLessThan(afterRange.matching)
-    console.log(`demo (WebAssembly): origin ${term} click: queries ${clickStatus.lastQueryMs.toFixed(1)} ms, with drawing ${clickStatus.lastTotalMs.toFixed(1)} ms; ` +
-      `delay range: queries ${rangeStatus.lastQueryMs.toFixed(1)} ms, with drawing ${rangeStatus.lastTotalMs.toFixed(1)} ms; ` +
-      `date drag: queries ${dragStatus.lastQueryMs.toFixed(1)} ms, with drawing ${dragStatus.lastTotalMs.toFixed(1)} ms; ` +
-      `origin toggled 6 times: queries ${warm.map((time) => time.query.toFixed(1)).join(' ')} ms, with drawing ${warm.map((time) => time.total.toFixed(1)).join(' ')} ms`)
+    const shown = (at: DemoStatus) => `queries ${at.lastQueryMs.toFixed(1)} ms, with drawing ${at.lastTotalMs.toFixed(1)} ms, with layout ${at.lastLayoutMs.toFixed(1)} ms`
+    console.log(`demo (WebAssembly): origin ${term} click: ${shown(clickStatus)}; delay range: ${shown(rangeStatus)}; date drag: ${shown(dragStatus)}; ` +
+      `origin toggled 6 times: queries ${warm.map((time) => time.query.toFixed(1)).join(' ')} ms, with drawing ${warm.map((time) => time.total.toFixed(1)).join(' ')} ms, ` +
+      `with layout ${warm.map((time) => time.layout.toFixed(1)).join(' ')} ms`)
     console.log(`demo (WebAssembly) steps, ms:\n${[['origin click', clickStatus.lastSteps] as const, ['delay range', rangeStatus.lastSteps] as const, ['date drag', dragStatus.lastSteps] as const,
       ...warm.map((time, round) => [`toggle ${round + 1}`, time.steps] as const)].map(([what, steps]) => `  ${what}: ${stepsText(steps)}`).join('\n')}`)
   }, 120_000)
