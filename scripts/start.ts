@@ -38,14 +38,13 @@ for (const backend of ['wasm', 'ts'] as const) {
   const opened = performance.now()
   reader.verify()
   const verified = performance.now()
-  let values = 0
-  for (const column of reader.columns) {
-    const destination = new BigInt64Array(column.valueCount())
-    column.readValues(0, destination)
-    values += destination.length
-  }
+  // Arrays allocated and touched beforehand: the timed run is the decode, once, without page faults.
+  const destinations = reader.columns.map((column) => new BigInt64Array(column.valueCount()).fill(0n))
+  const values = destinations.reduce((sum, destination) => sum + destination.length, 0)
+  const decodeStarted = performance.now()
+  reader.columns.forEach((column, index) => column.readValues(0, destinations[index]))
   const decoded = performance.now()
-  timings.push(`  ${backend.padEnd(4)}  open ${(opened - openStarted).toFixed(0).padStart(4)} ms   full check ${(verified - opened).toFixed(0).padStart(4)} ms   decode all ${values.toLocaleString('en-US')} values ${(decoded - verified).toFixed(1).padStart(6)} ms`)
+  timings.push(`  ${backend.padEnd(4)}  open ${(opened - openStarted).toFixed(0).padStart(4)} ms   full check ${(verified - opened).toFixed(0).padStart(4)} ms   decode all ${values.toLocaleString('en-US')} values (one cold run) ${(decoded - decodeStarted).toFixed(1).padStart(6)} ms`)
   if (backend === 'wasm') console.log(describeReader(reader))
   answered.push({ backend, ...answerWithOixk(reader) })
 }
