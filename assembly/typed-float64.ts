@@ -12,7 +12,7 @@ import {
   fields4, fields8, loadLimit, prepareUnpack, prepareUnpack16, simdWidth, unpack16Mask, unpack16Multiplier, unpackMask,
   unpackMultiplier, window16,
 } from './query-common'
-import { TYPED_ENTRIES, tableIndexesValid, tableTyped } from './typed-table'
+import { TYPED_ENTRIES, chunkTablesValid, tableTyped } from './typed-table'
 import { decodeBlock } from './decode'
 import { BLOCK_BUFFER } from './common'
 
@@ -141,15 +141,10 @@ function fillFloat64(o: usize, value: f64, n: u32): void {
  * block the chunk touches is exact (blockExact); returns false, writing nothing, otherwise.
  */
 export function float64Chunk(records: usize, data: usize, start: u32, end: u32, out: usize): bool {
-  for (let index = start; index < end;) {
-    const record = records + <usize>(index >>> BLOCK_SHIFT) * RECORD_BYTES
-    const from = index & (BLOCK_VALUES - 1)
-    const take = min(end - index, BLOCK_VALUES - from)
-    if (!blockExact(record, data)) return false
-    if (recordKind(record) == KIND_TABLE
-      && !tableIndexesValid(data + recordDataOffset(record), from, from + take, <u32>recordAux(record), recordWidth(record))) return false
-    index += take
+  for (let block = start >>> BLOCK_SHIFT; block <= (end - 1) >>> BLOCK_SHIFT; block++) {
+    if (!blockExact(records + <usize>block * RECORD_BYTES, data)) return false
   }
+  if (!chunkTablesValid(records, data, start, end)) return false
   let o = out
   for (let index = start; index < end;) {
     const record = records + <usize>(index >>> BLOCK_SHIFT) * RECORD_BYTES

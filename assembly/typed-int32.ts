@@ -18,7 +18,7 @@ import {
   fields4, fields8, loadLimit, prepareUnpack, prepareUnpack16, simdWidth, unpack16Mask, unpack16Multiplier, unpackMask,
   unpackMultiplier, window16,
 } from './query-common'
-import { TYPED_ENTRIES, tableIndexesValid, tableTyped } from './typed-table'
+import { TYPED_ENTRIES, chunkTablesValid, tableTyped } from './typed-table'
 
 /** How a block reaches the int32 output: not at all (the checked path), unchecked, or with its units checked. */
 const NO: i32 = 0
@@ -184,15 +184,10 @@ function fillInt32(o: usize, value: i32, n: u32): void {
  * otherwise, having written at most values that lie before the first bad one.
  */
 export function int32Chunk(records: usize, data: usize, start: u32, end: u32, ordinals: bool, limit: u32, out: usize): bool {
-  for (let index = start; index < end;) {
-    const record = records + <usize>(index >>> BLOCK_SHIFT) * RECORD_BYTES
-    const from = index & (BLOCK_VALUES - 1)
-    const take = min(end - index, BLOCK_VALUES - from)
-    if (blockFits(record, data, ordinals, limit) == NO) return false
-    if (recordKind(record) == KIND_TABLE
-      && !tableIndexesValid(data + recordDataOffset(record), from, from + take, <u32>recordAux(record), recordWidth(record))) return false
-    index += take
+  for (let block = start >>> BLOCK_SHIFT; block <= (end - 1) >>> BLOCK_SHIFT; block++) {
+    if (blockFits(records + <usize>block * RECORD_BYTES, data, ordinals, limit) == NO) return false
   }
+  if (!chunkTablesValid(records, data, start, end)) return false
   let o = out
   for (let index = start; index < end;) {
     const record = records + <usize>(index >>> BLOCK_SHIFT) * RECORD_BYTES

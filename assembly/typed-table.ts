@@ -3,7 +3,7 @@
 // every entry fits the output), and the indexes look them up there. Indexes are
 // validated for the whole chunk before anything is written, so a table index error
 // leaves the chunk untouched, as the checked path (and the TS backend) do.
-import { OK } from './common'
+import { BLOCK_SHIFT, BLOCK_VALUES, KIND_TABLE, OK, RECORD_BYTES, recordAux, recordDataOffset, recordKind, recordWidth } from './common'
 
 /** A table block's entries converted for the typed output: up to 256 of 4 (int32) or 8 (double) bytes. */
 export const TYPED_ENTRIES: usize = memory.data(256 * 8, 16)
@@ -36,6 +36,19 @@ export function tableIndexesValid(p: usize, from: u32, to: u32, entries: u32, W:
 // @ts-ignore: decorator
 @inline function entryAt(x: u64, k: u64, w: u64, mask: u64, int32: bool): usize {
   return TYPED_ENTRIES + (<usize>((x >>> (k * w)) & mask) << (int32 ? 2 : 3))
+}
+
+/** Whether every table block that values [start, end) of a sequence touch has its indexes there below its entry count. */
+export function chunkTablesValid(records: usize, data: usize, start: u32, end: u32): bool {
+  for (let index = start; index < end;) {
+    const record = records + <usize>(index >>> BLOCK_SHIFT) * RECORD_BYTES
+    const from = index & (BLOCK_VALUES - 1)
+    const take = min(end - index, BLOCK_VALUES - from)
+    if (recordKind(record) == KIND_TABLE
+      && !tableIndexesValid(data + recordDataOffset(record), from, from + take, <u32>recordAux(record), recordWidth(record))) return false
+    index += take
+  }
+  return true
 }
 
 /**
