@@ -35,6 +35,16 @@ export function dumpReader(reader: ColumnsReader): Uint8Array[] {
       const values = new BigInt64Array(column.totalValueCount)
       column.readValues(0, values, part)
       parts.push(new Uint8Array(values.buffer))
+      // The typed reads (the WebAssembly backend's one-pass int32 and double paths): what they write and how they fail.
+      for (const typed of [new Int32Array(column.totalValueCount).fill(-3), new Float64Array(column.totalValueCount).fill(-3)]) {
+        let outcome = 'ok'
+        try {
+          column.readValues(0, typed, part)
+        } catch (error) {
+          outcome = `${(error as Error).name}: ${(error as Error).message}`
+        }
+        parts.push(encoder.encode(outcome), new Uint8Array(typed.buffer))
+      }
     }
     const runs = new Int32Array(2 * reader.maxDoc)
     for (let document = 0; document < reader.maxDoc; document++) {
