@@ -1,23 +1,23 @@
 // The exact-double decode's fast path (Node build; the browser's widths stub answers
 // false): a chunk whose blocks are all constant or packed, with every value provably
 // within ±(2^53 - 1) from the record alone, is computed as base + g u in doubles in
-// one pass, straight to the output (tables: typed-table.ts). Exact: u, g, base and g u are integers below 2^53
-// (span ≤ 2^53 is part of the proof), so the multiply and the add round nothing.
-// Anything else goes through the checked path (typed.ts), which decodes i64 first.
+// one pass, straight to the output (tables: typed-table.ts; widths without a SIMD
+// unpack: i64 by their own kernel, then converted). Exact: u, g, base and g u are
+// integers below 2^53 (span ≤ 2^53 is part of the proof), so the multiply and the add
+// round nothing. Anything else goes through the checked path (typed.ts).
 import {
-  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_PACKED, KIND_TABLE, RECORD_BYTES, recordAux, recordBase, recordDataOffset,
+  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_PACKED, KIND_TABLE, RECORD_BYTES, recordAux, recordBase, recordDataOffset,
   recordKind, recordWidth,
 } from './common'
 import {
   fields4, fields8, loadLimit, prepareUnpack, prepareUnpack16, simdWidth, unpack16Mask, unpack16Multiplier, unpackMask,
   unpackMultiplier, window16,
 } from './query-common'
-import { TYPED_ENTRIES, chunkTablesValid, tableTyped } from './typed-table'
 import { decodeBlock } from './decode'
-import { BLOCK_BUFFER } from './common'
+import { TYPED_ENTRIES, chunkTablesValid, tableTyped } from './typed-table'
 
 const MAX_SAFE: i64 = 0x1F_FFFF_FFFF_FFFF
-/** The widest field this path reads with one 8-byte load (width + bit shift ≤ 64). */
+/** Wider fields go to the checked path (their 2^W - 1 units could not stay within a span of 2^53). */
 const MAX_WIDTH: u32 = 52
 
 /**
@@ -63,8 +63,8 @@ function blockExact(record: usize, data: usize): bool {
 }
 
 /**
- * Field i of width W ≤ 52 as a double (one unaligned 8-byte load: W + shift ≤ 59 bits),
- * converted as signed (exact below 2^52; x64 has no unsigned conversion, V8 emulates it).
+ * Field i of width W ≤ 32 as a double (one unaligned 8-byte load), converted as signed
+ * (exact: the unit is below 2^32; x64 has no unsigned conversion, V8 emulates it).
  */
 // @ts-ignore: decorator
 @inline function unitAt(p: usize, i: u32, W: u32, mask: u64): f64 {
