@@ -52,15 +52,8 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
   const kernels = runtime.kernels
   const scratch = runtime.scratchAddress
   const output = runtime.outputAddress
-  /**
-   * Values [first, first + count) of a sequence by a decode kernel into destination (perValue
-   * elements each, from value destinationIndex): in place when destination lies in linear memory
-   * (a ValueBuffer), else in steps through the output buffer, copied out. Returns -1, or the
-   * position of a refused value (status 2 or 3) with the values before it written, none after
-   * it, like the TS backend.
-   */
-  // Copied runs take steps of up to 2 MiB through a staging region (five flights-3m columns: 11.7 → 9.9 ms against
-  // 128 KiB steps through the output buffer). It is allocated with the first file, since allocating may grow memory
+  // Copied runs take steps of up to 2 MiB through a staging region (five flights-3m columns: ~11.7 → ~9 ms against
+  // 128 KiB steps through the output buffer, in an ad-hoc run). It is allocated with the first file, since allocating may grow memory
   // (detaching views) and a read should not; where it cannot be had (a worker's arena), the output buffer serves.
   let staging = 0
   function loadStaging(): void {
@@ -71,6 +64,13 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       staging = output
     }
   }
+  /**
+   * Values [first, first + count) of a sequence by a decode kernel into destination (perValue
+   * elements each, from value destinationIndex): in place when destination lies in linear memory
+   * (a ValueBuffer), else in steps through the staging region (or the output buffer), copied out.
+   * Returns -1, or the position of a refused value (status 2 or 3) with the values before it
+   * written, none after it, like the TS backend.
+   */
   function typedRun(sequence: SequenceView, first: number, count: number, destination: Int32Array | Float64Array, destinationIndex: number,
     perValue: number, decode: (records: number, data: number, first: number, count: number, out: number) => number): number {
     const base = sequence.file.address
