@@ -7,8 +7,8 @@ import {
 } from './common'
 import { decodeTable, unpackScaled, unpackUnit } from './widths'
 
-/** n copies of value at out (8-aligned), two per 16-byte store. */
-function fill(out: usize, value: i64, n: u32): void {
+/** n copies of value at out (8-aligned), two per 16-byte store; doubles fill as their bits. */
+export function fill(out: usize, value: i64, n: u32): void {
   const pair = i64x2.splat(value)
   let o = out
   const end = out + (<usize>n << 3)

@@ -13,7 +13,7 @@ import {
   fields4, fields8, loadLimit, prepareUnpack, prepareUnpack16, simdWidth, unpack16Mask, unpack16Multiplier, unpackMask,
   unpackMultiplier, window16,
 } from './query-common'
-import { decodeBlock } from './decode'
+import { decodeBlock, fill } from './decode'
 import { TYPED_ENTRIES, chunkTablesValid, tableTyped } from './typed-table'
 
 const MAX_SAFE: i64 = 0x1F_FFFF_FFFF_FFFF
@@ -128,14 +128,6 @@ function packedFloat64(record: usize, data: usize, block: u32, from: u32, to: u3
   else packedRun(p, from, to, W, base, g, o, false, true)
 }
 
-/** n copies of value at o. */
-function fillFloat64(o: usize, value: f64, n: u32): void {
-  const lanes = f64x2.splat(value)
-  const end = o + (<usize>n << 3)
-  for (; o + 16 <= end; o += 16) v128.store(o, lanes)
-  if (o < end) store<f64>(o, value)
-}
-
 /**
  * Values [start, end) (one chunk of the exact-double decode) to out as doubles when every
  * block the chunk touches is exact (blockExact); returns false, writing nothing, otherwise.
@@ -153,7 +145,7 @@ export function float64Chunk(records: usize, data: usize, start: u32, end: u32, 
     const base = <f64>recordBase(record)
     const kind = recordKind(record)
     const fields = data + recordDataOffset(record)
-    if (kind == KIND_CONSTANT) fillFloat64(o, base, take)
+    if (kind == KIND_CONSTANT) fill(o, reinterpret<i64>(base), take)
     else if (kind == KIND_TABLE) {
       const entries = <u32>recordAux(record)
       for (let j: u32 = 0; j < entries; j++) store<f64>(TYPED_ENTRIES + (<usize>j << 3), <f64>load<i64>(fields + (<usize>j << 3)))
