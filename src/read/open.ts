@@ -35,7 +35,7 @@ export function openColumns(bytes: Uint8Array | null, options: OpenOptions = {})
   const backend = resolveBackend(options.backend)
   if (bytes === null) {
     if (options.maxDoc === undefined) throw new TypeError('openColumns(null) needs options.maxDoc')
-    return new ColumnsReader(fileName, options.maxDoc, [], backend, null, { closed: false })
+    return new ColumnsReader(fileName, options.maxDoc, [], backend, null)
   }
   const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
   if (bytes.length > limit) throw new ResidentLimitError(`${fileName}`, bytes.length, limit)
@@ -57,9 +57,8 @@ export function openResidentFile(file: ResidentFile, backend: ColumnsBackend, op
     const bytes = file.bytes
     // The file's whole buffer as aligned words: the TS kernels read bit fields in place through it.
     const bufferWords = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
-    const lifetime = { closed: false }
-    const columns = parseDirectory(bytes, fileName).map((entry) => openColumn(file, bufferWords, fileName, maxDoc, entry, backend, lifetime))
-    return new ColumnsReader(fileName, maxDoc, columns, backend, file, lifetime)
+    const columns = parseDirectory(bytes, fileName).map((entry) => openColumn(file, bufferWords, fileName, maxDoc, entry, backend))
+    return new ColumnsReader(fileName, maxDoc, columns, backend, file)
   } catch (error) {
     file.release()
     throw error
@@ -68,7 +67,6 @@ export function openResidentFile(file: ResidentFile, backend: ColumnsBackend, op
 
 function openColumn(
   file: ResidentFile, bufferWords: Int32Array, fileName: string, maxDoc: number, entry: DirectoryEntry, backend: ColumnsBackend,
-  lifetime: { closed: boolean },
 ): Column {
   const bytes = file.bytes
   checkLayoutCounts(entry, maxDoc, fileName)
@@ -117,7 +115,7 @@ function openColumn(
     documentsWithValue: entry.documentsWithValue, valueCount: entry.valueCount,
     minRaw: int64ToBigInt(entry.minLow, entry.minHigh), maxRaw: int64ToBigInt(entry.maxLow, entry.maxHigh),
     sectionOffset: entry.sectionOffset, sectionLength: entry.sectionLength,
-    values: values.view, longitudes, presence, offsets, dictionary, backend, fileName, lifetime,
+    values: values.view, longitudes, presence, offsets, dictionary, backend, fileName,
   })
 }
 

@@ -18,13 +18,9 @@ export class ColumnsReader implements Disposable {
 
   private readonly file: ResidentFile | null
 
-  private readonly lifetime: { closed: boolean }
-
   constructor(
     fileName: string, maxDoc: number, columns: Column[], backend: ColumnsBackend, file: ResidentFile | null,
-    lifetime: { closed: boolean },
   ) {
-    this.lifetime = lifetime
     this.fileName = fileName
     this.maxDoc = maxDoc
     this.columns = Object.freeze(columns)
@@ -78,7 +74,7 @@ export class ColumnsReader implements Disposable {
   close(): void {
     if (this.closed) return
     this.closed = true
-    this.lifetime.closed = true
+    for (const column of this.columns) column.markClosed()
     this.file?.release()
   }
 
