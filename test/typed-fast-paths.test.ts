@@ -111,6 +111,12 @@ describe('exact doubles: blocks proven within ±(2^53 - 1) decode in one pass', 
       duel(values, 'float64', fitsDouble, 3, 1013)
     })
   }
+  it('every width without a SIMD unpack (27, 29–31, 33–52), each with a span near 2^53 and g > 1 where it fits', () => {
+    const widths = [27, 29, 30, 31, ...Array.from({ length: 20 }, (_, index) => 33 + index)]
+    const values = widths.flatMap((W) => block(-(2n ** 52n) + BigInt(W), 2n ** BigInt(53 - W) - 1n, W))
+    duel(values, 'float64', fitsDouble)
+    duel(values, 'float64', fitsDouble, 1029, 20_000)
+  })
   it('2^53 in the middle of a block: refused there, nothing after it written', () => {
     const values = [...block(0n, 1n, 20), ...block(SAFE - 1000n, 1n, 11, (index) => (index === 517 ? SAFE + 1n : null))]
     duel(values, 'float64', fitsDouble)
