@@ -128,6 +128,14 @@ function tableEntriesInt32(p: usize, entries: u32): void {
       v128.store(o, scale(i32x4.extend_low_i16x8_u(high), bases, steps, unit), 32)
       v128.store(o, scale(i32x4.extend_high_i16x8_u(high), bases, steps, unit), 48)
     }
+  } else if (W == 32) {
+    // Whole words: the units are the loads themselves (no shuffle, multiply or shift).
+    for (; i + 8 <= to; i += 8, q += 32, o += 32) {
+      const u0 = v128.load(q), u1 = v128.load(q, 16)
+      if (check && !unitsFit(u0, u1, lows, spans)) break
+      v128.store(o, scale(u0, bases, steps, unit))
+      v128.store(o, scale(u1, bases, steps, unit), 16)
+    }
   } else if (window16(W)) {
     // Eight fields from one 16-byte load, in u16 lanes, widened to two u32x4.
     prepareUnpack16(W)
