@@ -1,7 +1,8 @@
 // SIMD unpacking for widths whose fields fit a 4-byte window (W + its largest
 // bit shift ≤ 32: W ≤ 26, 28, 32) with g = 1, g < 2^32, or g a multiple of
 // 2^32. Measured here on 64K values: g = 1 goes from 3.0 to 3.7 G values/s,
-// g = 1000 from 2.4 to 3.1, g = 2^40 from 2.4 to 3.5.
+// g = 1000 from 2.4 to 3.1, g = 2^40 from 2.4 to 3.5 (then 3.5 → 5.1 at widths
+// 11–22 with the masks and multipliers as constants, below).
 //
 // Four fields at a time: a byte shuffle puts each field's 4-byte window in a
 // 32-bit lane, a multiply by 2^(32 - W - s) shifts each lane by its own amount
@@ -10,9 +11,11 @@
 // (extmul, g < 2^32), or, when g = h · 2^32, multiplied by h in 32 bits (exact:
 // g · u < 2^64) and moved to the high halves; and the base is added.
 //
-// V8 does not hoist loop invariants and rebuilds each v128 constant at every
-// use (4 instructions each), so the loop constants are stored in static memory
-// once per call and loaded in the loop (one instruction each).
+// The shuffle masks and multipliers depend on the width alone, so each width's
+// function has them as v128 constants: with a constant mask whose indexes are all
+// in range, V8 emits the byte shuffle alone, where a mask loaded from memory also
+// needs an instruction clamping out-of-range indexes. The base and g are loaded
+// from static memory in the loop (V8 rebuilds a splat at every use).
 import { fieldRun } from './unpack'
 
 /** How units become values: see the header. */
@@ -20,17 +23,11 @@ export const UNIT: i32 = 0
 export const MULTIPLY: i32 = 1
 export const MULTIPLY_HIGH: i32 = 2
 
-/** The loop constants: 2 shuffle masks, 2 multipliers, base splat, g (or its high word) splat. */
+/** The loop's run-time constants at 64 and 80: base splat, g (or its high word) splat. */
 const VECTORS: usize = memory.data(96, 16)
 
 // @ts-ignore: decorator
 @inline function byteOf(k: u32, W: u32): u32 { return (k * W) >>> 3 }
-
-/** Shuffle indexes of the 4-byte window at byte b, as one 32-bit lane. */
-// @ts-ignore: decorator
-@inline function window4(b: u32): u64 {
-  return <u64>(b | ((b + 1) << 8) | ((b + 2) << 16) | ((b + 3) << 24))
-}
 
 /** 2^(32 - W - s) for field k: moves the field's top bit to bit 31. */
 // @ts-ignore: decorator
@@ -38,35 +35,26 @@ const VECTORS: usize = memory.data(96, 16)
   return <u64>1 << <u64>(32 - W - ((k * W) & 7))
 }
 
+/** For window16Width: the swizzle mask putting each of the 8 fields' 2-byte window in a u16 lane. */
 // @ts-ignore: decorator
-@inline function lanes(low: u64, high: u64): v128 {
-  return i64x2.replace_lane(i64x2.splat(low), 1, high)
+@inline function window16Mask(W: u32): v128 {
+  return i8x16(
+    <i8>byteOf(0, W), <i8>(byteOf(0, W) + 1), <i8>byteOf(1, W), <i8>(byteOf(1, W) + 1),
+    <i8>byteOf(2, W), <i8>(byteOf(2, W) + 1), <i8>byteOf(3, W), <i8>(byteOf(3, W) + 1),
+    <i8>byteOf(4, W), <i8>(byteOf(4, W) + 1), <i8>byteOf(5, W), <i8>(byteOf(5, W) + 1),
+    <i8>byteOf(6, W), <i8>(byteOf(6, W) + 1), <i8>byteOf(7, W), <i8>(byteOf(7, W) + 1))
 }
 
-/** Stores the masks and multipliers of fields k0..k0+3 (loaded from group byte h) at VECTORS + at. */
+/** 2^(16 - W - s) for field k: moves the field's top bit to bit 15 of its lane. */
 // @ts-ignore: decorator
-@inline function storeQuadConstants(k0: u32, h: u32, at: usize, W: u32): void {
-  v128.store(VECTORS + at, lanes(
-    window4(byteOf(k0, W) - h) | (window4(byteOf(k0 + 1, W) - h) << 32),
-    window4(byteOf(k0 + 2, W) - h) | (window4(byteOf(k0 + 3, W) - h) << 32)))
-  v128.store(VECTORS + at, lanes(
-    topShift(k0, W) | (topShift(k0 + 1, W) << 32),
-    topShift(k0 + 2, W) | (topShift(k0 + 3, W) << 32)), 32)
+@inline function topShift16(k: u32, W: u32): i16 {
+  return <i16>(<u32>1 << (16 - W - ((k * W) & 7)))
 }
 
-/** For window16Width: the 2-byte window of each of the 8 fields (swizzle mask) and multipliers 2^(16 - W - shift). */
 // @ts-ignore: decorator
-@inline function storeWindow16Constants(W: u32): void {
-  let masks: u64 = 0, multipliers: u64 = 0, masksHigh: u64 = 0, multipliersHigh: u64 = 0
-  for (let k: u32 = 0; k < 4; k++) {
-    const b = byteOf(k, W), bHigh = byteOf(k + 4, W)
-    masks |= <u64>(b | ((b + 1) << 8)) << (16 * k)
-    masksHigh |= <u64>(bHigh | ((bHigh + 1) << 8)) << (16 * k)
-    multipliers |= <u64>(1 << (16 - W - ((k * W) & 7))) << (16 * k)
-    multipliersHigh |= <u64>(1 << (16 - W - (((k + 4) * W) & 7))) << (16 * k)
-  }
-  v128.store(VECTORS, lanes(masks, masksHigh))
-  v128.store(VECTORS, lanes(multipliers, multipliersHigh), 32)
+@inline function window16Multipliers(W: u32): v128 {
+  return i16x8(topShift16(0, W), topShift16(1, W), topShift16(2, W), topShift16(3, W),
+    topShift16(4, W), topShift16(5, W), topShift16(6, W), topShift16(7, W))
 }
 
 /** Units of fields 0..3 (k = 0) or 4..7 (k = 1) of the group at q, as u32x4. */
@@ -77,8 +65,19 @@ const VECTORS: usize = memory.data(96, 16)
   if (W == 16) return v128.load16x4_u(q + k * h)
   if (W == 8) return i32x4.extend_low_i16x8_u(v128.load8x8_u(q + k * h))
   const bytes = v128.load(q + k * h)
-  const windows = i8x16.swizzle(bytes, v128.load(VECTORS + (<usize>k << 4)))
-  return i32x4.shr_u(i32x4.mul(windows, v128.load(VECTORS + (<usize>k << 4), 32)), 32 - W)
+  const windows = i8x16.swizzle(bytes, windowMask(4 * k, k * h, W))
+  return i32x4.shr_u(i32x4.mul(windows, i32x4(
+    <i32>topShift(4 * k, W), <i32>topShift(4 * k + 1, W), <i32>topShift(4 * k + 2, W), <i32>topShift(4 * k + 3, W))), 32 - W)
+}
+
+/** The swizzle mask of fields k0..k0+3 (from group byte h) as a constant. */
+// @ts-ignore: decorator
+@inline function windowMask(k0: u32, h: u32, W: u32): v128 {
+  return i8x16(
+    <i8>(byteOf(k0, W) - h), <i8>(byteOf(k0, W) - h + 1), <i8>(byteOf(k0, W) - h + 2), <i8>(byteOf(k0, W) - h + 3),
+    <i8>(byteOf(k0 + 1, W) - h), <i8>(byteOf(k0 + 1, W) - h + 1), <i8>(byteOf(k0 + 1, W) - h + 2), <i8>(byteOf(k0 + 1, W) - h + 3),
+    <i8>(byteOf(k0 + 2, W) - h), <i8>(byteOf(k0 + 2, W) - h + 1), <i8>(byteOf(k0 + 2, W) - h + 2), <i8>(byteOf(k0 + 2, W) - h + 3),
+    <i8>(byteOf(k0 + 3, W) - h), <i8>(byteOf(k0 + 3, W) - h + 1), <i8>(byteOf(k0 + 3, W) - h + 2), <i8>(byteOf(k0 + 3, W) - h + 3))
 }
 
 /** One group of 8 values from units u0 (fields 0..3) and u1 (4..7), g = 1. */
@@ -133,7 +132,7 @@ const VECTORS: usize = memory.data(96, 16)
 @inline function group(q: usize, o: usize, h: u32, W: u32, mode: i32): void {
   let u0: v128, u1: v128
   if (window16Width(W)) {
-    const u = i16x8.shr_u(i16x8.mul(i8x16.swizzle(v128.load(q), v128.load(VECTORS)), v128.load(VECTORS, 32)), 16 - W)
+    const u = i16x8.shr_u(i16x8.mul(i8x16.swizzle(v128.load(q), window16Mask(W)), window16Multipliers(W)), 16 - W)
     u0 = i32x4.extend_low_i16x8_u(u)
     u1 = i32x4.extend_high_i16x8_u(u)
   } else {
@@ -158,11 +157,6 @@ const VECTORS: usize = memory.data(96, 16)
   let o = out + (<usize>(i - from) << 3)
   let q = p + <usize>(i >>> 3) * W
   const h = byteOf(4, W)
-  if (window16Width(W)) storeWindow16Constants(W)
-  else {
-    storeQuadConstants(0, 0, 0, W)
-    storeQuadConstants(4, h, 16, W)
-  }
   v128.store(VECTORS, i64x2.splat(base), 64)
   v128.store(VECTORS, i32x4.splat(mode == MULTIPLY_HIGH ? <u32>(g >>> 32) : <u32>g), 80)
   let groups = (to - i) >>> 3
