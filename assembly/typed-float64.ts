@@ -85,11 +85,22 @@ function blockExact(record: usize, data: usize): bool {
   const tops = i32x4.splat(<i32>(W << 26))
   const end = loadLimit(p, to, W)
   let q = p + <usize>(i >>> 3) * W
+  // Whole words, halves and bytes: the units are (widening) loads, no shuffle, multiply or shift.
   if (W == 32) {
-    // Whole words: the units are the loads themselves (no shuffle, multiply or shift).
     for (; i + 8 <= to; i += 8, q += 32, o += 64) {
       storeScaled(o, v128.load(q), bases, steps, unit, flip, tops)
       storeScaled(o + 32, v128.load(q, 16), bases, steps, unit, flip, tops)
+    }
+  } else if (W == 16) {
+    for (; i + 8 <= to; i += 8, q += 16, o += 64) {
+      storeScaled(o, v128.load16x4_u(q), bases, steps, unit, flip, tops)
+      storeScaled(o + 32, v128.load16x4_u(q, 8), bases, steps, unit, flip, tops)
+    }
+  } else if (W == 8) {
+    for (; i + 8 <= to; i += 8, q += 8, o += 64) {
+      const u = v128.load8x8_u(q)
+      storeScaled(o, i32x4.extend_low_i16x8_u(u), bases, steps, unit, flip, tops)
+      storeScaled(o + 32, i32x4.extend_high_i16x8_u(u), bases, steps, unit, flip, tops)
     }
   } else if (window16(W)) {
     prepareUnpack16(W)

@@ -59,7 +59,7 @@ const VECTORS: usize = memory.data(96, 16)
 
 /** Units of fields 0..3 (k = 0) or 4..7 (k = 1) of the group at q, as u32x4. */
 // @ts-ignore: decorator
-@inline function quad(q: usize, k: u32, h: u32, W: u32): v128 {
+@inline export function quad(q: usize, k: u32, h: u32, W: u32): v128 {
   // Whole bytes, halves and words need no shuffle, multiply or shift: a widening load.
   if (W == 32) return v128.load(q + k * h)
   if (W == 16) return v128.load16x4_u(q + k * h)

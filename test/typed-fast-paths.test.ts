@@ -73,6 +73,16 @@ describe('int32: units checked against the range that maps into int32', () => {
     duel(values, 'int32', fitsInt32)
     duel(values, 'int32', fitsInt32, 2, 998) // all in range
   })
+  it('g = 1 at the widths with a function each (1-26 but 8, 28): checked units refused where they first occur', () => {
+    for (const W of [...Array.from({ length: 26 }, (_, index) => index + 1).filter((width) => width !== 8), 28]) {
+      // A block that fits whole, then one from INT32_MAX - 2^(W-1) whose first unit past the range is value 600.
+      const base = INT32_MAX - (1n << BigInt(W - 1)), top = (1n << BigInt(W)) - 1n
+      const values = [...block(-(2n ** 30n) + BigInt(W), 1n, W), ...block(base, 1n, W, (index) => (index >= 1 && index < 600 ? base + 5n + BigInt(index % 7) : index === 600 ? base + top : null))]
+      expect(fitsInt32(values[1624])).toBe(W === 1)
+      duel(values, 'int32', fitsInt32)
+      duel(values, 'int32', fitsInt32, 1029, 900)
+    }
+  })
   it('a constant block beside a checked one, and runs that start and end inside groups', () => {
     const values = [...new Array(1024).fill(-12345n), ...block(INT32_MAX - 100n, 1n, 8, (index) => (index >= 2 ? INT32_MAX - BigInt(index % 100) : null))]
     for (const [first, count] of [[0, 2048], [1019, 20], [1030, 1018]]) duel(values, 'int32', fitsInt32, first, count)
