@@ -80,8 +80,9 @@ export class Column {
   private closed = false
   private readonly integerLike: boolean
   /**
-   * Single reads of a dense integer-like column in JS, without a backend call: built by the
-   * first getInt64 (at open, its per-block tables cost milliseconds on a big file), null until then and for other columns.
+   * Single reads of a dense integer-like column in JS, without a backend call: built by the first
+   * getInt64 (at open, its per-block tables cost milliseconds on a big file); NO_LOOKUP (serving no
+   * document) until then, for other columns and after close.
    */
   private numberLookup: NumberLookup = NO_LOOKUP
 
