@@ -15,6 +15,7 @@ import {
 } from './query-common'
 import { fill } from './decode'
 import { unpackDouble } from './widths-double'
+import { wholeUnits } from './unpack-simd'
 import { TYPED_ENTRIES, chunkTablesValid, tableTyped } from './typed-table'
 
 const MAX_SAFE: i64 = 0x1F_FFFF_FFFF_FFFF
@@ -85,18 +86,19 @@ function blockExact(record: usize, data: usize): bool {
   const tops = i32x4.splat(<i32>(W << 26))
   const end = loadLimit(p, to, W)
   let q = p + <usize>(i >>> 3) * W
-  // Whole words, halves and bytes: the units are (widening) loads, no shuffle, multiply or shift.
+  // Whole words, halves and bytes (wholeUnits), a loop each: one loop branching on W per group ran 5% slower.
   if (W == 32) {
     for (; i + 8 <= to; i += 8, q += 32, o += 64) {
-      storeScaled(o, v128.load(q), bases, steps, unit, flip, tops)
-      storeScaled(o + 32, v128.load(q, 16), bases, steps, unit, flip, tops)
+      storeScaled(o, wholeUnits(q, 0, 32), bases, steps, unit, flip, tops)
+      storeScaled(o + 32, wholeUnits(q, 1, 32), bases, steps, unit, flip, tops)
     }
   } else if (W == 16) {
     for (; i + 8 <= to; i += 8, q += 16, o += 64) {
-      storeScaled(o, v128.load16x4_u(q), bases, steps, unit, flip, tops)
-      storeScaled(o + 32, v128.load16x4_u(q, 8), bases, steps, unit, flip, tops)
+      storeScaled(o, wholeUnits(q, 0, 16), bases, steps, unit, flip, tops)
+      storeScaled(o + 32, wholeUnits(q, 1, 16), bases, steps, unit, flip, tops)
     }
   } else if (W == 8) {
+    // Bytes: all 8 from one load (two wholeUnits loads ran 4% slower here).
     for (; i + 8 <= to; i += 8, q += 8, o += 64) {
       const u = v128.load8x8_u(q)
       storeScaled(o, i32x4.extend_low_i16x8_u(u), bases, steps, unit, flip, tops)

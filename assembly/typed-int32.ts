@@ -19,7 +19,7 @@ import {
   unpackMultiplier, window16,
 } from './query-common'
 import { TYPED_ENTRIES, chunkTablesValid, tableTyped } from './typed-table'
-import { quad } from './unpack-simd'
+import { quad, wholeUnits } from './unpack-simd'
 
 /** How a block reaches the int32 output: not at all (the checked path), unchecked, or with its units checked. */
 const NO: i32 = 0
@@ -140,9 +140,8 @@ function tableEntriesInt32(p: usize, entries: u32): void {
       v128.store(o, scale(i32x4.extend_high_i16x8_u(high), bases, steps, unit), 48)
     }
   } else if (W == 32) {
-    // Whole words: the units are the loads themselves (no shuffle, multiply or shift).
     for (; i + 8 <= to; i += 8, q += 32, o += 32) {
-      const u0 = v128.load(q), u1 = v128.load(q, 16)
+      const u0 = wholeUnits(q, 0, 32), u1 = wholeUnits(q, 1, 32)
       if (check && !unitsFit(u0, u1, lows, spans)) break
       v128.store(o, scale(u0, bases, steps, unit))
       v128.store(o, scale(u1, bases, steps, unit), 16)

@@ -64,14 +64,23 @@ const VECTORS: usize = memory.data(32, 16)
  */
 // @ts-ignore: decorator
 @inline export function quad(q: usize, k: u32, h: u32, W: u32): v128 {
-  // Whole bytes, halves and words need no shuffle, multiply or shift: a widening load.
-  if (W == 32) return v128.load(q + k * h)
-  if (W == 16) return v128.load16x4_u(q + k * h)
-  if (W == 8) return i32x4.extend_low_i16x8_u(v128.load8x8_u(q + k * h))
+  if (W == 32 || W == 16 || W == 8) return wholeUnits(q, k, W)
   const bytes = v128.load(q + k * h)
   const windows = i8x16.swizzle(bytes, windowMask(4 * k, k * h, W))
   return i32x4.shr_u(i32x4.mul(windows, i32x4(
     <i32>topShift(4 * k, W), <i32>topShift(4 * k + 1, W), <i32>topShift(4 * k + 2, W), <i32>topShift(4 * k + 3, W))), 32 - W)
+}
+
+/**
+ * Units of fields 0..3 (k = 0) or 4..7 (k = 1) of a group of whole bytes, halves or words
+ * (W = 8, 16, 32) as u32x4: a widening load, no shuffle, multiply or shift.
+ */
+// @ts-ignore: decorator
+@inline export function wholeUnits(q: usize, k: u32, W: u32): v128 {
+  const at = q + k * (W >>> 1)
+  if (W == 32) return v128.load(at)
+  if (W == 16) return v128.load16x4_u(at)
+  return i32x4.extend_low_i16x8_u(v128.load8x8_u(at))
 }
 
 /** The swizzle mask of fields k0..k0+3 (from group byte h) as a constant. */
