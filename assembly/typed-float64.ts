@@ -1,18 +1,14 @@
 // The exact-double decode's fast path (Node build; the browser's widths stub answers
 // false): a chunk whose blocks are all constant or packed, with every value provably
 // within ±(2^53 - 1) from the record alone, is computed as base + g u in doubles in
-// one pass, straight to the output (tables: typed-table.ts; widths without a SIMD
-// unpack: widths-double.ts). Exact: u, g, base and g u are
+// one pass, straight to the output (tables: typed-table.ts; packed widths but 8, 16
+// and 32: widths-double.ts). Exact: u, g, base and g u are
 // integers below 2^53 (span ≤ 2^53 is part of the proof), so the multiply and the add
 // round nothing. Anything else goes through the checked path (typed.ts).
 import {
   BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_PACKED, KIND_TABLE, RECORD_BYTES, recordAux, recordBase, recordDataOffset,
   recordKind, recordWidth,
 } from './common'
-import {
-  fields4, fields8, loadLimit, prepareUnpack, prepareUnpack16, simdWidth, unpack16Mask, unpack16Multiplier, unpackMask,
-  unpackMultiplier, window16,
-} from './query-common'
 import { fill } from './decode'
 import { unpackDouble } from './widths-double'
 import { wholeUnits } from './unpack-simd'
@@ -84,7 +80,6 @@ function blockExact(record: usize, data: usize): bool {
   const bases = f64x2.splat(flip ? base + g * 2147483648 : base), steps = f64x2.splat(g)
   // 2^31 per lane, built from W (= 32 here) so that V8 keeps it in a register instead of rebuilding a constant.
   const tops = i32x4.splat(<i32>(W << 26))
-  const end = loadLimit(p, to, W)
   let q = p + <usize>(i >>> 3) * W
   // Whole words, halves and bytes (wholeUnits), a loop each: one loop branching on W per group ran 5% slower.
   if (W == 32) {
@@ -104,43 +99,22 @@ function blockExact(record: usize, data: usize): bool {
       storeScaled(o, i32x4.extend_low_i16x8_u(u), bases, steps, unit, flip, tops)
       storeScaled(o + 32, i32x4.extend_high_i16x8_u(u), bases, steps, unit, flip, tops)
     }
-  } else if (window16(W)) {
-    prepareUnpack16(W)
-    const masks = unpack16Mask(), multipliers = unpack16Multiplier()
-    const shift = 16 - W
-    for (; i + 8 <= to && q + 16 <= end; i += 8, q += W, o += 64) {
-      const u = fields8(q, masks, multipliers, shift)
-      storeScaled(o, i32x4.extend_low_i16x8_u(u), bases, steps, unit, flip, tops)
-      storeScaled(o + 32, i32x4.extend_high_i16x8_u(u), bases, steps, unit, flip, tops)
-    }
-  } else if (simdWidth(W)) {
-    prepareUnpack(W)
-    const mask0 = unpackMask(0), mask1 = unpackMask(1)
-    const multiplier0 = unpackMultiplier(0), multiplier1 = unpackMultiplier(1)
-    const shift = 32 - W
-    const h = (4 * W) >>> 3
-    for (; i + 8 <= to && q + h + 16 <= end; i += 8, q += W, o += 64) {
-      storeScaled(o, fields4(q, mask0, multiplier0, shift), bases, steps, unit, flip, tops)
-      storeScaled(o + 32, fields4(q + h, mask1, multiplier1, shift), bases, steps, unit, flip, tops)
-    }
   }
   for (; i < to; i++, o += 8) store<f64>(o, base + g * unitAt(p, i, W, mask))
 }
 
 /**
- * packedRun with its flags as literals (each of the four loops compiled on its own). Widths
- * without a SIMD unpack take a scalar loop per width (widths-double.ts): 1.2 → 1.85 G values/s
- * at width 47 against decoding i64 first and converting (an ad-hoc run, in place; turning the
- * unit into a double by its bits under 2^52's exponent, or skipping the multiply for g = 1, gained nothing).
+ * packedRun with its flags as literals (each of the four loops compiled on its own) for
+ * widths 8, 16 and 32; every other width has a function of its own (widths-double.ts).
  */
 function packedFloat64(record: usize, data: usize, from: u32, to: u32, o: usize): void {
   const W = recordWidth(record)
   const p = data + recordDataOffset(record)
-  const base = <f64>recordBase(record), g = <f64>recordAux(record)
-  if (!window16(W) && !simdWidth(W)) {
-    unpackDouble(p, from, to, base, g, o, W)
+  if (W != 8 && W != 16 && W != 32) {
+    unpackDouble(p, from, to, recordBase(record), <i64>recordAux(record), o, W)
     return
   }
+  const base = <f64>recordBase(record), g = <f64>recordAux(record)
   if (W != 32) {
     if (g == 1) packedRun(p, from, to, W, base, 1, o, true, false)
     else packedRun(p, from, to, W, base, g, o, false, false)

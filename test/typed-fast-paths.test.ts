@@ -127,6 +127,15 @@ describe('exact doubles: blocks proven within ±(2^53 - 1) decode in one pass', 
     duel(values, 'float64', fitsDouble)
     duel(values, 'float64', fitsDouble, 1029, 20_000)
   })
+  it('every width with a SIMD double unpack (1–28 but 8, 16 and 27): g = 1 from -(2^53 - 1), and g > 1 up to 2^53 - 1', () => {
+    const widths = Array.from({ length: 28 }, (_, index) => index + 1).filter((width) => width !== 8 && width !== 16 && width !== 27)
+    const values = widths.flatMap((W) => {
+      const g = 2n ** BigInt(53 - W) - 1n
+      return [...block(-SAFE, 1n, W), ...block(SAFE - g * ((1n << BigInt(W)) - 1n), g, W)]
+    })
+    duel(values, 'float64', fitsDouble)
+    duel(values, 'float64', fitsDouble, 1029, 40_000) // starting and ending inside groups of 8
+  })
   it('2^53 in the middle of a block: refused there, nothing after it written', () => {
     const values = [...block(0n, 1n, 20), ...block(SAFE - 1000n, 1n, 11, (index) => (index === 517 ? SAFE + 1n : null))]
     duel(values, 'float64', fitsDouble)
