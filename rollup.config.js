@@ -65,6 +65,20 @@ export async function kernelBytes() {
 }
 
 /**
+ * Raw reads into arrays outside linear memory without the Node build's constant-span
+ * fills (src/backend/wasm/constant-spans.ts): the reader's size budget has no room for them.
+ */
+function browserConstantSpans() {
+  return {
+    name: 'oixk-browser-constant-spans',
+    load(id) {
+      if (!id.replaceAll('\\', '/').endsWith('src/backend/wasm/constant-spans.ts')) return null
+      return 'export function withConstantSpans(sequence, first, count, destination, destinationIndex, run) { run(first, count, destinationIndex) }\n'
+    },
+  }
+}
+
+/**
  * After minification: the kernels' base64 text as a constant at the very end of
  * the file (read only when kernelBytes() runs, after the module has evaluated).
  * In one run at the end it costs about 290 bytes less gzip than in the middle of
@@ -127,6 +141,7 @@ export function bundleOptions(name, outDir = `${root}dist/browser`) {
     plugins: [
       ...(lazy ? [lazyTypeScriptBackend()] : []),
       browserKernelBytes(),
+      browserConstantSpans(),
       typescript({
         tsconfig: false,
         include: [`${root}src/**/*.ts`],

@@ -198,3 +198,39 @@ describe('table blocks into int32 and doubles: entries converted once, indexes v
     buffer.release()
   })
 })
+
+describe('raw values into a plain BigInt64Array: spans of constant blocks filled outside the kernels', () => {
+  const MIN = -(2n ** 63n)
+  // Blocks: 5, 5, 5 (one span), packed, 5, MIN, MIN, 7 (a span of 1,024 after a different constant), then a last block of 700 values of 9.
+  const constant = (value: bigint) => new Array<bigint>(1024).fill(value)
+  const values = [...constant(5n), ...constant(5n), ...constant(5n), ...block(-3n, 1n, 13), ...constant(5n), ...constant(MIN), ...constant(MIN),
+    ...constant(7n), ...new Array<bigint>(700).fill(9n)]
+  const bytes = denseFile(values.length, (index) => values[index])
+  const wasm = openColumns(bytes, { backend: 'wasm' }).getColumn('v')!, ts = openColumns(bytes, { backend: 'ts' }).getColumn('v')!
+  it('whole, and runs starting and ending inside spans, shorter than the 512-value threshold or not', () => {
+    expect(col(parseFile(bytes), 'v').section.values.blocks.map((block) => block.kind)).toEqual([0, 0, 0, 1, 0, 0, 0, 0, 0])
+    for (const [first, count] of [[0, values.length], [1000, 2100], [3000, 200], [4095, 2], [4096, 1024], [5500, 3368], [8000, 868], [8500, 368], [8191, 1]]) {
+      const expected = values.slice(first, first + count)
+      const plain = new BigInt64Array(count + 2).fill(-1n), buffer = createValueBuffer('int64', count, { backend: 'wasm' }), model = new BigInt64Array(count)
+      wasm.readValues(first, plain.subarray(1, count + 1)) // at a byte offset of 8 within its buffer
+      wasm.readValues(first, buffer.array)
+      ts.readValues(first, model)
+      expect(Array.from(plain)).toEqual([-1n, ...expected, -1n])
+      expect(Array.from(buffer.array as BigInt64Array)).toEqual(expected)
+      expect(Array.from(model)).toEqual(expected)
+      buffer.release()
+    }
+  })
+  it('a bad table index after a span: the span and the values before the bad one written, as by the TS backend', () => {
+    const model = parseFile(bytes)
+    const sequence = col(model, 'v').section.values
+    sequence.blocks[3] = tableBlock([1n, 2n, 3n], Array.from({ length: 1024 }, (_, index) => (index === 40 ? 3 : index % 3)), 2)
+    const corrupt = buildFile(model)
+    const outputs = [new BigInt64Array(6000).fill(-1n), new BigInt64Array(6000).fill(-1n)]
+    const message = 'values of field "v": block 3 has table index 3, beyond its 3 entries'
+    expectCorrupt(() => openColumns(corrupt, { backend: 'ts', fileName: FILE_NAME }).getColumn('v')!.readValues(0, outputs[0]), message)
+    expectCorrupt(() => openColumns(corrupt, { backend: 'wasm', fileName: FILE_NAME }).getColumn('v')!.readValues(0, outputs[1]), message)
+    const expected = [...values.slice(0, 3072), ...Array.from({ length: 40 }, (_, index) => BigInt(index % 3) + 1n), ...new Array(6000 - 3112).fill(-1n)]
+    for (const output of outputs) expect(Array.from(output)).toEqual(expected)
+  })
+})
