@@ -40,7 +40,7 @@ const VECTORS: usize = memory.data(32, 16)
 
 /** For window16Width: the swizzle mask putting each of the 8 fields' 2-byte window in a u16 lane. */
 // @ts-ignore: decorator
-@inline function window16Mask(W: u32): v128 {
+@inline export function window16Mask(W: u32): v128 {
   return i8x16(
     <i8>byteOf(0, W), <i8>(byteOf(0, W) + 1), <i8>byteOf(1, W), <i8>(byteOf(1, W) + 1),
     <i8>byteOf(2, W), <i8>(byteOf(2, W) + 1), <i8>byteOf(3, W), <i8>(byteOf(3, W) + 1),
@@ -55,7 +55,7 @@ const VECTORS: usize = memory.data(32, 16)
 }
 
 // @ts-ignore: decorator
-@inline function window16Multipliers(W: u32): v128 {
+@inline export function window16Multipliers(W: u32): v128 {
   return i16x8(topShift16(0, W), topShift16(1, W), topShift16(2, W), topShift16(3, W),
     topShift16(4, W), topShift16(5, W), topShift16(6, W), topShift16(7, W))
 }

@@ -155,6 +155,29 @@ describe('table blocks into int32 and doubles: entries converted once, indexes v
       duel(values, 'int32', fitsInt32, 1000, 1500)
     }
   })
+  it('index widths 1-4 to Int32Array (byte planes, 16 values a group): runs starting and ending inside groups', () => {
+    // Table blocks built by hand: the writer stores two distinct values as a packed block of width 1.
+    for (const [count, W] of [[2, 1], [3, 2], [4, 2], [7, 3], [8, 3], [12, 4]]) {
+      const entries = Array.from({ length: count }, (_, index) => (index === 0 ? INT32_MIN : index === 1 ? INT32_MAX : BigInt(Math.floor(random() * 2 ** 32) - 2 ** 31)))
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      const model = parseFile(denseFile(3000, () => 0n))
+      const sequence = col(model, 'v').section.values
+      const indexes = Array.from({ length: 3000 }, () => Math.floor(random() * count))
+      sequence.blocks = [0, 1, 2].map((block) => tableBlock(entries, indexes.slice(1024 * block, 1024 * (block + 1)), W))
+      const bytes = buildFile(model)
+      const wasm = openColumns(bytes, { backend: 'wasm' }).getColumn('v')!
+      for (const [first, n] of [[0, 3000], [5, 2990], [1000, 37], [2043, 16]]) {
+        const expected = indexes.slice(first, first + n).map((index) => Number(entries[index]))
+        const buffer = createValueBuffer('int32', n, { backend: 'wasm' })
+        const plain = new Int32Array(n)
+        wasm.readValues(first, plain)
+        wasm.readValues(first, buffer.array)
+        expect([W, Array.from(plain)]).toEqual([W, expected])
+        expect(Array.from(buffer.array)).toEqual(expected)
+        buffer.release()
+      }
+    }
+  })
   it('entries at ±(2^53 - 1) to Float64Array', () => {
     const values = tableValues(wideEntries, 3000)
     duel(values, 'float64', fitsDouble)
