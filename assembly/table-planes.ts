@@ -1,15 +1,45 @@
-// Table blocks of up to 16 entries (index widths 1-4) into int32, 16 values at a
-// time (Node build): byte k of every entry sits in byte plane k (16 bytes, one per
-// entry), so one byte shuffle per plane looks all 16 indexes up at once, and byte
-// interleaves turn the four planes into 16 int32. No per-value address arithmetic
-// or lane loads, which bound typed-table.ts's loop: 64K values into a ValueBuffer,
-// 2.4 → 4.3 G values/s (ad-hoc run). For 8-byte values (eight planes, a deeper
-// transpose) it ran no faster than the lane loads (2.3 G values/s for doubles).
+// Table blocks of up to 16 entries (index widths 1-4), 16 values at a time (Node
+// build): byte k of every entry's 32-bit word sits in byte plane k (16 bytes, one
+// per entry), so one byte shuffle per plane looks all 16 indexes up at once, and
+// byte interleaves turn the four planes into 16 words. No per-value address
+// arithmetic or lane loads, which bound the loops of table.ts and typed-table.ts.
+// The words are the entries themselves (int32 output), or, for i64 output, the
+// entries' offsets from the smallest when they span less than 2^32, widened and
+// added to it. 64K values into ValueBuffers, ad-hoc runs: int32 2.4 → 4.2 G
+// values/s, i64 2.44 → 2.73. Doubles keep the lane loads: offsets converted ran at
+// 2.2 against 2.35, and eight planes of whole 8-byte entries (a deeper transpose) no faster.
 
 import { window16Mask, window16Multipliers } from './unpack-simd'
 
 /** Byte planes of 16 int32 entries: plane k (16 bytes) holds byte k of entries 0..15. */
 const PLANES: usize = memory.data(64, 16)
+/** Entries' offsets from the smallest, as u32, for buildPlanes. */
+const OFFSETS: usize = memory.data(64, 16)
+/** The smallest entry as an i64x2 splat (offset planes). */
+const PLANES_BASE: usize = memory.data(16, 16)
+
+/** What storePlanes makes of each word: itself, or the base plus it as an i64. */
+export const PLANES_INT32: i32 = 0
+export const PLANES_INT64: i32 = 1
+
+/**
+ * For i64 output: when the table's entries (count ≤ 16, i64 at p) span less than 2^32, their
+ * offsets from the smallest as planes, and the smallest as the base; false otherwise.
+ * (Entries ascend in a valid file; the bounds are found anyway, so a corrupt order decodes the same.)
+ */
+export function buildOffsetPlanes(p: usize, count: u32): bool {
+  let low = load<i64>(p), high = low
+  for (let j: u32 = 1; j < count; j++) {
+    const entry = load<i64>(p + (<usize>j << 3))
+    if (entry < low) low = entry
+    if (entry > high) high = entry
+  }
+  if (<u64>(high - low) > 0xFFFF_FFFF) return false
+  for (let j: u32 = 0; j < count; j++) store<u32>(OFFSETS + (<usize>j << 2), <u32>(load<i64>(p + (<usize>j << 3)) - low))
+  buildPlanes(OFFSETS)
+  v128.store(PLANES_BASE, i64x2.splat(low))
+  return true
+}
 
 /**
  * The 16 int32 entries at p as byte planes (a 16 × 4 byte transpose; entries past a
@@ -53,14 +83,33 @@ export function buildPlanes(p: usize): void {
 // @ts-ignore: decorator
 @inline function high16(a: v128, b: v128): v128 { return i8x16.shuffle(a, b, 8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31) }
 
-/** The 16 int32 values named by indexes (bytes) to o. */
+/**
+ * The 16 values named by indexes (bytes) to o: words as int32 (64 bytes), or base + word as
+ * i64 (128 bytes; the words are unsigned offsets).
+ */
 // @ts-ignore: decorator
-@inline export function storePlanes(indexes: v128, o: usize): void {
+@inline export function storePlanes(indexes: v128, o: usize, mode: i32): void {
   // Bytes 0-1 and 2-3 of values 0-7 (a0, b0) and 8-15 (a1, b1) in u16 lanes; then 4-byte lanes.
   const p0 = plane(0, indexes), p1 = plane(1, indexes), p2 = plane(2, indexes), p3 = plane(3, indexes)
   const a0 = low8(p0, p1), a1 = high8(p0, p1), b0 = low8(p2, p3), b1 = high8(p2, p3)
-  v128.store(o, low16(a0, b0))
-  v128.store(o, high16(a0, b0), 16)
-  v128.store(o, low16(a1, b1), 32)
-  v128.store(o, high16(a1, b1), 48)
+  const w0 = low16(a0, b0), w1 = high16(a0, b0), w2 = low16(a1, b1), w3 = high16(a1, b1)
+  if (mode == PLANES_INT32) {
+    v128.store(o, w0)
+    v128.store(o, w1, 16)
+    v128.store(o, w2, 32)
+    v128.store(o, w3, 48)
+  } else {
+    widenWords(w0, o)
+    widenWords(w1, o + 32)
+    widenWords(w2, o + 64)
+    widenWords(w3, o + 96)
+  }
+}
+
+/** Four words as base + word, i64, to o. */
+// @ts-ignore: decorator
+@inline function widenWords(w: v128, o: usize): void {
+  const base = v128.load(PLANES_BASE)
+  v128.store(o, i64x2.add(i64x2.extend_low_i32x4_u(w), base))
+  v128.store(o, i64x2.add(i64x2.extend_high_i32x4_u(w), base), 16)
 }

@@ -3,6 +3,7 @@
 // entries stored in pairs (16-byte stores: 2.1 → 2.4 G values/s on 16 entries);
 // the browser build (scripts/bundle-widths.as) uses one generic scalar instance.
 import { OK, tableIndexError } from './common'
+import { PLANES_INT64, buildOffsetPlanes, indexes16, storePlanes } from './table-planes'
 
 /**
  * Table indexes [from, to) of width W (1..8) at idx, each checked against
@@ -26,6 +27,15 @@ import { OK, tableIndexError } from './common'
     store<i64>(o, load<i64>(p + (<usize>e << 3)))
   }
   let q = idx + <usize>(i >>> 3) * W
+  // Up to 16 entries spanning less than 2^32: 16 values a group through byte planes (table-planes.ts).
+  if (pairs && W <= 4 && i + 16 <= to && buildOffsetPlanes(p, entries)) {
+    const limits = i8x16.splat(<i8>entries)
+    for (; i + 16 <= to; i += 16, o += 128, q += 2 * W) {
+      const indexes = indexes16(q, W)
+      if (!full && v128.any_true(i8x16.ge_u(indexes, limits))) break // the loops below find the first bad index
+      storePlanes(indexes, o, PLANES_INT64)
+    }
+  }
   for (; i + 8 <= to; i += 8, o += 64, q += W) {
     const x = load<u64>(q)
     const e0 = <u32>x & mask

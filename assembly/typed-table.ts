@@ -4,7 +4,7 @@
 // validated for the whole chunk before anything is written, so a table index error
 // leaves the chunk untouched, as the checked path (and the TS backend) do.
 import { BLOCK_SHIFT, BLOCK_VALUES, KIND_TABLE, OK, RECORD_BYTES, recordAux, recordDataOffset, recordKind, recordWidth } from './common'
-import { buildPlanes, indexes16, storePlanes } from './table-planes'
+import { PLANES_INT32, buildPlanes, indexes16, storePlanes } from './table-planes'
 
 /** A table block's entries converted for the typed output: up to 256 of 4 (int32) or 8 (double) bytes. */
 export const TYPED_ENTRIES: usize = memory.data(256 * 8, 16)
@@ -66,6 +66,7 @@ export function chunkTablesValid(records: usize, data: usize, start: u32, end: u
   for (; i < to && (i & 7) != 0; i++, o += size) storeEntry(o, indexAt(indexes, i, W, <u32>mask), int32)
   const w = <u64>W
   let q = indexes + <usize>(i >>> 3) * W
+  // Doubles keep the lane loads: through offset planes (as table.ts's i64), 2.35 → 2.2 G values/s.
   if (int32 && W <= 4 && i + 16 <= to) {
     buildPlanes(TYPED_ENTRIES)
     const done = planesInt32(q, i, to, o, W)
@@ -96,7 +97,7 @@ export function chunkTablesValid(records: usize, data: usize, start: u32, end: u
 /** Groups of 16 int32 values from i (a multiple of 8) while they fit before to, through the byte planes (table-planes.ts); returns where it stopped. */
 // @ts-ignore: decorator
 @inline function planesRun(q: usize, i: u32, to: u32, o: usize, W: u32): u32 {
-  for (; i + 16 <= to; i += 16, q += 2 * W, o += 64) storePlanes(indexes16(q, W), o)
+  for (; i + 16 <= to; i += 16, q += 2 * W, o += 64) storePlanes(indexes16(q, W), o, PLANES_INT32)
   return i
 }
 

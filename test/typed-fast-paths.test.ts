@@ -257,3 +257,44 @@ describe('raw values into a plain BigInt64Array: spans of constant blocks filled
     for (const output of outputs) expect(Array.from(output)).toEqual(expected)
   })
 })
+
+describe('raw table blocks of up to 16 entries spanning less than 2^32: 16 values a group through byte planes', () => {
+  /** A file of three table blocks (index width W) over entries, built by hand, and the indexes it holds. */
+  function tableFile(entries: bigint[], W: number, indexes: number[]): Uint8Array {
+    const model = parseFile(denseFile(indexes.length, () => 0n))
+    const sequence = col(model, 'v').section.values
+    sequence.blocks = [0, 1, 2].map((block) => tableBlock(entries, indexes.slice(1024 * block, 1024 * (block + 1)), W))
+    return buildFile(model)
+  }
+  it('index widths 1-4, spans 2^32 - 1 (planes) and 2^32 (lane loads), runs starting and ending inside groups', () => {
+    for (const [count, W, span] of [[2, 1, 2n ** 32n - 1n], [3, 2, 2n ** 32n - 1n], [7, 3, 2n ** 32n - 1n], [12, 4, 2n ** 32n - 1n], [16, 4, 2n ** 32n - 1n], [16, 4, 2n ** 32n]] as const) {
+      const base = -(2n ** 40n) + 3n
+      const entries = Array.from({ length: count }, (_, index) => base + (index === count - 1 ? span : BigInt(Math.floor(random() * Number(span)))))
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      entries[0] = base
+      const indexes = Array.from({ length: 3000 }, () => Math.floor(random() * count))
+      const wasm = openColumns(tableFile(entries, W, indexes), { backend: 'wasm' }).getColumn('v')!
+      for (const [first, n] of [[0, 3000], [5, 2990], [1000, 37], [2043, 16]]) {
+        const expected = indexes.slice(first, first + n).map((index) => entries[index])
+        const buffer = createValueBuffer('int64', n, { backend: 'wasm' })
+        const plain = new BigInt64Array(n)
+        wasm.readValues(first, plain)
+        wasm.readValues(first, buffer.array)
+        expect([W, span, Array.from(plain)]).toEqual([W, span, expected])
+        expect(Array.from(buffer.array as BigInt64Array)).toEqual(expected)
+        buffer.release()
+      }
+    }
+  })
+  it('index 12 of 12 entries inside a group of 16: the values before it written, as by the TS backend', () => {
+    const entries = Array.from({ length: 12 }, (_, index) => 1000n * BigInt(index) - 5n)
+    const indexes = Array.from({ length: 3000 }, (_, index) => (index === 1024 + 16 * 3 + 5 ? 12 : index % 12))
+    const bytes = tableFile(entries, 4, indexes)
+    const message = 'values of field "v": block 1 has table index 12, beyond its 12 entries'
+    const outputs = [new BigInt64Array(3000).fill(-1n), new BigInt64Array(3000).fill(-1n)]
+    expectCorrupt(() => openColumns(bytes, { backend: 'ts', fileName: FILE_NAME }).getColumn('v')!.readValues(0, outputs[0]), message)
+    expectCorrupt(() => openColumns(bytes, { backend: 'wasm', fileName: FILE_NAME }).getColumn('v')!.readValues(0, outputs[1]), message)
+    const expected = [...indexes.slice(0, 1024 + 53).map((index) => entries[index]), ...new Array(3000 - 1077).fill(-1n)]
+    for (const output of outputs) expect(Array.from(output)).toEqual(expected)
+  })
+})
