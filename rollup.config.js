@@ -66,14 +66,15 @@ export async function kernelBytes() {
 
 /**
  * Raw reads into arrays outside linear memory without the Node build's constant-span
- * fills (src/backend/wasm/constant-spans.ts): the reader's size budget has no room for them.
+ * fills (src/backend/wasm/constant-spans.ts): the stub finds no spans, since the reader's
+ * size budget has no room for them.
  */
 function browserConstantSpans() {
   return {
     name: 'oixk-browser-constant-spans',
     load(id) {
       if (!id.replaceAll('\\', '/').endsWith('src/backend/wasm/constant-spans.ts')) return null
-      return 'export function withConstantSpans(sequence, first, count, destination, destinationIndex, run) { run(first, count, destinationIndex) }\n'
+      return 'export function constantSpans() { return [] }\nexport function withConstantSpans() {}\n'
     },
   }
 }

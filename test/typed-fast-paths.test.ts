@@ -224,15 +224,15 @@ describe('table blocks into int32 and doubles: entries converted once, indexes v
 
 describe('raw values into a plain BigInt64Array: spans of constant blocks filled outside the kernels', () => {
   const MIN = -(2n ** 63n)
-  // Blocks: 5, 5, 5 (one span), packed, 5, MIN, MIN, 7 (a span of 1,024 after a different constant), then a last block of 700 values of 9.
+  // Blocks: 5, 5, 5 (one span), packed, 5, 5 + 2^32 (its low word that of 5), MIN, MIN, 7, then a last block of 700 values of 9.
   const constant = (value: bigint) => new Array<bigint>(1024).fill(value)
-  const values = [...constant(5n), ...constant(5n), ...constant(5n), ...block(-3n, 1n, 13), ...constant(5n), ...constant(MIN), ...constant(MIN),
-    ...constant(7n), ...new Array<bigint>(700).fill(9n)]
+  const values = [...constant(5n), ...constant(5n), ...constant(5n), ...block(-3n, 1n, 13), ...constant(5n), ...constant(5n + 2n ** 32n), ...constant(MIN),
+    ...constant(MIN), ...constant(7n), ...new Array<bigint>(700).fill(9n)]
   const bytes = denseFile(values.length, (index) => values[index])
   const wasm = openColumns(bytes, { backend: 'wasm' }).getColumn('v')!, ts = openColumns(bytes, { backend: 'ts' }).getColumn('v')!
   it('whole, and runs starting and ending inside spans, shorter than the 512-value threshold or not', () => {
-    expect(col(parseFile(bytes), 'v').section.values.blocks.map((block) => block.kind)).toEqual([0, 0, 0, 1, 0, 0, 0, 0, 0])
-    for (const [first, count] of [[0, values.length], [1000, 2100], [3000, 200], [4095, 2], [4096, 1024], [5500, 3368], [8000, 868], [8500, 368], [8191, 1]]) {
+    expect(col(parseFile(bytes), 'v').section.values.blocks.map((block) => block.kind)).toEqual([0, 0, 0, 1, 0, 0, 0, 0, 0, 0])
+    for (const [first, count] of [[0, values.length], [1000, 2100], [3000, 200], [4095, 2], [4096, 2048], [5500, 4392], [9000, 892], [9500, 392], [9215, 1]]) {
       const expected = values.slice(first, first + count)
       const plain = new BigInt64Array(count + 2).fill(-1n), buffer = createValueBuffer('int64', count, { backend: 'wasm' }), model = new BigInt64Array(count)
       wasm.readValues(first, plain.subarray(1, count + 1)) // at a byte offset of 8 within its buffer

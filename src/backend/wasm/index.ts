@@ -7,7 +7,7 @@
 import type { ColumnsBackend, Float64Mode, ResidentFile, SequenceView } from '../backend.js'
 import { int64Result } from '../../format/int64.js'
 import { rankOf } from '../bits.js'
-import { withConstantSpans } from './constant-spans.js'
+import { constantSpans, withConstantSpans } from './constant-spans.js'
 import { createWasmQueryKernels } from './query.js'
 import { COPY_VALUES, LARGE_COPY_VALUES, tableIndexError, type WasmRuntime, wasmRuntime } from './runtime.js'
 
@@ -135,11 +135,11 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       int64Result[1] = runtime.words[runtime.scratchWord + 1]
     },
     decodeRaw(sequence, first, count, destination, destinationIndex) {
-      const run = (start: number, n: number, at: number) => {
-        typedRun(sequence, start, n, destination, at, 2, (records, data, from, length, out) => kernels.decodeRaw(records, data, sequence.count, from, length, out))
-      }
-      if (destination.buffer === runtime.bytes.buffer) run(first, count, destinationIndex)
-      else withConstantSpans(sequence, first, count, destination, destinationIndex, run)
+      const decode = (records: number, data: number, start: number, n: number, out: number) => kernels.decodeRaw(records, data, sequence.count, start, n, out)
+      // Constant spans are filled outside the kernels when the destination lies outside linear memory (constant-spans.ts).
+      const spans = destination.buffer === runtime.bytes.buffer || destination.byteOffset % 8 ? null : constantSpans(sequence)
+      if (spans === null || spans.length === 0) typedRun(sequence, first, count, destination, destinationIndex, 2, decode)
+      else withConstantSpans(spans, sequence, first, count, destination, destinationIndex, (start, n, at) => typedRun(sequence, start, n, destination, at, 2, decode))
     },
     decodeFloat64(sequence, first, count, mode: Float64Mode, destination, destinationIndex) {
       const decode = mode === 'sortable' ? kernels.decodeFloat64Sortable : kernels.decodeFloat64Exact
