@@ -74,7 +74,7 @@ function browserConstantSpans() {
     name: 'oixk-browser-constant-spans',
     load(id) {
       if (!id.replaceAll('\\', '/').endsWith('src/backend/wasm/constant-spans.ts')) return null
-      return 'export function constantSpans() { return [] }\nexport function withConstantSpans() {}\n'
+      return 'export function constantSpans() { return { values: [] } }\nexport function withConstantSpans() {}\n'
     },
   }
 }

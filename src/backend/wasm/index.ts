@@ -138,8 +138,8 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       const decode = (records: number, data: number, start: number, n: number, out: number) => kernels.decodeRaw(records, data, sequence.count, start, n, out)
       // Constant spans are filled outside the kernels when the destination lies outside linear memory (constant-spans.ts).
       const spans = destination.buffer === runtime.bytes.buffer || destination.byteOffset % 8 ? null : constantSpans(sequence)
-      if (spans === null || spans.length === 0) typedRun(sequence, first, count, destination, destinationIndex, 2, decode)
-      else withConstantSpans(spans, sequence, first, count, destination, destinationIndex, (start, n, at) => typedRun(sequence, start, n, destination, at, 2, decode))
+      if (spans === null || spans.values.length === 0) typedRun(sequence, first, count, destination, destinationIndex, 2, decode)
+      else withConstantSpans(spans, first, count, destination, destinationIndex, (start, n, at) => typedRun(sequence, start, n, destination, at, 2, decode))
     },
     decodeFloat64(sequence, first, count, mode: Float64Mode, destination, destinationIndex) {
       const decode = mode === 'sortable' ? kernels.decodeFloat64Sortable : kernels.decodeFloat64Exact
