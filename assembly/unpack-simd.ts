@@ -179,7 +179,8 @@ const VECTORS: usize = memory.data(32, 16)
 
 /**
  * Values [from, to) of a packed block at p, width W (fields within 4-byte
- * windows), base + g × u (mode: g = 1, g < 2^32 or g = h · 2^32), to out.
+ * windows), base + g × u (mode: g = 1, g < 2^32 or g = h · 2^32; or exact
+ * doubles, for blocks the double decode proved exact), to out.
  * 16-byte loads may read past a group: only groups whose loads end within the
  * run's data plus the 8 bytes after it go through SIMD (W ≥ 16: all of them).
  */
