@@ -1,7 +1,8 @@
 // Table-block decoding: indexes of width W (1..8) mapped through the block's
 // entries. widths.ts instantiates it once per index width (the Node build), with
-// entries stored in pairs (16-byte stores: 2.1 → 2.4 G values/s on 16 entries);
-// the browser build (scripts/bundle-widths.as) uses one generic scalar instance.
+// entries stored in pairs (16-byte stores: 2.1 → 2.4 G values/s on 16 entries)
+// and up to 16 entries through byte planes (table-planes.ts); the browser build
+// (scripts/bundle-widths.as) uses one generic scalar instance.
 import { OK, tableIndexError } from './common'
 import { PLANES_INT64, buildOffsetPlanes, indexes16, storePlanes } from './table-planes'
 
@@ -9,11 +10,13 @@ import { PLANES_INT64, buildOffsetPlanes, indexes16, storePlanes } from './table
  * Table indexes [from, to) of width W (1..8) at idx, each checked against
  * entries, mapped through the entries at p. Groups of 8 indexes take W bytes,
  * so one 8-byte load holds a whole group; a group is checked as a whole, and
- * only a failing group is rescanned to find its first bad index. pairs: two
+ * only a failing group is rescanned to find its first bad index. specialised
+ * (the Node build's per-width instances): up to 16 entries spanning less than
+ * 2^32 go 16 values a group through byte planes, and other groups store two
  * entries per 16-byte store (a lane load each) instead of one store each.
  */
 // @ts-ignore: decorator
-@inline export function tableRun(p: usize, from: u32, to: u32, out: usize, entries: u32, block: u32, W: u32, pairs: bool = false): i32 {
+@inline export function tableRun(p: usize, from: u32, to: u32, out: usize, entries: u32, block: u32, W: u32, specialised: bool = false): i32 {
   const idx = p + (<usize>entries << 3)
   const mask: u32 = (1 << W) - 1
   // A table of 2^W entries cannot hold a bad index: skip the checks.
@@ -28,7 +31,7 @@ import { PLANES_INT64, buildOffsetPlanes, indexes16, storePlanes } from './table
   }
   let q = idx + <usize>(i >>> 3) * W
   // Up to 16 entries spanning less than 2^32: 16 values a group through byte planes (table-planes.ts).
-  if (pairs && W <= 4 && i + 16 <= to && buildOffsetPlanes(p, entries)) {
+  if (specialised && W <= 4 && i + 16 <= to && buildOffsetPlanes(p, entries)) {
     const limits = i8x16.splat(<i8>entries)
     for (; i + 16 <= to; i += 16, o += 128, q += 2 * W) {
       const indexes = indexes16(q, W)
@@ -53,7 +56,7 @@ import { PLANES_INT64, buildOffsetPlanes, indexes16, storePlanes } from './table
         & (<i32>e4 - <i32>entries) & (<i32>e5 - <i32>entries) & (<i32>e6 - <i32>entries) & (<i32>e7 - <i32>entries)
       if (all >= 0) break // the checked loop below finds and reports the first bad index
     }
-    if (pairs) {
+    if (specialised) {
       // Two entries per 16-byte store: stores, not loads, bound this loop.
       v128.store(o, v128.load64_lane(p + (<usize>e1 << 3), v128.load64_zero(p + (<usize>e0 << 3)), 1))
       v128.store(o, v128.load64_lane(p + (<usize>e3 << 3), v128.load64_zero(p + (<usize>e2 << 3)), 1), 16)
