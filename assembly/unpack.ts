@@ -123,33 +123,3 @@ export function doubleFieldRun(p: usize, from: u32, to: u32, base: f64, g: f64, 
     store<f64>(o, base + g * <f64><i64>((load<u64>(p + (bit >>> 3)) >>> <u64>(bit & 7)) & mask))
   }
 }
-
-/** One group of 8 values as doubles: base + g × u (exact, as the caller proved). */
-// @ts-ignore: decorator
-@inline function doubleGroup(q: usize, o: usize, base: f64, g: f64, W: u32): void {
-  store<f64>(o, base + g * <f64><i64>groupField(q, 0, W, false))
-  store<f64>(o, base + g * <f64><i64>groupField(q, 1, W, false), 8)
-  store<f64>(o, base + g * <f64><i64>groupField(q, 2, W, false), 16)
-  store<f64>(o, base + g * <f64><i64>groupField(q, 3, W, false), 24)
-  store<f64>(o, base + g * <f64><i64>groupField(q, 4, W, false), 32)
-  store<f64>(o, base + g * <f64><i64>groupField(q, 5, W, false), 40)
-  store<f64>(o, base + g * <f64><i64>groupField(q, 6, W, false), 48)
-  store<f64>(o, base + g * <f64><i64>groupField(q, 7, W, false), 56)
-}
-
-/**
- * Values [from, to) of a packed block at p of width W ≤ 52 as doubles base + g u, to out
- * (as scaledRun): for the exact-double decode's widths without a SIMD unpack, one pass
- * instead of i64 values converted afterwards.
- */
-// @ts-ignore: decorator
-@inline export function doubleRun(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize, W: u32): void {
-  let i = min((from + 7) & ~7, to)
-  doubleFieldRun(p, from, i, base, g, out, W)
-  let o = out + (<usize>(i - from) << 3)
-  let q = p + <usize>(i >>> 3) * W
-  let groups = (to - i) >>> 3
-  i += groups << 3
-  for (; groups != 0; groups--, o += 64, q += W) doubleGroup(q, o, base, g, W)
-  doubleFieldRun(p, i, to, base, g, o, W)
-}

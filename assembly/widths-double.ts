@@ -1,9 +1,11 @@
 // The exact-double decode's packed widths but 8, 16 and 32 (their loops are in
 // typed-float64.ts; Node build only), one function per width as in widths.ts: with
 // a 4-byte-window unpack, simdRun in a double mode inlined with a literal width (its
-// masks constants); wider, doubleRun.
-import { doubleFieldRun, doubleRun } from './unpack'
+// masks constants); wider, pairRun (unpack-pairs.ts), a function per mode (two
+// modes inlined into one function were merged into one loop testing the mode).
+import { doubleFieldRun } from './unpack'
 import { DOUBLE_SCALED, DOUBLE_UNIT, simdRun } from './unpack-simd'
+import { PAIR_DOUBLE_SCALED, PAIR_DOUBLE_UNIT, pairRun } from './unpack-pairs'
 
 function simd1(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { if (g == 1) simdRun(p, from, to, base, 1, out, 1, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 1, DOUBLE_SCALED) }
 function simd2(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { if (g == 1) simdRun(p, from, to, base, 1, out, 2, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 2, DOUBLE_SCALED) }
@@ -30,34 +32,60 @@ function simd24(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): vo
 function simd25(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { if (g == 1) simdRun(p, from, to, base, 1, out, 25, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 25, DOUBLE_SCALED) }
 function simd26(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { if (g == 1) simdRun(p, from, to, base, 1, out, 26, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 26, DOUBLE_SCALED) }
 function simd28(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { if (g == 1) simdRun(p, from, to, base, 1, out, 28, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 28, DOUBLE_SCALED) }
-function double27(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 27) }
-function double29(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 29) }
-function double30(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 30) }
-function double31(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 31) }
-function double33(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 33) }
-function double34(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 34) }
-function double35(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 35) }
-function double36(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 36) }
-function double37(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 37) }
-function double38(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 38) }
-function double39(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 39) }
-function double40(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 40) }
-function double41(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 41) }
-function double42(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 42) }
-function double43(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 43) }
-function double44(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 44) }
-function double45(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 45) }
-function double46(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 46) }
-function double47(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 47) }
-function double48(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 48) }
-function double49(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 49) }
-function double50(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 50) }
-function double51(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 51) }
-function double52(p: usize, from: u32, to: u32, base: f64, g: f64, out: usize): void { doubleRun(p, from, to, base, g, out, 52) }
+function unit27(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 27, PAIR_DOUBLE_UNIT) }
+function scaled27(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 27, PAIR_DOUBLE_SCALED) }
+function unit29(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 29, PAIR_DOUBLE_UNIT) }
+function scaled29(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 29, PAIR_DOUBLE_SCALED) }
+function unit30(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 30, PAIR_DOUBLE_UNIT) }
+function scaled30(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 30, PAIR_DOUBLE_SCALED) }
+function unit31(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 31, PAIR_DOUBLE_UNIT) }
+function scaled31(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 31, PAIR_DOUBLE_SCALED) }
+function unit33(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 33, PAIR_DOUBLE_UNIT) }
+function scaled33(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 33, PAIR_DOUBLE_SCALED) }
+function unit34(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 34, PAIR_DOUBLE_UNIT) }
+function scaled34(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 34, PAIR_DOUBLE_SCALED) }
+function unit35(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 35, PAIR_DOUBLE_UNIT) }
+function scaled35(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 35, PAIR_DOUBLE_SCALED) }
+function unit36(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 36, PAIR_DOUBLE_UNIT) }
+function scaled36(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 36, PAIR_DOUBLE_SCALED) }
+function unit37(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 37, PAIR_DOUBLE_UNIT) }
+function scaled37(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 37, PAIR_DOUBLE_SCALED) }
+function unit38(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 38, PAIR_DOUBLE_UNIT) }
+function scaled38(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 38, PAIR_DOUBLE_SCALED) }
+function unit39(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 39, PAIR_DOUBLE_UNIT) }
+function scaled39(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 39, PAIR_DOUBLE_SCALED) }
+function unit40(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 40, PAIR_DOUBLE_UNIT) }
+function scaled40(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 40, PAIR_DOUBLE_SCALED) }
+function unit41(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 41, PAIR_DOUBLE_UNIT) }
+function scaled41(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 41, PAIR_DOUBLE_SCALED) }
+function unit42(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 42, PAIR_DOUBLE_UNIT) }
+function scaled42(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 42, PAIR_DOUBLE_SCALED) }
+function unit43(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 43, PAIR_DOUBLE_UNIT) }
+function scaled43(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 43, PAIR_DOUBLE_SCALED) }
+function unit44(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 44, PAIR_DOUBLE_UNIT) }
+function scaled44(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 44, PAIR_DOUBLE_SCALED) }
+function unit45(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 45, PAIR_DOUBLE_UNIT) }
+function scaled45(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 45, PAIR_DOUBLE_SCALED) }
+function unit46(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 46, PAIR_DOUBLE_UNIT) }
+function scaled46(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 46, PAIR_DOUBLE_SCALED) }
+function unit47(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 47, PAIR_DOUBLE_UNIT) }
+function scaled47(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 47, PAIR_DOUBLE_SCALED) }
+function unit48(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 48, PAIR_DOUBLE_UNIT) }
+function scaled48(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 48, PAIR_DOUBLE_SCALED) }
+function unit49(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 49, PAIR_DOUBLE_UNIT) }
+function scaled49(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 49, PAIR_DOUBLE_SCALED) }
+function unit50(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 50, PAIR_DOUBLE_UNIT) }
+function scaled50(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 50, PAIR_DOUBLE_SCALED) }
+function unit51(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 51, PAIR_DOUBLE_UNIT) }
+function scaled51(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 51, PAIR_DOUBLE_SCALED) }
+function unit52(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 52, PAIR_DOUBLE_UNIT) }
+function scaled52(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 52, PAIR_DOUBLE_SCALED) }
 
 /** Values [from, to) of a packed block of width ≤ 52 at p as doubles base + g u (exact, as the caller proved) to out. */
 export function unpackDouble(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, width: u32): void {
   const baseDouble = <f64>base, gDouble = <f64>g
+  // pairRun's unit mode adds base - 2^52, exact for base ≥ -2^52; below, base + 1 u is scaled.
+  const unit = g == 1 && base >= -(<i64>1 << 52)
   switch (width) {
     case 1: simd1(p, from, to, base, g, out); return
     case 2: simd2(p, from, to, base, g, out); return
@@ -84,30 +112,30 @@ export function unpackDouble(p: usize, from: u32, to: u32, base: i64, g: i64, ou
     case 25: simd25(p, from, to, base, g, out); return
     case 26: simd26(p, from, to, base, g, out); return
     case 28: simd28(p, from, to, base, g, out); return
-    case 27: double27(p, from, to, baseDouble, gDouble, out); return
-    case 29: double29(p, from, to, baseDouble, gDouble, out); return
-    case 30: double30(p, from, to, baseDouble, gDouble, out); return
-    case 31: double31(p, from, to, baseDouble, gDouble, out); return
-    case 33: double33(p, from, to, baseDouble, gDouble, out); return
-    case 34: double34(p, from, to, baseDouble, gDouble, out); return
-    case 35: double35(p, from, to, baseDouble, gDouble, out); return
-    case 36: double36(p, from, to, baseDouble, gDouble, out); return
-    case 37: double37(p, from, to, baseDouble, gDouble, out); return
-    case 38: double38(p, from, to, baseDouble, gDouble, out); return
-    case 39: double39(p, from, to, baseDouble, gDouble, out); return
-    case 40: double40(p, from, to, baseDouble, gDouble, out); return
-    case 41: double41(p, from, to, baseDouble, gDouble, out); return
-    case 42: double42(p, from, to, baseDouble, gDouble, out); return
-    case 43: double43(p, from, to, baseDouble, gDouble, out); return
-    case 44: double44(p, from, to, baseDouble, gDouble, out); return
-    case 45: double45(p, from, to, baseDouble, gDouble, out); return
-    case 46: double46(p, from, to, baseDouble, gDouble, out); return
-    case 47: double47(p, from, to, baseDouble, gDouble, out); return
-    case 48: double48(p, from, to, baseDouble, gDouble, out); return
-    case 49: double49(p, from, to, baseDouble, gDouble, out); return
-    case 50: double50(p, from, to, baseDouble, gDouble, out); return
-    case 51: double51(p, from, to, baseDouble, gDouble, out); return
-    case 52: double52(p, from, to, baseDouble, gDouble, out); return
+    case 27: if (unit) unit27(p, from, to, base, out); else scaled27(p, from, to, base, g, out); return
+    case 29: if (unit) unit29(p, from, to, base, out); else scaled29(p, from, to, base, g, out); return
+    case 30: if (unit) unit30(p, from, to, base, out); else scaled30(p, from, to, base, g, out); return
+    case 31: if (unit) unit31(p, from, to, base, out); else scaled31(p, from, to, base, g, out); return
+    case 33: if (unit) unit33(p, from, to, base, out); else scaled33(p, from, to, base, g, out); return
+    case 34: if (unit) unit34(p, from, to, base, out); else scaled34(p, from, to, base, g, out); return
+    case 35: if (unit) unit35(p, from, to, base, out); else scaled35(p, from, to, base, g, out); return
+    case 36: if (unit) unit36(p, from, to, base, out); else scaled36(p, from, to, base, g, out); return
+    case 37: if (unit) unit37(p, from, to, base, out); else scaled37(p, from, to, base, g, out); return
+    case 38: if (unit) unit38(p, from, to, base, out); else scaled38(p, from, to, base, g, out); return
+    case 39: if (unit) unit39(p, from, to, base, out); else scaled39(p, from, to, base, g, out); return
+    case 40: if (unit) unit40(p, from, to, base, out); else scaled40(p, from, to, base, g, out); return
+    case 41: if (unit) unit41(p, from, to, base, out); else scaled41(p, from, to, base, g, out); return
+    case 42: if (unit) unit42(p, from, to, base, out); else scaled42(p, from, to, base, g, out); return
+    case 43: if (unit) unit43(p, from, to, base, out); else scaled43(p, from, to, base, g, out); return
+    case 44: if (unit) unit44(p, from, to, base, out); else scaled44(p, from, to, base, g, out); return
+    case 45: if (unit) unit45(p, from, to, base, out); else scaled45(p, from, to, base, g, out); return
+    case 46: if (unit) unit46(p, from, to, base, out); else scaled46(p, from, to, base, g, out); return
+    case 47: if (unit) unit47(p, from, to, base, out); else scaled47(p, from, to, base, g, out); return
+    case 48: if (unit) unit48(p, from, to, base, out); else scaled48(p, from, to, base, g, out); return
+    case 49: if (unit) unit49(p, from, to, base, out); else scaled49(p, from, to, base, g, out); return
+    case 50: if (unit) unit50(p, from, to, base, out); else scaled50(p, from, to, base, g, out); return
+    case 51: if (unit) unit51(p, from, to, base, out); else scaled51(p, from, to, base, g, out); return
+    case 52: if (unit) unit52(p, from, to, base, out); else scaled52(p, from, to, base, g, out); return
   }
   doubleFieldRun(p, from, to, baseDouble, gDouble, out, width)
 }

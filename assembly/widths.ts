@@ -6,10 +6,13 @@
 // SIMD (unpack-simd.ts) where it measurably wins: fields within 4-byte windows
 // (W + largest shift ≤ 32: W ≤ 26, 28, 32) with g = 1, g < 2^32 (exact
 // 32 × 32 → 64-bit products) or g a multiple of 2^32 (powers of two from
-// doubles' trailing zero bits). Everything else is scalar (unpack.ts).
+// doubles' trailing zero bits). Wider fields up to 56 bits with g = 1: two
+// groups at a time in i64x2 lanes (unpack-pairs.ts). Everything else is scalar
+// (unpack.ts).
 import { fieldRun, scaledRun, unitRun } from './unpack'
 import { MULTIPLY, MULTIPLY_HIGH, UNIT, simdRun } from './unpack-simd'
 import { tableRun } from './table'
+import { PAIR_UNIT, pairRun } from './unpack-pairs'
 // The int32 decode's fast path: in the Node build only (the browser's widths stub has none).
 export { int32Chunk } from './typed-int32'
 export { float64Chunk } from './typed-float64'
@@ -40,36 +43,36 @@ function unit23(p: usize, from: u32, to: u32, base: i64, out: usize): void { sim
 function unit24(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 24, UNIT) }
 function unit25(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 25, UNIT) }
 function unit26(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 26, UNIT) }
-function unit27(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 27) }
+function unit27(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 27, PAIR_UNIT) }
 function unit28(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 28, UNIT) }
-function unit29(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 29) }
-function unit30(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 30) }
-function unit31(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 31) }
+function unit29(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 29, PAIR_UNIT) }
+function unit30(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 30, PAIR_UNIT) }
+function unit31(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 31, PAIR_UNIT) }
 function unit32(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 32, UNIT) }
-function unit33(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 33) }
-function unit34(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 34) }
-function unit35(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 35) }
-function unit36(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 36) }
-function unit37(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 37) }
-function unit38(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 38) }
-function unit39(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 39) }
-function unit40(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 40) }
-function unit41(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 41) }
-function unit42(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 42) }
-function unit43(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 43) }
-function unit44(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 44) }
-function unit45(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 45) }
-function unit46(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 46) }
-function unit47(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 47) }
-function unit48(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 48) }
-function unit49(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 49) }
-function unit50(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 50) }
-function unit51(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 51) }
-function unit52(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 52) }
-function unit53(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 53) }
-function unit54(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 54) }
-function unit55(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 55) }
-function unit56(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 56) }
+function unit33(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 33, PAIR_UNIT) }
+function unit34(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 34, PAIR_UNIT) }
+function unit35(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 35, PAIR_UNIT) }
+function unit36(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 36, PAIR_UNIT) }
+function unit37(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 37, PAIR_UNIT) }
+function unit38(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 38, PAIR_UNIT) }
+function unit39(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 39, PAIR_UNIT) }
+function unit40(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 40, PAIR_UNIT) }
+function unit41(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 41, PAIR_UNIT) }
+function unit42(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 42, PAIR_UNIT) }
+function unit43(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 43, PAIR_UNIT) }
+function unit44(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 44, PAIR_UNIT) }
+function unit45(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 45, PAIR_UNIT) }
+function unit46(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 46, PAIR_UNIT) }
+function unit47(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 47, PAIR_UNIT) }
+function unit48(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 48, PAIR_UNIT) }
+function unit49(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 49, PAIR_UNIT) }
+function unit50(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 50, PAIR_UNIT) }
+function unit51(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 51, PAIR_UNIT) }
+function unit52(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 52, PAIR_UNIT) }
+function unit53(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 53, PAIR_UNIT) }
+function unit54(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 54, PAIR_UNIT) }
+function unit55(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 55, PAIR_UNIT) }
+function unit56(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 56, PAIR_UNIT) }
 function unit57(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 57) }
 function unit58(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 58) }
 function unit59(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 59) }

@@ -121,11 +121,16 @@ describe('exact doubles: blocks proven within ±(2^53 - 1) decode in one pass', 
       duel(values, 'float64', fitsDouble, 3, 1013)
     })
   }
-  it('every width without a SIMD unpack (27, 29–31, 33–52), each with a span near 2^53 and g > 1 where it fits', () => {
+  it('every width of the pairs-of-groups unpack (27, 29–31, 33–52): g > 1 with a span near 2^53, and g = 1 either side of base -2^52', () => {
     const widths = [27, 29, 30, 31, ...Array.from({ length: 20 }, (_, index) => 33 + index)]
-    const values = widths.flatMap((W) => block(-(2n ** 52n) + BigInt(W), 2n ** BigInt(53 - W) - 1n, W))
+    // g = 1 adds base - 2^52 in one step, exact from base -2^52 up; from -2^52 - 1 (not exact) the block takes the scaled mode.
+    const values = widths.flatMap((W) => [
+      ...block(-(2n ** 52n) + BigInt(W), 2n ** BigInt(53 - W) - 1n, W),
+      ...block(-(2n ** 52n), 1n, W), ...block(-(2n ** 52n) - 1n, 1n, W), ...block(SAFE - (1n << BigInt(W)) + 1n, 1n, W),
+    ])
     duel(values, 'float64', fitsDouble)
-    duel(values, 'float64', fitsDouble, 1029, 20_000)
+    duel(values, 'float64', fitsDouble, 1029, 40_000) // starting and ending inside pairs of groups
+    duel(values, 'float64', fitsDouble, 2048 + 8, 1024 - 8 - 3) // an odd number of whole groups
   })
   it('every width with a SIMD double unpack (1–28 but 8, 16 and 27): g = 1 from -(2^53 - 1), and g > 1 up to 2^53 - 1', () => {
     const widths = Array.from({ length: 28 }, (_, index) => index + 1).filter((width) => width !== 8 && width !== 16 && width !== 27)
