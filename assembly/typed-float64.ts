@@ -46,18 +46,25 @@ function blockExact(record: usize, data: usize): bool {
 }
 
 /**
- * Four u32 units as doubles, scaled: base + g u (exact, see the header). Lanes convert as
- * signed (one instruction; x64 has no unsigned conversion, V8 emulates it): units of width 32
- * have their top bit flipped (u - 2^31), and the caller's base holds the 2^31 g it removes.
+ * Four u32 units as doubles to o: base + g u (exact, see the header). With g = 1 (unit), each
+ * unit beside magic (the high word of 2^52) makes the bits of 2^52 + u, and bases holds
+ * base - 2^52. Otherwise lanes convert as signed (one instruction; x64 has no unsigned
+ * conversion, V8 emulates it): units of width 32 have their top bit flipped (u - 2^31), and
+ * bases holds the 2^31 g it removes.
  */
 // @ts-ignore: decorator
-@inline function storeScaled(o: usize, units: v128, bases: v128, steps: v128, unit: bool, flip: bool, tops: v128): void {
+@inline function storeScaled(o: usize, units: v128, bases: v128, steps: v128, unit: bool, flip: bool, tops: v128, magic: v128): void {
+  if (unit) {
+    v128.store(o, f64x2.add(i32x4.shuffle(units, magic, 0, 4, 1, 5), bases))
+    v128.store(o, f64x2.add(i32x4.shuffle(units, magic, 2, 6, 3, 7), bases), 16)
+    return
+  }
   const u = flip ? v128.xor(units, tops) : units
   const high = i32x4.shuffle(u, u, 2, 3, 2, 3)
   const low = f64x2.convert_low_i32x4_s(u)
   const top = f64x2.convert_low_i32x4_s(high)
-  v128.store(o, unit ? f64x2.add(low, bases) : f64x2.add(f64x2.mul(low, steps), bases))
-  v128.store(o, unit ? f64x2.add(top, bases) : f64x2.add(f64x2.mul(top, steps), bases), 16)
+  v128.store(o, f64x2.add(f64x2.mul(low, steps), bases))
+  v128.store(o, f64x2.add(f64x2.mul(top, steps), bases), 16)
 }
 
 /**
@@ -77,34 +84,35 @@ function blockExact(record: usize, data: usize): bool {
   const start = min((i + 7) & ~7, to)
   for (; i < start; i++, o += 8) store<f64>(o, base + g * unitAt(p, i, W, mask))
   // Flipped lanes hold u - 2^31: their base is base + 2^31 g (exact: it lies between the block's bounds).
-  const bases = f64x2.splat(flip ? base + g * 2147483648 : base), steps = f64x2.splat(g)
+  // Unit lanes are 2^52 + u: their base is base - 2^52 (exact: the caller checked base ≥ -2^52).
+  const bases = f64x2.splat(unit ? base - 4503599627370496.0 : flip ? base + g * 2147483648 : base), steps = f64x2.splat(g)
   // 2^31 per lane, built from W (= 32 here) so that V8 keeps it in a register instead of rebuilding a constant.
-  const tops = i32x4.splat(<i32>(W << 26))
+  const tops = i32x4.splat(<i32>(W << 26)), magic = i32x4.splat(0x4330_0000)
   let q = p + <usize>(i >>> 3) * W
   // Whole words, halves and bytes (wholeUnits), a loop each: one loop branching on W per group ran 5% slower.
   if (W == 32) {
     for (; i + 8 <= to; i += 8, q += 32, o += 64) {
-      storeScaled(o, wholeUnits(q, 0, 32), bases, steps, unit, flip, tops)
-      storeScaled(o + 32, wholeUnits(q, 1, 32), bases, steps, unit, flip, tops)
+      storeScaled(o, wholeUnits(q, 0, 32), bases, steps, unit, flip, tops, magic)
+      storeScaled(o + 32, wholeUnits(q, 1, 32), bases, steps, unit, flip, tops, magic)
     }
   } else if (W == 16) {
     for (; i + 8 <= to; i += 8, q += 16, o += 64) {
-      storeScaled(o, wholeUnits(q, 0, 16), bases, steps, unit, flip, tops)
-      storeScaled(o + 32, wholeUnits(q, 1, 16), bases, steps, unit, flip, tops)
+      storeScaled(o, wholeUnits(q, 0, 16), bases, steps, unit, flip, tops, magic)
+      storeScaled(o + 32, wholeUnits(q, 1, 16), bases, steps, unit, flip, tops, magic)
     }
   } else if (W == 8) {
     // Bytes: all 8 from one load (two wholeUnits loads ran 4% slower here).
     for (; i + 8 <= to; i += 8, q += 8, o += 64) {
       const u = v128.load8x8_u(q)
-      storeScaled(o, i32x4.extend_low_i16x8_u(u), bases, steps, unit, flip, tops)
-      storeScaled(o + 32, i32x4.extend_high_i16x8_u(u), bases, steps, unit, flip, tops)
+      storeScaled(o, i32x4.extend_low_i16x8_u(u), bases, steps, unit, flip, tops, magic)
+      storeScaled(o + 32, i32x4.extend_high_i16x8_u(u), bases, steps, unit, flip, tops, magic)
     }
   }
   for (; i < to; i++, o += 8) store<f64>(o, base + g * unitAt(p, i, W, mask))
 }
 
 /**
- * packedRun with its flags as literals (each of the four loops compiled on its own) for
+ * packedRun with its flags as literals (each of the three loops compiled on its own) for
  * widths 8, 16 and 32; every other width has a function of its own (widths-double.ts).
  */
 function packedFloat64(record: usize, data: usize, from: u32, to: u32, o: usize): void {
@@ -115,10 +123,9 @@ function packedFloat64(record: usize, data: usize, from: u32, to: u32, o: usize)
     return
   }
   const base = <f64>recordBase(record), g = <f64>recordAux(record)
-  if (W != 32) {
-    if (g == 1) packedRun(p, from, to, W, base, 1, o, true, false)
-    else packedRun(p, from, to, W, base, g, o, false, false)
-  } else if (g == 1) packedRun(p, from, to, W, base, 1, o, true, true)
+  // g = 1 adds base - 2^52 to 2^52 + u (storeScaled), exact from base -2^52 up.
+  if (g == 1 && base >= -4503599627370496.0) packedRun(p, from, to, W, base, 1, o, true, false)
+  else if (W != 32) packedRun(p, from, to, W, base, g, o, false, false)
   else packedRun(p, from, to, W, base, g, o, false, true)
 }
 

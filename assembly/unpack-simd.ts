@@ -22,11 +22,11 @@ import { doubleFieldRun, fieldRun } from './unpack'
 export const UNIT: i32 = 0
 export const MULTIPLY: i32 = 1
 export const MULTIPLY_HIGH: i32 = 2
-/** Exact doubles base + u (g = 1) or base + g u, for the double decode's proven blocks (typed-float64.ts). */
+/** Exact doubles base + u (g = 1, base ≥ -2^52) or base + g u, for the double decode's proven blocks (typed-float64.ts). */
 export const DOUBLE_UNIT: i32 = 3
 export const DOUBLE_SCALED: i32 = 4
 
-/** The loop's run-time constants: base splat, then g (or its high word) splat; f64x2 splats for the double modes. */
+/** The loop's run-time constants: base splat, then g (or its high word) splat; for doubles, base (- 2^52 for DOUBLE_UNIT) and g (DOUBLE_UNIT: 2^52's high word). */
 const VECTORS: usize = memory.data(32, 16)
 
 // @ts-ignore: decorator
@@ -132,19 +132,30 @@ const VECTORS: usize = memory.data(32, 16)
 }
 
 /**
- * One group of 8 exact doubles (DOUBLE_UNIT or DOUBLE_SCALED): units below 2^31 convert as
- * signed i32 lanes, one instruction (W ≤ 28 here), then base + g u in f64 lanes.
+ * One group of 8 exact doubles. DOUBLE_UNIT (g = 1, base ≥ -2^52): each unit beside the
+ * high word of 2^52 is the bits of 2^52 + u, and one add of base - 2^52 (exact) follows;
+ * against converting the lanes, 3.7 → 4.2 G values/s at width 13 in place (ad hoc).
+ * DOUBLE_SCALED: units below 2^31 convert as signed i32 lanes, one instruction (W ≤ 28
+ * here), then base + g u in f64 lanes.
  */
 // @ts-ignore: decorator
 @inline function doubleGroup(u0: v128, u1: v128, o: usize, unit: bool): void {
   const base = v128.load(VECTORS)
+  if (unit) {
+    const high = v128.load(VECTORS, 16)
+    v128.store(o, f64x2.add(i32x4.shuffle(u0, high, 0, 4, 1, 5), base))
+    v128.store(o, f64x2.add(i32x4.shuffle(u0, high, 2, 6, 3, 7), base), 16)
+    v128.store(o, f64x2.add(i32x4.shuffle(u1, high, 0, 4, 1, 5), base), 32)
+    v128.store(o, f64x2.add(i32x4.shuffle(u1, high, 2, 6, 3, 7), base), 48)
+    return
+  }
   const g = v128.load(VECTORS, 16)
   const d0 = f64x2.convert_low_i32x4_s(u0), d1 = f64x2.convert_low_i32x4_s(i32x4.shuffle(u0, u0, 2, 3, 2, 3))
   const d2 = f64x2.convert_low_i32x4_s(u1), d3 = f64x2.convert_low_i32x4_s(i32x4.shuffle(u1, u1, 2, 3, 2, 3))
-  v128.store(o, unit ? f64x2.add(d0, base) : f64x2.add(f64x2.mul(d0, g), base))
-  v128.store(o, unit ? f64x2.add(d1, base) : f64x2.add(f64x2.mul(d1, g), base), 16)
-  v128.store(o, unit ? f64x2.add(d2, base) : f64x2.add(f64x2.mul(d2, g), base), 32)
-  v128.store(o, unit ? f64x2.add(d3, base) : f64x2.add(f64x2.mul(d3, g), base), 48)
+  v128.store(o, f64x2.add(f64x2.mul(d0, g), base))
+  v128.store(o, f64x2.add(f64x2.mul(d1, g), base), 16)
+  v128.store(o, f64x2.add(f64x2.mul(d2, g), base), 32)
+  v128.store(o, f64x2.add(f64x2.mul(d3, g), base), 48)
 }
 
 /**
@@ -194,8 +205,9 @@ const VECTORS: usize = memory.data(32, 16)
   let q = p + <usize>(i >>> 3) * W
   const h = byteOf(4, W)
   if (double) {
-    v128.store(VECTORS, f64x2.splat(<f64>base))
-    v128.store(VECTORS, f64x2.splat(<f64>g), 16)
+    const unit = mode == DOUBLE_UNIT
+    v128.store(VECTORS, f64x2.splat(unit ? <f64>base - 4503599627370496.0 : <f64>base))
+    v128.store(VECTORS, unit ? i32x4.splat(0x4330_0000) : f64x2.splat(<f64>g), 16)
   } else {
     v128.store(VECTORS, i64x2.splat(base))
     v128.store(VECTORS, i32x4.splat(mode == MULTIPLY_HIGH ? <u32>(g >>> 32) : <u32>g), 16)

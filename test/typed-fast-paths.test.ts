@@ -132,11 +132,12 @@ describe('exact doubles: blocks proven within ±(2^53 - 1) decode in one pass', 
     duel(values, 'float64', fitsDouble, 1029, 40_000) // starting and ending inside pairs of groups
     duel(values, 'float64', fitsDouble, 2048 + 8, 1024 - 8 - 3) // an odd number of whole groups
   })
-  it('every width with a SIMD double unpack (1–28 but 8, 16 and 27): g = 1 from -(2^53 - 1), and g > 1 up to 2^53 - 1', () => {
-    const widths = Array.from({ length: 28 }, (_, index) => index + 1).filter((width) => width !== 8 && width !== 16 && width !== 27)
+  it('every width with a 32-bit-lane unpack (1–28 but 27, and 32): g = 1 from -(2^53 - 1) and either side of base -2^52, g > 1 up to 2^53 - 1', () => {
+    const widths = [...Array.from({ length: 28 }, (_, index) => index + 1).filter((width) => width !== 27), 32]
+    // g = 1 from base -2^52 up: units become 2^52 + u by their bits, then one add of base - 2^52.
     const values = widths.flatMap((W) => {
       const g = 2n ** BigInt(53 - W) - 1n
-      return [...block(-SAFE, 1n, W), ...block(SAFE - g * ((1n << BigInt(W)) - 1n), g, W)]
+      return [...block(-SAFE, 1n, W), ...block(-(2n ** 52n), 1n, W), ...block(-(2n ** 52n) - 1n, 1n, W), ...block(SAFE - g * ((1n << BigInt(W)) - 1n), g, W)]
     })
     duel(values, 'float64', fitsDouble)
     duel(values, 'float64', fitsDouble, 1029, 40_000) // starting and ending inside groups of 8
