@@ -65,16 +65,16 @@ export async function kernelBytes() {
 }
 
 /**
- * Raw reads into arrays outside linear memory without the Node build's constant-span
- * fills (src/backend/wasm/constant-spans.ts): the stub finds no spans, since the reader's
- * size budget has no room for them.
+ * Reads into arrays outside linear memory without the Node build's constant-span fills
+ * (src/backend/wasm/constant-spans.ts): the stub's functions only decode, since the
+ * reader's size budget has no room for the fills.
  */
 function browserConstantSpans() {
   return {
     name: 'oixk-browser-constant-spans',
     load(id) {
       if (!id.replaceAll('\\', '/').endsWith('src/backend/wasm/constant-spans.ts')) return null
-      return 'export function constantSpans() { return { values: [] } }\nexport function withConstantSpans() {}\n'
+      return 'export const rawSpans = (s, f, c, d, i, run) => run(f, c), float64Spans = (s, f, c, m, d, i, run) => run(f, c), int32Spans = float64Spans\n'
     },
   }
 }

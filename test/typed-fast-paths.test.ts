@@ -12,7 +12,8 @@ import { createValueBuffer } from '../src/read/buffers.js'
 import { openColumns } from '../src/read/open.js'
 import { attempt, sameOutcome } from './helpers/duel.js'
 import { denseFile } from './helpers/dense-file.js'
-import { buildFile, col, expectCorrupt, FILE_NAME, parseFile, tableBlock } from './helpers/file-surgery.js'
+import { flushColumns } from '../src/write/columns-writer.js'
+import { buildFile, canonicalSequence, col, decodeSequence, expectCorrupt, FILE_NAME, parseFile, tableBlock } from './helpers/file-surgery.js'
 import { seededRandom } from './helpers/random.js'
 
 const random = seededRandom(91)
@@ -302,5 +303,66 @@ describe('raw table blocks of up to 16 entries spanning less than 2^32: 16 value
     expectCorrupt(() => openColumns(bytes, { backend: 'wasm', fileName: FILE_NAME }).getColumn('v')!.readValues(0, outputs[1]), message)
     const expected = [...indexes.slice(0, 1024 + 53).map((index) => entries[index]), ...new Array(3000 - 1077).fill(-1n)]
     for (const output of outputs) expect(Array.from(output)).toEqual(expected)
+  })
+})
+
+describe('constant spans into a plain Float64Array or Int32Array: filled outside the kernels where the kernel would write the value', () => {
+  const constant = (value: bigint, blocks = 1) => new Array<bigint>(1024 * blocks).fill(value)
+  const runs = [[1000, 2100], [3000, 200], [4095, 2], [4096, 3000], [5000, 3500], [7168, 1], [7000, 2216]]
+  it('exact doubles: spans within ±(2^53 - 1) filled; a span at 2^53 refused at its first value, nothing after it written', () => {
+    // Blocks 0-2: 5; 3: packed; 4: 2^53 - 1; 5-6: -(2^53 - 1); 7: 2^53; 8: 9.
+    const values = [...constant(5n, 3), ...block(-3n, 1n, 13), ...constant(SAFE), ...constant(-SAFE, 2), ...constant(SAFE + 1n), ...constant(9n)]
+    duel(values, 'float64', fitsDouble)
+    for (const [first, count] of runs) duel(values, 'float64', fitsDouble, first, count)
+  })
+  it('int32: spans within int32 filled; a span at 2^31 refused at its first value', () => {
+    const values = [...constant(INT32_MIN, 2), ...block(0n, 1n, 13), ...constant(INT32_MAX), ...constant(0n, 3), ...constant(INT32_MAX + 1n), ...constant(4n)]
+    duel(values, 'int32', fitsInt32)
+    for (const [first, count] of runs) duel(values, 'int32', fitsInt32, first, count)
+  })
+  it('SortableBits doubles: spans of 1.5, -0, -Infinity and NaN (one with payload 1) filled by their bits, bit for bit as by the TS backend', () => {
+    const doubles = [1.5, 1.5, -0, -Infinity, NaN, 2.25, NaN]
+    const valid = denseFile(1024 * doubles.length - 300, (index) => doubles[index >>> 10], 'v', 'fractional')
+    // The last span's NaN with payload 1 (a fill from a JavaScript NaN may write the canonical one).
+    const model = parseFile(valid)
+    const section = col(model, 'v').section
+    section.values = canonicalSequence(decodeSequence(section.values).map((raw, index) => (index >= 6144 ? 0x7ff8_0000_0000_0001n : raw)))
+    const bytes = buildFile(model)
+    const wasm = openColumns(bytes, { backend: 'wasm' }).getColumn('v')!, ts = openColumns(bytes, { backend: 'ts' }).getColumn('v')!
+    for (const [first, count] of [[0, 1024 * doubles.length - 300], [700, 3000], [2048, 600], [4000, 1024], [6000, 700]]) {
+      const plain = new Float64Array(count), model = new Float64Array(count), buffer = createValueBuffer('float64', count, { backend: 'wasm' })
+      wasm.readValues(first, plain)
+      wasm.readValues(first, buffer.array)
+      ts.readValues(first, model)
+      const expected = Array.from({ length: count }, (_, index) => doubles[(first + index) >>> 10])
+      expect(Array.from(model)).toEqual(expected)
+      const modelBits = new BigInt64Array(model.buffer)
+      for (let index = 0; index < count; index++) if (first + index >= 6144) expect(modelBits[index]).toBe(0x7ff8_0000_0000_0001n)
+      expect(Buffer.from(plain.buffer).equals(Buffer.from(model.buffer))).toBe(true)
+      expect(Buffer.from(new Uint8Array(buffer.array.buffer, buffer.array.byteOffset, 8 * count)).equals(Buffer.from(model.buffer))).toBe(true)
+      buffer.release()
+    }
+  })
+  it('keyword ordinals: a span of the last term filled; a span at the term count refused at its first value, as by the TS backend', () => {
+    const terms = ['a', 'b', 'c']
+    const documents = Array.from({ length: 5000 }, (_, index) => ({ k: terms[index < 2048 ? 2 : index < 3072 ? index % 3 : 1] }))
+    const valid = flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, documents)!
+    const model = parseFile(valid)
+    const section = col(model, 'k').section
+    const validOrdinals = decodeSequence(section.values).map(Number)
+    section.values = canonicalSequence(validOrdinals.map((ordinal, index) => BigInt(index >= 3072 && index < 4096 ? 3 : ordinal)))
+    expect(section.values.blocks.map((block) => block.kind)).toEqual([0, 0, 1, 0, 0])
+    for (const [bytes, bad] of [[valid, -1], [buildFile(model), 3072]] as const) {
+      const wasm = openColumns(bytes, { backend: 'wasm', fileName: FILE_NAME }).getColumn('k')!, ts = openColumns(bytes, { backend: 'ts', fileName: FILE_NAME }).getColumn('k')!
+      for (const [first, count] of [[0, 5000], [1000, 1500], [2500, 2500]]) {
+        const outputs = [new Int32Array(count).fill(-7), new Int32Array(count).fill(-7)]
+        const outcomes = [attempt(() => ts.readValues(first, outputs[0])), attempt(() => wasm.readValues(first, outputs[1]))]
+        expect(sameOutcome(outcomes[0], outcomes[1])).toBe(true)
+        const refusedAt = bad >= first && bad < first + count ? bad - first : -1
+        expect(outcomes[0].ok).toBe(refusedAt < 0)
+        const expected = validOrdinals.slice(first, first + count).map((ordinal, index) => (refusedAt >= 0 && index >= refusedAt ? -7 : ordinal))
+        for (const output of outputs) expect(Array.from(output)).toEqual(expected)
+      }
+    }
   })
 })

@@ -1,7 +1,7 @@
 /**
- * Raw values into an array outside linear memory, Node build: the browser bundles replace
- * this module with a stub that finds no spans (rollup.config.js; the reader's size budget
- * has no room for it).
+ * Constant runs into arrays outside linear memory, Node build: the browser bundles replace
+ * this module with a stub whose functions only call run (rollup.config.js; the reader's
+ * size budget has no room for it).
  */
 import type { SequenceView } from '../backend.js'
 import { BLOCK_VALUES, BlockKind } from '../../format/constants.js'
@@ -9,20 +9,32 @@ import { int64ToBigInt } from '../../format/int64.js'
 
 /** Shorter spans go through the kernels, rather than splitting their run around a fill (a threshold chosen, not tuned by measurement). */
 const CONSTANT_SPAN_MIN = 512
+const MAX_SAFE = 2n ** 53n - 1n
 
-/** A sequence's spans of at least 512 values in consecutive constant blocks holding one value (none for most sequences). */
+/**
+ * A sequence's spans of at least 512 values in consecutive constant blocks holding one value
+ * (none for most sequences), with each span's value as each decode writes it.
+ */
 export interface ConstantSpans {
   /** [start, end) value positions, in order. */
   readonly bounds: Uint32Array
-  /** Each span's value. */
+  /** Each span's raw value. */
   readonly values: bigint[]
+  /**
+   * The bits of each span's value as an exact double (the exact decode), null beyond ±(2^53 - 1),
+   * which that decode refuses. Doubles are filled by their bits through a BigInt64Array view:
+   * Float64Array.fill runs at 3.7 G values/s here, BigInt64Array.fill at 7.3.
+   */
+  readonly doubleBits: (bigint | null)[]
+  /** The bits of each span's value SortableBits-decoded (the sortable decode; NaN payloads kept). */
+  readonly sortableBits: bigint[]
 }
 
-/** Spans by sequence, found at its first raw read into a plain array (a scan of its records per read cost 4%). */
+/** Spans by sequence, found at its first read into a plain array (a scan of its records per read cost 4%). */
 const spansOf = new WeakMap<SequenceView, ConstantSpans>()
 
 /** The sequence's constant spans. */
-export function constantSpans(sequence: SequenceView): ConstantSpans {
+function constantSpans(sequence: SequenceView): ConstantSpans {
   let spans = spansOf.get(sequence)
   if (spans === undefined) {
     const records = sequence.records, found: number[] = [], values: bigint[] = []
@@ -39,26 +51,32 @@ export function constantSpans(sequence: SequenceView): ConstantSpans {
       }
       block = next
     }
-    spans = { bounds: Uint32Array.from(found), values }
+    const bits = new DataView(new ArrayBuffer(8))
+    const doubleBits = (value: bigint) => {
+      bits.setFloat64(0, Number(value))
+      return bits.getBigInt64(0)
+    }
+    spans = {
+      bounds: Uint32Array.from(found), values,
+      doubleBits: values.map((value) => (value >= -MAX_SAFE && value <= MAX_SAFE ? doubleBits(value) : null)),
+      sortableBits: values.map((value) => (value < 0n ? value ^ 0x7fff_ffff_ffff_ffffn : value)),
+    }
     spansOf.set(sequence, spans)
   }
   return spans
 }
 
 /**
- * Raw values [first, first + count) of a sequence into destination (int32 words of a
- * BigInt64Array, from value destinationIndex), given its constant spans: the parts of at
- * least 512 values in a span are filled by BigInt64Array.fill, which runs at memory speed
- * (7.3 G values/s here on 64K values, where a fill in linear memory then a copy out runs at
- * 3.1); `run` decodes the values between, in order, so an error stops the read where the
- * kernels would.
+ * Values [first, first + count) of a sequence given its constant spans: the parts of at least
+ * 512 values in a span the caller can fill (fillable) are filled by fill(span, start, stop),
+ * a TypedArray fill at memory speed (BigInt64Array.fill: 7.3 G values/s here on 64K values,
+ * where a fill in linear memory then a copy out runs at 3.1); run(start, n) decodes the values
+ * between, in order, so an error stops the read where the kernels would. Returns -1, or the
+ * position (from first) of the value run refused.
  */
-export function withConstantSpans(spans: ConstantSpans, first: number, count: number, destination: Int32Array,
-  destinationIndex: number, run: (start: number, n: number, at: number) => void): void {
+function withConstantSpans(spans: ConstantSpans, first: number, count: number, fillable: (span: number) => boolean,
+  fill: (span: number, start: number, stop: number) => void, run: (start: number, n: number) => number): number {
   const end = first + count, bounds = spans.bounds
-  // One view for all the spans, and each span's BigInt made once: a view and a BigInt per span
-  // ran 4.5 G values/s against 5.7 on 64 one-block spans (ad hoc).
-  const destinationValues = new BigInt64Array(destination.buffer, destination.byteOffset, destination.length >>> 1)
   // The first span ending after first (spans ascend).
   let low = 0, high = bounds.length >>> 1
   while (low < high) {
@@ -69,10 +87,54 @@ export function withConstantSpans(spans: ConstantSpans, first: number, count: nu
   let pending = first
   for (let span = low; 2 * span < bounds.length && bounds[2 * span] < end; span++) {
     const start = Math.max(bounds[2 * span], first), stop = Math.min(bounds[2 * span + 1], end)
-    if (stop - start < CONSTANT_SPAN_MIN) continue
-    if (pending < start) run(pending, start - pending, destinationIndex + pending - first)
-    destinationValues.fill(spans.values[span], destinationIndex + start - first, destinationIndex + stop - first)
+    if (stop - start < CONSTANT_SPAN_MIN || !fillable(span)) continue
+    if (pending < start) {
+      const refused = run(pending, start - pending)
+      if (refused >= 0) return pending - first + refused
+    }
+    fill(span, start, stop)
     pending = stop
   }
-  if (pending < end) run(pending, end - pending, destinationIndex + pending - first)
+  if (pending < end) {
+    const refused = run(pending, end - pending)
+    if (refused >= 0) return pending - first + refused
+  }
+  return -1
+}
+
+/** Decodes values [start, start + n) of the sequence to their place in the destination: -1, or the position (from start) of a refused value. */
+export type Run = (start: number, n: number) => number
+
+/** Raw values [first, first + count) into the int32 words of a BigInt64Array outside linear memory (from value destinationIndex). */
+export function rawSpans(sequence: SequenceView, first: number, count: number, destination: Int32Array, destinationIndex: number, run: Run): void {
+  const spans = destination.byteOffset % 8 ? null : constantSpans(sequence)
+  if (spans === null || spans.values.length === 0) {
+    run(first, count)
+    return
+  }
+  // One view for all the spans, and each span's BigInt made once: a view and a BigInt per span
+  // ran 4.5 G values/s against 5.7 on 64 one-block spans (ad hoc).
+  const values = new BigInt64Array(destination.buffer, destination.byteOffset, destination.length >>> 1), at = destinationIndex - first
+  withConstantSpans(spans, first, count, () => true, (span, start, stop) => values.fill(spans.values[span], at + start, at + stop), run)
+}
+
+/** Values as doubles (exact or SortableBits-decoded) into a Float64Array outside linear memory: -1, or the position of a refused value. */
+export function float64Spans(sequence: SequenceView, first: number, count: number, sortable: boolean, destination: Float64Array,
+  destinationIndex: number, run: Run): number {
+  const spans = constantSpans(sequence)
+  if (spans.values.length === 0) return run(first, count)
+  const bits = sortable ? spans.sortableBits : spans.doubleBits, at = destinationIndex - first
+  const values = new BigInt64Array(destination.buffer, destination.byteOffset, destination.length)
+  return withConstantSpans(spans, first, count, (span) => bits[span] !== null, (span, start, stop) => values.fill(bits[span]!, at + start, at + stop), run)
+}
+
+/** Values as int32 (ordinals below ordinalLimit when it is ≥ 0) into an Int32Array outside linear memory: -1, or the position of a refused value. */
+export function int32Spans(sequence: SequenceView, first: number, count: number, ordinalLimit: number, destination: Int32Array,
+  destinationIndex: number, run: Run): number {
+  const spans = constantSpans(sequence)
+  if (spans.values.length === 0) return run(first, count)
+  // The values the kernel writes: an int32 (plain integers) or an ordinal below the limit; it refuses the others.
+  const low = ordinalLimit >= 0 ? 0n : -(2n ** 31n), high = ordinalLimit >= 0 ? BigInt(ordinalLimit) : 2n ** 31n, at = destinationIndex - first
+  return withConstantSpans(spans, first, count, (span) => spans.values[span] >= low && spans.values[span] < high,
+    (span, start, stop) => destination.fill(Number(spans.values[span]), at + start, at + stop), run)
 }

@@ -7,7 +7,7 @@
 import type { ColumnsBackend, Float64Mode, ResidentFile, SequenceView } from '../backend.js'
 import { int64Result } from '../../format/int64.js'
 import { rankOf } from '../bits.js'
-import { constantSpans, withConstantSpans } from './constant-spans.js'
+import { float64Spans, int32Spans, rawSpans, type Run } from './constant-spans.js'
 import { createWasmQueryKernels } from './query.js'
 import { COPY_VALUES, LARGE_COPY_VALUES, tableIndexError, type WasmRuntime, wasmRuntime } from './runtime.js'
 
@@ -66,41 +66,42 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     }
   }
   /**
-   * Values [first, first + count) of a sequence by a decode kernel into destination (perValue
-   * elements each, from value destinationIndex): in place when destination lies in linear memory
-   * (a ValueBuffer), else in steps through the staging region (or the output buffer), copied out.
-   * Returns -1, or the position of a refused value (status 2 or 3) with the values before it
-   * written, none after it, like the TS backend.
+   * Decodes runs of a sequence by a decode kernel into destination, value v at element perValue × (v + offset):
+   * in place when destination lies in linear memory (a ValueBuffer), else in steps through the staging region
+   * (or the output buffer), copied out. A run [first, first + count) returns -1, or the position of a refused
+   * value (status 2 or 3) with the values before it written, none after it, like the TS backend.
    */
-  function typedRun(sequence: SequenceView, first: number, count: number, destination: Int32Array | Float64Array, destinationIndex: number,
-    perValue: number, decode: (records: number, data: number, first: number, count: number, out: number) => number): number {
+  function runner(sequence: SequenceView, destination: Int32Array | Float64Array, offset: number, perValue: number,
+    decode: (records: number, data: number, valueCount: number, first: number, count: number, out: number) => number): Run {
     const base = sequence.file.address
     const copy = destination.buffer !== runtime.bytes.buffer
     // No staging yet (files opened in place from a FileBuffer): the output buffer.
     const stage = staging || output, stepValues = stage === output ? COPY_VALUES : LARGE_COPY_VALUES
     const step = (start: number, n: number): number => {
-      const at = perValue * (destinationIndex + start - first), address = destination.byteOffset + destination.BYTES_PER_ELEMENT * at
+      const at = perValue * (offset + start), address = destination.byteOffset + destination.BYTES_PER_ELEMENT * at
       // Copied steps start 1 KiB past the destination's offset within a 4 KiB page: a copy between equal page offsets
       // (as a page-aligned output buffer and array would have) runs at 2/3 of the speed here.
       const out = copy ? stage + ((address + 1024 - stage) & 4095) : address
-      const status = decode(base + sequence.recordsStart, base + sequence.dataStart, start, n, out)
+      const status = decode(base + sequence.recordsStart, base + sequence.dataStart, sequence.count, start, n, out)
       const written = status > 1 ? runtime.words[runtime.scratchWord] >>> 0 : status ? 0 : n
       if (copy && written) destination.set(new (destination.constructor as Int32ArrayConstructor)(runtime.bytes.buffer, out, perValue * written), at)
       return status
     }
-    for (let done = 0, chunk = 0; done < count; done += chunk) {
-      chunk = copy ? Math.min(stepValues, count - done) : count
-      const status = step(first + done, chunk)
-      if (status === 1) {
-        // A table index error (a corrupt file): the TS backend has written the 1,024-value pieces of a typed
-        // decode before the one that fails, the values of a raw decode before the bad one. Copy as much, then throw.
-        const piece = perValue === 2 ? 1 : 1024
-        for (let at = done; copy && at < done + chunk && !step(first + at, Math.min(piece, done + chunk - at));) at += piece
-        tableIndexError(runtime, sequence)
+    return (first, count) => {
+      for (let done = 0, chunk = 0; done < count; done += chunk) {
+        chunk = copy ? Math.min(stepValues, count - done) : count
+        const status = step(first + done, chunk)
+        if (status === 1) {
+          // A table index error (a corrupt file): the TS backend has written the 1,024-value pieces of a typed
+          // decode before the one that fails, the values of a raw decode before the bad one. Copy as much, then throw.
+          const piece = perValue === 2 ? 1 : 1024
+          for (let at = done; copy && at < done + chunk && !step(first + at, Math.min(piece, done + chunk - at));) at += piece
+          tableIndexError(runtime, sequence)
+        }
+        if (status) return done + (runtime.words[runtime.scratchWord] >>> 0)
       }
-      if (status) return done + (runtime.words[runtime.scratchWord] >>> 0)
+      return -1
     }
-    return -1
   }
   return {
     name: 'wasm',
@@ -134,20 +135,22 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       int64Result[0] = runtime.words[runtime.scratchWord]
       int64Result[1] = runtime.words[runtime.scratchWord + 1]
     },
+    // Runs of constant blocks bound for an array outside linear memory are filled there, in the Node build (constant-spans.ts).
     decodeRaw(sequence, first, count, destination, destinationIndex) {
-      const decode = (records: number, data: number, start: number, n: number, out: number) => kernels.decodeRaw(records, data, sequence.count, start, n, out)
-      // Constant spans are filled outside the kernels when the destination lies outside linear memory (constant-spans.ts).
-      const spans = destination.buffer === runtime.bytes.buffer || destination.byteOffset % 8 ? null : constantSpans(sequence)
-      if (spans === null || spans.values.length === 0) typedRun(sequence, first, count, destination, destinationIndex, 2, decode)
-      else withConstantSpans(spans, first, count, destination, destinationIndex, (start, n, at) => typedRun(sequence, start, n, destination, at, 2, decode))
+      const run = runner(sequence, destination, destinationIndex - first, 2, kernels.decodeRaw)
+      if (destination.buffer === runtime.bytes.buffer) run(first, count)
+      else rawSpans(sequence, first, count, destination, destinationIndex, run)
     },
     decodeFloat64(sequence, first, count, mode: Float64Mode, destination, destinationIndex) {
-      const decode = mode === 'sortable' ? kernels.decodeFloat64Sortable : kernels.decodeFloat64Exact
-      return typedRun(sequence, first, count, destination, destinationIndex, 1, (records, data, start, n, out) => decode(records, data, sequence.count, start, n, out))
+      const sortable = mode === 'sortable'
+      const run = runner(sequence, destination, destinationIndex - first, 1, sortable ? kernels.decodeFloat64Sortable : kernels.decodeFloat64Exact)
+      return destination.buffer === runtime.bytes.buffer ? run(first, count) : float64Spans(sequence, first, count, sortable, destination, destinationIndex, run)
     },
     decodeInt32(sequence, first, count, ordinalLimit, destination, destinationIndex) {
       const limit = ordinalLimit >= 0 ? ordinalLimit : 0xffffffff
-      return typedRun(sequence, first, count, destination, destinationIndex, 1, (records, data, start, n, out) => kernels.decodeInt32(records, data, sequence.count, start, n, limit, out))
+      const run = runner(sequence, destination, destinationIndex - first, 1,
+        (records, data, valueCount, from, n, out) => kernels.decodeInt32(records, data, valueCount, from, n, limit, out))
+      return destination.buffer === runtime.bytes.buffer ? run(first, count) : int32Spans(sequence, first, count, ordinalLimit, destination, destinationIndex, run)
     },
     checkCanonical(sequence, minMax, canonical) {
       const base = sequence.file.address
