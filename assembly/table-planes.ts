@@ -1,13 +1,16 @@
 // Table blocks of up to 16 entries (index widths 1-4), 16 values at a time (Node
-// build): byte k of every entry's 32-bit word sits in byte plane k (16 bytes, one
-// per entry), so one byte shuffle per plane looks all 16 indexes up at once, and
+// build). Index width 4 into raw i64 or doubles: a table of entry pairs, PAIRS (at
+// the end), looked up by a byte's two indexes at once. Byte planes (int32, and i64
+// within 2^32): byte k of every entry's 32-bit word sits in byte plane k (16 bytes,
+// one per entry), so one byte shuffle per plane looks all 16 indexes up at once, and
 // byte interleaves turn the four planes into 16 words. No per-value address
 // arithmetic or lane loads, which bound the loops of table.ts and typed-table.ts.
 // The words are the entries themselves (int32 output), or, for i64 output, the
 // entries' offsets from the smallest when they span less than 2^32, widened and
 // added to it. 64K values into ValueBuffers, ad-hoc runs: int32 2.4 → 4.2 G
-// values/s, i64 2.44 → 2.73. Doubles keep the lane loads: offsets converted ran at
-// 2.2 against 2.35, and eight planes of whole 8-byte entries (a deeper transpose) no faster.
+// values/s, i64 2.44 → 2.73. Not doubles: offsets converted ran at 2.2 (and, made
+// from their bits, 2.35) against 2.35 with lane loads, eight planes of whole 8-byte
+// entries (a deeper transpose) no faster.
 
 import { window16Mask, window16Multipliers } from './unpack-simd'
 
@@ -112,4 +115,30 @@ export function buildPlanes(p: usize): void {
   const base = v128.load(PLANES_BASE)
   v128.store(o, i64x2.add(i64x2.extend_low_i32x4_u(w), base))
   v128.store(o, i64x2.add(i64x2.extend_high_i32x4_u(w), base), 16)
+}
+
+/** Entry pairs for index width 4: pair b (16 bytes) holds the entries of indexes b & 15 and b >> 4 (a byte's two indexes). */
+export const PAIRS: usize = memory.data(256 * 16, 16)
+/** The 16 8-byte entries PAIRS was built from (all zero, as PAIRS, until the first build). */
+const PAIRS_KEY: usize = memory.data(16 * 8, 16)
+
+/**
+ * PAIRS from the 16 8-byte entries at p (raw, or converted to doubles; past a table's count,
+ * whatever lies there: no valid index names them), unless it holds them already: a column's
+ * table blocks often share their entries.
+ */
+export function buildPairs(p: usize): void {
+  let same = true
+  for (let at: usize = 0; at < 128; at += 16) same = same && i64x2.all_true(i64x2.eq(v128.load(p + at), v128.load(PAIRS_KEY + at)))
+  if (same) return
+  memory.copy(PAIRS_KEY, p, 128)
+  for (let high: usize = 0; high < 16; high++) {
+    const second = v128.load64_splat(p + (high << 3))
+    const row = PAIRS + (high << 8)
+    for (let low: usize = 0; low < 16; low += 2) {
+      const firsts = v128.load(p + (low << 3))
+      v128.store(row + (low << 4), i64x2.shuffle(firsts, second, 0, 2))
+      v128.store(row + (low << 4), i64x2.shuffle(firsts, second, 1, 2), 16)
+    }
+  }
 }

@@ -1,19 +1,22 @@
 // Table-block decoding: indexes of width W (1..8) mapped through the block's
 // entries. widths.ts instantiates it once per index width (the Node build), with
-// entries stored in pairs (16-byte stores: 2.1 → 2.4 G values/s on 16 entries)
-// and up to 16 entries through byte planes (table-planes.ts); the browser build
+// entries stored in pairs (16-byte stores: 2.1 → 2.4 G values/s on 16 entries),
+// up to 16 entries through byte planes, and index width 4 through a table of entry
+// pairs, a byte's two indexes at once (table-planes.ts; 64K values in place, ad hoc:
+// 2.7 → 4.2 G values/s with blocks sharing their entries); the browser build
 // (scripts/bundle-widths.as) uses one generic scalar instance.
 import { OK, tableIndexError } from './common'
-import { PLANES_INT64, buildOffsetPlanes, indexes16, storePlanes } from './table-planes'
+import { PAIRS, PLANES_INT64, buildOffsetPlanes, buildPairs, indexes16, storePlanes } from './table-planes'
 
 /**
  * Table indexes [from, to) of width W (1..8) at idx, each checked against
  * entries, mapped through the entries at p. Groups of 8 indexes take W bytes,
  * so one 8-byte load holds a whole group; a group is checked as a whole, and
  * only a failing group is rescanned to find its first bad index. specialised
- * (the Node build's per-width instances): up to 16 entries spanning less than
- * 2^32 go 16 values a group through byte planes, and other groups store two
- * entries per 16-byte store (a lane load each) instead of one store each.
+ * (the Node build's per-width instances): index width 4 goes 16 values a group
+ * through entry pairs, up to 16 entries spanning less than 2^32 through byte
+ * planes, and other groups store two entries per 16-byte store (a lane load
+ * each) instead of one store each.
  */
 // @ts-ignore: decorator
 @inline export function tableRun(p: usize, from: u32, to: u32, out: usize, entries: u32, block: u32, W: u32, specialised: bool = false): i32 {
@@ -30,6 +33,24 @@ import { PLANES_INT64, buildOffsetPlanes, indexes16, storePlanes } from './table
     store<i64>(o, load<i64>(p + (<usize>e << 3)))
   }
   let q = idx + <usize>(i >>> 3) * W
+  // Index width 4, runs of 256 values or more: two values a byte through entry pairs (table-planes.ts).
+  if (specialised && W == 4 && i + 256 <= to) {
+    buildPairs(p)
+    // Per byte lane, index + 128 - entries has its top bit set iff index ≥ entries (no carry: at most 143).
+    const excess = <u64>(128 - entries) * 0x0101_0101_0101_0101
+    for (; i + 16 <= to; i += 16, o += 128, q += 8) {
+      const x = load<u64>(q)
+      if (!full && (((x & 0x0F0F_0F0F_0F0F_0F0F) + excess) | (((x >>> 4) & 0x0F0F_0F0F_0F0F_0F0F) + excess)) & 0x8080_8080_8080_8080) break
+      v128.store(o, v128.load(PAIRS + (<usize>(x & 0xFF) << 4)))
+      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 8) & 0xFF) << 4)), 16)
+      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 16) & 0xFF) << 4)), 32)
+      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 24) & 0xFF) << 4)), 48)
+      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 32) & 0xFF) << 4)), 64)
+      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 40) & 0xFF) << 4)), 80)
+      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 48) & 0xFF) << 4)), 96)
+      v128.store(o, v128.load(PAIRS + (<usize>(x >>> 56) << 4)), 112)
+    }
+  }
   // Up to 16 entries spanning less than 2^32: 16 values a group through byte planes (table-planes.ts).
   if (specialised && W <= 4 && i + 16 <= to && buildOffsetPlanes(p, entries)) {
     const limits = i8x16.splat(<i8>entries)

@@ -190,6 +190,35 @@ describe('table blocks into int32 and doubles: entries converted once, indexes v
     duel(values, 'float64', fitsDouble)
     duel(values, 'float64', fitsDouble, 517, 2000)
   })
+  it('index width 4 to Float64Array and BigInt64Array (pairs of entries, kept while blocks share their entries): blocks whose entries differ only in the last', () => {
+    const sorted = (values: bigint[]) => values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    const a = sorted(Array.from({ length: 16 }, () => BigInt(Math.floor(random() * 2 ** 52)) - 2n ** 51n))
+    const b = [...a.slice(0, 15), a[15] + 1n], c = a.slice(0, 10)
+    const tables = [a, a, b, a, c, b]
+    const model = parseFile(denseFile(1024 * tables.length - 100, () => 0n))
+    const indexes = tables.flatMap((entries, block) => Array.from({ length: block === tables.length - 1 ? 924 : 1024 }, () => Math.floor(random() * entries.length)))
+    col(model, 'v').section.values.blocks = tables.map((entries, block) => tableBlock(entries, indexes.slice(1024 * block, 1024 * (block + 1)), 4))
+    const bytes = buildFile(model)
+    const wasm = openColumns(bytes, { backend: 'wasm' }).getColumn('v')!, ts = openColumns(bytes, { backend: 'ts' }).getColumn('v')!
+    for (const [first, n] of [[0, indexes.length], [3, 3000], [2048 + 700, 400], [4096 + 7, 300], [5000, 100]]) {
+      const expected = indexes.slice(first, first + n).map((index, at) => Number(tables[(first + at) >>> 10][index]))
+      const buffer = createValueBuffer('float64', n, { backend: 'wasm' }), plain = new Float64Array(n), model = new Float64Array(n)
+      wasm.readValues(first, plain)
+      wasm.readValues(first, buffer.array)
+      ts.readValues(first, model)
+      expect(Array.from(plain)).toEqual(expected)
+      expect(Array.from(buffer.array)).toEqual(expected)
+      expect(Array.from(model)).toEqual(expected)
+      buffer.release()
+      const raw = new BigInt64Array(n), rawBuffer = createValueBuffer('int64', n, { backend: 'wasm' })
+      wasm.readValues(first, raw)
+      wasm.readValues(first, rawBuffer.array)
+      const expectedRaw = indexes.slice(first, first + n).map((index, at) => tables[(first + at) >>> 10][index])
+      expect(Array.from(raw)).toEqual(expectedRaw)
+      expect(Array.from(rawBuffer.array as BigInt64Array)).toEqual(expectedRaw)
+      rawBuffer.release()
+    }
+  })
   it('an entry beyond the output (int32; 2^53) takes the checked path: refused at its first use', () => {
     const values = tableValues([...int32Entries, 2n ** 40n], 3000)
     duel(values, 'int32', fitsInt32)
