@@ -118,7 +118,7 @@ export function buildPlanes(p: usize): void {
 }
 
 /** Entry pairs for index width 4: pair b (16 bytes) holds the entries of indexes b & 15 and b >> 4 (a byte's two indexes). */
-export const PAIRS: usize = memory.data(256 * 16, 16)
+const PAIRS: usize = memory.data(256 * 16, 16)
 /** The 16 8-byte entries PAIRS was built from (all zero, as PAIRS, until the first build). */
 const PAIRS_KEY: usize = memory.data(16 * 8, 16)
 
@@ -141,4 +141,17 @@ export function buildPairs(p: usize): void {
       v128.store(row + (low << 4), i64x2.shuffle(firsts, second, 1, 2), 16)
     }
   }
+}
+
+/** The 16 values named by the 16 indexes of width 4 in x (validated) to o, through PAIRS. */
+// @ts-ignore: decorator
+@inline export function storePairs(x: u64, o: usize): void {
+  v128.store(o, v128.load(PAIRS + (<usize>(x & 0xFF) << 4)))
+  v128.store(o, v128.load(PAIRS + (<usize>((x >>> 8) & 0xFF) << 4)), 16)
+  v128.store(o, v128.load(PAIRS + (<usize>((x >>> 16) & 0xFF) << 4)), 32)
+  v128.store(o, v128.load(PAIRS + (<usize>((x >>> 24) & 0xFF) << 4)), 48)
+  v128.store(o, v128.load(PAIRS + (<usize>((x >>> 32) & 0xFF) << 4)), 64)
+  v128.store(o, v128.load(PAIRS + (<usize>((x >>> 40) & 0xFF) << 4)), 80)
+  v128.store(o, v128.load(PAIRS + (<usize>((x >>> 48) & 0xFF) << 4)), 96)
+  v128.store(o, v128.load(PAIRS + (<usize>(x >>> 56) << 4)), 112)
 }

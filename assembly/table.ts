@@ -6,7 +6,7 @@
 // 2.7 → 4.2 G values/s with blocks sharing their entries); the browser build
 // (scripts/bundle-widths.as) uses one generic scalar instance.
 import { OK, tableIndexError } from './common'
-import { PAIRS, PLANES_INT64, buildOffsetPlanes, buildPairs, indexes16, storePlanes } from './table-planes'
+import { PLANES_INT64, buildOffsetPlanes, buildPairs, indexes16, storePairs, storePlanes } from './table-planes'
 
 /**
  * Table indexes [from, to) of width W (1..8) at idx, each checked against
@@ -41,14 +41,7 @@ import { PAIRS, PLANES_INT64, buildOffsetPlanes, buildPairs, indexes16, storePla
     for (; i + 16 <= to; i += 16, o += 128, q += 8) {
       const x = load<u64>(q)
       if (!full && (((x & 0x0F0F_0F0F_0F0F_0F0F) + excess) | (((x >>> 4) & 0x0F0F_0F0F_0F0F_0F0F) + excess)) & 0x8080_8080_8080_8080) break
-      v128.store(o, v128.load(PAIRS + (<usize>(x & 0xFF) << 4)))
-      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 8) & 0xFF) << 4)), 16)
-      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 16) & 0xFF) << 4)), 32)
-      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 24) & 0xFF) << 4)), 48)
-      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 32) & 0xFF) << 4)), 64)
-      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 40) & 0xFF) << 4)), 80)
-      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 48) & 0xFF) << 4)), 96)
-      v128.store(o, v128.load(PAIRS + (<usize>(x >>> 56) << 4)), 112)
+      storePairs(x, o)
     }
   }
   // Up to 16 entries spanning less than 2^32: 16 values a group through byte planes (table-planes.ts).

@@ -8,7 +8,7 @@
 // place, ad hoc: 2.35 → 2.75 G values/s rebuilt every block, 4.1 when blocks share
 // their entries; byte planes of offsets turned into doubles ran no faster than lane loads).
 import { BLOCK_SHIFT, BLOCK_VALUES, KIND_TABLE, OK, RECORD_BYTES, recordAux, recordDataOffset, recordKind, recordWidth } from './common'
-import { PAIRS, PLANES_INT32, buildPairs, buildPlanes, indexes16, storePlanes } from './table-planes'
+import { PLANES_INT32, buildPairs, buildPlanes, indexes16, storePairs, storePlanes } from './table-planes'
 
 /** A table block's entries converted for the typed output: up to 256 of 4 (int32) or 8 (double) bytes. */
 export const TYPED_ENTRIES: usize = memory.data(256 * 8, 16)
@@ -81,15 +81,7 @@ export function chunkTablesValid(records: usize, data: usize, start: u32, end: u
   if (!int32 && W == 4 && i + 256 <= to) {
     buildPairs(TYPED_ENTRIES)
     for (; i + 16 <= to; i += 16, q += 8, o += 128) {
-      const x = load<u64>(q)
-      v128.store(o, v128.load(PAIRS + (<usize>(x & 0xFF) << 4)))
-      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 8) & 0xFF) << 4)), 16)
-      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 16) & 0xFF) << 4)), 32)
-      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 24) & 0xFF) << 4)), 48)
-      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 32) & 0xFF) << 4)), 64)
-      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 40) & 0xFF) << 4)), 80)
-      v128.store(o, v128.load(PAIRS + (<usize>((x >>> 48) & 0xFF) << 4)), 96)
-      v128.store(o, v128.load(PAIRS + (<usize>(x >>> 56) << 4)), 112)
+      storePairs(load<u64>(q), o)
     }
   }
   for (; i + 8 <= to; i += 8, q += W, o += 8 * size) {

@@ -75,7 +75,7 @@ function constantSpans(sequence: SequenceView): ConstantSpans {
  * position (from first) of the value run refused.
  */
 function withConstantSpans(spans: ConstantSpans, first: number, count: number, fillable: (span: number) => boolean,
-  fill: (span: number, start: number, stop: number) => void, run: (start: number, n: number) => number): number {
+  fill: (span: number, start: number, stop: number) => void, run: Run): number {
   const end = first + count, bounds = spans.bounds
   // The first span ending after first (spans ascend).
   let low = 0, high = bounds.length >>> 1
