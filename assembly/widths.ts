@@ -13,11 +13,12 @@ import { fieldRun, scaledRun, unitRun } from './unpack'
 import { MULTIPLY, MULTIPLY_HIGH, UNIT, simdRun } from './unpack-simd'
 import { tableRun } from './table'
 import { PAIR_UNIT, pairRun } from './unpack-pairs'
+import { bitsRun } from './unpack-bits'
 // The int32 decode's fast path: in the Node build only (the browser's widths stub has none).
 export { int32Chunk } from './typed-int32'
 export { float64Chunk } from './typed-float64'
 
-function unit1(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 1, UNIT) }
+function unit1(p: usize, from: u32, to: u32, base: i64, out: usize): void { bitsRun(p, from, to, base, out) }
 function unit2(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 2, UNIT) }
 function unit3(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 3, UNIT) }
 function unit4(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 4, UNIT) }
