@@ -6,8 +6,8 @@
 // integers below 2^53 (span ≤ 2^53 is part of the proof), so the multiply and the add
 // round nothing. Anything else goes through the checked path (typed.ts).
 import {
-  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_PACKED, KIND_TABLE, RECORD_BYTES, recordAux, recordBase, recordDataOffset,
-  recordKind, recordWidth,
+  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_PACKED, KIND_TABLE, RECORD_BYTES, TWO_52, TWO_52_HIGH, recordAux, recordBase,
+  recordDataOffset, recordKind, recordWidth, unitDoubles,
 } from './common'
 import { fill } from './decode'
 import { unpackDouble } from './widths-double'
@@ -85,9 +85,9 @@ function blockExact(record: usize, data: usize): bool {
   for (; i < start; i++, o += 8) store<f64>(o, base + g * unitAt(p, i, W, mask))
   // Flipped lanes hold u - 2^31: their base is base + 2^31 g (exact: it lies between the block's bounds).
   // Unit lanes are 2^52 + u: their base is base - 2^52 (exact: the caller checked base ≥ -2^52).
-  const bases = f64x2.splat(unit ? base - 4503599627370496.0 : flip ? base + g * 2147483648 : base), steps = f64x2.splat(g)
+  const bases = f64x2.splat(unit ? base - TWO_52 : flip ? base + g * 2147483648 : base), steps = f64x2.splat(g)
   // 2^31 per lane, built from W (= 32 here) so that V8 keeps it in a register instead of rebuilding a constant.
-  const tops = i32x4.splat(<i32>(W << 26)), magic = i32x4.splat(0x4330_0000)
+  const tops = i32x4.splat(<i32>(W << 26)), magic = i32x4.splat(TWO_52_HIGH)
   let q = p + <usize>(i >>> 3) * W
   // Whole words, halves and bytes (wholeUnits), a loop each: one loop branching on W per group ran 5% slower.
   if (W == 32) {
@@ -123,8 +123,7 @@ function packedFloat64(record: usize, data: usize, from: u32, to: u32, o: usize)
     return
   }
   const base = <f64>recordBase(record), g = <f64>recordAux(record)
-  // g = 1 adds base - 2^52 to 2^52 + u (storeScaled), exact from base -2^52 up.
-  if (g == 1 && base >= -4503599627370496.0) packedRun(p, from, to, W, base, 1, o, true, false)
+  if (g == 1 && base >= -TWO_52) packedRun(p, from, to, W, base, 1, o, true, false)
   else if (W != 32) packedRun(p, from, to, W, base, g, o, false, false)
   else packedRun(p, from, to, W, base, g, o, false, true)
 }

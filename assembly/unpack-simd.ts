@@ -16,6 +16,7 @@
 // in range, V8 emits the byte shuffle alone, where a mask loaded from memory also
 // needs an instruction clamping out-of-range indexes. The base and g are loaded
 // from static memory in the loop (V8 rebuilds a splat at every use).
+import { TWO_52, TWO_52_HIGH } from './common'
 import { doubleFieldRun, fieldRun } from './unpack'
 
 /** How units become values: see the header. */
@@ -206,8 +207,8 @@ const VECTORS: usize = memory.data(32, 16)
   const h = byteOf(4, W)
   if (double) {
     const unit = mode == DOUBLE_UNIT
-    v128.store(VECTORS, f64x2.splat(unit ? <f64>base - 4503599627370496.0 : <f64>base))
-    v128.store(VECTORS, unit ? i32x4.splat(0x4330_0000) : f64x2.splat(<f64>g), 16)
+    v128.store(VECTORS, f64x2.splat(unit ? <f64>base - TWO_52 : <f64>base))
+    v128.store(VECTORS, unit ? i32x4.splat(TWO_52_HIGH) : f64x2.splat(<f64>g), 16)
   } else {
     v128.store(VECTORS, i64x2.splat(base))
     v128.store(VECTORS, i32x4.splat(mode == MULTIPLY_HIGH ? <u32>(g >>> 32) : <u32>g), 16)
