@@ -70,6 +70,15 @@ export function tableIndexError(block: u32, index: u32, entries: u32): i32 {
   return g == 1 && base >= -(<i64>1 << 52)
 }
 
+/**
+ * Whether every value base + u (u < 2^W) of a block with g = 1 is an int32, so that base + u
+ * can be summed in i32 lanes and each converted to a double by one instruction (unpack-simd.ts).
+ */
+// @ts-ignore: decorator
+@inline export function int32Doubles(base: i64, g: i64, W: u32): bool {
+  return g == 1 && W < 32 && base >= I32.MIN_VALUE && base + ((<i64>1 << W) - 1) <= I32.MAX_VALUE
+}
+
 /** bits(x) of docs/format.md §1: how many bits the unsigned x needs. */
 // @ts-ignore: decorator
 @inline export function bitsOf(x: u64): u32 {

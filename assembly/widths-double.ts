@@ -1,38 +1,47 @@
 // The exact-double decode's packed widths but 8, 16 and 32 (their loops are in
-// typed-float64.ts; Node build only), one function per width as in widths.ts: with
-// a 4-byte-window unpack, simdRun in a double mode inlined with a literal width (its
-// masks constants); wider, pairRun (unpack-pairs.ts), a function per mode (two
-// modes inlined into one function were merged into one loop testing the mode).
-import { unitDoubles } from './common'
+// typed-float64.ts; Node build only), one function per width as in widths.ts: width 1
+// by selecting bits (unpack-bits.ts); with a 4-byte-window unpack, simdRun in one of
+// three double modes inlined with a literal width (its masks constants); wider,
+// pairRun (unpack-pairs.ts), a function per mode (two modes inlined into one function
+// were merged into one loop testing the mode).
+import { int32Doubles, unitDoubles } from './common'
 import { doubleFieldRun } from './unpack'
-import { DOUBLE_SCALED, DOUBLE_UNIT, simdRun } from './unpack-simd'
+import { bitsDoubleRun } from './unpack-bits'
+import { DOUBLE_INT32, DOUBLE_SCALED, DOUBLE_UNIT, simdRun } from './unpack-simd'
 import { PAIR_DOUBLE_SCALED, PAIR_DOUBLE_UNIT, pairRun } from './unpack-pairs'
 
-function simd1(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 1, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 1, DOUBLE_SCALED) }
-function simd2(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 2, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 2, DOUBLE_SCALED) }
-function simd3(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 3, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 3, DOUBLE_SCALED) }
-function simd4(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 4, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 4, DOUBLE_SCALED) }
-function simd5(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 5, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 5, DOUBLE_SCALED) }
-function simd6(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 6, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 6, DOUBLE_SCALED) }
-function simd7(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 7, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 7, DOUBLE_SCALED) }
-function simd9(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 9, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 9, DOUBLE_SCALED) }
-function simd10(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 10, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 10, DOUBLE_SCALED) }
-function simd11(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 11, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 11, DOUBLE_SCALED) }
-function simd12(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 12, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 12, DOUBLE_SCALED) }
-function simd13(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 13, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 13, DOUBLE_SCALED) }
-function simd14(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 14, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 14, DOUBLE_SCALED) }
-function simd15(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 15, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 15, DOUBLE_SCALED) }
-function simd17(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 17, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 17, DOUBLE_SCALED) }
-function simd18(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 18, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 18, DOUBLE_SCALED) }
-function simd19(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 19, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 19, DOUBLE_SCALED) }
-function simd20(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 20, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 20, DOUBLE_SCALED) }
-function simd21(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 21, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 21, DOUBLE_SCALED) }
-function simd22(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 22, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 22, DOUBLE_SCALED) }
-function simd23(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 23, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 23, DOUBLE_SCALED) }
-function simd24(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 24, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 24, DOUBLE_SCALED) }
-function simd25(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 25, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 25, DOUBLE_SCALED) }
-function simd26(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 26, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 26, DOUBLE_SCALED) }
-function simd28(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, unit: bool): void { if (unit) simdRun(p, from, to, base, 1, out, 28, DOUBLE_UNIT); else simdRun(p, from, to, base, g, out, 28, DOUBLE_SCALED) }
+/** simdRun in the mode unpackDouble chose, each mode's loop compiled on its own. */
+// @ts-ignore: decorator
+@inline function simdModes(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, W: u32, mode: i32): void {
+  if (mode == DOUBLE_INT32) simdRun(p, from, to, base, 1, out, W, DOUBLE_INT32)
+  else if (mode == DOUBLE_UNIT) simdRun(p, from, to, base, 1, out, W, DOUBLE_UNIT)
+  else simdRun(p, from, to, base, g, out, W, DOUBLE_SCALED)
+}
+
+function simd2(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 2, mode) }
+function simd3(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 3, mode) }
+function simd4(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 4, mode) }
+function simd5(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 5, mode) }
+function simd6(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 6, mode) }
+function simd7(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 7, mode) }
+function simd9(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 9, mode) }
+function simd10(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 10, mode) }
+function simd11(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 11, mode) }
+function simd12(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 12, mode) }
+function simd13(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 13, mode) }
+function simd14(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 14, mode) }
+function simd15(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 15, mode) }
+function simd17(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 17, mode) }
+function simd18(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 18, mode) }
+function simd19(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 19, mode) }
+function simd20(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 20, mode) }
+function simd21(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 21, mode) }
+function simd22(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 22, mode) }
+function simd23(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 23, mode) }
+function simd24(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 24, mode) }
+function simd25(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 25, mode) }
+function simd26(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 26, mode) }
+function simd28(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 28, mode) }
 function unit27(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 27, PAIR_DOUBLE_UNIT) }
 function scaled27(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void { pairRun(p, from, to, base, g, out, 27, PAIR_DOUBLE_SCALED) }
 function unit29(p: usize, from: u32, to: u32, base: i64, out: usize): void { pairRun(p, from, to, base, 1, out, 29, PAIR_DOUBLE_UNIT) }
@@ -84,34 +93,40 @@ function scaled52(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): 
 
 /** Values [from, to) of a packed block of width ≤ 52 at p as doubles base + g u (exact, as the caller proved) to out. */
 export function unpackDouble(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, width: u32): void {
+  // Width 1: two values, selected by bits (unpack-bits.ts).
+  if (width == 1) {
+    bitsDoubleRun(p, from, to, <f64>base, <f64>(base + g), out)
+    return
+  }
   // The unit modes add base - 2^52 to 2^52 + u (common.ts); other blocks, g = 1 among them, take the scaled ones.
   const unit = unitDoubles(base, g)
+  // Below width 29 (simdRun), int32 lanes where every value is an int32.
+  const mode = int32Doubles(base, g, width) ? DOUBLE_INT32 : unit ? DOUBLE_UNIT : DOUBLE_SCALED
   switch (width) {
-    case 1: simd1(p, from, to, base, g, out, unit); return
-    case 2: simd2(p, from, to, base, g, out, unit); return
-    case 3: simd3(p, from, to, base, g, out, unit); return
-    case 4: simd4(p, from, to, base, g, out, unit); return
-    case 5: simd5(p, from, to, base, g, out, unit); return
-    case 6: simd6(p, from, to, base, g, out, unit); return
-    case 7: simd7(p, from, to, base, g, out, unit); return
-    case 9: simd9(p, from, to, base, g, out, unit); return
-    case 10: simd10(p, from, to, base, g, out, unit); return
-    case 11: simd11(p, from, to, base, g, out, unit); return
-    case 12: simd12(p, from, to, base, g, out, unit); return
-    case 13: simd13(p, from, to, base, g, out, unit); return
-    case 14: simd14(p, from, to, base, g, out, unit); return
-    case 15: simd15(p, from, to, base, g, out, unit); return
-    case 17: simd17(p, from, to, base, g, out, unit); return
-    case 18: simd18(p, from, to, base, g, out, unit); return
-    case 19: simd19(p, from, to, base, g, out, unit); return
-    case 20: simd20(p, from, to, base, g, out, unit); return
-    case 21: simd21(p, from, to, base, g, out, unit); return
-    case 22: simd22(p, from, to, base, g, out, unit); return
-    case 23: simd23(p, from, to, base, g, out, unit); return
-    case 24: simd24(p, from, to, base, g, out, unit); return
-    case 25: simd25(p, from, to, base, g, out, unit); return
-    case 26: simd26(p, from, to, base, g, out, unit); return
-    case 28: simd28(p, from, to, base, g, out, unit); return
+    case 2: simd2(p, from, to, base, g, out, mode); return
+    case 3: simd3(p, from, to, base, g, out, mode); return
+    case 4: simd4(p, from, to, base, g, out, mode); return
+    case 5: simd5(p, from, to, base, g, out, mode); return
+    case 6: simd6(p, from, to, base, g, out, mode); return
+    case 7: simd7(p, from, to, base, g, out, mode); return
+    case 9: simd9(p, from, to, base, g, out, mode); return
+    case 10: simd10(p, from, to, base, g, out, mode); return
+    case 11: simd11(p, from, to, base, g, out, mode); return
+    case 12: simd12(p, from, to, base, g, out, mode); return
+    case 13: simd13(p, from, to, base, g, out, mode); return
+    case 14: simd14(p, from, to, base, g, out, mode); return
+    case 15: simd15(p, from, to, base, g, out, mode); return
+    case 17: simd17(p, from, to, base, g, out, mode); return
+    case 18: simd18(p, from, to, base, g, out, mode); return
+    case 19: simd19(p, from, to, base, g, out, mode); return
+    case 20: simd20(p, from, to, base, g, out, mode); return
+    case 21: simd21(p, from, to, base, g, out, mode); return
+    case 22: simd22(p, from, to, base, g, out, mode); return
+    case 23: simd23(p, from, to, base, g, out, mode); return
+    case 24: simd24(p, from, to, base, g, out, mode); return
+    case 25: simd25(p, from, to, base, g, out, mode); return
+    case 26: simd26(p, from, to, base, g, out, mode); return
+    case 28: simd28(p, from, to, base, g, out, mode); return
     case 27: if (unit) unit27(p, from, to, base, out); else scaled27(p, from, to, base, g, out); return
     case 29: if (unit) unit29(p, from, to, base, out); else scaled29(p, from, to, base, g, out); return
     case 30: if (unit) unit30(p, from, to, base, out); else scaled30(p, from, to, base, g, out); return

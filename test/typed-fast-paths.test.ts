@@ -143,6 +143,21 @@ describe('exact doubles: blocks proven within ±(2^53 - 1) decode in one pass', 
     duel(values, 'float64', fitsDouble)
     duel(values, 'float64', fitsDouble, 1029, 40_000) // starting and ending inside groups of 8
   })
+  it('every width with a 32-bit-lane unpack below 32 (1–28 but 27): g = 1 with every value an int32 (summed in i32 lanes) and one past either end', () => {
+    const widths = Array.from({ length: 28 }, (_, index) => index + 1).filter((width) => width !== 27)
+    // int32 lanes from base -2^31 up to a largest value of 2^31 - 1; a block one past either edge takes the unit mode.
+    const values = widths.flatMap((W) => {
+      const top = 2n ** 31n - (1n << BigInt(W))
+      return [...block(INT32_MIN, 1n, W), ...block(INT32_MIN - 1n, 1n, W), ...block(top, 1n, W), ...block(top + 1n, 1n, W), ...block(0n, 1n, W)]
+    })
+    duel(values, 'float64', fitsDouble)
+    duel(values, 'float64', fitsDouble, 1029, 40_000) // starting and ending inside groups of 8
+  })
+  it('width 1: each value one of the block\'s two, whatever g (bools, g = 3 from -5, a span of 2^53 - 1 from -2^52)', () => {
+    const values = [...block(0n, 1n, 1), ...block(-5n, 3n, 1), ...block(-(2n ** 52n), SAFE, 1), ...block(SAFE - 1n, 1n, 1), ...block(-SAFE, 1n, 1)]
+    duel(values, 'float64', fitsDouble)
+    duel(values, 'float64', fitsDouble, 1029, 3000) // starting and ending inside bytes of fields
+  })
   it('2^53 in the middle of a block: refused there, nothing after it written', () => {
     const values = [...block(0n, 1n, 20), ...block(SAFE - 1000n, 1n, 11, (index) => (index === 517 ? SAFE + 1n : null))]
     duel(values, 'float64', fitsDouble)
