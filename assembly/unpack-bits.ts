@@ -1,61 +1,98 @@
-// Packed blocks of width 1 (Node build): each byte of fields names a row of a table holding
-// its 8 bits as i64 masks (0 or -1; 256 rows of 64 bytes), so a byte becomes 8 values with 4
-// loads and 4 to 8 integer operations, where the SIMD unpack (unpack-simd.ts) spends
-// shuffles and a multiply on every 4 fields. i64 with g = 1: base - mask. Doubles (any g):
-// a block of width 1 holds two values, so each is a select between their bits, with no
-// floating-point operation. 64K values in place, ad hoc: i64 4.5 → 5.2 G values/s; doubles
-// 3.95 → 4.45 (rows or'ed with 2^52's bits then added to base - 2^52 had run at 3.9: the f64
-// adds are what limits such loops here).
-import { doubleFieldRun, fieldRun } from './unpack'
+// Packed blocks of width 1 (Node build) through value rows: such a block holds two values,
+// so each value is one of two 64-bit patterns (i64 base and base + g, wrapping; or the exact
+// doubles base and base + g), chosen by its bit. Each byte of fields names a row of a table
+// holding its 8 values (256 rows of 64 bytes): a byte becomes 8 values with 4 loads and 4
+// stores and no arithmetic, where the SIMD unpack (unpack-simd.ts) spends shuffles and a
+// multiply on every 4 fields. 64K values in place, ad hoc: i64 5.1 → 5.9 G values/s (a table
+// of units plus base: 5.1; the SIMD unpack 4.5), doubles 3.95 → 5.5.
+//
+// The rows serve one pair at a time and are built (16 KiB, about one block's work) once
+// ROWS_AFTER blocks in a row had that pair, as in a column of bools or flags (base 0 and
+// g = 1 throughout); other blocks take the SIMD unpack, which uses no table. (A table of bit
+// masks for those blocks, beside the rows, filled L1 with them: blocks alternating between
+// the two ran at 2.8.)
 
-/** Row b: the 8 bits of b, lowest first, as i64 masks. Built at first use. */
-const BIT_MASKS: usize = memory.data(256 * 64, 16)
-let bitMasksBuilt = false
-/** bitsDoubleRun's zero and flips splats, loaded in its loop (V8 rebuilds a splat held in a local at every use). */
-const SELECT_VECTORS: usize = memory.data(32, 16)
+import { fieldRun } from './unpack'
+import { MULTIPLY, MULTIPLY_HIGH, UNIT, simdRun } from './unpack-simd'
 
-function buildBitMasks(): void {
-  for (let b: u32 = 0; b < 256; b++) {
-    for (let k: u32 = 0; k < 8; k++) store<i64>(BIT_MASKS + ((<usize>b << 6) | (<usize>k << 3)), -<i64>((b >> k) & 1))
-  }
-  bitMasksBuilt = true
-}
-
-/** Values [from, to) of a packed block of width 1 at p as base + u (i64, wrapping) to out. */
-export function bitsRun(p: usize, from: u32, to: u32, base: i64, out: usize): void {
-  let i = min((from + 7) & ~7, to)
-  fieldRun(p, from, i, base, 1, out, 1)
-  if (!bitMasksBuilt) buildBitMasks()
-  let o = out + (<usize>(i - from) << 3)
-  const bases = i64x2.splat(base)
-  for (; i + 8 <= to; i += 8, o += 64) {
-    const row = BIT_MASKS + (<usize>load<u8>(p + (i >>> 3)) << 6)
-    v128.store(o, i64x2.sub(bases, v128.load(row)))
-    v128.store(o, i64x2.sub(bases, v128.load(row, 16)), 16)
-    v128.store(o, i64x2.sub(bases, v128.load(row, 32)), 32)
-    v128.store(o, i64x2.sub(bases, v128.load(row, 48)), 48)
-  }
-  fieldRun(p, i, to, base, 1, o, 1)
-}
+/** Row b: the 8 bits of b, lowest first, as rowsZero (0) or rowsOne (1). */
+const VALUE_ROWS: usize = memory.data(256 * 64, 16)
+let rowsBuilt = false
+let rowsZero: i64 = 0, rowsOne: i64 = 0
+/** The latest blocks' pair and how many blocks in a row had it. */
+let runZero: i64 = 0, runOne: i64 = 0
+let runBlocks: u32 = 0
+const ROWS_AFTER: u32 = 4
+/** Two bits' values, lowest first, for each of the 4 patterns of two bits (lane 0 the lower bit). */
+const BIT_PAIRS: usize = memory.data(64, 16)
 
 /**
- * Values [from, to) of a packed block of width 1 at p as the doubles zero (unit 0) and one
- * (unit 1) to out: zero's bits, with the bits where one differs flipped under the mask.
+ * Whether rowsRun serves the pair zero/one: the rows hold it, or this block is the
+ * ROWS_AFTER-th in a row to have it and the rows are built for it now.
  */
-export function bitsDoubleRun(p: usize, from: u32, to: u32, zero: f64, one: f64, out: usize): void {
-  let i = min((from + 7) & ~7, to)
-  doubleFieldRun(p, from, i, zero, one - zero, out, 1)
-  if (!bitMasksBuilt) buildBitMasks()
-  let o = out + (<usize>(i - from) << 3)
-  v128.store(SELECT_VECTORS, f64x2.splat(zero))
-  v128.store(SELECT_VECTORS, v128.xor(f64x2.splat(zero), f64x2.splat(one)), 16)
-  for (; i + 8 <= to; i += 8, o += 64) {
-    const row = BIT_MASKS + (<usize>load<u8>(p + (i >>> 3)) << 6)
-    const zeros = v128.load(SELECT_VECTORS), flips = v128.load(SELECT_VECTORS, 16)
-    v128.store(o, v128.xor(zeros, v128.and(v128.load(row), flips)))
-    v128.store(o, v128.xor(zeros, v128.and(v128.load(row, 16), flips)), 16)
-    v128.store(o, v128.xor(zeros, v128.and(v128.load(row, 32), flips)), 32)
-    v128.store(o, v128.xor(zeros, v128.and(v128.load(row, 48), flips)), 48)
+export function valueRows(zero: i64, one: i64): bool {
+  if (rowsBuilt && zero == rowsZero && one == rowsOne) return true
+  if (zero != runZero || one != runOne) {
+    runZero = zero
+    runOne = one
+    runBlocks = 0
   }
-  doubleFieldRun(p, i, to, zero, one - zero, o, 1)
+  if (++runBlocks < ROWS_AFTER) return false
+  store<i64>(BIT_PAIRS, zero)
+  store<i64>(BIT_PAIRS, zero, 8)
+  store<i64>(BIT_PAIRS, one, 16)
+  store<i64>(BIT_PAIRS, zero, 24)
+  store<i64>(BIT_PAIRS, zero, 32)
+  store<i64>(BIT_PAIRS, one, 40)
+  store<i64>(BIT_PAIRS, one, 48)
+  store<i64>(BIT_PAIRS, one, 56)
+  for (let b: usize = 0; b < 256; b++) {
+    const row = VALUE_ROWS + (b << 6)
+    v128.store(row, v128.load(BIT_PAIRS + ((b & 3) << 4)))
+    v128.store(row, v128.load(BIT_PAIRS + (((b >> 2) & 3) << 4)), 16)
+    v128.store(row, v128.load(BIT_PAIRS + (((b >> 4) & 3) << 4)), 32)
+    v128.store(row, v128.load(BIT_PAIRS + ((b >> 6) << 4)), 48)
+  }
+  rowsBuilt = true
+  rowsZero = zero
+  rowsOne = one
+  return true
+}
+
+/** Values [from, to) as zero or one by their bits at p (one value a field), to out. */
+// @ts-ignore: decorator
+@inline function selectFields(p: usize, from: u32, to: u32, zero: i64, one: i64, out: usize): void {
+  for (let i = from, o = out; i < to; i++, o += 8) {
+    const bit = <i64>((load<u8>(p + (i >>> 3)) >>> (i & 7)) & 1)
+    store<i64>(o, zero ^ (-bit & (zero ^ one)))
+  }
+}
+
+/** Values [from, to) of a packed block of width 1 at p as the pair the rows hold (valueRows said so) to out. */
+export function rowsRun(p: usize, from: u32, to: u32, out: usize): void {
+  let i = min((from + 7) & ~7, to)
+  selectFields(p, from, i, rowsZero, rowsOne, out)
+  let o = out + (<usize>(i - from) << 3)
+  for (; i + 8 <= to; i += 8, o += 64) {
+    const row = VALUE_ROWS + (<usize>load<u8>(p + (i >>> 3)) << 6)
+    v128.store(o, v128.load(row))
+    v128.store(o, v128.load(row, 16), 16)
+    v128.store(o, v128.load(row, 32), 32)
+    v128.store(o, v128.load(row, 48), 48)
+  }
+  selectFields(p, i, to, rowsZero, rowsOne, o)
+}
+
+/** Values [from, to) of a packed block of width 1 with g = 1 at p as i64 to out (widths.ts). */
+export function unitBits(p: usize, from: u32, to: u32, base: i64, out: usize): void {
+  if (valueRows(base, base + 1)) rowsRun(p, from, to, out)
+  else simdRun(p, from, to, base, 1, out, 1, UNIT)
+}
+
+/** Values [from, to) of a packed block of width 1 (any g) at p as i64 to out (widths.ts). */
+export function scaledBits(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
+  if (valueRows(base, base + g)) rowsRun(p, from, to, out)
+  else if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 1, MULTIPLY)
+  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 1, MULTIPLY_HIGH)
+  else fieldRun(p, from, to, base, g, out, 1) // other g ≥ 2^32 with narrow fields: rare, not specialised
 }

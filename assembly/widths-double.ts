@@ -1,12 +1,12 @@
 // The exact-double decode's packed widths but 8, 16 and 32 (their loops are in
 // typed-float64.ts; Node build only), one function per width as in widths.ts: width 1
-// by selecting bits (unpack-bits.ts); with a 4-byte-window unpack, simdRun in one of
+// through rows of its two values where they serve (unpack-bits.ts); with a 4-byte-window unpack, simdRun in one of
 // three double modes inlined with a literal width (its masks constants); wider,
 // pairRun (unpack-pairs.ts), a function per mode (two modes inlined into one function
 // were merged into one loop testing the mode).
 import { int32Doubles, unitDoubles } from './common'
 import { doubleFieldRun } from './unpack'
-import { bitsDoubleRun } from './unpack-bits'
+import { rowsRun, valueRows } from './unpack-bits'
 import { DOUBLE_INT32, DOUBLE_SCALED, DOUBLE_UNIT, simdRun } from './unpack-simd'
 import { PAIR_DOUBLE_SCALED, PAIR_DOUBLE_UNIT, pairRun } from './unpack-pairs'
 
@@ -18,6 +18,7 @@ import { PAIR_DOUBLE_SCALED, PAIR_DOUBLE_UNIT, pairRun } from './unpack-pairs'
   else simdRun(p, from, to, base, g, out, W, DOUBLE_SCALED)
 }
 
+function simd1(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 1, mode) }
 function simd2(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 2, mode) }
 function simd3(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 3, mode) }
 function simd4(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, mode: i32): void { simdModes(p, from, to, base, g, out, 4, mode) }
@@ -93,9 +94,9 @@ function scaled52(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): 
 
 /** Values [from, to) of a packed block of width ≤ 52 at p as doubles base + g u (exact, as the caller proved) to out. */
 export function unpackDouble(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, width: u32): void {
-  // Width 1: two values, selected by bits (unpack-bits.ts).
-  if (width == 1) {
-    bitsDoubleRun(p, from, to, <f64>base, <f64>(base + g), out)
+  // Width 1: two values, through rows of them where they serve (unpack-bits.ts).
+  if (width == 1 && valueRows(reinterpret<i64>(<f64>base), reinterpret<i64>(<f64>(base + g)))) {
+    rowsRun(p, from, to, out)
     return
   }
   // The unit modes add base - 2^52 to 2^52 + u (common.ts); other blocks, g = 1 among them, take the scaled ones.
@@ -103,6 +104,7 @@ export function unpackDouble(p: usize, from: u32, to: u32, base: i64, g: i64, ou
   // Below width 29 (simdRun), int32 lanes where every value is an int32.
   const mode = int32Doubles(base, g, width) ? DOUBLE_INT32 : unit ? DOUBLE_UNIT : DOUBLE_SCALED
   switch (width) {
+    case 1: simd1(p, from, to, base, g, out, mode); return
     case 2: simd2(p, from, to, base, g, out, mode); return
     case 3: simd3(p, from, to, base, g, out, mode); return
     case 4: simd4(p, from, to, base, g, out, mode); return

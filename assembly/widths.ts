@@ -13,12 +13,11 @@ import { fieldRun, scaledRun, unitRun } from './unpack'
 import { MULTIPLY, MULTIPLY_HIGH, UNIT, simdRun } from './unpack-simd'
 import { tableRun } from './table'
 import { PAIR_UNIT, pairRun } from './unpack-pairs'
-import { bitsRun } from './unpack-bits'
+import { scaledBits, unitBits } from './unpack-bits'
 // The int32 decode's fast path: in the Node build only (the browser's widths stub has none).
 export { int32Chunk } from './typed-int32'
 export { float64Chunk } from './typed-float64'
 
-function unit1(p: usize, from: u32, to: u32, base: i64, out: usize): void { bitsRun(p, from, to, base, out) }
 function unit2(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 2, UNIT) }
 function unit3(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 3, UNIT) }
 function unit4(p: usize, from: u32, to: u32, base: i64, out: usize): void { simdRun(p, from, to, base, 1, out, 4, UNIT) }
@@ -83,11 +82,6 @@ function unit62(p: usize, from: u32, to: u32, base: i64, out: usize): void { uni
 function unit63(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 63) }
 function unit64(p: usize, from: u32, to: u32, base: i64, out: usize): void { unitRun(p, from, to, base, out, 64) }
 
-function scaled1(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
-  if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 1, MULTIPLY)
-  else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 1, MULTIPLY_HIGH)
-  else fieldRun(p, from, to, base, g, out, 1) // other g ≥ 2^32 with narrow fields: rare, not specialised
-}
 function scaled2(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): void {
   if (<u64>g <= 0xFFFF_FFFF) simdRun(p, from, to, base, g, out, 2, MULTIPLY)
   else if (<u32>g == 0) simdRun(p, from, to, base, g, out, 2, MULTIPLY_HIGH)
@@ -263,7 +257,7 @@ function scaled64(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize): 
 /** Decodes values [from, to) of a packed block with g = 1 (no multiply), width 1..64, into out. */
 export function unpackUnit(p: usize, from: u32, to: u32, base: i64, out: usize, width: u32): void {
   switch (width) {
-    case 1: unit1(p, from, to, base, out); return
+    case 1: unitBits(p, from, to, base, out); return
     case 2: unit2(p, from, to, base, out); return
     case 3: unit3(p, from, to, base, out); return
     case 4: unit4(p, from, to, base, out); return
@@ -333,7 +327,7 @@ export function unpackUnit(p: usize, from: u32, to: u32, base: i64, out: usize, 
 /** Decodes values [from, to) of a packed block (base + g × u), width 1..64, into out. */
 export function unpackScaled(p: usize, from: u32, to: u32, base: i64, g: i64, out: usize, width: u32): void {
   switch (width) {
-    case 1: scaled1(p, from, to, base, g, out); return
+    case 1: scaledBits(p, from, to, base, g, out); return
     case 2: scaled2(p, from, to, base, g, out); return
     case 3: scaled3(p, from, to, base, g, out); return
     case 4: scaled4(p, from, to, base, g, out); return

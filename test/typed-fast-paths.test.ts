@@ -410,3 +410,38 @@ describe('constant spans into a plain Float64Array or Int32Array: filled outside
     }
   })
 })
+
+describe('width 1: each value one of its block\'s two, through rows of a pair once four blocks in a row had it', () => {
+  // Pairs (base, g): A five times (rows built at the fourth), D (A's zero, another one), B, A (rows still A's), B C B,
+  // then (raw only: beyond doubles) g = 2^32 + 3 from -2^63 four times (rows rebuilt for it) and g = 5 * 2^32, then A.
+  const A: [bigint, bigint] = [0n, 1n], B: [bigint, bigint] = [-5n, 3n], C: [bigint, bigint] = [7n, 1n], D: [bigint, bigint] = [0n, 3n]
+  const pairs: [bigint, bigint][] = [A, A, A, A, A, D, B, A, B, C, B]
+  const wide: [bigint, bigint] = [-(2n ** 63n), 2n ** 32n + 3n]
+  const rawOnly: [bigint, bigint][] = [wide, wide, wide, wide, [2n ** 62n, 5n * 2n ** 32n], A]
+  const read = (values: bigint[], kind: 'int64' | 'float64', first: number, count: number) => {
+    const bytes = denseFile(values.length, (index) => values[index])
+    const wasm = openColumns(bytes, { backend: 'wasm' }).getColumn('v')!, ts = openColumns(bytes, { backend: 'ts' }).getColumn('v')!
+    expect(col(parseFile(bytes), 'v').section.values.blocks.every((block) => block.kind === 1 && block.width === 1)).toBe(true)
+    const Kind = kind === 'int64' ? BigInt64Array : Float64Array
+    const buffer = createValueBuffer(kind, count, { backend: 'wasm' })
+    const outputs = [new Kind(count), new Kind(count), buffer.array as BigInt64Array | Float64Array]
+    // Twice each way: the second read finds the rows the first one built.
+    for (let round = 0; round < 2; round++) {
+      ts.readValues(first, outputs[0])
+      wasm.readValues(first, outputs[1])
+      wasm.readValues(first, outputs[2])
+      const expected = values.slice(first, first + count).map((value) => (kind === 'int64' ? value : Number(value)))
+      for (const output of outputs) expect(Array.from(output as ArrayLike<number | bigint>)).toEqual(expected)
+    }
+    buffer.release()
+  }
+  it('raw values and exact doubles, whole and from inside bytes of fields, alternately', () => {
+    const values = pairs.flatMap(([base, g]) => block(base, g, 1))
+    const raw = [...values, ...rawOnly.flatMap(([base, g]) => block(base, g, 1))]
+    for (const [first, count] of [[0, values.length], [1029, 5000], [3, 1]]) {
+      read(raw, 'int64', first, count)
+      read(values, 'float64', first, count)
+    }
+    read(raw, 'int64', 0, raw.length)
+  })
+})
