@@ -92,16 +92,31 @@ describe('int32: units checked against the range that maps into int32', () => {
 
 // duel() takes the ValueBuffer's array before the plain reads: a plain read that grew memory (its staging region
 // is allocated with the first file instead) would detach it, and the in-place read would fail.
-describe('runs longer than one copy step (16,384 values) into plain arrays', () => {
+describe('runs longer than one copy step into plain arrays (2,048 values up to 1 MiB of output, 262,144 beyond)', () => {
   const values = Array.from({ length: 40_000 }, (_, index) => BigInt((index * 7919) % 5000) - 2500n)
   it('int32 and doubles, whole and from inside a step', () => {
     duel(values, 'int32', fitsInt32)
     duel(values, 'float64', fitsDouble, 16_000, 24_000)
+    duel(values, 'float64', fitsDouble, 1, 2047 + 2048 + 5) // a whole step between two partial ones
   })
-  it('a value refused in the third step: the position counts the steps before it', () => {
+  it('raw values into a BigInt64Array at a byte offset of 8, whole and from inside a step', () => {
+    const bytes = denseFile(values.length, (index) => values[index])
+    const wasm = openColumns(bytes, { backend: 'wasm' }).getColumn('v')!
+    for (const [first, count] of [[0, values.length], [777, 30_001]]) {
+      const plain = new BigInt64Array(count + 2).fill(-1n)
+      wasm.readValues(first, plain.subarray(1, count + 1))
+      expect(Array.from(plain)).toEqual([-1n, ...values.slice(first, first + count), -1n])
+    }
+  })
+  it('a value refused in a later step: the position counts the steps before it', () => {
     const bad = values.map((value, index) => (index === 35_001 ? 2n ** 31n : index === 35_002 ? 2n ** 60n : value))
     duel(bad, 'int32', fitsInt32)
     duel(bad, 'float64', fitsDouble, 100, 39_900)
+  })
+  it('a run of more than 1 MiB of doubles (long steps): refused near its end', () => {
+    const long = Array.from({ length: 140_000 }, (_, index) => (index === 137_003 ? 2n ** 60n : BigInt((index * 7919) % 5000)))
+    duel(long, 'float64', fitsDouble)
+    duel(long, 'float64', fitsDouble, 5, 136_000) // whole
   })
 })
 

@@ -9,7 +9,7 @@ import { int64Result } from '../../format/int64.js'
 import { rankOf } from '../bits.js'
 import { float64Spans, int32Spans, rawSpans, type Run } from './constant-spans.js'
 import { createWasmQueryKernels } from './query.js'
-import { COPY_VALUES, LARGE_COPY_VALUES, tableIndexError, type WasmRuntime, wasmRuntime } from './runtime.js'
+import { COPY_VALUES, LARGE_COPY_VALUES, SHORT_RUN_BYTES, SHORT_STEP_VALUES, tableIndexError, type WasmRuntime, wasmRuntime } from './runtime.js'
 
 /** Regions of files whose readers were dropped without close(): freed when collected. */
 const forgotten = new FinalizationRegistry<[WasmRuntime, number]>(([runtime, address]) => {
@@ -76,20 +76,29 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     const base = sequence.file.address
     const copy = destination.buffer !== runtime.bytes.buffer
     // No staging yet (files opened in place from a FileBuffer): the output buffer.
-    const stage = staging || output, stepValues = stage === output ? COPY_VALUES : LARGE_COPY_VALUES
-    const step = (start: number, n: number): number => {
-      const at = perValue * (offset + start), address = destination.byteOffset + destination.BYTES_PER_ELEMENT * at
-      // Copied steps start 1 KiB past the destination's offset within a 4 KiB page: a copy between equal page offsets
-      // (as a page-aligned output buffer and array would have) runs at 2/3 of the speed here.
-      const out = copy ? stage + ((address + 1024 - stage) & 4095) : address
-      const status = decode(base + sequence.recordsStart, base + sequence.dataStart, sequence.count, start, n, out)
-      const written = status > 1 ? runtime.words[runtime.scratchWord] >>> 0 : status ? 0 : n
-      if (copy && written) destination.set(new (destination.constructor as Int32ArrayConstructor)(runtime.bytes.buffer, out, perValue * written), at)
-      return status
-    }
+    const stage = staging || output, longSteps = stage === output ? COPY_VALUES : LARGE_COPY_VALUES
+    // Read once per run: a typed array's byteOffset, length and buffer cost about 20 ns each here and a
+    // view about 40, which per step of 2,048 values was a tenth of the read (ad hoc).
+    const bytesPerValue = perValue * destination.BYTES_PER_ELEMENT
     return (first, count) => {
+      const steps = copy ? (count * bytesPerValue <= SHORT_RUN_BYTES ? SHORT_STEP_VALUES : longSteps) : count
+      // In place: one step, decoded where its first value goes. Copied steps start 1 KiB past the destination's
+      // offset within a 4 KiB page: a copy between equal page offsets (as a page-aligned output buffer and array
+      // would have) runs at 2/3 of the speed here. Steps are multiples of 512 values, so each has its first's offset.
+      const address = destination.byteOffset + bytesPerValue * (offset + first), out = copy ? stage + ((address + 1024 - stage) & 4095) : address
+      // The staged values' view, made again only for a step of another length.
+      let staged = destination, stagedLength = 0
+      const step = (start: number, n: number): number => {
+        const status = decode(base + sequence.recordsStart, base + sequence.dataStart, sequence.count, start, n, out)
+        const written = status > 1 ? runtime.words[runtime.scratchWord] >>> 0 : status ? 0 : n
+        if (copy && written) {
+          if (written !== stagedLength) staged = new (destination.constructor as Int32ArrayConstructor)(runtime.bytes.buffer, out, perValue * (stagedLength = written))
+          destination.set(staged, perValue * (offset + start))
+        }
+        return status
+      }
       for (let done = 0, chunk = 0; done < count; done += chunk) {
-        chunk = copy ? Math.min(stepValues, count - done) : count
+        chunk = Math.min(steps, count - done)
         const status = step(first + done, chunk)
         if (status === 1) {
           // A table index error (a corrupt file): the TS backend has written the 1,024-value pieces of a typed
