@@ -143,15 +143,16 @@ export function buildPairs(p: usize): void {
   }
 }
 
-/** The 16 values named by the 16 indexes of width 4 in x (validated) to o, through PAIRS. */
+/** The 16 values named by the 16 indexes of width 4 in the 8 bytes at q (validated) to o, through PAIRS. */
 // @ts-ignore: decorator
-@inline export function storePairs(x: u64, o: usize): void {
-  v128.store(o, v128.load(PAIRS + (<usize>(x & 0xFF) << 4)))
-  v128.store(o, v128.load(PAIRS + (<usize>((x >>> 8) & 0xFF) << 4)), 16)
-  v128.store(o, v128.load(PAIRS + (<usize>((x >>> 16) & 0xFF) << 4)), 32)
-  v128.store(o, v128.load(PAIRS + (<usize>((x >>> 24) & 0xFF) << 4)), 48)
-  v128.store(o, v128.load(PAIRS + (<usize>((x >>> 32) & 0xFF) << 4)), 64)
-  v128.store(o, v128.load(PAIRS + (<usize>((x >>> 40) & 0xFF) << 4)), 80)
-  v128.store(o, v128.load(PAIRS + (<usize>((x >>> 48) & 0xFF) << 4)), 96)
-  v128.store(o, v128.load(PAIRS + (<usize>(x >>> 56) << 4)), 112)
+@inline export function storePairs(q: usize, o: usize): void {
+  // Byte loads rather than shifts of one 8-byte load: one instruction a byte fewer.
+  v128.store(o, v128.load(PAIRS + (<usize>load<u8>(q) << 4)))
+  v128.store(o, v128.load(PAIRS + (<usize>load<u8>(q, 1) << 4)), 16)
+  v128.store(o, v128.load(PAIRS + (<usize>load<u8>(q, 2) << 4)), 32)
+  v128.store(o, v128.load(PAIRS + (<usize>load<u8>(q, 3) << 4)), 48)
+  v128.store(o, v128.load(PAIRS + (<usize>load<u8>(q, 4) << 4)), 64)
+  v128.store(o, v128.load(PAIRS + (<usize>load<u8>(q, 5) << 4)), 80)
+  v128.store(o, v128.load(PAIRS + (<usize>load<u8>(q, 6) << 4)), 96)
+  v128.store(o, v128.load(PAIRS + (<usize>load<u8>(q, 7) << 4)), 112)
 }

@@ -41,7 +41,7 @@ import { PLANES_INT64, buildOffsetPlanes, buildPairs, indexes16, storePairs, sto
     for (; i + 16 <= to; i += 16, o += 128, q += 8) {
       const x = load<u64>(q)
       if (!full && (((x & 0x0F0F_0F0F_0F0F_0F0F) + excess) | (((x >>> 4) & 0x0F0F_0F0F_0F0F_0F0F) + excess)) & 0x8080_8080_8080_8080) break
-      storePairs(x, o)
+      storePairs(q, o)
     }
   }
   // Up to 16 entries spanning less than 2^32: 16 values a group through byte planes (table-planes.ts).

@@ -80,7 +80,7 @@ export function chunkTablesValid(records: usize, data: usize, start: u32, end: u
   // Doubles, index width 4, runs of 256 values or more (a build costs 256 stores): two values a byte through PAIRS.
   if (!int32 && W == 4 && i + 256 <= to) {
     buildPairs(TYPED_ENTRIES)
-    for (; i + 16 <= to; i += 16, q += 8, o += 128) storePairs(load<u64>(q), o)
+    for (; i + 16 <= to; i += 16, q += 8, o += 128) storePairs(q, o)
   }
   for (; i + 8 <= to; i += 8, q += W, o += 8 * size) {
     const x = load<u64>(q)
