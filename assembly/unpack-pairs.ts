@@ -11,17 +11,20 @@
 import { TWO_52, TWO_52_HIGH } from './common'
 import { doubleFieldRun, fieldRun } from './unpack'
 
-/** Constant splats the loop reads from static memory: base, g, 2^52's bits, 2^52. */
-const PAIR_VECTORS: usize = memory.data(64, 16)
+/** Constant splats the loop reads from static memory: base, g, 2^52's bits, 2^52, the units' mask 2^W - 1. */
+const PAIR_VECTORS: usize = memory.data(80, 16)
 
-/** Field k of the group at q and of the next group as u64x2 (units, high bits cleared). */
+/**
+ * Field k of the group at q and of the next group as u64x2 (units, high bits cleared): a shift
+ * and a mask rather than two shifts. Ad hoc, 64K values in place: doubles of widths 30 and 47
+ * 2.85 → 3.1 G values/s, i64 unchanged (3.6, 3.5).
+ */
 // @ts-ignore: decorator
-@inline function fieldPair(q: usize, k: u32, W: u32): v128 {
+@inline function fieldPair(q: usize, k: u32, W: u32, mask: v128): v128 {
   const bit = k * W
-  const s = bit & 7
   const at = q + (bit >>> 3)
   const pair = v128.load64_lane(at + W, v128.load64_zero(at), 1)
-  return i64x2.shr_u(i64x2.shl(pair, 64 - s - W), 64 - W)
+  return v128.and(i64x2.shr_u(pair, bit & 7), mask)
 }
 
 /**
@@ -37,8 +40,8 @@ const PAIR_VECTORS: usize = memory.data(64, 16)
 
 /** Field k of two groups as values: i64 base + u (PAIR_UNIT), or doubles. */
 // @ts-ignore: decorator
-@inline function valuePair(q: usize, k: u32, W: u32, mode: i32, magic: v128, two52: v128, base: v128, g: v128): v128 {
-  const units = fieldPair(q, k, W)
+@inline function valuePair(q: usize, k: u32, W: u32, mode: i32, magic: v128, two52: v128, base: v128, g: v128, mask: v128): v128 {
+  const units = fieldPair(q, k, W, mask)
   if (mode == PAIR_UNIT) return i64x2.add(units, base)
   return doublesOf(units, mode, magic, two52, base, g)
 }
@@ -53,10 +56,11 @@ const PAIR_VECTORS: usize = memory.data(64, 16)
   const g = mode == PAIR_DOUBLE_SCALED ? v128.load(PAIR_VECTORS, 16) : base
   const magic = mode == PAIR_UNIT ? base : v128.load(PAIR_VECTORS, 32)
   const two52 = mode == PAIR_DOUBLE_SCALED ? v128.load(PAIR_VECTORS, 48) : base
-  const v0 = valuePair(q, 0, W, mode, magic, two52, base, g), v1 = valuePair(q, 1, W, mode, magic, two52, base, g)
-  const v2 = valuePair(q, 2, W, mode, magic, two52, base, g), v3 = valuePair(q, 3, W, mode, magic, two52, base, g)
-  const v4 = valuePair(q, 4, W, mode, magic, two52, base, g), v5 = valuePair(q, 5, W, mode, magic, two52, base, g)
-  const v6 = valuePair(q, 6, W, mode, magic, two52, base, g), v7 = valuePair(q, 7, W, mode, magic, two52, base, g)
+  const mask = v128.load(PAIR_VECTORS, 64)
+  const v0 = valuePair(q, 0, W, mode, magic, two52, base, g, mask), v1 = valuePair(q, 1, W, mode, magic, two52, base, g, mask)
+  const v2 = valuePair(q, 2, W, mode, magic, two52, base, g, mask), v3 = valuePair(q, 3, W, mode, magic, two52, base, g, mask)
+  const v4 = valuePair(q, 4, W, mode, magic, two52, base, g, mask), v5 = valuePair(q, 5, W, mode, magic, two52, base, g, mask)
+  const v6 = valuePair(q, 6, W, mode, magic, two52, base, g, mask), v7 = valuePair(q, 7, W, mode, magic, two52, base, g, mask)
   v128.store(o, i64x2.shuffle(v0, v1, 0, 2))
   v128.store(o, i64x2.shuffle(v2, v3, 0, 2), 16)
   v128.store(o, i64x2.shuffle(v4, v5, 0, 2), 32)
@@ -85,6 +89,7 @@ export const PAIR_DOUBLE_SCALED: i32 = 2
   else doubleFieldRun(p, from, i, <f64>base, <f64>g, out, W)
   let o = out + (<usize>(i - from) << 3)
   let q = p + <usize>(i >>> 3) * W
+  v128.store(PAIR_VECTORS, i64x2.splat((<i64>1 << W) - 1), 64)
   if (mode == PAIR_UNIT) v128.store(PAIR_VECTORS, i64x2.splat(base))
   else {
     // Mode 1 adds base - 2^52 to 2^52 + u: exact, as base - 2^52 is an integer within ±2^53.
