@@ -47,24 +47,24 @@ function blockExact(record: usize, data: usize): bool {
 
 /**
  * Four u32 units as doubles to o: base + g u (exact, see the header). When every value is an
- * int32 (int32: g = 1), base + u in i32 lanes (magic holds base), each pair converted by one
+ * int32 (int32: g = 1), base + u in i32 lanes (lanes holds base), each pair converted by one
  * instruction (unpack-simd.ts says why; width 16 in place, ad hoc: 4.5 → 4.95 G values/s,
- * width 8 unchanged at 4.95). With g = 1 (unit), each unit beside magic (the high
+ * width 8 unchanged at 4.95). With g = 1 (unit), each unit beside lanes (the high
  * word of 2^52) makes the bits of 2^52 + u, and bases holds base - 2^52. Otherwise lanes
  * convert as signed (one instruction; x64 has no unsigned conversion, V8 emulates it): units
  * of width 32 have their top bit flipped (u - 2^31), and bases holds the 2^31 g it removes.
  */
 // @ts-ignore: decorator
-@inline function storeScaled(o: usize, units: v128, bases: v128, steps: v128, int32: bool, unit: bool, flip: bool, tops: v128, magic: v128): void {
+@inline function storeScaled(o: usize, units: v128, bases: v128, steps: v128, int32: bool, unit: bool, flip: bool, tops: v128, lanes: v128): void {
   if (int32) {
-    const values = i32x4.add(units, magic)
+    const values = i32x4.add(units, lanes)
     v128.store(o, f64x2.convert_low_i32x4_s(values))
     v128.store(o, f64x2.convert_low_i32x4_s(i32x4.shuffle(values, values, 2, 3, 2, 3)), 16)
     return
   }
   if (unit) {
-    v128.store(o, f64x2.add(i32x4.shuffle(units, magic, 0, 4, 1, 5), bases))
-    v128.store(o, f64x2.add(i32x4.shuffle(units, magic, 2, 6, 3, 7), bases), 16)
+    v128.store(o, f64x2.add(i32x4.shuffle(units, lanes, 0, 4, 1, 5), bases))
+    v128.store(o, f64x2.add(i32x4.shuffle(units, lanes, 2, 6, 3, 7), bases), 16)
     return
   }
   const u = flip ? v128.xor(units, tops) : units
@@ -95,26 +95,26 @@ function blockExact(record: usize, data: usize): bool {
   // Unit lanes are 2^52 + u: their base is base - 2^52 (exact: the caller checked base ≥ -2^52).
   const bases = f64x2.splat(unit ? base - TWO_52 : flip ? base + g * 2147483648 : base), steps = f64x2.splat(g)
   // 2^31 per lane, built from W (= 32 here) so that V8 keeps it in a register instead of rebuilding a constant.
-  // int32: magic holds base, the lanes' addend.
-  const tops = i32x4.splat(<i32>(W << 26)), magic = i32x4.splat(int32 ? <i32>base : TWO_52_HIGH)
+  // The i32 lanes' constant: base (int32), or 2^52's high word (unit).
+  const tops = i32x4.splat(<i32>(W << 26)), lanes = i32x4.splat(int32 ? <i32>base : TWO_52_HIGH)
   let q = p + <usize>(i >>> 3) * W
   // Whole words, halves and bytes (wholeUnits), a loop each: one loop branching on W per group ran 5% slower.
   if (W == 32) {
     for (; i + 8 <= to; i += 8, q += 32, o += 64) {
-      storeScaled(o, wholeUnits(q, 0, 32), bases, steps, int32, unit, flip, tops, magic)
-      storeScaled(o + 32, wholeUnits(q, 1, 32), bases, steps, int32, unit, flip, tops, magic)
+      storeScaled(o, wholeUnits(q, 0, 32), bases, steps, int32, unit, flip, tops, lanes)
+      storeScaled(o + 32, wholeUnits(q, 1, 32), bases, steps, int32, unit, flip, tops, lanes)
     }
   } else if (W == 16) {
     for (; i + 8 <= to; i += 8, q += 16, o += 64) {
-      storeScaled(o, wholeUnits(q, 0, 16), bases, steps, int32, unit, flip, tops, magic)
-      storeScaled(o + 32, wholeUnits(q, 1, 16), bases, steps, int32, unit, flip, tops, magic)
+      storeScaled(o, wholeUnits(q, 0, 16), bases, steps, int32, unit, flip, tops, lanes)
+      storeScaled(o + 32, wholeUnits(q, 1, 16), bases, steps, int32, unit, flip, tops, lanes)
     }
   } else if (W == 8) {
     // Bytes: all 8 from one load (two wholeUnits loads ran 4% slower here).
     for (; i + 8 <= to; i += 8, q += 8, o += 64) {
       const u = v128.load8x8_u(q)
-      storeScaled(o, i32x4.extend_low_i16x8_u(u), bases, steps, int32, unit, flip, tops, magic)
-      storeScaled(o + 32, i32x4.extend_high_i16x8_u(u), bases, steps, int32, unit, flip, tops, magic)
+      storeScaled(o, i32x4.extend_low_i16x8_u(u), bases, steps, int32, unit, flip, tops, lanes)
+      storeScaled(o + 32, i32x4.extend_high_i16x8_u(u), bases, steps, int32, unit, flip, tops, lanes)
     }
   }
   for (; i < to; i++, o += 8) store<f64>(o, base + g * unitAt(p, i, W, mask))

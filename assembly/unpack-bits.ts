@@ -3,14 +3,14 @@
 // doubles base and base + g), chosen by its bit. Each byte of fields names a row of a table
 // holding its 8 values (256 rows of 64 bytes): a byte becomes 8 values with 4 loads and 4
 // stores and no arithmetic, where the SIMD unpack (unpack-simd.ts) spends shuffles and a
-// multiply on every 4 fields. 64K values in place, ad hoc: i64 5.1 → 5.9 G values/s (a table
-// of units plus base: 5.1; the SIMD unpack 4.5), doubles 3.95 → 5.5.
+// multiply on every 4 fields. 64K values in place, ad hoc: i64 5.2 → 5.7-5.9 G values/s
+// (against a table of units plus base), doubles 3.95 → 5.4-5.6 (against the SIMD unpack).
 //
-// The rows serve one pair at a time and are built (16 KiB, about one block's work) once
-// ROWS_AFTER blocks in a row had that pair, as in a column of bools or flags (base 0 and
-// g = 1 throughout); other blocks take the SIMD unpack, which uses no table. (A table of bit
-// masks for those blocks, beside the rows, filled L1 with them: blocks alternating between
-// the two ran at 2.8.)
+// The rows serve one pair at a time and are built (16 KiB of stores) once ROWS_AFTER blocks
+// in a row had that pair, as in a column of bools or flags (base 0 and g = 1 throughout);
+// other blocks take the SIMD unpack, which uses no table: with a pair changing at every
+// block, i64 5.1 → 4.5, doubles 3.95 → 4.1. (A table of bit masks for those blocks, beside
+// the rows, filled L1 with them: blocks alternating between the two ran at 2.8.)
 
 import { fieldRun } from './unpack'
 import { MULTIPLY, MULTIPLY_HIGH, UNIT, simdRun } from './unpack-simd'

@@ -1,9 +1,9 @@
 // The exact-double decode's packed widths but 8, 16 and 32 (their loops are in
 // typed-float64.ts; Node build only), one function per width as in widths.ts: width 1
-// through rows of its two values where they serve (unpack-bits.ts); with a 4-byte-window unpack, simdRun in one of
-// three double modes inlined with a literal width (its masks constants); wider,
-// pairRun (unpack-pairs.ts), a function per mode (two modes inlined into one function
-// were merged into one loop testing the mode).
+// through rows of its two values where they serve (unpack-bits.ts); with a 4-byte-window
+// unpack, simdRun in one of three double modes inlined with a literal width (its masks
+// constants); wider, pairRun (unpack-pairs.ts), a function per mode (two modes inlined
+// into one function were merged into one loop testing the mode).
 import { int32Doubles, unitDoubles } from './common'
 import { doubleFieldRun } from './unpack'
 import { rowsRun, valueRows } from './unpack-bits'
