@@ -7,10 +7,12 @@
 // (against a table of units plus base), doubles 3.95 → 5.4-5.6 (against the SIMD unpack).
 //
 // The rows serve one pair at a time and are built (16 KiB of stores) once ROWS_AFTER blocks
-// in a row had that pair, as in a column of bools or flags (base 0 and g = 1 throughout);
-// other blocks take the SIMD unpack, which uses no table: with a pair changing at every
-// block, i64 5.1 → 4.5, doubles 3.95 → 4.1. (A table of bit masks for those blocks, beside
-// the rows, filled L1 with them: blocks alternating between the two ran at 2.8.)
+// in a row had that pair, as in a column of bools or flags (base 0 and g = 1 throughout).
+// i64 blocks with g = 1 all use the pair 0, 1 (units), adding base unless it is 0: with a
+// base changing at every block, 5.0 against 5.1 before the rows. Other blocks whose pair
+// the rows do not hold take the SIMD unpack, which uses no table: doubles 3.95 → 4.1 with a
+// pair changing at every block. (A table of bit masks for those blocks, beside the rows,
+// filled L1 with them: blocks alternating between the two ran at 2.8.)
 
 import { fieldRun } from './unpack'
 import { MULTIPLY, MULTIPLY_HIGH, UNIT, simdRun } from './unpack-simd'
@@ -68,25 +70,43 @@ export function valueRows(zero: i64, one: i64): bool {
   }
 }
 
-/** Values [from, to) of a packed block of width 1 at p as the pair the rows hold (valueRows said so) to out. */
-export function rowsRun(p: usize, from: u32, to: u32, out: usize): void {
+/** rowsRun's loop, the rows' values plus base (add) or as they are. */
+// @ts-ignore: decorator
+@inline function rowsLoop(p: usize, from: u32, to: u32, out: usize, base: i64, add: bool): void {
   let i = min((from + 7) & ~7, to)
-  selectFields(p, from, i, rowsZero, rowsOne, out)
+  const zero = add ? rowsZero + base : rowsZero, one = add ? rowsOne + base : rowsOne
+  selectFields(p, from, i, zero, one, out)
   let o = out + (<usize>(i - from) << 3)
+  const bases = i64x2.splat(base)
   for (; i + 8 <= to; i += 8, o += 64) {
     const row = VALUE_ROWS + (<usize>load<u8>(p + (i >>> 3)) << 6)
-    v128.store(o, v128.load(row))
-    v128.store(o, v128.load(row, 16), 16)
-    v128.store(o, v128.load(row, 32), 32)
-    v128.store(o, v128.load(row, 48), 48)
+    v128.store(o, add ? i64x2.add(v128.load(row), bases) : v128.load(row))
+    v128.store(o, add ? i64x2.add(v128.load(row, 16), bases) : v128.load(row, 16), 16)
+    v128.store(o, add ? i64x2.add(v128.load(row, 32), bases) : v128.load(row, 32), 32)
+    v128.store(o, add ? i64x2.add(v128.load(row, 48), bases) : v128.load(row, 48), 48)
   }
-  selectFields(p, i, to, rowsZero, rowsOne, o)
+  selectFields(p, i, to, zero, one, o)
 }
 
-/** Values [from, to) of a packed block of width 1 with g = 1 at p as i64 to out (widths.ts). */
+/** Values [from, to) of a packed block of width 1 at p as the pair the rows hold (valueRows said so) to out. */
+export function rowsRun(p: usize, from: u32, to: u32, out: usize): void {
+  rowsLoop(p, from, to, out, 0, false)
+}
+
+/** Values [from, to) of a packed block of width 1 at p as base plus the rows' values (units 0 and 1) to out. */
+function rowsPlusRun(p: usize, from: u32, to: u32, base: i64, out: usize): void {
+  rowsLoop(p, from, to, out, base, true)
+}
+
+/**
+ * Values [from, to) of a packed block of width 1 with g = 1 at p as i64 to out (widths.ts):
+ * through rows of the units 0 and 1, plus base unless it is 0, so that blocks of any base
+ * share one table (bools, base 0, copy the rows as they are).
+ */
 export function unitBits(p: usize, from: u32, to: u32, base: i64, out: usize): void {
-  if (valueRows(base, base + 1)) rowsRun(p, from, to, out)
-  else simdRun(p, from, to, base, 1, out, 1, UNIT)
+  if (!valueRows(0, 1)) simdRun(p, from, to, base, 1, out, 1, UNIT)
+  else if (base == 0) rowsRun(p, from, to, out)
+  else rowsPlusRun(p, from, to, base, out)
 }
 
 /** Values [from, to) of a packed block of width 1 (any g) at p as i64 to out (widths.ts). */
