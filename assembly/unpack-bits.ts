@@ -17,9 +17,8 @@
 import { fieldRun } from './unpack'
 import { MULTIPLY, MULTIPLY_HIGH, UNIT, simdRun } from './unpack-simd'
 
-/** Row b: the 8 bits of b, lowest first, as rowsZero (0) or rowsOne (1). */
+/** Row b: the 8 bits of b, lowest first, as rowsZero (0) or rowsOne (1); all zero, the rows of 0 and 0, until the first build. */
 const VALUE_ROWS: usize = memory.data(256 * 64, 16)
-let rowsBuilt = false
 let rowsZero: i64 = 0, rowsOne: i64 = 0
 /** The latest blocks' pair and how many blocks in a row had it. */
 let runZero: i64 = 0, runOne: i64 = 0
@@ -33,7 +32,7 @@ const BIT_PAIRS: usize = memory.data(64, 16)
  * ROWS_AFTER-th in a row to have it and the rows are built for it now.
  */
 export function valueRows(zero: i64, one: i64): bool {
-  if (rowsBuilt && zero == rowsZero && one == rowsOne) return true
+  if (zero == rowsZero && one == rowsOne) return true
   if (zero != runZero || one != runOne) {
     runZero = zero
     runOne = one
@@ -55,7 +54,6 @@ export function valueRows(zero: i64, one: i64): bool {
     v128.store(row, v128.load(BIT_PAIRS + (((b >> 4) & 3) << 4)), 32)
     v128.store(row, v128.load(BIT_PAIRS + ((b >> 6) << 4)), 48)
   }
-  rowsBuilt = true
   rowsZero = zero
   rowsOne = one
   return true
