@@ -13,6 +13,7 @@ import { CorruptIndexException } from '../src/format/errors.js'
 import { sortableBitsToFloat64 } from '../src/format/sortable-bits.js'
 import { openColumnsFile } from '../src/node/files.js'
 import type { Column } from '../src/read/column.js'
+import { createValueBuffer } from '../src/read/buffers.js'
 import { openColumns } from '../src/read/open.js'
 import type { ColumnsReader } from '../src/read/reader.js'
 import { flushColumns } from '../src/write/columns-writer.js'
@@ -62,6 +63,51 @@ describe('(a) views survive memory growth', () => {
       expect(run).toEqual(runTs)
     } finally {
       for (const other of opened) other.close()
+      reader.close()
+    }
+  })
+})
+
+describe('(a2) the views a read keeps for the next one', () => {
+  // The backend keeps the last in-place destination and the last view of staged values between reads
+  // (so a read makes no view): the staged view must be made again for another type, length or address,
+  // and after growth.
+  it('reads into plain arrays and a ValueBuffer, before and after growth, and of two types at one staging address', () => {
+    const random = seededRandom(9)
+    const bytes = denseFile(3000, () => randomInteger(random, 20) - 2 ** 19)
+    const reader = openColumns(bytes, wasm), column = reader.getColumn('v')!
+    const reference = openColumns(bytes, { backend: 'ts' }).getColumn('v')!
+    const expected = new Float64Array(300), expectedInt32 = new Int32Array(300)
+    reference.readValues(100, expected)
+    reference.readValues(100, expectedInt32)
+    const inPlace = createValueBuffer('float64', 300, wasm)
+    const read = () => {
+      // Fresh arrays of one length start at offset 0, so both stage at one address: the Float64Array
+      // must not be filled from the Int32Array's view of it.
+      const int32 = new Int32Array(300), float64 = new Float64Array(300)
+      column.readValues(100, int32)
+      column.readValues(100, float64)
+      column.readValues(100, inPlace.array)
+      expect(int32).toEqual(expectedInt32)
+      expect(float64).toEqual(expected)
+      expect(inPlace.array).toEqual(expected)
+      // Fewer values at that address, then (after as many again) as many 8 bytes further on: each needs a view of its own.
+      const shorter = new Float64Array(200), again = new Float64Array(300), further = new Float64Array(new ArrayBuffer(8 * 301), 8, 300)
+      for (const array of [shorter, again, further]) column.readValues(100, array)
+      expect(shorter).toEqual(expected.subarray(0, 200))
+      expect(again).toEqual(expected)
+      expect(further).toEqual(expected)
+    }
+    try {
+      read()
+      read()
+      // Growth through the allocator, as an open would grow it.
+      const before = memoryBytes(), region = runtime().regions.allocate(before)
+      runtime().regions.free(region)
+      expect(memoryBytes()).toBeGreaterThan(before)
+      read()
+    } finally {
+      inPlace.release()
       reader.close()
     }
   })

@@ -13,7 +13,8 @@ let viewedDestination: BigInt64Array | null = null
 let destinationWords: Int32Array = new Int32Array(0)
 
 function wordsOf(destination: BigInt64Array): Int32Array {
-  if (destination !== viewedDestination || destinationWords.buffer !== destination.buffer || destinationWords.length !== 2 * destination.length) {
+  // A typed array keeps its buffer for life; the length check catches one over a resizable buffer.
+  if (destination !== viewedDestination || destinationWords.length !== 2 * destination.length) {
     destinationWords = new Int32Array(destination.buffer, destination.byteOffset, 2 * destination.length)
     viewedDestination = destination
   }

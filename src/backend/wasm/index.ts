@@ -11,6 +11,9 @@ import { float64Spans, int32Spans, rawSpans, type Run } from './constant-spans.j
 import { createWasmQueryKernels } from './query.js'
 import { COPY_VALUES, LARGE_COPY_VALUES, SHORT_RUN_BYTES, SHORT_STEP_VALUES, tableIndexError, type WasmRuntime, wasmRuntime } from './runtime.js'
 
+/** A decode kernel: records, data, value count, run [first, first + count), output address; returns a status. */
+type Decode = (records: number, data: number, valueCount: number, first: number, count: number, out: number) => number
+
 /** Regions of files whose readers were dropped without close(): freed when collected. */
 const forgotten = new FinalizationRegistry<[WasmRuntime, number]>(([runtime, address]) => {
   runtime.regions.free(address)
@@ -65,53 +68,92 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       staging = output
     }
   }
+  // The read in progress, set by begin() and read by run(): a read makes no closure and, reading again into
+  // an array it read into, no view. 16 values into a ValueBuffer, ad hoc: 161 → 78 ns (509 → 78 under tsx,
+  // whose closures each cost a defineProperty of their name); 2,048 values into a BigInt64Array: 1.43 → 0.91 µs.
+  let sequence: SequenceView | null = null
+  let destination: Int32Array | Float64Array = runtime.words
+  let offset = 0, perValue = 1, bytesPerValue = 4, copy = false
+  let decode: Decode = kernels.decodeRaw
+  // decodeInt32's ordinal limit, passed by decodeInt32Limited (made once) rather than by a closure per read.
+  let int32Limit = 0
+  // The last destination found in linear memory (a ValueBuffer's array), and the last view of staged values
+  // with its address (see step). Growth needs no check: it detaches a view of unshared memory (its
+  // length becomes 0: nothing to read, a view to make again) and leaves a view of shared memory valid.
+  let inPlaceTarget: Int32Array | Float64Array | null = null
+  let staged: Int32Array | Float64Array | null = null
+  let stagedAt = 0
+  const decodeInt32Limited: Decode = (records, data, valueCount, from, n, out) => kernels.decodeInt32(records, data, valueCount, from, n, int32Limit, out)
+
   /**
-   * Decodes runs of a sequence by a decode kernel into destination, value v at element perValue × (v + offset):
-   * in place when destination lies in linear memory (a ValueBuffer), else in steps through the staging region
-   * (or the output buffer), copied out. A run [first, first + count) returns -1, or the position of a refused
-   * value (status 2 or 3) with the values before it written, none after it, like the TS backend.
+   * Starts a read into target, value v at element perValue × (v + valueOffset): in place when target lies in
+   * linear memory (a ValueBuffer), else in steps through the staging region (or the output buffer), copied out.
+   * Returns whether the read is in place.
    */
-  function runner(sequence: SequenceView, destination: Int32Array | Float64Array, offset: number, perValue: number,
-    decode: (records: number, data: number, valueCount: number, first: number, count: number, out: number) => number): Run {
-    const base = sequence.file.address
-    const copy = destination.buffer !== runtime.bytes.buffer
-    // No staging yet (files opened in place from a FileBuffer): the output buffer.
-    const stage = staging || output, longSteps = stage === output ? COPY_VALUES : LARGE_COPY_VALUES
-    // The destination's getters are read once per run and the staging view made once: per step of 2,048
-    // values, reading a typed array's byteOffset, length and buffer cost about 90 ns here, as much as making
-    // a view, an eighth of the step (ad hoc).
-    const bytesPerValue = perValue * destination.BYTES_PER_ELEMENT
-    return (first, count) => {
-      const steps = copy ? (count * bytesPerValue <= SHORT_RUN_BYTES ? SHORT_STEP_VALUES : longSteps) : count
-      // In place: one step, decoded where its first value goes. Copied steps start 1 KiB past the destination's
-      // offset within a 4 KiB page: a copy between equal page offsets (as a page-aligned output buffer and array
-      // would have) runs at 2/3 of the speed here. Steps are multiples of 512 values, so each has its first's offset.
-      const address = destination.byteOffset + bytesPerValue * (offset + first), out = copy ? stage + ((address + 1024 - stage) & 4095) : address
-      // The staged values' view, made again only for a step of another length.
-      let staged = destination, stagedLength = 0
-      const step = (start: number, n: number): number => {
-        const status = decode(base + sequence.recordsStart, base + sequence.dataStart, sequence.count, start, n, out)
-        const written = status > 1 ? runtime.words[runtime.scratchWord] >>> 0 : status ? 0 : n
-        if (copy && written) {
-          if (written !== stagedLength) staged = new (destination.constructor as Int32ArrayConstructor)(runtime.bytes.buffer, out, perValue * (stagedLength = written))
-          destination.set(staged, perValue * (offset + start))
-        }
-        return status
+  function begin(of: SequenceView, target: Int32Array | Float64Array, valueOffset: number, elementsPerValue: number, kernel: Decode): boolean {
+    sequence = of
+    destination = target
+    offset = valueOffset
+    perValue = elementsPerValue
+    // The destination's getters are read once per read: per step of 2,048 values, reading a typed array's
+    // byteOffset, length and buffer cost about 90 ns here, as much as making a view (ad hoc).
+    bytesPerValue = elementsPerValue * target.BYTES_PER_ELEMENT
+    decode = kernel
+    // A typed array's buffer is a getter call: a ValueBuffer's array, read again and again, is known.
+    if (target === inPlaceTarget) return !(copy = false)
+    copy = target.buffer !== runtime.buffer
+    if (!copy) inPlaceTarget = target
+    return !copy
+  }
+
+  /** Decodes values [start, start + n) of the read begun to out and, copying, on to their place: the kernel's status. */
+  function step(start: number, n: number, out: number): number {
+    const of = sequence!, base = of.file.address
+    const status = decode(base + of.recordsStart, base + of.dataStart, of.count, start, n, out)
+    const written = status > 1 ? runtime.words[runtime.scratchWord] >>> 0 : status ? 0 : n
+    if (copy && written) {
+      // The staged values' view: the last one made, unless its address, length or type differ.
+      const elements = perValue * written
+      if (staged === null || stagedAt !== out || staged.length !== elements || staged.constructor !== destination.constructor) {
+        staged = new (destination.constructor as Int32ArrayConstructor)(runtime.buffer, stagedAt = out, elements)
       }
-      for (let done = 0, chunk = 0; done < count; done += chunk) {
-        chunk = Math.min(steps, count - done)
-        const status = step(first + done, chunk)
-        if (status === 1) {
-          // A table index error (a corrupt file): the TS backend has written the 1,024-value pieces of a typed
-          // decode before the one that fails, the values of a raw decode before the bad one. Copy as much, then throw.
-          const piece = perValue === 2 ? 1 : 1024
-          for (let at = done; copy && at < done + chunk && !step(first + at, Math.min(piece, done + chunk - at));) at += piece
-          tableIndexError(runtime, sequence)
-        }
-        if (status) return done + (runtime.words[runtime.scratchWord] >>> 0)
-      }
-      return -1
+      destination.set(staged, perValue * (offset + start))
     }
+    return status
+  }
+
+  /**
+   * Decodes values [first, first + count) of the read begun: -1, or the position of a refused value (status 2 or
+   * 3) with the values before it written, none after it, like the TS backend.
+   */
+  const run: Run = (first, count) => {
+    // No staging yet (files opened in place from a FileBuffer): the output buffer.
+    const stage = staging || output
+    const steps = !copy ? count : count * bytesPerValue <= SHORT_RUN_BYTES ? SHORT_STEP_VALUES : stage === output ? COPY_VALUES : LARGE_COPY_VALUES
+    // In place: one step, decoded where its first value goes. Copied steps start 1 KiB past the destination's
+    // offset within a 4 KiB page: a copy between equal page offsets (as a page-aligned output buffer and array
+    // would have) runs at 2/3 of the speed here. Steps are multiples of 512 values, so each has its first's offset.
+    const address = destination.byteOffset + bytesPerValue * (offset + first), out = copy ? stage + ((address + 1024 - stage) & 4095) : address
+    for (let done = 0, chunk = 0; done < count; done += chunk) {
+      chunk = Math.min(steps, count - done)
+      const status = step(first + done, chunk, out)
+      if (status === 1) {
+        // A table index error (a corrupt file): the TS backend has written the 1,024-value pieces of a typed
+        // decode before the one that fails, the values of a raw decode before the bad one. Copy as much, then throw.
+        const piece = perValue === 2 ? 1 : 1024
+        for (let at = done; copy && at < done + chunk && !step(first + at, Math.min(piece, done + chunk - at), out);) at += piece
+        tableIndexError(runtime, sequence!)
+      }
+      if (status) return done + (runtime.words[runtime.scratchWord] >>> 0)
+    }
+    return -1
+  }
+
+  /** Ends a read: the backend keeps no reference to the caller's array (only views of linear memory). */
+  function end<T>(result: T): T {
+    sequence = null
+    destination = runtime.words
+    return result
   }
   return {
     name: 'wasm',
@@ -146,21 +188,20 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       int64Result[1] = runtime.words[runtime.scratchWord + 1]
     },
     // Runs of constant blocks bound for an array outside linear memory are filled there, in the Node build (constant-spans.ts).
-    decodeRaw(sequence, first, count, destination, destinationIndex) {
-      const run = runner(sequence, destination, destinationIndex - first, 2, kernels.decodeRaw)
-      if (destination.buffer === runtime.bytes.buffer) run(first, count)
-      else rawSpans(sequence, first, count, destination, destinationIndex, run)
+    decodeRaw(of, first, count, target, destinationIndex) {
+      if (begin(of, target, destinationIndex - first, 2, kernels.decodeRaw)) run(first, count)
+      else rawSpans(of, first, count, target, destinationIndex, run)
+      end(0)
     },
-    decodeFloat64(sequence, first, count, mode: Float64Mode, destination, destinationIndex) {
+    decodeFloat64(of, first, count, mode: Float64Mode, target, destinationIndex) {
       const sortable = mode === 'sortable'
-      const run = runner(sequence, destination, destinationIndex - first, 1, sortable ? kernels.decodeFloat64Sortable : kernels.decodeFloat64Exact)
-      return destination.buffer === runtime.bytes.buffer ? run(first, count) : float64Spans(sequence, first, count, sortable, destination, destinationIndex, run)
+      return end(begin(of, target, destinationIndex - first, 1, sortable ? kernels.decodeFloat64Sortable : kernels.decodeFloat64Exact)
+        ? run(first, count) : float64Spans(of, first, count, sortable, target, destinationIndex, run))
     },
-    decodeInt32(sequence, first, count, ordinalLimit, destination, destinationIndex) {
-      const limit = ordinalLimit >= 0 ? ordinalLimit : 0xffffffff
-      const run = runner(sequence, destination, destinationIndex - first, 1,
-        (records, data, valueCount, from, n, out) => kernels.decodeInt32(records, data, valueCount, from, n, limit, out))
-      return destination.buffer === runtime.bytes.buffer ? run(first, count) : int32Spans(sequence, first, count, ordinalLimit, destination, destinationIndex, run)
+    decodeInt32(of, first, count, ordinalLimit, target, destinationIndex) {
+      int32Limit = ordinalLimit >= 0 ? ordinalLimit : 0xffffffff
+      return end(begin(of, target, destinationIndex - first, 1, decodeInt32Limited)
+        ? run(first, count) : int32Spans(of, first, count, ordinalLimit, target, destinationIndex, run))
     },
     checkCanonical(sequence, minMax, canonical) {
       const base = sequence.file.address

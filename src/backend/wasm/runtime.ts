@@ -74,6 +74,8 @@ export class WasmRuntime {
   readonly scratchWord: number
   /** Address of the output buffer (OUTPUT_VALUES × 8 bytes) kernels decode runs into. */
   readonly outputAddress: number
+  /** The memory's buffer as of the last growth (read without a getter call). */
+  buffer!: ArrayBufferLike
   bytes!: Uint8Array
   words!: Int32Array
   floats!: Float64Array
@@ -94,6 +96,7 @@ export class WasmRuntime {
   /** Recreates every view of linear memory (after growth the old ones are detached). */
   refreshViews(): void {
     const buffer = this.kernels.memory.buffer
+    this.buffer = buffer
     this.bytes = new Uint8Array(buffer)
     this.words = new Int32Array(buffer)
     this.floats = new Float64Array(buffer)
