@@ -7,7 +7,10 @@ import type { SequenceView } from '../backend.js'
 import { BLOCK_VALUES, BlockKind } from '../../format/constants.js'
 import { int64ToBigInt } from '../../format/int64.js'
 
-/** Shorter spans go through the kernels, rather than splitting their run around a fill (a threshold chosen, not tuned by measurement). */
+/**
+ * Shorter spans go through the kernels, rather than splitting their run around a fill (a threshold chosen, not
+ * tuned by measurement); so do shorter reads, without looking their sequence's spans up (a WeakMap lookup).
+ */
 const CONSTANT_SPAN_MIN = 512
 const MAX_SAFE = 2n ** 53n - 1n
 
@@ -107,7 +110,7 @@ export type Run = (start: number, n: number) => number
 
 /** Raw values [first, first + count) into the int32 words of a BigInt64Array outside linear memory (from value destinationIndex). */
 export function rawSpans(sequence: SequenceView, first: number, count: number, destination: Int32Array, destinationIndex: number, run: Run): void {
-  const spans = destination.byteOffset % 8 ? null : constantSpans(sequence)
+  const spans = count < CONSTANT_SPAN_MIN || destination.byteOffset % 8 ? null : constantSpans(sequence)
   if (spans === null || spans.values.length === 0) {
     run(first, count)
     return
@@ -121,6 +124,7 @@ export function rawSpans(sequence: SequenceView, first: number, count: number, d
 /** Values as doubles (exact or SortableBits-decoded) into a Float64Array outside linear memory: -1, or the position of a refused value. */
 export function float64Spans(sequence: SequenceView, first: number, count: number, sortable: boolean, destination: Float64Array,
   destinationIndex: number, run: Run): number {
+  if (count < CONSTANT_SPAN_MIN) return run(first, count)
   const spans = constantSpans(sequence)
   if (spans.values.length === 0) return run(first, count)
   const bits = sortable ? spans.sortableBits : spans.doubleBits, at = destinationIndex - first
@@ -131,6 +135,7 @@ export function float64Spans(sequence: SequenceView, first: number, count: numbe
 /** Values as int32 (ordinals below ordinalLimit when it is ≥ 0) into an Int32Array outside linear memory: -1, or the position of a refused value. */
 export function int32Spans(sequence: SequenceView, first: number, count: number, ordinalLimit: number, destination: Int32Array,
   destinationIndex: number, run: Run): number {
+  if (count < CONSTANT_SPAN_MIN) return run(first, count)
   const spans = constantSpans(sequence)
   if (spans.values.length === 0) return run(first, count)
   // The values the kernel writes: an int32 (plain integers) or an ordinal below the limit; it refuses the others.
