@@ -375,3 +375,45 @@ describe('(e) a closed reader refuses reads', () => {
     })
   }
 })
+
+describe('(f) reads allocate nothing once warm', () => {
+  // readValues into arrays read into before: no closure, view or context per read (a read used to make
+  // about 700 bytes of them with WebAssembly). 5,000 reads stay below a scavenge even at that rate, so a
+  // collection cannot hide the growth; the least of three rounds leaves out the compiler's one-off
+  // allocations; the bound allows 12 bytes a read. Warm-up rounds yield, so that V8's optimising compiler
+  // (concurrent) has finished: code not yet optimised boxes doubles.
+  const leastGrowth = async (read: (reads: number) => void): Promise<number> => {
+    for (let round = 0; round < 10; round++) {
+      read(1000)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    let least = Infinity
+    for (let round = 0; round < 3; round++) {
+      gc!()
+      const before = process.memoryUsage().heapUsed
+      read(5000)
+      least = Math.min(least, process.memoryUsage().heapUsed - before)
+    }
+    return least
+  }
+  for (const backend of ['wasm', 'ts'] as const) {
+    it(`readValues into plain arrays and a ValueBuffer, runs of 64 and 4,096 values (${backend})`, async () => {
+      const random = seededRandom(12)
+      const reader = openColumns(denseFile(20_000, () => randomInteger(random, 13)), { backend }), column = reader.getColumn('v')!
+      const buffer = createValueBuffer('int64', 4096, { backend })
+      const growth: Record<string, number> = {}
+      try {
+        for (const length of [64, 4096]) {
+          for (const array of [new BigInt64Array(length), new Float64Array(length), new Int32Array(length)]) {
+            growth[`${array.constructor.name} × ${length}`] = await leastGrowth((reads) => { for (let index = 0; index < reads; index++) column.readValues((index * 997) % (20_000 - length), array) })
+          }
+        }
+        growth['ValueBuffer × 4096'] = await leastGrowth((reads) => { for (let index = 0; index < reads; index++) column.readValues((index * 997) % 15_000, buffer.array) })
+      } finally {
+        buffer.release()
+        reader.close()
+      }
+      expect(Object.entries(growth).filter(([, bytes]) => bytes > 12 * 5000).map(([name, bytes]) => `${backend} ${name}: ${bytes}`)).toEqual([])
+    })
+  }
+})
