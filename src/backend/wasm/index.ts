@@ -149,7 +149,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     return -1
   }
 
-  /** Ends a read: the backend keeps no reference to the caller's array (only views of linear memory). */
+  /** Ends a read: the backend keeps no reference to the caller's array (only views of linear memory; a read that throws, a corrupt file's, leaves it until the next). */
   function end<T>(result: T): T {
     sequence = null
     destination = runtime.words
