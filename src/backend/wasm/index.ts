@@ -115,7 +115,9 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       // The staged values' view: the last one made, unless its address, length or type differ.
       const elements = perValue * written
       if (staged === null || stagedAt !== out || staged.length !== elements || staged.constructor !== destination.constructor) {
-        staged = new (destination.constructor as Int32ArrayConstructor)(runtime.buffer, stagedAt = out, elements)
+        // stagedAt only once the view exists: a constructor that threw must not leave a key for an old view.
+        staged = new (destination.constructor as Int32ArrayConstructor)(runtime.buffer, out, elements)
+        stagedAt = out
       }
       destination.set(staged, perValue * (offset + start))
     }
