@@ -108,10 +108,17 @@ function withConstantSpans(spans: ConstantSpans, first: number, count: number, f
 /** Decodes values [start, start + n) of the sequence to their place in the destination: -1, or the position (from start) of a refused value. */
 export type Run = (start: number, n: number) => number
 
+/** The spans a read of count values may fill, or null when it goes through the kernels whole. */
+function spansToFill(sequence: SequenceView, count: number): ConstantSpans | null {
+  if (count < CONSTANT_SPAN_MIN) return null
+  const spans = constantSpans(sequence)
+  return spans.values.length === 0 ? null : spans
+}
+
 /** Raw values [first, first + count) into the int32 words of a BigInt64Array outside linear memory (from value destinationIndex). */
 export function rawSpans(sequence: SequenceView, first: number, count: number, destination: Int32Array, destinationIndex: number, run: Run): void {
-  const spans = count < CONSTANT_SPAN_MIN || destination.byteOffset % 8 ? null : constantSpans(sequence)
-  if (spans === null || spans.values.length === 0) run(first, count)
+  const spans = destination.byteOffset % 8 ? null : spansToFill(sequence, count)
+  if (spans === null) run(first, count)
   else fillRawSpans(spans, first, count, destination, destinationIndex, run)
 }
 
@@ -127,9 +134,8 @@ function fillRawSpans(spans: ConstantSpans, first: number, count: number, destin
 /** Values as doubles (exact or SortableBits-decoded) into a Float64Array outside linear memory: -1, or the position of a refused value. */
 export function float64Spans(sequence: SequenceView, first: number, count: number, sortable: boolean, destination: Float64Array,
   destinationIndex: number, run: Run): number {
-  if (count < CONSTANT_SPAN_MIN) return run(first, count)
-  const spans = constantSpans(sequence)
-  return spans.values.length === 0 ? run(first, count) : fillFloat64Spans(spans, first, count, sortable, destination, destinationIndex, run)
+  const spans = spansToFill(sequence, count)
+  return spans === null ? run(first, count) : fillFloat64Spans(spans, first, count, sortable, destination, destinationIndex, run)
 }
 
 function fillFloat64Spans(spans: ConstantSpans, first: number, count: number, sortable: boolean, destination: Float64Array,
@@ -142,9 +148,8 @@ function fillFloat64Spans(spans: ConstantSpans, first: number, count: number, so
 /** Values as int32 (ordinals below ordinalLimit when it is ≥ 0) into an Int32Array outside linear memory: -1, or the position of a refused value. */
 export function int32Spans(sequence: SequenceView, first: number, count: number, ordinalLimit: number, destination: Int32Array,
   destinationIndex: number, run: Run): number {
-  if (count < CONSTANT_SPAN_MIN) return run(first, count)
-  const spans = constantSpans(sequence)
-  return spans.values.length === 0 ? run(first, count) : fillInt32Spans(spans, first, count, ordinalLimit, destination, destinationIndex, run)
+  const spans = spansToFill(sequence, count)
+  return spans === null ? run(first, count) : fillInt32Spans(spans, first, count, ordinalLimit, destination, destinationIndex, run)
 }
 
 function fillInt32Spans(spans: ConstantSpans, first: number, count: number, ordinalLimit: number, destination: Int32Array,
