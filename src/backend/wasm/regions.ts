@@ -20,10 +20,14 @@ export class RegionAllocator {
   /** Bytes handed out and not yet freed. */
   bytesInUse = 0
 
-  /** Manages [start, memory end); onGrow runs after every growth (views must be recreated). */
-  constructor(memory: WebAssembly.Memory, start: number, onGrow: () => void) {
+  /**
+   * Manages [start, memory end), or with start null no memory until it grows some; onGrow runs
+   * after every growth (views must be recreated).
+   */
+  constructor(memory: WebAssembly.Memory, start: number | null, onGrow: () => void) {
     this.memory = memory
     this.onGrow = onGrow
+    if (start === null) return
     const first = align(start)
     const end = memory.buffer.byteLength
     if (end > first) this.addFree(first, end - first)

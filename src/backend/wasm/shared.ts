@@ -34,7 +34,9 @@ export class SharedRegionAllocator extends RegionAllocator {
 
   /** Starts with nothing free; every region comes from pages this allocator grows. */
   constructor(memory: WebAssembly.Memory, onGrow: () => void, minimumGrowthPages: number) {
-    super(memory, memory.buffer.byteLength, onGrow)
+    // Not [memory end, memory end): two reads of the end, with another thread growing between them,
+    // would give this allocator that thread's pages (two workers' output buffers overlapped so).
+    super(memory, null, onGrow)
     this.minimumGrowthPages = minimumGrowthPages
   }
 
