@@ -341,6 +341,26 @@ describe('query pool: ranges, errors, shutdown', () => {
     await expect(segment.facetCounts('bool_dense')).rejects.toThrow('query pool is closed')
     await expect(pool.open(bytes)).rejects.toThrow('query pool is closed')
   })
+
+  it.skipIf(wasmReason !== null)('a closed segment refuses every use: its region may hold the next file', async () => {
+    await using pool = createQueryPool({ threads: 2, backend: 'wasm' })
+    const first = await pool.open(randomFile(36, 1500), { fileName: 'first.oixk' })
+    const address = first.bytes.byteOffset
+    await first.close()
+    await first.close()
+    const closed = 'first.oixk: pooled segment is closed'
+    expect(() => first.bytes).toThrow(closed)
+    expect(() => first.openReader()).toThrow(closed)
+    await expect(first.facetCounts('bool_dense')).rejects.toThrow(closed)
+    await expect(first.rangeFilter('integral_dense', 0, 10)).rejects.toThrow(closed)
+    await expect(first.aggregate('integral_dense')).rejects.toThrow(closed)
+    await expect(first.topTerms('keyword_dense', 3)).rejects.toThrow(closed)
+    // The next file takes the freed region: what `first.bytes` would now show.
+    const second = await pool.open(randomFile(37, 1500))
+    expect(second.bytes.byteOffset).toBe(address)
+    const counts = await second.facetCounts('bool_dense')
+    expect(counts[0] + counts[1]).toBe(1500)
+  })
 })
 
 describe('shared memory: each worker instance writes only its own static window', () => {

@@ -200,8 +200,6 @@ export class QueryPool implements AsyncDisposable {
 
 /** A segment open in every worker of a pool; methods mirror Column's, by field name, and return promises. */
 export class PooledSegment {
-  /** The file's bytes in shared memory (the one copy every worker reads). */
-  readonly bytes: Uint8Array
   readonly fileName: string
   readonly maxDoc: number
   /** Columns in directory order. */
@@ -209,6 +207,8 @@ export class PooledSegment {
   private readonly pool: QueryPool
   private readonly segment: number
   private readonly byName = new Map<string, ColumnInfo>()
+  private readonly shared: Uint8Array
+  private closed = false
 
   /** @internal Use QueryPool.open. */
   constructor(pool: QueryPool, segment: number, fileName: string, maxDoc: number, columns: ColumnInfo[], bytes: Uint8Array) {
@@ -217,8 +217,21 @@ export class PooledSegment {
     this.fileName = fileName
     this.maxDoc = maxDoc
     this.columns = Object.freeze(columns)
-    this.bytes = bytes
+    this.shared = bytes
     for (const column of columns) this.byName.set(column.name, column)
+  }
+
+  /**
+   * The file's bytes in shared memory (the one copy every worker reads). Throws once the segment
+   * is closed: with backend 'wasm' its region may then hold the next file opened.
+   */
+  get bytes(): Uint8Array {
+    this.assertOpen()
+    return this.shared
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`${this.fileName}: pooled segment is closed`)
   }
 
   /**
@@ -245,6 +258,7 @@ export class PooledSegment {
   }
 
   private column(field: string): ColumnInfo {
+    this.assertOpen()
     const column = this.byName.get(field)
     if (column === undefined) throw new RangeError(`${this.fileName}: no column for field "${field}"`)
     return column
@@ -334,8 +348,10 @@ export class PooledSegment {
     return this.filter('boundingBoxFilter', field, [box], docs)
   }
 
-  /** Drops the segment from every worker (the shared bytes go when nothing references them). */
+  /** Drops the segment from every worker (the shared bytes go when nothing references them); later calls throw or reject. Idempotent. */
   close(): Promise<void> {
+    if (this.closed) return Promise.resolve()
+    this.closed = true
     return this.pool.release(this.segment)
   }
 }
