@@ -73,8 +73,11 @@ export interface ColumnsBackend {
   hash(file: ResidentFile, start: number, end: number, out: Uint32Array): void
   /** The raw value at index of the sequence, into int64Result. */
   getRaw(sequence: SequenceView, index: number): void
-  /** Raw values [first, first + count) as (low, high) words into destination from value position destinationIndex. */
-  decodeRaw(sequence: SequenceView, first: number, count: number, destination: Int32Array, destinationIndex: number): void
+  /**
+   * Raw values [first, first + count) into destination from value position destinationIndex: a
+   * BigInt64Array's elements, or an Int32Array's (low, high) word pairs.
+   */
+  decodeRaw(sequence: SequenceView, first: number, count: number, destination: Int32Array | BigInt64Array, destinationIndex: number): void
   /**
    * Values [first, first + count) as doubles: 'sortable' decodes SortableBits (fractional, geo),
    * 'exact' converts integers. Returns -1, or the run position of the first value beyond 2^53

@@ -14,6 +14,20 @@ if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) {
   throw new Error('oixk needs a little-endian platform (typed arrays view file bytes directly)')
 }
 
+// One cached int32 view of the last BigInt64Array viewed: reading into one array again allocates nothing.
+let viewedInt64s: BigInt64Array | null = null
+let viewedWords: Int32Array = new Int32Array(0)
+
+/** The BigInt64Array's values as (low, high) int32 words: a view of the same memory, the last one made reused. */
+export function int64Words(values: BigInt64Array): Int32Array {
+  // A typed array keeps its buffer for life; the length check catches one over a resizable buffer.
+  if (values !== viewedInt64s || viewedWords.length !== 2 * values.length) {
+    viewedWords = new Int32Array(values.buffer, values.byteOffset, 2 * values.length)
+    viewedInt64s = values
+  }
+  return viewedWords
+}
+
 /** Signed comparison of two i64 given as words: negative, zero or positive. */
 export function compareInt64(aLow: number, aHigh: number, bLow: number, bHigh: number): number {
   if (aHigh !== bHigh) return aHigh < bHigh ? -1 : 1

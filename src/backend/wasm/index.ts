@@ -72,7 +72,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
   // an array it read into, no view. 16 values into a ValueBuffer, ad hoc: 161 → 78 ns (509 → 78 under tsx,
   // whose closures each cost a defineProperty of their name); 2,048 values into a BigInt64Array: 1.43 → 0.91 µs.
   let sequence: SequenceView | null = null
-  let destination: Int32Array | Float64Array = runtime.words
+  let destination: Int32Array | Float64Array | BigInt64Array = runtime.words
   let offset = 0, perValue = 1, bytesPerValue = 4, copy = false
   let decode: Decode = kernels.decodeRaw
   // decodeInt32's ordinal limit, passed by decodeInt32Limited (made once) rather than by a closure per read.
@@ -80,8 +80,8 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
   // The last destination found in linear memory (a ValueBuffer's array), and the last view of staged values
   // with its address (see step). Growth needs no check: it detaches a view of unshared memory (its
   // length becomes 0: nothing to read, a view to make again) and leaves a view of shared memory valid.
-  let inPlaceTarget: Int32Array | Float64Array | null = null
-  let staged: Int32Array | Float64Array | null = null
+  let inPlaceTarget: Int32Array | Float64Array | BigInt64Array | null = null
+  let staged: Int32Array | Float64Array | BigInt64Array | null = null
   let stagedAt = 0
   const decodeInt32Limited: Decode = (records, data, valueCount, from, n, out) => kernels.decodeInt32(records, data, valueCount, from, n, int32Limit, out)
 
@@ -90,7 +90,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
    * linear memory (a ValueBuffer), else in steps through the staging region (or the output buffer), copied out.
    * Returns whether the read is in place.
    */
-  function begin(of: SequenceView, target: Int32Array | Float64Array, valueOffset: number, elementsPerValue: number, kernel: Decode): boolean {
+  function begin(of: SequenceView, target: Int32Array | Float64Array | BigInt64Array, valueOffset: number, elementsPerValue: number, kernel: Decode): boolean {
     sequence = of
     destination = target
     offset = valueOffset
@@ -119,7 +119,8 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
         staged = new (destination.constructor as Int32ArrayConstructor)(runtime.buffer, out, elements)
         stagedAt = out
       }
-      destination.set(staged, perValue * (offset + start))
+      // Same types, so a memmove (the cast only names one of them).
+      (destination as Int32Array).set(staged as Int32Array, perValue * (offset + start))
     }
     return status
   }
@@ -142,7 +143,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       if (status === 1) {
         // A table index error (a corrupt file): the TS backend has written the 1,024-value pieces of a typed
         // decode before the one that fails, the values of a raw decode before the bad one. Copy as much, then throw.
-        const piece = perValue === 2 ? 1 : 1024
+        const piece = decode === kernels.decodeRaw ? 1 : 1024
         for (let at = done; copy && at < done + chunk && !step(first + at, Math.min(piece, done + chunk - at), out);) at += piece
         tableIndexError(runtime, sequence!)
       }
@@ -191,7 +192,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     },
     // Runs of constant blocks bound for an array outside linear memory are filled there, in the Node build (constant-spans.ts).
     decodeRaw(of, first, count, target, destinationIndex) {
-      if (begin(of, target, destinationIndex - first, 2, kernels.decodeRaw)) run(first, count)
+      if (begin(of, target, destinationIndex - first, target instanceof BigInt64Array ? 1 : 2, kernels.decodeRaw)) run(first, count)
       else rawSpans(of, first, count, target, destinationIndex, run)
       end(0)
     },
