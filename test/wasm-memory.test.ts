@@ -81,18 +81,22 @@ describe('(a2) the views a read keeps for the next one', () => {
     const bytes = denseFile(3000, () => randomInteger(random, 20) - 2 ** 19)
     const reader = openColumns(bytes, wasm), column = reader.getColumn('v')!
     const reference = openColumns(bytes, { backend: 'ts' }).getColumn('v')!
-    const expected = new Float64Array(300), expectedInt32 = new Int32Array(300)
+    const expected = new Float64Array(300), expectedInt32 = new Int32Array(300), expectedInt64 = new BigInt64Array(300)
     reference.readValues(100, expected)
     reference.readValues(100, expectedInt32)
+    reference.readValues(100, expectedInt64)
     const inPlace = createValueBuffer('float64', 300, wasm)
     const read = () => {
-      // Fresh arrays of one length start at offset 0, so both stage at one address: the Float64Array
-      // must not be filled from the Int32Array's view of it.
-      const int32 = new Int32Array(300), float64 = new Float64Array(300)
+      // Fresh arrays of one length start at offset 0, so all three stage at one address: the BigInt64Array
+      // must not be filled from the Int32Array's view of it, nor the Float64Array from the BigInt64Array's
+      // (as many elements as it).
+      const int32 = new Int32Array(300), int64 = new BigInt64Array(300), float64 = new Float64Array(300)
       column.readValues(100, int32)
+      column.readValues(100, int64)
       column.readValues(100, float64)
       column.readValues(100, inPlace.array)
       expect(int32).toEqual(expectedInt32)
+      expect(int64).toEqual(expectedInt64)
       expect(float64).toEqual(expected)
       expect(inPlace.array).toEqual(expected)
       // Fewer values at that address, then (after as many again) as many 8 bytes further on: each needs a view of its own.

@@ -57,9 +57,9 @@ export const LARGE_COPY_VALUES = 262144
  * Copied runs of at most SHORT_RUN_BYTES of output (an L2) take steps of SHORT_STEP_VALUES, so
  * the copy reads what the kernel just wrote from L1. 64K values of width 13 into plain arrays,
  * ad hoc: BigInt64Array 2.68 → 2.87 G values/s, Float64Array 2.50 → 2.73, Int32Array 3.56 →
- * 3.85. Longer runs keep long steps, whose copies write past the caches (non-temporal stores):
- * 1M doubles ran at 2.13 in long steps, 1.84 in short ones; 4M i64 at 0.7 of the speed in
- * steps of 512 KiB.
+ * 3.85. Longer runs keep long steps, measured faster there: 1M doubles ran at 2.13 in long
+ * steps, 1.84 in short ones; 4M i64 at 0.7 of the speed in steps of 512 KiB. (Not through
+ * non-temporal stores: glibc here uses them only for copies from 240 MiB, `ld.so --list-tunables`.)
  */
 export const SHORT_RUN_BYTES = 1 << 20
 export const SHORT_STEP_VALUES = 2048
