@@ -3,15 +3,19 @@
  * ratios beside the figures: readValues per width and block form (65,536
  * cache-resident values), 32 MiB outputs, getInt64 latency, open + checksum of
  * a 256 MiB file. Run with --expose-gc so big buffers are freed between cases.
+ * Throughput cases run in rounds (measureRounds); getInt64 runs once, as its
+ * order matters (see latency).
  */
 import { createFileBuffer, createValueBuffer, openColumns } from '../src/index.js'
 import type { Column } from '../src/read/column.js'
 import { denseFile, randomInteger, valuesForBytes } from '../test/helpers/dense-file.js'
-import { type Measured, measure, perSecond, printTable, seededRandom } from './common.js'
+import { type Measured, measure, measureRounds, perSecond, printTable, seededRandom } from './common.js'
 
 const VALUES = 1 << 16
 const LARGE_VALUES = 1 << 22 // 32 MiB of i64
 const HUGE_BYTES = 256 * 2 ** 20
+/** Rounds of the throughput cases; each figure is a case's median round (measureRounds). */
+const ROUNDS = 3
 
 export const WASM_TITLE = 'WebAssembly backend vs pure TypeScript and memcpy (one run; targets beside each figure)'
 export const WASM_HEADER = ['case', 'WASM', 'TS or memcpy', 'ratio', 'target', 'met']
@@ -90,7 +94,7 @@ async function smallRuns(random: () => number): Promise<string[][]> {
   }
   const target = new BigInt64Array(VALUES), source = new BigInt64Array(VALUES).fill(3n)
   tasks.push({ name: 'memcpy 512 KiB', itemsPerCall: VALUES, run: () => target.set(source) })
-  const results = await measure(tasks)
+  const results = await measureRounds(tasks, ROUNDS, 150)
   for (const close of opened) close()
   const memcpy = results[results.length - 1].itemsPerSecond
   const rows = pairs.map(({ name, destination }, index) => {
@@ -117,7 +121,7 @@ async function largeRuns(random: () => number): Promise<string[][]> {
     tasks.push({ name: `w=${width} in place`, itemsPerCall: LARGE_VALUES, run: () => { wasm.readValues(0, inPlace.array) } })
   }
   tasks.push({ name: 'memcpy 32 MiB', itemsPerCall: LARGE_VALUES, run: () => out.set(source) })
-  const results = await measure(tasks, 1000)
+  const results = await measureRounds(tasks, ROUNDS, 400)
   for (const close of closers) close()
   inPlace.release()
   const memcpy = results[results.length - 1].itemsPerSecond
@@ -173,12 +177,12 @@ async function openHuge(random: () => number): Promise<string[][]> {
   const copy = new Uint8Array(file.length)
   const resident = createFileBuffer(file.length, { backend: 'wasm' })
   resident.bytes.set(file)
-  const results = await measure([
+  const results = await measureRounds([
     { name: 'open wasm', itemsPerCall: file.length, run: () => openColumns(file, { backend: 'wasm' }).close() },
     { name: 'open in place wasm', itemsPerCall: file.length, run: () => resident.open().close() },
     { name: 'open ts', itemsPerCall: file.length, run: () => openColumns(file, { backend: 'ts' }).close() },
     { name: 'memcpy', itemsPerCall: file.length, run: () => copy.set(file) },
-  ], 1000)
+  ], ROUNDS, 400)
   resident.release()
   const [wasm, inPlace, ts, memcpy] = results.map((result) => result.itemsPerSecond / 1e9)
   return [
