@@ -1,10 +1,17 @@
 /**
  * The allocator of the WebAssembly backend's linear memory (src/backend/wasm/regions.ts):
  * 16-byte alignment, first fit, freed neighbours merged, growth by what is needed or
- * half the memory, and clear errors for a bad free and for the 4 GiB limit.
+ * half the memory, and clear errors for a bad free and for the 4 GiB limit; and the
+ * backend's memory across opens and closes: closed files' regions are reused, memory
+ * never shrinks.
  */
 import { describe, expect, it } from 'vitest'
 import { RegionAllocator } from '../src/backend/wasm/regions.js'
+import { wasmRuntime } from '../src/backend/wasm/runtime.js'
+import { openColumns } from '../src/read/open.js'
+import type { ColumnsReader } from '../src/read/reader.js'
+import { denseFile, randomInteger, valuesForBytes } from './helpers/dense-file.js'
+import { seededRandom } from './helpers/random.js'
 
 const PAGE = 65536
 
@@ -81,5 +88,35 @@ describe('RegionAllocator', () => {
     expect(() => regions.allocate(2 * PAGE)).toThrow(
       new RangeError(`oixk: WebAssembly memory cannot grow by ${2 * PAGE} bytes (4 GiB limit; 32 bytes in use)`),
     )
+  })
+})
+
+describe('the WebAssembly backend\'s memory across opens', () => {
+  const wasm = { backend: 'wasm' } as const
+  const memoryBytes = () => wasmRuntime().kernels.memory.buffer.byteLength
+
+  it('memory never shrinks, and closed files\' regions serve the next opens: they do not grow it', () => {
+    const random = seededRandom(11)
+    const big = denseFile(valuesForBytes(3 * 2 ** 20, 53), () => randomInteger(random, 53))
+    const expected = openColumns(big, { backend: 'ts' }).getColumn('v')!.getInt64(100_000)
+    // Open copies until memory grows once (it may hold free ranges already).
+    const readers: ColumnsReader[] = []
+    try {
+      const before = memoryBytes()
+      while (memoryBytes() === before) readers.push(openColumns(big, wasm))
+      const grown = memoryBytes(), count = readers.length
+      for (const reader of readers.splice(0)) reader.close()
+      expect(memoryBytes()).toBe(grown)
+      for (let round = 0; round < 5; round++) {
+        while (readers.length < count) readers.push(openColumns(big, wasm))
+        for (const reader of readers.splice(0)) {
+          expect(reader.getColumn('v')!.getInt64(100_000)).toBe(expected)
+          reader.close()
+        }
+      }
+      expect(memoryBytes()).toBe(grown)
+    } finally {
+      for (const reader of readers) reader.close()
+    }
   })
 })

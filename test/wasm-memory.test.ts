@@ -1,8 +1,8 @@
 /**
  * Linear memory of the WebAssembly backend: views handed out survive memory
  * growth, corrupt files never read a neighbour's bytes, closing (or `using`,
- * or dropping and collecting) a reader gives its region back for later opens
- * (memory never shrinks), and a closed reader refuses reads. Runs with --expose-gc (vitest.config.ts).
+ * or dropping and collecting) a reader gives its region back, and a closed
+ * reader refuses reads. Runs with --expose-gc (vitest.config.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -272,31 +272,6 @@ describe('(c) closing readers returns their memory', () => {
       reader.close() // twice is harmless
     }
     expect(runtime().regions.bytesInUse).toBe(before)
-  })
-
-  it('memory never shrinks, and closed files\' regions serve the next opens: they do not grow it', () => {
-    const random = seededRandom(11)
-    const big = denseFile(valuesForBytes(3 * 2 ** 20, 53), () => randomInteger(random, 53))
-    const expected = openColumns(big, { backend: 'ts' }).getColumn('v')!.getInt64(100_000)
-    // Open copies until memory grows once (earlier tests leave free memory behind).
-    const readers: ColumnsReader[] = []
-    try {
-      const before = memoryBytes()
-      while (memoryBytes() === before) readers.push(openColumns(big, wasm))
-      const grown = memoryBytes(), count = readers.length
-      for (const reader of readers.splice(0)) reader.close()
-      expect(memoryBytes()).toBe(grown)
-      for (let round = 0; round < 5; round++) {
-        while (readers.length < count) readers.push(openColumns(big, wasm))
-        for (const reader of readers.splice(0)) {
-          expect(reader.getColumn('v')!.getInt64(100_000)).toBe(expected)
-          reader.close()
-        }
-      }
-      expect(memoryBytes()).toBe(grown)
-    } finally {
-      for (const reader of readers) reader.close()
-    }
   })
 
   it('`using` frees the region at the end of the block', () => {
