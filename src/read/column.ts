@@ -254,7 +254,7 @@ export class Column {
     return int64Result[0] >>> 0
   }
 
-  /** The nth keyword's UTF-8 bytes: a view of the resident file, valid while the reader lives. */
+  /** The nth keyword's UTF-8 bytes: a view (of the file, or with WebAssembly of its terms copied at open), valid while the reader lives. */
   getKeyword(document: number, nth = 0): Uint8Array {
     this.expectType('getKeyword', this.dictionary !== null, 'keyword')
     return this.dictionary!.termBytes(this.checkedOrdinal(this.valueIndex(document, nth)))

@@ -71,7 +71,7 @@ export class Dictionary {
     return this.bytesStart + this.offsets[ordinal + 1]
   }
 
-  /** The term's UTF-8 bytes, a view of the resident file (no copy). */
+  /** The term's UTF-8 bytes as a view (no copy): of the resident file, or of the terms copied at open where its memory may grow. */
   termBytes(ordinal: number): Uint8Array {
     if (!(ordinal >= 0 && ordinal < this.termCount) || ordinal !== Math.floor(ordinal)) {
       throw new RangeError(`ordinal ${ordinal} is not an integer in [0, ${this.termCount})`)
