@@ -1,25 +1,15 @@
 /**
- * The oixk CLI, run in-process through runCli, and the Node file helpers.
- * Expected raw values are computed by hand from docs/format.md (comments show
- * how), never by the code under test.
+ * The oixk CLI, run in-process through runCli. Expected raw values are computed
+ * by hand from docs/format.md (comments show how), never by the code under test.
  */
-import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFile, rm, truncate, writeFile } from 'node:fs/promises'
 import xxhash from 'xxhash-wasm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../src/cli/run.js'
-import { openColumnsFile, ResidentLimitError, writeFileAtomic } from '../src/node/index.js'
+import { openColumnsFile, ResidentLimitError } from '../src/node/index.js'
+import { tempDirectory } from './helpers/temp-directory.js'
 
-let directory = ''
-beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'oixk-cli-'))
-})
-afterAll(async () => {
-  await rm(directory, { recursive: true, force: true })
-})
-
-const path = (name: string): string => join(directory, name)
+const { path, exists, expectNoTempFiles } = tempDirectory('oixk-cli-')
 
 interface CliResult { code: number; stdout: string; stderr: string }
 
@@ -30,15 +20,6 @@ async function run(...argv: string[]): Promise<CliResult> {
     stderr: { write: (text: string) => { result.stderr += text; return true } },
   })
   return result
-}
-
-async function exists(name: string): Promise<boolean> {
-  return (await readdir(directory)).includes(name)
-}
-
-/** No hidden temp file of writeFileAtomic is left anywhere in the directory. */
-async function expectNoTempFiles(): Promise<void> {
-  expect((await readdir(directory)).filter((name) => name.endsWith('.tmp'))).toEqual([])
 }
 
 const SCHEMA = {
@@ -392,46 +373,5 @@ describe('inspect', () => {
     expect(all).toMatch(/^ {2}max +NaN \(IEEE bits 7ff8000000000001\)$/m)
     expect(all).toMatch(/^ {2}min term +"a"$/m)
     expect(all).toMatch(/^ {2}min latitude +-90$/m)
-  })
-})
-
-describe('writeFileAtomic', () => {
-  it('replaces the file and leaves no temp file', async () => {
-    await writeFile(path('target.bin'), 'old contents')
-    await writeFileAtomic(path('target.bin'), new TextEncoder().encode('new contents'))
-    expect(await readFile(path('target.bin'), 'utf8')).toBe('new contents')
-    await expectNoTempFiles()
-  })
-
-  it('keeps the old file intact when a write fails half-way', async () => {
-    await writeFile(path('target.bin'), 'old contents')
-    const failure = new Error('disk on fire')
-    let calls = 0
-    const result = writeFileAtomic(path('target.bin'), new Uint8Array(100).fill(7), {
-      chunkBytes: 16,
-      writeChunk: async (handle, chunk, position) => {
-        // Three chunks land in the temp file, then the fourth dies after writing half of itself.
-        if (++calls === 4) {
-          await handle.write(chunk, 0, chunk.length / 2, position)
-          throw failure
-        }
-        return (await handle.write(chunk, 0, chunk.length, position)).bytesWritten
-      },
-    })
-    await expect(result).rejects.toBe(failure)
-    expect(calls).toBe(4)
-    expect(await readFile(path('target.bin'), 'utf8')).toBe('old contents')
-    await expectNoTempFiles()
-    expect((await readdir(directory)).filter((name) => name.includes('target.bin'))).toEqual(['target.bin'])
-  })
-
-  it('creates a new file, and on failure creates none', async () => {
-    await expect(writeFileAtomic(path('fresh.bin'), new Uint8Array(10), {
-      writeChunk: async () => { throw new Error('no') },
-    })).rejects.toThrow('no')
-    expect(await exists('fresh.bin')).toBe(false)
-    await writeFileAtomic(path('fresh.bin'), new Uint8Array([1, 2, 3]))
-    expect([...await readFile(path('fresh.bin'))]).toEqual([1, 2, 3])
-    await expectNoTempFiles()
   })
 })
