@@ -1,40 +1,16 @@
 // The WebAssembly kernels (assembly/) called directly through their raw ABI,
 // compared with the pure-TypeScript backend and with reference code: files
-// written by flushColumns are copied into the module's memory and every kernel
-// is run on their sequences. Build first: npm run build:wasm.
+// written by flushColumns are copied into the module's memory and the decode,
+// get and canonical-check kernels run on their sequences (XXH64 and rank:
+// wasm-kernels-scan.test.ts). Build first: npm run build:wasm.
 import { describe, expect, it } from 'vitest'
 import type { SequenceView } from '../src/backend/backend.js'
-import { WASM_BASE64 } from '../src/backend/wasm/module-bytes.js'
 import { int64Result } from '../src/format/int64.js'
-import { xxh64 } from '../src/format/xxh64.js'
 import { flushColumns, openColumns, typeScriptBackend } from '../src/index.js'
 import { buildFile, constantBlock, packedBlock, parseFile, tableBlock } from './helpers/file-surgery.js'
 import { seededRandom } from './helpers/random.js'
+import { allocate, allocatedEnd, bytesAt, kernels, NO_LIMIT, reset, scratchI64, scratchU32, wordsAt } from './helpers/raw-kernels.js'
 
-type Kernel = (...args: number[]) => number
-type KernelName = 'heapBase' | 'scratch' | 'decodeRaw' | 'getRaw' | 'decodeFloat64Sortable' | 'decodeFloat64Exact'
-  | 'decodeInt32' | 'rank' | 'xxh64' | 'checkCanonical'
-/** The exports, called with the ABI of assembly/index.ts. */
-const kernels = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64')), {})
-  .exports as unknown as Record<KernelName, Kernel> & { memory: WebAssembly.Memory }
-const SCRATCH = kernels.scratch()
-const FIRST_FREE = Math.max(kernels.heapBase(), 65536)
-const NO_LIMIT = 0xffffffff
-
-// A bump allocator over the module's memory, reset by each test.
-let top = FIRST_FREE
-function reset(): void { top = FIRST_FREE }
-function allocate(length: number, misalign = 0): number {
-  const at = ((top + 15) & ~15) + misalign
-  top = at + length
-  const missing = top - kernels.memory.buffer.byteLength
-  if (missing > 0) kernels.memory.grow(Math.ceil(missing / 65536))
-  return at
-}
-const bytesAt = (at: number, length: number) => new Uint8Array(kernels.memory.buffer, at, length)
-const wordsAt = (at: number, count: number) => new Int32Array(kernels.memory.buffer, at, count)
-const scratchU32 = (index: number) => new Uint32Array(kernels.memory.buffer, SCRATCH, 16)[index]
-const scratchI64 = (index: number) => new BigInt64Array(kernels.memory.buffer, SCRATCH, 8)[index]
 /** checkCanonical's record in the scratch: kind, width, base, aux. */
 const canonicalScratch = () => [scratchU32(0), scratchU32(1), scratchI64(1), scratchI64(2)]
 
@@ -183,7 +159,7 @@ describe('decodeRaw and getRaw match the TS backend', () => {
           const sequence = bytes.subarray(start, view.dataStart + dataLength)
           reset()
           const out = allocate(8 * count)
-          if (kernels.memory.buffer.byteLength - top < sequence.length) kernels.memory.grow(1)
+          if (kernels.memory.buffer.byteLength - allocatedEnd() < sequence.length) kernels.memory.grow(1)
           const at = kernels.memory.buffer.byteLength - sequence.length
           bytesAt(at, sequence.length).set(sequence)
           const records = at, data = at + 24 * view.blockCount
@@ -387,62 +363,5 @@ describe('checkCanonical', () => {
     expect(canonicalScratch()).toEqual([0, 0, memory().getBigInt64(record(30) + 8, true), 0n])
     bytesAt(sequence.records, original.length).set(original)
     expect(check()).toBe(-1)
-  })
-})
-
-describe('rank', () => {
-  it('ranks[d >> 6] plus the set bits below d in its word, bitmaps unaligned', () => {
-    const random = seededRandom(7)
-    for (const misalign of [0, 3, 7]) {
-      reset()
-      const documents = 64 * 40 + 17
-      const words = Math.ceil(documents / 64)
-      const bitmap = allocate(8 * words, misalign)
-      const bits = bytesAt(bitmap, 8 * words).map(() => (random() < 0.2 ? 0xff : Math.floor(random() * 256)))
-      bytesAt(bitmap, 8 * words).set(bits)
-      const ranks = allocate(4 * words)
-      const counts = new Uint32Array(kernels.memory.buffer, ranks, words)
-      let seen = 1_000_000 // ranks need not start at 0 for the kernel
-      for (let word = 0; word < words; word++) {
-        counts[word] = seen
-        for (let bit = 0; bit < 64; bit++) seen += (bits[8 * word + (bit >> 3)] >> (bit & 7)) & 1
-      }
-      let naive = 1_000_000
-      for (let document = 0; document < documents; document++) {
-        expect(kernels.rank(bitmap, ranks, document) >>> 0).toBe(naive)
-        naive += (bits[document >> 3] >> (document & 7)) & 1
-      }
-    }
-  })
-})
-
-describe('xxh64', () => {
-  const random = seededRandom(8)
-  const hashAt = (at: number, length: number, seed: bigint) => {
-    const out = allocate(8)
-    kernels.xxh64(at, length, Number(seed & 0xffffffffn), Number(seed >> 32n), out)
-    return new BigUint64Array(kernels.memory.buffer, out, 1)[0]
-  }
-
-  it('lengths 0..300 at every alignment, seeds 0 and random', () => {
-    reset()
-    const source = Uint8Array.from({ length: 300 }, () => Math.floor(random() * 256))
-    for (const seed of [0n, 0x9e3779b97f4a7c15n, 1n << 63n, 12345n]) {
-      for (let length = 0; length <= 300; length++) {
-        const at = allocate(length, length % 8)
-        bytesAt(at, length).set(source.subarray(0, length))
-        expect(hashAt(at, length, seed)).toBe(xxh64(source, 0, length, seed))
-      }
-    }
-  })
-
-  it('5 MB of random bytes, unaligned', () => {
-    reset()
-    const length = 5 * 1024 * 1024 + 13
-    const source = Uint8Array.from({ length }, () => Math.floor(random() * 256))
-    const at = allocate(length, 5)
-    bytesAt(at, length).set(source)
-    expect(hashAt(at, length, 0n)).toBe(xxh64(source, 0, length, 0n))
-    expect(hashAt(at + 1, length - 40, 77n)).toBe(xxh64(source, 1, length - 39, 77n))
   })
 })
