@@ -1,0 +1,87 @@
+/**
+ * A valid OIXK file as the fuzzer's seed: every field located (frame,
+ * directory entries, dictionaries, sequence headers, block records, data
+ * areas) for the field operators of mutate.ts, and its model for the model
+ * operators.
+ */
+import { type FileModel, parseFile } from './file-surgery.js'
+
+/** How a located field is encoded. */
+export type FieldKind = 'u8' | 'u16' | 'u32' | 'i64' | 'varuint' | 'bytes'
+/** A located field of a valid file: where it is, how it is encoded, what it means. */
+export interface Field { at: number; size: number; kind: FieldKind; what: string }
+
+/** A valid file to mutate, with its fields located and its model parsed lazily. */
+export class SeedFile {
+  readonly fields: Field[]
+  private parsed: FileModel | null = null
+  constructor(readonly name: string, readonly bytes: Uint8Array) {
+    this.fields = locateFields(bytes)
+  }
+  get model(): FileModel {
+    return (this.parsed ??= parseFile(this.bytes))
+  }
+  get directoryOffset(): number {
+    return Number(new DataView(this.bytes.buffer, this.bytes.byteOffset).getBigUint64(this.bytes.length - 20, true))
+  }
+}
+
+/** Every field of a valid file (frame, directory entries, dictionaries, sequence headers, block records, data areas). */
+export function locateFields(bytes: Uint8Array): Field[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const fields: Field[] = []
+  let at = 0
+  const take = (size: number, kind: FieldKind, what: string): number => {
+    fields.push({ at, size, kind, what })
+    const start = at
+    at += size
+    return kind === 'u8' ? bytes[start] : kind === 'u32' ? view.getUint32(start, true) : 0
+  }
+  const varuint = (what: string): number => {
+    const start = at
+    let value = 0
+    for (let scale = 1, byte = 0x80; byte & 0x80; scale *= 128) value += ((byte = bytes[at++]) & 0x7f) * scale
+    fields.push({ at: start, size: at - start, kind: 'varuint', what })
+    return value
+  }
+  const sequence = (what: string): void => {
+    take(4, 'u32', `${what} count`)
+    const blockCount = take(4, 'u32', `${what} blockCount`)
+    const dataLength = take(4, 'u32', `${what} dataLength`)
+    for (let i = 0; i < blockCount; i++) {
+      take(1, 'u8', `${what} block ${i} kind`); take(1, 'u8', `${what} block ${i} width`); take(2, 'u16', `${what} block ${i} reserved`)
+      take(4, 'u32', `${what} block ${i} dataOffset`); take(8, 'i64', `${what} block ${i} base`); take(8, 'i64', `${what} block ${i} aux`)
+    }
+    take(dataLength, 'bytes', `${what} data`)
+  }
+  take(4, 'u32', 'magic'); const maxDoc = (take(4, 'u32', 'version'), take(4, 'u32', 'maxDoc'))
+  const length = bytes.length
+  const directory = Number(view.getBigUint64(length - 20, true))
+  at = length - 20; take(8, 'i64', 'directoryOffset'); take(4, 'u32', 'footerMagic'); take(8, 'i64', 'checksum')
+  at = directory
+  const columnCount = varuint('columnCount')
+  const entries: { type: number; layout: number; offset: number }[] = []
+  for (let c = 0; c < columnCount; c++) {
+    const w = `column ${c}`
+    take(varuint(`${w} nameLength`), 'bytes', `${w} name`)
+    const type = take(1, 'u8', `${w} type`), layout = take(1, 'u8', `${w} layout`)
+    varuint(`${w} documentsWithValue`); varuint(`${w} valueCount`); take(8, 'i64', `${w} minRaw`); take(8, 'i64', `${w} maxRaw`)
+    const offset = varuint(`${w} sectionOffset`)
+    varuint(`${w} sectionLength`)
+    entries.push({ type, layout, offset })
+  }
+  entries.forEach(({ type, layout, offset }, c) => {
+    at = offset
+    const w = `column ${c}`
+    if (type === 1) {
+      const termCount = take(4, 'u32', `${w} termCount`), totalBytes = take(4, 'u32', `${w} totalBytes`)
+      for (let i = 0; i <= termCount; i++) take(4, 'u32', `${w} term offset ${i}`)
+      take(totalBytes, 'bytes', `${w} term bytes`)
+    }
+    if (layout === 1) take(8 * Math.ceil(maxDoc / 64), 'bytes', `${w} bitmap`)
+    if (layout === 2) sequence(`${w} offsets`)
+    sequence(`${w} values`)
+    if (type === 6) sequence(`${w} longitudes`)
+  })
+  return fields
+}
