@@ -70,7 +70,7 @@ describe('the helper and valid files', () => {
 describe('read time (§8.2)', () => {
   // value 0 (document 0, "alpha") gets ordinal 3 of 3 terms; "alpha" stays used elsewhere
   const badOrdinal = () => openEdited(withValues('kw', (v) => { v[0] = 3n })).getColumn('kw')!
-  const ordinalMessage = 'field "kw": value 0 has ordinal 3, not in [0, 3, the term ordinals)'
+  const ordinalMessage = 'field "kw": value 0 has ordinal 3, not in [0, 3), the term ordinals'
   it('keyword ordinal ≥ termCount: getOrdinal, getKeyword, getKeywordString', () => {
     const kw = badOrdinal()
     expectCorrupt(() => kw.getOrdinal(0), ordinalMessage)
@@ -88,8 +88,8 @@ describe('read time (§8.2)', () => {
   })
   it('keyword ordinal negative (high word set)', () => {
     const kw = openEdited(withValues('kw', (v) => { v[0] = -1n })).getColumn('kw')!
-    expectCorrupt(() => kw.getOrdinal(0), 'field "kw": value 0 has ordinal -1, not in [0, 3, the term ordinals)')
-    expectCorrupt(() => kw.readValues(0, new BigInt64Array(1)), 'values of field "kw": value 0 has ordinal -1, not in [0, 3, the term ordinals)')
+    expectCorrupt(() => kw.getOrdinal(0), 'field "kw": value 0 has ordinal -1, not in [0, 3), the term ordinals')
+    expectCorrupt(() => kw.readValues(0, new BigInt64Array(1)), 'values of field "kw": value 0 has ordinal -1, not in [0, 3), the term ordinals')
   })
   // document 5 of status (value 500, index 2) gets table index 3 of 3 entries
   const badIndex = withBlock('status', (values) => tableBlock([200n, 404n, 500n], values.map((v, d) => (d === 5 ? 3 : [200n, 404n, 500n].indexOf(v)))))
@@ -111,7 +111,7 @@ describe('read time (§8.2)', () => {
 
 describe('full check (§8.3)', () => {
   it('keyword ordinal out of range', () => {
-    verifyFails(withValues('kw', (v) => { v[0] = 3n }), 'field "kw": value 0 has ordinal 3, not in [0, 3, the term ordinals)')
+    verifyFails(withValues('kw', (v) => { v[0] = 3n }), 'field "kw": value 0 has ordinal 3, not in [0, 3), the term ordinals')
   })
   it('table index out of range', () => {
     verifyFails(withBlock('status', (values) => tableBlock([200n, 404n, 500n], values.map((v, d) => (d === 5 ? 3 : [200n, 404n, 500n].indexOf(v))))),

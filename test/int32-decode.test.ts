@@ -97,7 +97,7 @@ for (const [termCount, width] of [[300, 9], [200, 8]] as const) describe(`int32 
       const bytes = corrupt(at, ordinal)
       const wasm = openColumns(bytes, { backend: 'wasm', fileName: FILE_NAME }).getColumn('k')!
       const ts = openColumns(bytes, { backend: 'ts', fileName: FILE_NAME }).getColumn('k')!
-      const message = `values of field "k": value ${at} has ordinal ${ordinal}, not in [0, ${termCount}, the term ordinals)`
+      const message = `values of field "k": value ${at} has ordinal ${ordinal}, not in [0, ${termCount}), the term ordinals`
       const buffer = createValueBuffer('int32', 3000, { backend: 'wasm' })
       const destinations = [new Int32Array(3000), new Int32Array(3000), buffer.array]
       destinations.forEach((destination) => destination.fill(-7))

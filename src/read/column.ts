@@ -249,7 +249,7 @@ export class Column {
     this.backend.getRaw(this.values, valueIndex)
     const termCount = this.dictionary!.termCount
     if (int64Result[1] !== 0 || int64Result[0] >>> 0 >= termCount) {
-      throw new CorruptIndexException(this.fileName, `field "${this.name}": value ${valueIndex} has ordinal ${int64ToBigInt(int64Result[0], int64Result[1])}, not in [0, ${termCount}, the term ordinals)`)
+      throw new CorruptIndexException(this.fileName, `field "${this.name}": value ${valueIndex} has ordinal ${int64ToBigInt(int64Result[0], int64Result[1])}, not in [0, ${termCount}), the term ordinals`)
     }
     return int64Result[0] >>> 0
   }

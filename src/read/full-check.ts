@@ -65,7 +65,7 @@ export function fullCheck(column: Column, fileName: string, backend: ColumnsBack
         backend.getRaw(values, first + bad)
         const raw = int64ToBigInt(int64Result[0], int64Result[1])
         if (used === null) fail(`value ${first + bad} is ${raw}, not a bool (0 or 1)`)
-        fail(`value ${first + bad} has ordinal ${raw}, not in [0, ${limit}, the term ordinals)`)
+        fail(`value ${first + bad} has ordinal ${raw}, not in [0, ${limit}), the term ordinals`)
       }
       if (used !== null) for (let index = 0; index < count; index++) used[chunkInt32[index]] = 1
     }

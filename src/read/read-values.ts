@@ -11,7 +11,7 @@ import { int64Result, int64ToBigInt, int64Words } from '../format/int64.js'
 function ordinalError(sequence: SequenceView, valueIndex: number, low: number, high: number, termCount: number): never {
   throw new CorruptIndexException(
     sequence.fileName,
-    `${sequence.label}: value ${valueIndex} has ordinal ${int64ToBigInt(low, high)}, not in [0, ${termCount}, the term ordinals)`,
+    `${sequence.label}: value ${valueIndex} has ordinal ${int64ToBigInt(low, high)}, not in [0, ${termCount}), the term ordinals`,
   )
 }
 
