@@ -10,7 +10,7 @@ import { int64Result, int64ToBigInt, sortableToFloat64Into } from '../format/int
 import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Dictionary } from './dictionary.js'
 import { NO_LOOKUP, NumberLookup } from './number-lookup.js'
-import { readValuesInto } from './read-values.js'
+import { ordinalOutOfRange, readValuesInto } from './read-values.js'
 import type { DocSet } from '../kernels/doc-set.js'
 import { aggregate, histogram, type Aggregate } from '../kernels/aggregations.js'
 import { facetCounts, topTerms, type TermCount } from '../kernels/facets.js'
@@ -249,7 +249,7 @@ export class Column {
     this.backend.getRaw(this.values, valueIndex)
     const termCount = this.dictionary!.termCount
     if (int64Result[1] !== 0 || int64Result[0] >>> 0 >= termCount) {
-      throw new CorruptIndexException(this.fileName, `field "${this.name}": value ${valueIndex} has ordinal ${int64ToBigInt(int64Result[0], int64Result[1])}, not in [0, ${termCount}), the term ordinals`)
+      throw new CorruptIndexException(this.fileName, `field "${this.name}": ${ordinalOutOfRange(valueIndex, int64Result[0], int64Result[1], termCount)}`)
     }
     return int64Result[0] >>> 0
   }

@@ -10,6 +10,7 @@ import { CorruptIndexException } from '../format/errors.js'
 import { int64Result, int64ToBigInt, sortableToFloat64 } from '../format/int64.js'
 import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Column } from './column.js'
+import { ordinalOutOfRange } from './read-values.js'
 
 const minMax = new Int32Array(4)
 const canonical = new Int32Array(6)
@@ -65,7 +66,7 @@ export function fullCheck(column: Column, fileName: string, backend: ColumnsBack
         backend.getRaw(values, first + bad)
         const raw = int64ToBigInt(int64Result[0], int64Result[1])
         if (used === null) fail(`value ${first + bad} is ${raw}, not a bool (0 or 1)`)
-        fail(`value ${first + bad} has ordinal ${raw}, not in [0, ${limit}), the term ordinals`)
+        fail(ordinalOutOfRange(first + bad, int64Result[0], int64Result[1], limit))
       }
       if (used !== null) for (let index = 0; index < count; index++) used[chunkInt32[index]] = 1
     }

@@ -8,11 +8,13 @@ import type { ColumnType } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { int64Result, int64ToBigInt, int64Words } from '../format/int64.js'
 
+/** What is wrong with a keyword value whose ordinal (low, high words) is no term's: one wording for every read path. */
+export function ordinalOutOfRange(valueIndex: number, low: number, high: number, termCount: number): string {
+  return `value ${valueIndex} has ordinal ${int64ToBigInt(low, high)}, not in [0, ${termCount}), the term ordinals`
+}
+
 function ordinalError(sequence: SequenceView, valueIndex: number, low: number, high: number, termCount: number): never {
-  throw new CorruptIndexException(
-    sequence.fileName,
-    `${sequence.label}: value ${valueIndex} has ordinal ${int64ToBigInt(low, high)}, not in [0, ${termCount}), the term ordinals`,
-  )
+  throw new CorruptIndexException(sequence.fileName, `${sequence.label}: ${ordinalOutOfRange(valueIndex, low, high, termCount)}`)
 }
 
 /** Fills destination with values [first, first + destination.length) of the sequence. */
