@@ -1,12 +1,11 @@
 // The writer's bad-input table through `oixk build`: every entry that NDJSON can
 // express gives exit 1, the table's exact message after FILE:LINE, and no output
 // file (nor a temp file) afterwards.
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { writeFile } from 'node:fs/promises'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../src/cli/run.js'
 import { BAD_VALUES, GOOD, SCHEMA, TRACE } from './helpers/bad-input-table.js'
+import { tempDirectory } from './helpers/temp-directory.js'
 
 /** JSON text for a value, integers exact (bigints as digits); null when JSON cannot say it. */
 function toJson(value: unknown): string | null {
@@ -28,13 +27,9 @@ function toJson(value: unknown): string | null {
 // there, a bigint), and -1 as {bits} is a number, not a negative bigint.
 const NOT_THE_SAME_IN_JSON = new Set(['integral number beyond 2^53', 'fractional given negative bigint bits'])
 
-let directory = ''
+const { path, names } = tempDirectory('oixk-bad-')
 beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'oixk-bad-'))
-  await writeFile(join(directory, 'schema.json'), JSON.stringify(SCHEMA))
-})
-afterAll(async () => {
-  await rm(directory, { recursive: true, force: true })
+  await writeFile(path('schema.json'), JSON.stringify(SCHEMA))
 })
 
 describe('oixk build refuses every bad input of the writer table and writes nothing', () => {
@@ -46,17 +41,17 @@ describe('oixk build refuses every bad input of the writer table and writes noth
 
   for (const [title, bad, message] of expressible) {
     it(title, async () => {
-      const docs = join(directory, 'docs.ndjson')
+      const docs = path('docs.ndjson')
       await writeFile(docs, `${toJson(GOOD[0])}\n${toJson({ ...TRACE, ...bad })}\n${toJson(GOOD[2])}\n`)
-      const output = join(directory, 'out.oixk')
+      const output = path('out.oixk')
       let stderr = ''
-      const code = await runCli(['build', '--schema', join(directory, 'schema.json'), '--docs', docs, '-o', output], {
+      const code = await runCli(['build', '--schema', path('schema.json'), '--docs', docs, '-o', output], {
         stdout: { write: () => true },
         stderr: { write: (text: string) => { stderr += text; return true } },
       })
       expect(code).toBe(1)
       expect(stderr).toBe(`oixk build: ${docs}:2: ${message}\n`)
-      expect((await readdir(directory)).sort()).toEqual(['docs.ndjson', 'schema.json'])
+      expect((await names()).sort()).toEqual(['docs.ndjson', 'schema.json'])
     })
   }
 })
