@@ -6,6 +6,7 @@ export type { ColumnsDocument, FlushOptions, WriterOptions } from './write/colum
 export type { Schema, SchemaField } from './write/schema.js'
 export { openColumns } from './read/open.js'
 export type { OpenOptions } from './read/open.js'
+export { initWasm, loadTypeScriptBackend, openColumnsAsync, wasmUnavailableReason } from './read/open-async.js'
 export { ColumnsReader } from './read/reader.js'
 export { Column } from './read/column.js'
 export type { GeoPart } from './read/column.js'

@@ -46,7 +46,7 @@ export class UsageError extends CliError {
   }
 }
 
-/** --help or `oixk help`: only the usage is printed, still on stderr with exit 2 (the contract). */
+/** --help or `oixk help`: reportError prints only the usage, on stdout, with exit 0 (docs/cli.md). */
 export class HelpRequest extends UsageError {
   constructor() {
     super('help requested')
