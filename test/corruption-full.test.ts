@@ -8,10 +8,11 @@
 import { describe, expect, it } from 'vitest'
 import { CorruptIndexException } from '../src/format/errors.js'
 import { sortableBitsToFloat64 } from '../src/format/sortable-bits.js'
+import { openColumns } from '../src/read/open.js'
 import type { ColumnsReader } from '../src/read/reader.js'
 import { flushColumns } from '../src/write/columns-writer.js'
 import {
-  buildFile, canonicalSequence, col, decodeSequence, encodeSequence, expectCorrupt, type FileModel, fixChecksum,
+  buildFile, canonicalSequence, col, decodeSequence, encodeSequence, expectCorrupt, FILE_NAME, type FileModel, fixChecksum,
   open, openModel, packedBlock, parseFile, rich, RICH_MAX_DOC, richBytes, SMALL_MAX_DOC, smallBytes, sortable, tableBlock, tableBlockOf,
   twoBlockBytes, TWO_BLOCK_MAX_DOC, utf8,
 } from './helpers/file-surgery.js'
@@ -86,11 +87,24 @@ describe('read time (§8.2)', () => {
     }
     expect(kw.readValues(1, new Int32Array(80))).toBe(80)
   })
-  it('keyword ordinal negative (high word set)', () => {
-    const kw = openEdited(withValues('kw', (v) => { v[0] = -1n })).getColumn('kw')!
-    expectCorrupt(() => kw.getOrdinal(0), 'field "kw": value 0 has ordinal -1, not in [0, 3), the term ordinals')
-    expectCorrupt(() => kw.readValues(0, new BigInt64Array(1)), 'values of field "kw": value 0 has ordinal -1, not in [0, 3), the term ordinals')
-  })
+  // Ordinals are 64-bit: one whose low word is a term's (1) but whose high word is set is no term's, and a
+  // negative one neither; on both backends, through every read.
+  for (const [ordinal, shown] of [[2n ** 32n + 1n, '4294967297'], [-1n, '-1']] as const) {
+    it(`keyword ordinal ${shown} (high word set), both backends: every single read and readValues into each array type`, () => {
+      const model = rich()
+      withValues('kw', (v) => { v[0] = ordinal })(model)
+      const bytes = buildFile(model)
+      for (const backend of ['ts', 'wasm'] as const) {
+        const kw = openColumns(bytes, { fileName: FILE_NAME, maxDoc: RICH_MAX_DOC, backend }).getColumn('kw')!
+        const message = `field "kw": value 0 has ordinal ${shown}, not in [0, 3), the term ordinals`
+        for (const read of [() => kw.getOrdinal(0), () => kw.getKeyword(0), () => kw.getKeywordString(0), () => kw.getOrdinalAt(0)]) expectCorrupt(read, message)
+        for (const destination of [new Int32Array(81), new BigInt64Array(81), new Float64Array(81)]) {
+          expectCorrupt(() => kw.readValues(0, destination), `values of ${message}`)
+        }
+        expect(kw.getOrdinal(1)).toBe(1)
+      }
+    })
+  }
   // document 5 of status (value 500, index 2) gets table index 3 of 3 entries
   const badIndex = withBlock('status', (values) => tableBlock([200n, 404n, 500n], values.map((v, d) => (d === 5 ? 3 : [200n, 404n, 500n].indexOf(v)))))
   const indexMessage = 'values of field "status": block 0 has table index 3, beyond its 3 entries'

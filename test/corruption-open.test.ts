@@ -4,6 +4,7 @@
  * rule and asserts CorruptIndexException naming corrupt.oixk and the problem.
  */
 import { describe, expect, it } from 'vitest'
+import { readVarUint } from '../src/format/varuint.js'
 import { xxh64 } from '../src/format/xxh64.js'
 import { flushColumns } from '../src/write/columns-writer.js'
 import {
@@ -84,6 +85,13 @@ describe('directory', () => {
   it('varuint longer than 5 bytes', () => {
     fails((m) => { col(m, 'int').raw = { nameLength: [0x83, 0x80, 0x80, 0x80, 0x80, 0x00] } }, 'directory: directory entry 4 name length: varuint longer than 5 bytes')
   })
+  it('varuint: the largest legal value, 2^32 - 1, reads back; 2^32 does not', () => {
+    const cursor = { value: -1, offset: 0 }
+    expect(readVarUint(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0x0f), 5, cursor)).toBeNull()
+    expect(cursor).toEqual({ value: 2 ** 32 - 1, offset: 5 })
+    expect(varuintBytes(2 ** 32 - 1)).toEqual([0xff, 0xff, 0xff, 0xff, 0x0f])
+    expect(readVarUint(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x10), 5, { value: -1, offset: 0 })).toBe('varuint exceeds 2^32 - 1')
+  })
   it('varuint value ≥ 2^32', () => {
     fails((m) => { col(m, 'int').raw = { valueCount: [0xe5, 0x80, 0x80, 0x80, 0x10] } }, 'directory: field "int" valueCount: varuint exceeds 2^32 - 1')
     fails((m) => { col(m, 'kw').raw = { documentsWithValue: [0xff, 0xff, 0xff, 0xff, 0x1f] } }, 'directory: field "kw" documentsWithValue: varuint exceeds 2^32 - 1')
@@ -122,6 +130,9 @@ describe('directory', () => {
   })
   it('minRaw > maxRaw', () => {
     fails((m) => { Object.assign(col(m, 'int'), { minRaw: 1120n, maxRaw: 1000n }) }, 'field "int": minRaw is greater than maxRaw')
+    // The two compare as signed 64-bit: high words that differ decide.
+    fails((m) => { col(m, 'int').maxRaw = -1n }, 'field "int": minRaw is greater than maxRaw')
+    fails((m) => { col(m, 'int').minRaw = 2n ** 32n + 1000n }, 'field "int": minRaw is greater than maxRaw')
   })
 })
 
@@ -188,6 +199,12 @@ describe('layout and counts', () => {
     for (const bit of [101, 127]) { // doc 0 loses its bit, so the population still equals valueCount
       fails((m) => { const bitmap = col(m, 'frac').section.bitmap!; bitmap[0] &= ~1; bitmap[bit >> 3] |= 1 << (bit & 7) },
         'field "frac": presence bitmap has bits set at or beyond maxDoc 101')
+    }
+    // maxDoc 3: the last word's stray bits are in its high half (bit 40) as well as its low half (bit 3).
+    const small = () => parseFile(flushColumns({ fields: [{ name: 's', type: 'integral', column: true }] }, [{ s: 5 }, null, { s: 7 }], { maxDoc: 3 })!)
+    for (const bit of [3, 40, 63]) {
+      fails((m) => { const bitmap = col(m, 's').section.bitmap!; bitmap[0] &= ~1; bitmap[bit >> 3] |= 1 << (bit & 7) },
+        'field "s": presence bitmap has bits set at or beyond maxDoc 3', small)
     }
   })
   const withOffsets = (change: (offsets: bigint[]) => void) => (m: FileModel) => {
@@ -284,6 +301,7 @@ describe('integer sequences', () => {
   })
   it('table base is not the first entry', () => {
     fails((m) => { statusBlock(m).base = 199n }, 'values of field "status": block 0: base is not the first table entry')
+    fails((m) => { statusBlock(m).base = 200n + 2n ** 32n }, 'values of field "status": block 0: base is not the first table entry')
   })
   it('unused high bits of the last data byte non-zero', () => {
     const why = 'block 0: unused bits of the last data byte are not zero'
@@ -315,5 +333,8 @@ describe('keyword dictionary', () => {
     fails((m) => { col(m, 'kw').maxRaw = 1n }, why)
     fails((m) => { col(m, 'kw').minRaw = 1n }, why)
     fails((m) => { col(m, 'kw').maxRaw = 3n }, why)
+    // Ordinals are 64-bit: a high word set is no ordinal of a term.
+    fails((m) => { col(m, 'kw').minRaw = -(2n ** 32n) }, why)
+    fails((m) => { col(m, 'kw').maxRaw = 2n ** 32n + 2n }, why)
   })
 })

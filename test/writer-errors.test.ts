@@ -48,6 +48,13 @@ describe('bad values: exact message, and the document leaves no trace', () => {
     expect(Buffer.from(writer.finish(4)!).equals(Buffer.from(EXPECTED))).toBe(true)
   })
 
+  it('a document\'s values are its own properties: inherited ones are not values', () => {
+    const schema = { fields: [{ name: 'i', type: 'integral', column: true }] }
+    expect(flushColumns(schema, [Object.create({ i: 5 })])).toBeNull()
+    const bytes = flushColumns(schema, [Object.assign(Object.create({ i: 5 }), { i: 6 })])!
+    expect(openColumns(bytes).getColumn('i')!.getInt64(0)).toBe(6)
+  })
+
   it('values of text and non-column fields are not checked', () => {
     const schema = { fields: [...SCHEMA.fields, { name: 'plain', type: 'integral' }] }
     const bytes = flushColumns(schema, GOOD.map((doc) => ({ ...doc, t: 12, plain: 'not an integer' })), { maxDoc: 4 })!
@@ -95,6 +102,8 @@ describe('schemas', () => {
     ['name not a string', { fields: [{ name: 5, type: 'bool' }] }, 'schema: field #0 needs a non-empty string "name"'],
     ['name with a lone surrogate', { fields: [{ name: '\uD800', type: 'bool' }] }, 'schema: field name "\\ud800" has a lone surrogate and cannot be stored as UTF-8'],
     ['flag not a boolean', { fields: [{ name: 'a', type: 'bool', column: 'yes' }] }, 'schema: field "a" flag "column" must be a boolean, got "yes"'],
+    ['facet flag not a boolean', { fields: [{ name: 'a', type: 'keyword', facet: 1 }] }, 'schema: field "a" flag "facet" must be a boolean, got 1'],
+    ['multi flag not a boolean', { fields: [{ name: 'a', type: 'bool', column: true, multi: 'yes' }] }, 'schema: field "a" flag "multi" must be a boolean, got "yes"'],
   ]
   for (const [title, schema, message] of cases) {
     it(title, () => {
