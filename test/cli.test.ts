@@ -5,22 +5,12 @@
 import { readFile, rm, truncate, writeFile } from 'node:fs/promises'
 import xxhash from 'xxhash-wasm'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { runCli } from '../src/cli/run.js'
 import { openColumnsFile, ResidentLimitError } from '../src/node/index.js'
+import { type CliResult, run } from './helpers/run-cli.js'
 import { tempDirectory } from './helpers/temp-directory.js'
 
 const { path, exists, expectNoTempFiles } = tempDirectory('oixk-cli-')
 
-interface CliResult { code: number; stdout: string; stderr: string }
-
-async function run(...argv: string[]): Promise<CliResult> {
-  const result = { code: -1, stdout: '', stderr: '' }
-  result.code = await runCli(argv, {
-    stdout: { write: (text: string) => { result.stdout += text; return true } },
-    stderr: { write: (text: string) => { result.stderr += text; return true } },
-  })
-  return result
-}
 
 const SCHEMA = {
   fields: [
@@ -194,36 +184,7 @@ describe('build errors', () => {
   })
 })
 
-describe('usage', () => {
-  it('prints help on stdout with exit 0 when asked', async () => {
-    for (const argv of [['--help'], ['-h'], ['help'], ['help', 'dump'], ['dump', '--help']]) {
-      const result = await run(...argv)
-      expect(result.code, argv.join(' ')).toBe(0)
-      expect(result.stderr).toBe('')
-      expect(result.stdout).toContain('Usage: oixk ')
-    }
-    expect((await run('help', 'dump')).stdout).toContain('Usage: oixk dump FILE')
-  })
-
-  it('prints usage on stderr and exits 2 for no command, unknown commands and flags', async () => {
-    for (const argv of [[], ['help', 'frobnicate'], ['frobnicate'], ['--frobnicate'], ['dump', '--frobnicate', 'x']]) {
-      const result = await run(...argv)
-      expect(result.code, argv.join(' ')).toBe(2)
-      expect(result.stdout).toBe('')
-      expect(result.stderr).toContain('Usage: oixk ')
-    }
-    const missingFlag = await run('build', '--docs', 'x.ndjson', '-o', 'x.oixk')
-    expect(missingFlag.code).toBe(2)
-    expect(missingFlag.stderr).toContain('missing required flag --schema')
-    const badNumber = await run('build', '--schema', 's', '--docs', 'd', '--max-doc', '1e3', '-o', 'o')
-    expect(badNumber.code).toBe(2)
-  })
-
-  it('prints the package version', async () => {
-    const manifest = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'))
-    expect(await run('--version')).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: '' })
-  })
-
+describe('--backend', () => {
   it('gives the same dump and verdicts with the WebAssembly backend', async () => {
     const dumped = await run('dump', path('all.oixk'), '--backend', 'ts')
     expect(await run('dump', path('all.oixk'), '--backend', 'wasm')).toEqual(dumped)
