@@ -164,6 +164,12 @@ describe('block forms', () => {
     expect(s.blocks).toEqual([{ kind: PACKED, width: 9, dataOffset: 0, base: 0n, aux: 1n }])
     expect(s.dataLength).toBe(31 + 8)
     expect(s.data.slice(0, -8)).toEqual(pack(tie, 9))
+    // The same tie after dividing by g: {0, 2, 512} has R = bits(512) = 10, so the table is weighed
+    // (24 + 7 = 31 < ceil(27·10/8) = 34), but with g = 2 the packed width is 9: P = 31 = T → packed.
+    const tieAfterGcd = repeat([512n, 0n, 2n], 27)
+    const g = sequenceOf(tieAfterGcd)
+    expect(g.blocks).toEqual([{ kind: PACKED, width: 9, dataOffset: 0, base: 0n, aux: 2n }])
+    expect(g.data.slice(0, -8)).toEqual(pack(tie, 9))
     // n = 28: P = ceil(252/8) = 32; T = 24 + ceil(56/8) = 31 < 32 → table.
     const t = sequenceOf(repeat([256n, 0n, 1n], 28))
     expect(t.blocks).toEqual([{ kind: TABLE, width: 2, dataOffset: 0, base: 0n, aux: 3n }])
@@ -184,6 +190,29 @@ describe('block forms', () => {
     const p = sequenceOf(range(1024, (i) => v((i * 7) % 257)))
     expect(p.blocks).toEqual([{ kind: PACKED, width: 49, dataOffset: 0, base: 0n, aux: 1n }])
     expect(p.dataLength).toBe(1024 * 49 / 8 + 8)
+  })
+
+  it('ranges from 2^53 up are computed exactly (doubles would round 2^53 + 1)', () => {
+    // More than 256 distinct values (no table), g = 1, and a range of 2^53 + 1 or more.
+    for (const [low, high] of [[0n, 2n ** 53n + 1n], [-(2n ** 53n) - 1n, 3n]]) {
+      const values = range(1024, (i) => (i === 1023 ? high : low + BigInt(i)))
+      const s = sequenceOf(values)
+      expect(s.blocks).toEqual([{ kind: PACKED, width: bits(high - low), dataOffset: 0, base: low, aux: 1n }])
+      expect(s.data.slice(0, -8)).toEqual(pack(values.map((v) => v - low), bits(high - low)))
+    }
+  })
+
+  it('a sequence whose data passes 16 MiB: all four bytes of dataLength', () => {
+    // 2,200,000 scattered values below 2^63: 2,149 blocks of about 8,060 data bytes each.
+    const value = (i: number) => (BigInt(i) * 0x9e3779b97f4a7c15n) & 0x7fffffffffffffffn
+    const documents = Array.from({ length: 2_200_000 }, (_, i) => ({ v: value(i) }))
+    const bytes = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, documents)!
+    const column = openColumns(bytes, { backend: 'ts' }).getColumn('v')!
+    const headerAt = column.values.dataStart - 24 * column.values.blockCount - 12
+    const dataLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(headerAt + 8, true)
+    expect(dataLength).toBe(column.sectionLength - 12 - 24 * column.values.blockCount)
+    expect(dataLength).toBeGreaterThan(2 ** 24)
+    expect([column.getInt64BigInt(0), column.getInt64BigInt(2_199_999)]).toEqual([value(0), value(2_199_999)])
   })
 
   it('partial last block: 2,500 values → 1,024 + 1,024 + 452', () => {
