@@ -202,6 +202,13 @@ describe('block forms', () => {
     }
   })
 
+  it('values around 32-bit boundaries: a range that borrows across 2^32, high word 1 with the low sign bit set, a range of 2^53 + 1', () => {
+    const borrow = sequenceOf(repeat([2n ** 32n - 1n, 2n ** 32n, 2n ** 32n + 254n], 1024))
+    expect(borrow.blocks).toEqual([{ kind: PACKED, width: 8, dataOffset: 0, base: 2n ** 32n - 1n, aux: 1n }])
+    expect(sequenceOf([6442450944n, 6442450945n]).blocks).toEqual([{ kind: PACKED, width: 1, dataOffset: 0, base: 6442450944n, aux: 1n }])
+    expect(sequenceOf([0n, 2n ** 53n + 1n]).blocks).toEqual([{ kind: PACKED, width: 1, dataOffset: 0, base: 0n, aux: 2n ** 53n + 1n }])
+  })
+
   it('a sequence whose data passes 16 MiB: all four bytes of dataLength', () => {
     // 2,200,000 scattered values below 2^63: 2,149 blocks of about 8,060 data bytes each.
     const value = (i: number) => (BigInt(i) * 0x9e3779b97f4a7c15n) & 0x7fffffffffffffffn

@@ -105,6 +105,15 @@ describe('read time (§8.2)', () => {
       }
     })
   }
+  it('keyword ordinal = termCount where the block\'s span ends exactly there: facetCounts (both backends)', () => {
+    // kw has 3 terms packed in 2 bits, so base + span = 3: the count kernel must still check the block.
+    const model = rich()
+    withValues('kw', (v) => { v[0] = 3n })(model)
+    for (const backend of ['ts', 'wasm'] as const) {
+      const kw = openColumns(buildFile(model), { fileName: FILE_NAME, maxDoc: RICH_MAX_DOC, backend }).getColumn('kw')!
+      expectCorrupt(() => kw.facetCounts(), 'values of field "kw": value 0 is 3, not in [0, 3)')
+    }
+  })
   // document 5 of status (value 500, index 2) gets table index 3 of 3 entries
   const badIndex = withBlock('status', (values) => tableBlock([200n, 404n, 500n], values.map((v, d) => (d === 5 ? 3 : [200n, 404n, 500n].indexOf(v)))))
   const indexMessage = 'values of field "status": block 0 has table index 3, beyond its 3 entries'

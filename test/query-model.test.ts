@@ -326,3 +326,22 @@ for (const backend of BACKENDS) {
     })
   })
 }
+
+describe('boundaries of the natural units', () => {
+  const backends = wasmUnavailableReason() === null ? ['ts', 'wasm'] as const : ['ts'] as const
+  it('a lower bound of +Infinity selects nothing, even beside 2^63 - 1 (both backends)', () => {
+    const bytes = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, [{ v: 2n ** 63n - 1n }, { v: 0 }])!
+    for (const backend of backends) {
+      const column = openColumns(bytes, { backend }).getColumn('v')!
+      expect([...column.rangeFilter(Infinity, Infinity).toArray()], backend).toEqual([])
+      expect([...column.rangeFilter(2n ** 63n - 1n, Infinity).toArray()], backend).toEqual([0])
+    }
+  })
+  it('aggregate gives 2^53 - 1, still a safe integer, as a number (both backends)', () => {
+    const bytes = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, [{ v: 2 ** 53 - 1 }])!
+    for (const backend of backends) {
+      expect(openColumns(bytes, { backend }).getColumn('v')!.aggregate(), backend)
+        .toEqual({ count: 1, min: 2 ** 53 - 1, max: 2 ** 53 - 1, sum: 2 ** 53 - 1 })
+    }
+  })
+})
