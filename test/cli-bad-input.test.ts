@@ -3,8 +3,8 @@
 // file (nor a temp file) afterwards.
 import { writeFile } from 'node:fs/promises'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { runCli } from '../src/cli/run.js'
 import { BAD_VALUES, GOOD, SCHEMA, TRACE } from './helpers/bad-input-table.js'
+import { run } from './helpers/run-cli.js'
 import { tempDirectory } from './helpers/temp-directory.js'
 
 /** JSON text for a value, integers exact (bigints as digits); null when JSON cannot say it. */
@@ -44,11 +44,7 @@ describe('oixk build refuses every bad input of the writer table and writes noth
       const docs = path('docs.ndjson')
       await writeFile(docs, `${toJson(GOOD[0])}\n${toJson({ ...TRACE, ...bad })}\n${toJson(GOOD[2])}\n`)
       const output = path('out.oixk')
-      let stderr = ''
-      const code = await runCli(['build', '--schema', path('schema.json'), '--docs', docs, '-o', output], {
-        stdout: { write: () => true },
-        stderr: { write: (text: string) => { stderr += text; return true } },
-      })
+      const { code, stderr } = await run('build', '--schema', path('schema.json'), '--docs', docs, '-o', output)
       expect(code).toBe(1)
       expect(stderr).toBe(`oixk build: ${docs}:2: ${message}\n`)
       expect((await names()).sort()).toEqual(['docs.ndjson', 'schema.json'])

@@ -328,7 +328,7 @@ for (const backend of BACKENDS) {
 }
 
 describe('boundaries of the natural units', () => {
-  const backends = wasmUnavailableReason() === null ? ['ts', 'wasm'] as const : ['ts'] as const
+  const backends = BACKENDS.filter((backend) => skipReason(backend) === null)
   it('a lower bound of +Infinity selects nothing, even beside 2^63 - 1 (both backends)', () => {
     const bytes = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, [{ v: 2n ** 63n - 1n }, { v: 0 }])!
     for (const backend of backends) {
