@@ -9,7 +9,7 @@ import { int64Result } from '../../format/int64.js'
 import { rankOf } from '../bits.js'
 import { float64Spans, int32Spans, rawSpans, type Run } from './constant-spans.js'
 import { createWasmQueryKernels } from './query.js'
-import { COPY_VALUES, LARGE_COPY_VALUES, SHORT_RUN_BYTES, SHORT_STEP_VALUES, tableIndexError, type WasmRuntime, wasmRuntime } from './runtime.js'
+import { COPY_VALUES, LARGE_COPY_VALUES, SHORT_RUN_BYTES, SHORT_STEP_BYTES, tableIndexError, type WasmRuntime, wasmRuntime } from './runtime.js'
 
 /** A decode kernel: records, data, value count, run [first, first + count), output address; returns a status. */
 type Decode = (records: number, data: number, valueCount: number, first: number, count: number, out: number) => number
@@ -83,6 +83,8 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
   let inPlaceTarget: Int32Array | Float64Array | BigInt64Array | null = null
   let staged: Int32Array | Float64Array | BigInt64Array | null = null
   let stagedAt = 0
+  // The destination's type, read once per read (a typed array's constructor is a lookup through its prototypes).
+  let stagedType: unknown = null, destinationType: unknown = null
   const decodeInt32Limited: Decode = (records, data, valueCount, from, n, out) => kernels.decodeInt32(records, data, valueCount, from, n, int32Limit, out)
 
   /**
@@ -93,6 +95,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
   function begin(of: SequenceView, target: Int32Array | Float64Array | BigInt64Array, valueOffset: number, elementsPerValue: number, kernel: Decode): boolean {
     sequence = of
     destination = target
+    destinationType = target.constructor
     offset = valueOffset
     perValue = elementsPerValue
     // The destination's getters are read once per read: per step of 2,048 values, reading a typed array's
@@ -114,10 +117,11 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     if (copy && written) {
       // The staged values' view: the last one made, unless its address, length or type differ.
       const elements = perValue * written
-      if (staged === null || stagedAt !== out || staged.length !== elements || staged.constructor !== destination.constructor) {
+      if (staged === null || stagedAt !== out || staged.length !== elements || stagedType !== destinationType) {
         // stagedAt only once the view exists: a constructor that threw must not leave a key for an old view.
-        staged = new (destination.constructor as Int32ArrayConstructor)(runtime.buffer, out, elements)
+        staged = new (destinationType as Int32ArrayConstructor)(runtime.buffer, out, elements)
         stagedAt = out
+        stagedType = destinationType
       }
       // Same types, so a memmove (the cast only names one of them).
       (destination as Int32Array).set(staged as Int32Array, perValue * (offset + start))
@@ -132,7 +136,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
   const run: Run = (first, count) => {
     // No staging yet (files opened in place from a FileBuffer): the output buffer.
     const stage = staging || output
-    const steps = !copy ? count : count * bytesPerValue <= SHORT_RUN_BYTES ? SHORT_STEP_VALUES : stage === output ? COPY_VALUES : LARGE_COPY_VALUES
+    const steps = !copy ? count : count * bytesPerValue <= SHORT_RUN_BYTES ? SHORT_STEP_BYTES / bytesPerValue : stage === output ? COPY_VALUES : LARGE_COPY_VALUES
     // In place: one step, decoded where its first value goes. Copied steps start 1 KiB past the destination's
     // offset within a 4 KiB page: a copy between equal page offsets (as a page-aligned output buffer and array
     // would have) runs at 2/3 of the speed here. Steps are multiples of 512 values, so each has its first's offset.
