@@ -98,7 +98,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     destinationType = target.constructor
     offset = valueOffset
     perValue = elementsPerValue
-    // The destination's getters are read once per read: per step of 2,048 values, reading a typed array's
+    // The destination's getters are read once per read: read at each step (then of 2,048 values), a typed array's
     // byteOffset, length and buffer cost about 90 ns here, as much as making a view (ad hoc).
     bytesPerValue = elementsPerValue * target.BYTES_PER_ELEMENT
     decode = kernel
