@@ -64,8 +64,7 @@ export function fullCheck(column: Column, fileName: string, backend: ColumnsBack
       const bad = backend.decodeInt32(values, first, count, limit, chunkInt32, 0)
       if (bad >= 0) {
         backend.getRaw(values, first + bad)
-        const raw = int64ToBigInt(int64Result[0], int64Result[1])
-        if (used === null) fail(`value ${first + bad} is ${raw}, not a bool (0 or 1)`)
+        if (used === null) fail(`value ${first + bad} is ${int64ToBigInt(int64Result[0], int64Result[1])}, not a bool (0 or 1)`)
         fail(ordinalOutOfRange(first + bad, int64Result[0], int64Result[1], limit))
       }
       if (used !== null) for (let index = 0; index < count; index++) used[chunkInt32[index]] = 1

@@ -83,7 +83,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
   let inPlaceTarget: Int32Array | Float64Array | BigInt64Array | null = null
   let staged: Int32Array | Float64Array | BigInt64Array | null = null
   let stagedAt = 0
-  // The destination's type, read once per read (a typed array's constructor is a lookup through its prototypes).
+  // The staged view's type, a key beside stagedAt; the destination's, read by begin().
   let stagedType: unknown = null, destinationType: unknown = null
   const decodeInt32Limited: Decode = (records, data, valueCount, from, n, out) => kernels.decodeInt32(records, data, valueCount, from, n, int32Limit, out)
 
@@ -98,8 +98,9 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     destinationType = target.constructor
     offset = valueOffset
     perValue = elementsPerValue
-    // The destination's getters are read once per read: read at each step (then of 2,048 values), a typed array's
-    // byteOffset, length and buffer cost about 90 ns here, as much as making a view (ad hoc).
+    // The destination's getters and its constructor (a lookup through the prototypes) are read once per read, not
+    // at each step: byteOffset, length and buffer read at each step of 2,048 values cost about 90 ns, as much as
+    // making a view (ad hoc).
     bytesPerValue = elementsPerValue * target.BYTES_PER_ELEMENT
     decode = kernel
     // A typed array's buffer is a getter call: a ValueBuffer's array, read again and again, is known.
@@ -139,7 +140,8 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     const steps = !copy ? count : count * bytesPerValue <= SHORT_RUN_BYTES ? SHORT_STEP_BYTES / bytesPerValue : stage === output ? COPY_VALUES : LARGE_COPY_VALUES
     // In place: one step, decoded where its first value goes. Copied steps start 1 KiB past the destination's
     // offset within a 4 KiB page: a copy between equal page offsets (as a page-aligned output buffer and array
-    // would have) runs at 2/3 of the speed here. Steps are multiples of 512 values, so each has its first's offset.
+    // would have) runs at 2/3 of the speed here. Steps are multiples of 1,024 values: whole 4 KiB pages of output, so
+    // each step has its first's offset, and whole pieces for a table index error (below).
     const address = destination.byteOffset + bytesPerValue * (offset + first), out = copy ? stage + ((address + 1024 - stage) & 4095) : address
     for (let done = 0, chunk = 0; done < count; done += chunk) {
       chunk = Math.min(steps, count - done)
