@@ -3,13 +3,14 @@
  * ratios beside the figures: readValues per width and block form (65,536
  * cache-resident values), 32 MiB outputs, getInt64 latency, open + checksum of
  * a 256 MiB file. Run with --expose-gc so big buffers are freed between cases.
- * Throughput cases run in rounds (measureRounds); getInt64 runs once, as its
- * order matters (see latency).
+ * Every case runs in rounds (measureRounds), a figure its median round;
+ * getInt64's WASM loops run before its TS loops, as their order matters (see
+ * latency).
  */
 import { createFileBuffer, createValueBuffer, openColumns } from '../src/index.js'
 import type { Column } from '../src/read/column.js'
 import { denseFile, randomInteger, valuesForBytes } from '../test/helpers/dense-file.js'
-import { type Measured, measure, measureRounds, perSecond, printTable, seededRandom } from './common.js'
+import { type Measured, measureRounds, perSecond, printTable, seededRandom } from './common.js'
 
 const VALUES = 1 << 16
 const LARGE_VALUES = 1 << 22 // 32 MiB of i64
@@ -151,16 +152,16 @@ async function latency(random: () => number): Promise<string[][]> {
   // TS column's reads have run V8's code for them is slower for every column (about 0.7 ns a
   // call, measured), as in a process that uses both backends; a process using one does not pay it.
   // (A separate measure: tinybench warms every task of a run up before it measures any.)
-  const [w, wLocal, floor, floorL] = await measure([
+  const [w, wLocal, floor, floorL] = await measureRounds([
     { name: 'getInt64 wasm', itemsPerCall: VALUES, run: () => wasmLoop(wasm, sink) },
     { name: 'getInt64 wasm, local sum', itemsPerCall: VALUES, run: () => wasmLocal(wasm, sink) },
     { name: 'Float64Array floor', itemsPerCall: VALUES, run: () => floorLoop(plain, sink) },
     { name: 'Float64Array floor, local sum', itemsPerCall: VALUES, run: () => floorLocal(plain, sink) },
-  ])
-  const [t, mixed] = await measure([
+  ], ROUNDS, 400)
+  const [t, mixed] = await measureRounds([
     { name: 'getInt64 ts', itemsPerCall: VALUES, run: () => tsLoop(ts, sink) },
     { name: 'getInt64 wasm after TS reads', itemsPerCall: VALUES, run: () => mixedLoop(wasm, sink) },
-  ])
+  ], ROUNDS, 400)
   close()
   const ns = (perCall: number) => (perCall * 1e6) / VALUES
   return [['getInt64, dense integral w=17 (ns/call)', `${ns(w.millisecondsPerCall).toFixed(2)} ns`, `${ns(t.millisecondsPerCall).toFixed(2)} ns`,
