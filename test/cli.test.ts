@@ -11,7 +11,6 @@ import { tempDirectory } from './helpers/temp-directory.js'
 
 const { path, exists, expectNoTempFiles } = tempDirectory('oixk-cli-')
 
-
 const SCHEMA = {
   fields: [
     { name: 'id', type: 'integral', column: true },
