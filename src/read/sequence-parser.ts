@@ -80,9 +80,12 @@ class LazySequenceView implements SequenceView {
   }
 }
 
-/** The block records of [start, end) as aligned words. */
+/** The block records of [start, end) as aligned words, copied. */
 function copyRecords(bytes: Uint8Array, start: number, end: number): Int32Array {
-  return new Int32Array(bytes.slice(start, end).buffer)
+  // Not bytes.slice(start, end).buffer: a Node Buffer's slice is a view, whose buffer is the whole file (or Node's pool).
+  const words = new Int32Array((end - start) >>> 2)
+  new Uint8Array(words.buffer).set(bytes.subarray(start, end))
+  return words
 }
 
 /**

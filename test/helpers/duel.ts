@@ -25,9 +25,14 @@ function bytesOf(view: ArrayBufferView): Uint8Array {
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength)
 }
 
+/** A view's class; a Node Buffer counts as the Uint8Array it is (views of a Buffer's file are Buffers). */
+function viewClass(view: ArrayBufferView): unknown {
+  return Buffer.isBuffer(view) ? Uint8Array : view.constructor
+}
+
 function sameValue(a: unknown, b: unknown): boolean {
   if (ArrayBuffer.isView(a) && ArrayBuffer.isView(b)) {
-    return a.constructor === b.constructor && Buffer.from(bytesOf(a)).equals(Buffer.from(bytesOf(b)))
+    return viewClass(a) === viewClass(b) && Buffer.from(bytesOf(a)).equals(Buffer.from(bytesOf(b)))
   }
   return Object.is(a, b)
 }
