@@ -27,8 +27,8 @@ export { decodeRaw, getRaw } from './decode'
 export { decodeFloat64Exact, decodeFloat64Sortable, decodeInt32 } from './typed'
 // The full check's block test (canonical records) and the sequence's min and max.
 export { checkCanonical } from './canonical'
-// The file checksum.
-export { xxh64 } from './xxh64'
+// The file checksum, of a whole input or (Node's worker pool) of one arriving in pieces.
+export { xxh64, xxh64Finish, xxh64Start, xxh64Update } from './xxh64'
 // Query kernels: facet counts, range filters, aggregates and histograms over runs.
 export { queryCountValues } from './query-count'
 export { queryMatchRange } from './query-range'

@@ -9,7 +9,8 @@ export { seededRandom } from '../test/helpers/random.js'
 export interface Measured {
   name: string
   itemsPerCall: number
-  run: () => void
+  /** One call; tinybench awaits a returned promise. */
+  run: () => unknown
 }
 
 /** A task's result: median time per call and items per second. */

@@ -15,6 +15,7 @@ import type { ColumnsReader } from '../src/read/reader.js'
 import { flushColumns } from '../src/write/columns-writer.js'
 import { splitDocuments } from '../src/node/query-merge.js'
 import { createQueryPool, type PooledSegment, type QueryPool } from '../src/node/query-pool.js'
+import { denseFile, randomInteger } from './helpers/dense-file.js'
 import { MAX_INT64, randomDocuments } from './helpers/random-columns.js'
 import { seededRandom } from './helpers/random.js'
 
@@ -109,6 +110,15 @@ async function checkColumn(reader: ColumnsReader, segment: PooledSegment, column
 
 const wasmReason = wasmUnavailableReason()
 
+function messageOf(action: () => unknown): string {
+  try {
+    action()
+  } catch (error) {
+    return (error as Error).message
+  }
+  throw new Error('expected a throw')
+}
+
 for (const { threads, backend } of [
   { threads: 1, backend: 'ts' }, { threads: 2, backend: 'ts' }, { threads: 3, backend: 'ts' },
   { threads: 1, backend: 'wasm' }, { threads: 2, backend: 'wasm' }, { threads: 3, backend: 'wasm' },
@@ -173,20 +183,44 @@ describe('query pool: ranges, errors, shutdown', () => {
     }
   })
 
+  // Worker 0 hashes each 1 MiB piece as the pool copies it in; the other workers take its checksum.
+  it('wasm: a file copied in pieces opens and answers as the single-threaded reader; corrupt, openColumns\' error', async (context) => {
+    if (wasmReason !== null) return context.skip()
+    const random = seededRandom(41)
+    const bytes = denseFile(400_000, () => randomInteger(random, 47))
+    expect(bytes.length).toBeGreaterThan(2 * 2 ** 20)
+    const reader = openColumns(bytes, { backend: 'wasm' })
+    const column = reader.getColumn('v')!
+    const pool = createQueryPool({ threads: 2, backend: 'wasm' })
+    try {
+      const segment = await pool.open(bytes, { fileName: 'pieces.oixk' })
+      expect(segment.maxDoc).toBe(400_000)
+      expect(Buffer.compare(segment.bytes, bytes)).toBe(0)
+      expect(await segment.aggregate('v')).toEqual(column.aggregate())
+      const middle = column.minRaw + (column.maxRaw - column.minRaw) / 2n
+      expect(words(await segment.rangeFilter('v', column.minRaw, middle))).toEqual(words(column.rangeFilter(column.minRaw, middle)))
+      await segment.close()
+      for (const at of [100, bytes.length >> 1, bytes.length - 100]) {
+        const corrupt = Uint8Array.from(bytes)
+        corrupt[at] ^= 0x10
+        const expected = messageOf(() => openColumns(corrupt, { fileName: 'pieces.oixk', backend: 'wasm' }))
+        expect(expected).toMatch(/^pieces\.oixk: checksum mismatch: stored [0-9a-f]{16}, computed [0-9a-f]{16}$/)
+        await expect(pool.open(corrupt, { fileName: 'pieces.oixk' })).rejects.toThrow(expected)
+      }
+      // Nothing is left of the refused opens.
+      expect(pool.kernelMemory!.fileBytes).toBe(0)
+    } finally {
+      await pool.close()
+      reader.close()
+    }
+  })
+
   it('errors raised inside a query reach the caller with their class and message', async () => {
     const bytes = randomFile(32, 2077)
     const reader = openColumns(bytes, { backend: 'ts' })
     const pool = createQueryPool({ threads: 2, backend: 'ts' })
     try {
       const segment = await pool.open(bytes)
-      const messageOf = (action: () => unknown): string => {
-        try {
-          action()
-        } catch (error) {
-          return (error as Error).message
-        }
-        throw new Error('expected a throw')
-      }
       const integral = reader.getColumn('integral_dense')!
       await expect(segment.facetCounts('integral_dense')).rejects.toBeInstanceOf(TypeError)
       await expect(segment.facetCounts('integral_dense')).rejects.toThrow(messageOf(() => integral.facetCounts()))

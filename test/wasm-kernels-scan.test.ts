@@ -61,4 +61,29 @@ describe('xxh64', () => {
     expect(hashAt(at, length, 0n)).toBe(xxh64(source, 0, length, 0n))
     expect(hashAt(at + 1, length - 40, 77n)).toBe(xxh64(source, 1, length - 39, 77n))
   })
+
+  // As the worker pool hashes a file that another thread copies in: xxh64Update is called with
+  // whatever has arrived, consumes only whole 32-byte stripes and says where it stopped.
+  it('in pieces (xxh64Start, xxh64Update at every arrival, xxh64Finish) equals the whole hash', () => {
+    reset()
+    const source = Uint8Array.from({ length: 70_000 }, () => Math.floor(random() * 256))
+    for (const [length, seed] of [[32, 0n], [33, 5n], [95, 1n << 63n], [4096, 0n], [70_000, 0x9e3779b97f4a7c15n]] as const) {
+      const at = allocate(length, length % 8)
+      bytesAt(at, length).set(source.subarray(0, length))
+      for (let trial = 0; trial < 20; trial++) {
+        // Arrivals at random ends (some repeated, some inside a stripe), then the last byte.
+        const arrivals = Array.from({ length: 1 + Math.floor(random() * 6) }, () => Math.floor(random() * length)).sort((a, b) => a - b)
+        kernels.xxh64Start(Number(seed & 0xffffffffn), Number(seed >> 32n))
+        let p = at
+        for (const end of [...arrivals, length]) {
+          const next = kernels.xxh64Update(p, at + end) >>> 0
+          expect(next - at, `update to ${end}`).toBe(p - at + Math.floor((at + end - p) / 32) * 32)
+          p = next
+        }
+        const out = allocate(8)
+        kernels.xxh64Finish(p, at + length, length, out)
+        expect(new BigUint64Array(kernels.memory.buffer, out, 1)[0], `length ${length}, arrivals ${arrivals}`).toBe(xxh64(source, 0, length, seed))
+      }
+    }
+  })
 })

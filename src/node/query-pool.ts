@@ -22,7 +22,7 @@ import type { NaturalValue } from '../kernels/natural-units.js'
 import { openColumns } from '../read/open.js'
 import type { ColumnsReader } from '../read/reader.js'
 import { mergeAggregates, rebuildError, sharedMemoryBackend, splitDocuments, sumCounts, type AggregateParts } from './query-merge.js'
-import type { ColumnInfo, OpenedSegment, PooledMethod, QueryRequest, WorkerData, WorkerReply, WorkerRequest } from './query-protocol.js'
+import type { ColumnInfo, OpenedSegment, OpenRequest, PooledMethod, QueryRequest, WorkerData, WorkerReply, WorkerRequest } from './query-protocol.js'
 
 /** Options of createQueryPool. */
 export interface QueryPoolOptions {
@@ -127,35 +127,72 @@ export class QueryPool implements AsyncDisposable {
   /**
    * Opens a columns file in every worker; no worker copies it. Backend 'ts': a Uint8Array not
    * already over shared memory is copied once into a SharedArrayBuffer. Backend 'wasm': the
-   * bytes are copied once into the kernels' shared memory. Rejects with the reader's error
-   * (CorruptIndexException, ...).
+   * bytes are copied once into the kernels' shared memory, and hashed once, as they are copied.
+   * Rejects with the reader's error (CorruptIndexException, ...), the first worker's if several.
    */
   async open(bytes: SharedArrayBuffer | Uint8Array, options: PooledOpenOptions = {}): Promise<PooledSegment> {
     this.assertOpen()
     const segment = nextSegment++
-    let shared: Uint8Array
-    if (this.kernelMemory !== null) {
-      const address = this.kernelMemory.addFile(bytes instanceof SharedArrayBuffer ? new Uint8Array(bytes) : bytes)
-      this.fileAddresses.set(segment, address)
-      shared = new Uint8Array(this.kernelMemory.memory.buffer, address, bytes.byteLength)
-    } else if (bytes instanceof SharedArrayBuffer) shared = new Uint8Array(bytes)
-    else if (bytes.buffer instanceof SharedArrayBuffer) shared = bytes
-    else {
-      shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength))
-      shared.set(bytes)
-    }
     const fileName = options.fileName ?? 'columns'
-    const opened = await Promise.allSettled(this.workers.map((worker) => worker.request({
+    const source = bytes instanceof SharedArrayBuffer ? new Uint8Array(bytes) : bytes
+    if (this.kernelMemory !== null) return this.openInKernelMemory(segment, source, fileName, options.maxDoc)
+    let shared: Uint8Array
+    if (source.buffer instanceof SharedArrayBuffer) shared = source
+    else {
+      shared = new Uint8Array(new SharedArrayBuffer(source.byteLength))
+      shared.set(source)
+    }
+    const request = this.openRequest(segment, shared, fileName, options.maxDoc)
+    const opened = await this.settle(segment, this.workers.map((worker) => worker.request(request)))
+    return new PooledSegment(this, segment, fileName, opened.maxDoc, opened.columns, shared)
+  }
+
+  /**
+   * Backend 'wasm': copies the file into the kernels' shared memory once. Worker 0 hashes each
+   * piece while the next is copied (see COPY_PIECE_BYTES); the other workers, sent the file once it
+   * is all there, check the rest of it meanwhile, trusting worker 0 with the checksum: the pool
+   * refuses the file if worker 0 does.
+   */
+  private async openInKernelMemory(segment: number, source: Uint8Array, fileName: string, maxDoc: number | undefined): Promise<PooledSegment> {
+    const memory = this.kernelMemory!
+    const address = memory.allocateFile(source.length)
+    this.fileAddresses.set(segment, address)
+    const shared = new Uint8Array(memory.memory.buffer, address, source.length)
+    const copied = new Int32Array(new SharedArrayBuffer(4))
+    const request = this.openRequest(segment, shared, fileName, maxDoc)
+    const opening = [this.workers[0].request({ ...request, copied: copied.buffer as SharedArrayBuffer })]
+    try {
+      memory.copyFile(source, address, copied)
+    } catch (error) {
+      Atomics.store(copied, 0, -1)
+      Atomics.notify(copied, 0)
+      await this.settle(segment, opening)
+      throw error
+    }
+    for (const worker of this.workers.slice(1)) opening.push(worker.request({ ...request, checksumCheckedElsewhere: true }))
+    const opened = await this.settle(segment, opening)
+    return new PooledSegment(this, segment, fileName, opened.maxDoc, opened.columns, shared)
+  }
+
+  private openRequest(segment: number, shared: Uint8Array, fileName: string, maxDoc: number | undefined): Distributive<OpenRequest> {
+    return {
       op: 'open', segment, buffer: shared.buffer as SharedArrayBuffer, byteOffset: shared.byteOffset, byteLength: shared.byteLength,
-      fileName, maxDoc: options.maxDoc, backend: this.kernelMemory !== null ? 'wasm' : this.backend,
-    })))
+      fileName, maxDoc, backend: this.kernelMemory !== null ? 'wasm' : this.backend,
+    }
+  }
+
+  /**
+   * Waits for every worker's open of the segment (in worker order); on any failure releases it
+   * everywhere and rejects with the first worker's error.
+   */
+  private async settle(segment: number, opening: Promise<unknown>[]): Promise<OpenedSegment> {
+    const opened = await Promise.allSettled(opening)
     const failure = opened.find((result) => result.status === 'rejected')
     if (failure !== undefined) {
       await this.release(segment)
       throw (failure as PromiseRejectedResult).reason
     }
-    const { maxDoc, columns } = (opened[0] as PromiseFulfilledResult<OpenedSegment>).value
-    return new PooledSegment(this, segment, fileName, maxDoc, columns, shared)
+    return (opened[0] as PromiseFulfilledResult<OpenedSegment>).value
   }
 
   /** @internal Sends one request per range to the workers, in range order. */

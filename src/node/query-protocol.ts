@@ -42,6 +42,16 @@ export interface OpenRequest {
   fileName: string
   maxDoc: number | undefined
   backend: 'ts' | 'wasm' | 'auto'
+  /**
+   * Backend 'wasm', a file still being copied in: an Int32Array's buffer whose element 0 the pool
+   * raises to the bytes copied so far (-1: the copy failed); the worker hashes each piece as it lands.
+   */
+  copied?: SharedArrayBuffer
+  /**
+   * Backend 'wasm': another worker checks the checksum of these same bytes in the same open (the pool
+   * refuses the file if it fails), so this one takes the stored checksum as computed and checks the rest.
+   */
+  checksumCheckedElsewhere?: boolean
 }
 
 /** Closes a worker's reader of a segment. */

@@ -11,10 +11,11 @@ import type { ColumnsBackend } from '../backend/backend.js'
 import { resolveBackend } from '../backend/select.js'
 import { createWasmBackend } from '../backend/wasm/index.js'
 import type { WasmRuntime } from '../backend/wasm/runtime.js'
-import { createSharedWasmRuntime } from '../backend/wasm/shared.js'
+import { createSharedWasmRuntime, hashFollowingCopy } from '../backend/wasm/shared.js'
 import { expectType } from '../kernels/common.js'
 import { type BoundingBox, boxRanges } from '../kernels/filters.js'
 import { rawBound, type NaturalValue } from '../kernels/natural-units.js'
+import { readUint32 } from '../format/int64.js'
 import type { Column } from '../read/column.js'
 import { openColumns, openResidentFile } from '../read/open.js'
 import type { ColumnsReader } from '../read/reader.js'
@@ -51,9 +52,22 @@ function open(request: OpenRequest): OpenedSegment {
   const bytes = new Uint8Array(request.buffer, request.byteOffset, request.byteLength)
   let backend: ColumnsBackend, reader: ColumnsReader
   if (request.backend === 'wasm' && sharedMemory !== null) {
-    // The file is in the kernels' memory already, at byteOffset: open it where it is; the pool frees it.
-    backend = sharedWasm().backend
-    reader = openResidentFile({ bytes, stable: false, address: request.byteOffset, release() {} }, backend, options)
+    // The file is in the kernels' memory (or being copied there), at byteOffset: open it where it is; the pool frees it.
+    const wasm = sharedWasm()
+    backend = wasm.backend
+    // The checksum covers all but the file's last 8 bytes, which hold it (checkFrame). Hashed while the pool
+    // still copies the file in, it is ready only once the whole file is: open's checks then see every byte.
+    const hashed = Math.max(request.byteLength - 8, 0)
+    const known = request.copied !== undefined
+      ? hashFollowingCopy(wasm.runtime, request.byteOffset, hashed, request.byteLength, new Int32Array(request.copied))
+      : request.checksumCheckedElsewhere === true && request.byteLength >= 8
+        ? [readUint32(bytes, hashed), readUint32(bytes, hashed + 4)] : undefined
+    reader = openResidentFile({ bytes, stable: false, address: request.byteOffset, release() {} }, backend, options, (file, start, end, out) => {
+      if (known !== undefined && start === 0 && end === hashed) {
+        out[0] = known[0]
+        out[1] = known[1]
+      } else backend.hash(file, start, end, out)
+    })
   } else {
     backend = resolveBackend(request.backend)
     reader = openColumns(bytes, { ...options, backend })

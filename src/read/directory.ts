@@ -1,7 +1,7 @@
 /**
  * Parses and validates the frame (header, footer, checksum) and the directory.
  */
-import type { ColumnsBackend, ResidentFile } from '../backend/backend.js'
+import type { ResidentFile } from '../backend/backend.js'
 import {
   COLUMN_TYPE_BY_CODE, FIRST_SECTION_OFFSET, MAX_DOC_OFFSET, FOOTER_MAGIC, FORMAT_VERSION, HEADER_MAGIC, LAYOUT_BY_CODE, TRAILER_BYTES,
 } from '../format/constants.js'
@@ -18,8 +18,11 @@ function hexBytes(bytes: Uint8Array, offset: number): string {
   return Array.from(bytes.subarray(offset, offset + 4), (byte) => byte.toString(16).padStart(2, '0')).join(' ')
 }
 
-/** Checks magic, version, footer and checksum; returns maxDoc. */
-export function checkFrame(file: ResidentFile, fileName: string, backend: ColumnsBackend): number {
+/** XXH64 (seed 0) of a resident file's bytes [start, end) into out as [low, high] uint32 words (ColumnsBackend.hash). */
+export type Checksum = (file: ResidentFile, start: number, end: number, out: Uint32Array) => void
+
+/** Checks magic, version, footer and checksum (computed by `checksum`); returns maxDoc. */
+export function checkFrame(file: ResidentFile, fileName: string, checksum: Checksum): number {
   const bytes = file.bytes
   const fail = (detail: string): never => {
     throw new CorruptIndexException(fileName, detail)
@@ -31,12 +34,12 @@ export function checkFrame(file: ResidentFile, fileName: string, backend: Column
   if (readUint32(bytes, bytes.length - 12) !== FOOTER_MAGIC) {
     fail(`bad footer magic ${hexBytes(bytes, bytes.length - 12)} (expected "KXIO"); the file may be truncated`)
   }
-  const checksum = new Uint32Array(2)
-  backend.hash(file, 0, bytes.length - 8, checksum)
+  const computed = new Uint32Array(2)
+  checksum(file, 0, bytes.length - 8, computed)
   const storedLow = readUint32(bytes, bytes.length - 8), storedHigh = readUint32(bytes, bytes.length - 4)
-  if (checksum[0] !== storedLow || checksum[1] !== storedHigh) {
+  if (computed[0] !== storedLow || computed[1] !== storedHigh) {
     const hex = (high: number, low: number) => high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0')
-    fail(`checksum mismatch: stored ${hex(storedHigh, storedLow)}, computed ${hex(checksum[1], checksum[0])}`)
+    fail(`checksum mismatch: stored ${hex(storedHigh, storedLow)}, computed ${hex(computed[1], computed[0])}`)
   }
   return readUint32(bytes, MAX_DOC_OFFSET)
 }

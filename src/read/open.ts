@@ -10,7 +10,7 @@ import { popcount } from '../backend/bits.js'
 import { Column } from './column.js'
 import { Dictionary } from './dictionary.js'
 import type { DirectoryEntry } from '../format/directory-entry.js'
-import { checkFrame, checkLayoutCounts, parseDirectory } from './directory.js'
+import { type Checksum, checkFrame, checkLayoutCounts, parseDirectory } from './directory.js'
 import { parseSequence } from './sequence-parser.js'
 import { ColumnsReader } from './reader.js'
 
@@ -45,12 +45,15 @@ export function openColumns(bytes: Uint8Array | null, options: OpenOptions = {})
 /**
  * Validates a file a backend already holds (openColumns, or a Node open that read the
  * file straight into the backend's memory) and wraps it in a reader. On any error the
- * file is released.
+ * file is released. `checksum` computes the file's checksum (default: the backend's hash;
+ * Node's worker pool hashes a file as it is copied in).
  */
-export function openResidentFile(file: ResidentFile, backend: ColumnsBackend, options: OpenOptions = {}): ColumnsReader {
+export function openResidentFile(
+  file: ResidentFile, backend: ColumnsBackend, options: OpenOptions = {}, checksum: Checksum = (...args) => backend.hash(...args),
+): ColumnsReader {
   const fileName = options.fileName ?? 'columns'
   try {
-    const maxDoc = checkFrame(file, fileName, backend)
+    const maxDoc = checkFrame(file, fileName, checksum)
     if (options.maxDoc !== undefined && options.maxDoc !== maxDoc) {
       throw new CorruptIndexException(fileName, `maxDoc is ${maxDoc}, but the segment has ${options.maxDoc} documents`)
     }

@@ -7,7 +7,7 @@ import { WASM_BASE64 } from '../../src/backend/wasm/module-bytes.js'
 
 type Kernel = (...args: number[]) => number
 type KernelName = 'heapBase' | 'scratch' | 'decodeRaw' | 'getRaw' | 'decodeFloat64Sortable' | 'decodeFloat64Exact'
-  | 'decodeInt32' | 'rank' | 'xxh64' | 'checkCanonical'
+  | 'decodeInt32' | 'rank' | 'xxh64' | 'xxh64Start' | 'xxh64Update' | 'xxh64Finish' | 'checkCanonical'
 /** The exports, called with the ABI of assembly/index.ts. */
 export const kernels = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64')), {})
   .exports as unknown as Record<KernelName, Kernel> & { memory: WebAssembly.Memory }

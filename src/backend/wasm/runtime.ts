@@ -20,6 +20,10 @@ export interface Kernels {
   decodeInt32(records: number, data: number, count: number, first: number, length: number, limit: number, out: number): number
   rank(bitmap: number, ranks: number, document: number): number
   xxh64(pointer: number, length: number, seedLow: number, seedHigh: number, out: number): void
+  /** XXH64 in pieces (see assembly/xxh64.ts): the Node builds only (SHARED_EXPORTS), not the browser's. */
+  xxh64Start?(seedLow: number, seedHigh: number): void
+  xxh64Update?(pointer: number, end: number): number
+  xxh64Finish?(pointer: number, end: number, length: number, out: number): void
   checkCanonical(records: number, data: number, count: number, out: number): number
   queryCountValues(
     records: number, data: number, first: number, count: number, selection: number, selectionStart: number,
