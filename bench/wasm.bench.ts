@@ -2,9 +2,10 @@
  * The WebAssembly backend against pure TypeScript and against memcpy, one run,
  * ratios beside the figures: readValues per width and block form (65,536
  * cache-resident values), 32 MiB outputs, getInt64 latency, open + checksum of
- * a 256 MiB file; for the two targets a single thread cannot reach, the bound
- * its phases allow, measured apart. Run with --expose-gc so big buffers are
- * freed between cases. Every case runs in rounds (measureRounds), a figure its median round;
+ * a 256 MiB file (openColumns, in place, and QueryPool.open with 2 workers);
+ * for the two targets a single thread cannot reach, the bound its phases
+ * allow, measured apart. Run with --expose-gc so big buffers are freed between
+ * cases. Every case runs in rounds (measureRounds), a figure its median round;
  * getInt64's WASM loops run before its TS loops, as their order matters (see
  * latency).
  */
