@@ -39,28 +39,29 @@ describe.skipIf(wasmUnavailableReason() !== null)('hashFollowingCopy', () => {
   const random = seededRandom(51)
   const source = Uint8Array.from({ length: 20 * 65536 + 37 }, () => Math.floor(random() * 256))
 
-  it('hashes each piece as another thread copies it: the XXH64 of the whole range', async () => {
+  /** A runtime over a fresh shared memory, a file's region in it, and a second thread copying source there. */
+  function copying(failing: boolean) {
     const shared = new SharedKernelMemory(1)
     const runtime = createSharedWasmRuntime(shared.memory, 0)
     const address = shared.allocateFile(source.length)
     runtime.refreshViews()
     const copied = new Int32Array(new SharedArrayBuffer(4))
-    const copying = copyInWorker(shared.memory, source, address, copied, false)
     // The range a file's checksum covers: all but its last 8 bytes, waiting for the whole file.
-    const [low, high] = hashFollowingCopy(runtime, address, source.length - 8, source.length, copied)
-    await copying
+    const hash = () => hashFollowingCopy(runtime, address, source.length - 8, source.length, copied)
+    return { shared, address, hash, done: copyInWorker(shared.memory, source, address, copied, failing) }
+  }
+
+  it('hashes each piece as another thread copies it: the XXH64 of the whole range', async () => {
+    const { shared, address, hash, done } = copying(false)
+    const [low, high] = hash()
+    await done
     expect((BigInt(high >>> 0) << 32n) | BigInt(low >>> 0)).toBe(xxh64(source, 0, source.length - 8))
     expect(Buffer.compare(new Uint8Array(shared.memory.buffer, address, source.length), source)).toBe(0)
   })
 
   it('a copy that fails midway ends the wait with an error', async () => {
-    const shared = new SharedKernelMemory(1)
-    const runtime = createSharedWasmRuntime(shared.memory, 0)
-    const address = shared.allocateFile(source.length)
-    runtime.refreshViews()
-    const copied = new Int32Array(new SharedArrayBuffer(4))
-    const copying = copyInWorker(shared.memory, source, address, copied, true)
-    expect(() => hashFollowingCopy(runtime, address, source.length - 8, source.length, copied)).toThrow('oixk: the copy of the file into shared memory failed')
-    await copying
+    const { hash, done } = copying(true)
+    expect(hash).toThrow('oixk: the copy of the file into shared memory failed')
+    await done
   })
 })
