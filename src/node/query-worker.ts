@@ -15,6 +15,7 @@ import { createSharedWasmRuntime, hashFollowingCopy } from '../backend/wasm/shar
 import { expectType } from '../kernels/common.js'
 import { type BoundingBox, boxRanges } from '../kernels/filters.js'
 import { rawBound, type NaturalValue } from '../kernels/natural-units.js'
+import { CHECKSUM_BYTES } from '../format/constants.js'
 import { readUint32 } from '../format/int64.js'
 import type { Column } from '../read/column.js'
 import { openColumns, openResidentFile } from '../read/open.js'
@@ -55,12 +56,12 @@ function open(request: OpenRequest): OpenedSegment {
     // The file is in the kernels' memory (or being copied there), at byteOffset: open it where it is; the pool frees it.
     const wasm = sharedWasm()
     backend = wasm.backend
-    // The checksum covers all but the file's last 8 bytes, which hold it (checkFrame). Hashed while the pool
+    // The checksum covers all but the file's last bytes, which hold it (checkFrame). Hashed while the pool
     // still copies the file in, it is ready only once the whole file is: open's checks then see every byte.
-    const hashed = Math.max(request.byteLength - 8, 0)
+    const hashed = Math.max(request.byteLength - CHECKSUM_BYTES, 0)
     const known = request.copied !== undefined
       ? hashFollowingCopy(wasm.runtime, request.byteOffset, hashed, request.byteLength, new Int32Array(request.copied))
-      : request.checksumCheckedElsewhere === true && request.byteLength >= 8
+      : request.checksumCheckedElsewhere === true && request.byteLength >= CHECKSUM_BYTES
         ? [readUint32(bytes, hashed), readUint32(bytes, hashed + 4)] : undefined
     reader = openResidentFile({ bytes, stable: false, address: request.byteOffset, release() {} }, backend, options, (file, start, end, out) => {
       if (known !== undefined && start === 0 && end === hashed) {

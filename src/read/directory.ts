@@ -1,9 +1,9 @@
 /**
  * Parses and validates the frame (header, footer, checksum) and the directory.
  */
-import type { ResidentFile } from '../backend/backend.js'
+import type { ColumnsBackend, ResidentFile } from '../backend/backend.js'
 import {
-  COLUMN_TYPE_BY_CODE, FIRST_SECTION_OFFSET, MAX_DOC_OFFSET, FOOTER_MAGIC, FORMAT_VERSION, HEADER_MAGIC, LAYOUT_BY_CODE, TRAILER_BYTES,
+  CHECKSUM_BYTES, COLUMN_TYPE_BY_CODE, FIRST_SECTION_OFFSET, MAX_DOC_OFFSET, FOOTER_MAGIC, FORMAT_VERSION, HEADER_MAGIC, LAYOUT_BY_CODE, TRAILER_BYTES,
 } from '../format/constants.js'
 import type { DirectoryEntry } from '../format/directory-entry.js'
 import { CorruptIndexException } from '../format/errors.js'
@@ -18,8 +18,8 @@ function hexBytes(bytes: Uint8Array, offset: number): string {
   return Array.from(bytes.subarray(offset, offset + 4), (byte) => byte.toString(16).padStart(2, '0')).join(' ')
 }
 
-/** XXH64 (seed 0) of a resident file's bytes [start, end) into out as [low, high] uint32 words (ColumnsBackend.hash). */
-export type Checksum = (file: ResidentFile, start: number, end: number, out: Uint32Array) => void
+/** What computes the checksum at open: a backend's hash, or one that hashed the file another way (Node's worker pool). */
+export type Checksum = ColumnsBackend['hash']
 
 /** Checks magic, version, footer and checksum (computed by `checksum`); returns maxDoc. */
 export function checkFrame(file: ResidentFile, fileName: string, checksum: Checksum): number {
@@ -35,8 +35,8 @@ export function checkFrame(file: ResidentFile, fileName: string, checksum: Check
     fail(`bad footer magic ${hexBytes(bytes, bytes.length - 12)} (expected "KXIO"); the file may be truncated`)
   }
   const computed = new Uint32Array(2)
-  checksum(file, 0, bytes.length - 8, computed)
-  const storedLow = readUint32(bytes, bytes.length - 8), storedHigh = readUint32(bytes, bytes.length - 4)
+  checksum(file, 0, bytes.length - CHECKSUM_BYTES, computed)
+  const storedLow = readUint32(bytes, bytes.length - CHECKSUM_BYTES), storedHigh = readUint32(bytes, bytes.length - 4)
   if (computed[0] !== storedLow || computed[1] !== storedHigh) {
     const hex = (high: number, low: number) => high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0')
     fail(`checksum mismatch: stored ${hex(storedHigh, storedLow)}, computed ${hex(computed[1], computed[0])}`)
