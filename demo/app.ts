@@ -1,11 +1,11 @@
 /**
- * The faceting demo: downloads build/flights-3m.oixk, opens it with the reader
- * bundle and cross-filters four views (origin and destination facets, delay and
+ * The faceting demo: downloads build/flights-3m.oixk straight into the reader
+ * bundle's memory (openColumnsFromUrl, with a progress bar) and cross-filters four views (origin and destination facets, delay and
  * date histograms). Each view counts the flights that pass every filter except
  * its own, so a view never filters itself away. Plain DOM and SVG.
  */
 import {
-  type BackendName, type Column, type ColumnsReader, type DocSet, initWasm, loadTypeScriptBackend, openColumns, wasmUnavailableReason,
+  type BackendName, type Column, type ColumnsReader, type DocSet, loadTypeScriptBackend, openColumns, openColumnsFromUrl, wasmUnavailableReason,
 } from '../src/entry-reader.js'
 import { buildChart, type Chart, formatCount, renderChart } from './chart.js'
 
@@ -15,6 +15,7 @@ const DIMENSIONS: Dimension[] = ['origin', 'destination', 'delay', 'date']
 const DAY = 86_400_000
 const DELAY_EDGES = Array.from({ length: 21 }, (_, index) => -60 + 15 * index)
 const FACET_ROWS = 12
+const FILE_NAME = 'flights-3m.oixk'
 
 /** What the page shows, for people and for the Chromium test. */
 export interface DemoStatus {
@@ -44,7 +45,6 @@ function timed<T>(name: string, work: () => T): T {
 ;(window as unknown as { oixkDemo: DemoStatus }).oixkDemo = status
 
 const selection = { origin: new Set<string>(), destination: new Set<string>(), delay: null as Range | null, date: null as Range | null }
-let bytes: Uint8Array = new Uint8Array(0)
 let reader: ColumnsReader | null = null
 let dateEdges: number[] = []
 const filters = new Map<Dimension, DocSet>()
@@ -57,24 +57,13 @@ const charts = new Map<'delay' | 'date', Chart>()
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 const column = (name: Dimension): Column => reader!.getColumn(name)!
 
-/** Fetches the file with a progress bar (Content-Length known) and returns its bytes. */
-async function download(url: string): Promise<Uint8Array> {
-  const progress = element<HTMLProgressElement>('download'), label = element<HTMLOutputElement>('download-status')
-  const response = await fetch(url)
-  if (!response.ok || response.body === null) throw new Error(`${url}: HTTP ${response.status}`)
-  const total = Number(response.headers.get('Content-Length') ?? 0)
-  const result = new Uint8Array(total)
-  const chunks = response.body.getReader()
-  let received = 0
-  for (;;) {
-    const { done, value } = await chunks.read()
-    if (done) break
-    result.set(value, received)
-    received += value.length
-    progress.value = received / total
-    label.textContent = `${(received / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB`
-  }
-  return result
+/** The download's progress bar and text (no total: an indeterminate bar). */
+function showProgress(loaded: number, total: number | null): void {
+  const progress = element<HTMLProgressElement>('download')
+  if (total === null) progress.removeAttribute('value')
+  else progress.value = loaded / total
+  const megabytes = (bytes: number) => (bytes / 1e6).toFixed(1)
+  element('download-status').textContent = `${megabytes(loaded)}${total === null ? '' : ` of ${megabytes(total)}`} MB${loaded === total ? ', opening…' : ''}`
 }
 
 /** The documents passing a dimension's selection, or null when it selects nothing (no filter). */
@@ -255,12 +244,12 @@ function warmUp(): void {
   }
 }
 
-function open(backend: 'wasm' | 'ts'): void {
+/** Shows `next` (closing the reader it replaces); `started` is when its open began, for the timing shown. */
+function show(next: ColumnsReader, started: number): void {
   for (const filter of filters.values()) filter.release()
   filters.clear()
   reader?.close()
-  const started = performance.now()
-  reader = openColumns(bytes, { backend, fileName: 'flights-3m.oixk' })
+  reader = next
   status.backend = reader.backendName
   const date = column('date')
   const first = Math.floor(Number(date.minRaw) / DAY) * DAY, last = Math.floor(Number(date.maxRaw) / DAY) * DAY + DAY
@@ -306,7 +295,11 @@ function wire(): void {
     // The reader bundle loads the pure-TypeScript backend on demand, before its first synchronous use.
     radio.addEventListener('change', () => {
       const backend = radio.value as 'wasm' | 'ts'
-      ;(backend === 'ts' ? loadTypeScriptBackend() : Promise.resolve()).then(() => open(backend), (error: unknown) => {
+      ;(backend === 'ts' ? loadTypeScriptBackend() : Promise.resolve()).then(() => {
+        const started = performance.now()
+        // A copy: the reader replaced owns its bytes (with WebAssembly, in linear memory) and frees them on close.
+        show(openColumns(reader!.bytes.slice(), { backend, fileName: FILE_NAME }), started)
+      }, (error: unknown) => {
         element('timing').textContent = `the pure-TypeScript backend did not load: ${error instanceof Error ? error.message : String(error)}`
       })
     })
@@ -314,9 +307,17 @@ function wire(): void {
 }
 
 async function main(): Promise<void> {
-  const [wasm, downloaded] = await Promise.all([initWasm(), download('/build/flights-3m.oixk')])
-  bytes = downloaded
+  // Backend 'auto': WebAssembly, else (no WebAssembly, or a CSP that forbids it) pure TypeScript.
+  let downloaded = 0
+  const first = await openColumnsFromUrl(`/build/${FILE_NAME}`, {
+    fileName: FILE_NAME,
+    onProgress: (loaded, total) => {
+      showProgress(loaded, total)
+      if (loaded === total) downloaded = performance.now()
+    },
+  })
   status.wasmReason = wasmUnavailableReason()
+  const wasm = first.backendName === 'wasm'
   const wasmRadio = document.querySelector<HTMLInputElement>('input[value="wasm"]')!
   if (!wasm) {
     // WebAssembly blocked or missing: the same page on the pure-TypeScript backend.
@@ -327,7 +328,7 @@ async function main(): Promise<void> {
   wire()
   element('loading').hidden = true
   element('app').hidden = false
-  open(wasm ? 'wasm' : 'ts')
+  show(first, downloaded)
   status.ready = true
 }
 

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
-import { parseDocumentCount } from '../src/cli/args.js'
+import { parseDocumentCount, parseLimit } from '../src/cli/args.js'
 import { run } from './helpers/run-cli.js'
 
 describe('usage', () => {
@@ -40,6 +40,13 @@ describe('usage', () => {
       [['build', '--schema', 's', '--docs', 'd', '--max-doc', '1e3', '-o', 'o'], '--max-doc must be a non-negative integer, got "1e3"'],
       [['build', '--schema', 's', '--docs', 'd', '--max-doc', '-1', '-o', 'o'], '--max-doc must be a non-negative integer, got "-1"'],
       [['build', '--schema', 's', '--docs', 'd', '--max-doc', '4294967296', '-o=o'], '--max-doc 4294967296 exceeds the format\'s limit of 4294967295 documents'],
+      [['build', '--schema', 's', '--docs', 'd', '--max-errors', '0', '-o', 'o'], '--max-errors must be a positive integer, got "0"'],
+      [['build', '--schema', 's', '--docs', 'd', '--max-errors=00', '-o', 'o'], '--max-errors must be a positive integer, got "00"'],
+      [['build', '--schema', 's', '--docs', 'd', '--max-errors=-2', '-o', 'o'], '--max-errors must be a positive integer, got "-2"'],
+      [['build', '--schema', 's', '--docs', 'd', '--max-errors', '1.5', '-o', 'o'], '--max-errors must be a positive integer, got "1.5"'],
+      [['build', '--schema', 's', '--docs', 'd', '--max-errors', 'all', '-o', 'o'], '--max-errors must be a positive integer, got "all"'],
+      [['build', '--schema', 's', '--docs', 'd', '--max-errors', '4294967296', '-o', 'o'], '--max-errors 4294967296 exceeds 4294967295, the format\'s limit of documents'],
+      [['build', '--schema', 's', '--docs', 'd', '-o', 'o', '--max-errors'], 'flag --max-errors needs a value'],
       [['dump', 'a.oixk', 'b.oixk'], 'unexpected argument "b.oixk"'],
       [['dump', '-', '--', '--backend'], 'unexpected argument "--backend"'], // "-" is a FILE; "--" ends the flags
       [['dump'], 'missing the columns FILE to dump'],
@@ -56,6 +63,12 @@ describe('usage', () => {
   it('--max-doc takes every count up to the format\'s limit, 2^32 - 1', () => {
     expect(parseDocumentCount('4294967295', 'max-doc')).toBe(2 ** 32 - 1)
     expect(parseDocumentCount('0', 'max-doc')).toBe(0)
+  })
+
+  it('--max-errors takes every positive count up to 2^32 - 1', () => {
+    expect(parseLimit('4294967295', 'max-errors')).toBe(2 ** 32 - 1)
+    expect(parseLimit('1', 'max-errors')).toBe(1)
+    expect(parseLimit('007', 'max-errors')).toBe(7)
   })
 
   it('prints the package version', async () => {

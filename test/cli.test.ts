@@ -87,7 +87,10 @@ beforeAll(async () => {
 
 describe('build and dump', () => {
   it('dumps every type exactly, big integers, NaN payloads and -0 included', async () => {
-    expect(await build('all', DOCUMENT_LINES)).toEqual({ code: 0, stdout: '', stderr: '' })
+    const built = await build('all', DOCUMENT_LINES)
+    // Six columns: every field but the text one; maxDoc = the four lines.
+    const size = (await readFile(path('all.oixk'))).length
+    expect(built).toEqual({ code: 0, stdout: `wrote ${path('all.oixk')}: 4 documents, 6 columns, ${size} bytes\n`, stderr: '' })
     const dumped = await run('dump', path('all.oixk'))
     expect(dumped.code).toBe(0)
     expect(dumped.stderr).toBe('')
@@ -265,7 +268,9 @@ describe('merge', () => {
     // left: 0 → 2, 1 deleted, 2 → 0, 3 → 4; right: 0 → 3, 1 deleted, 2 → 1.
     await writeFile(path('map.json'), JSON.stringify([[2, -1, 0, 4], [3, -1, 1]]))
     const merged = await run('merge', '-o', path('merged.oixk'), '--doc-map', path('map.json'), path('left.oixk'), path('right.oixk'))
-    expect(merged).toEqual({ code: 0, stdout: '', stderr: '' })
+    // Five documents survive; "score" still has values (left documents 0, 2 and 3), so all six columns remain.
+    const size = (await readFile(path('merged.oixk'))).length
+    expect(merged).toEqual({ code: 0, stdout: `wrote ${path('merged.oixk')}: 5 documents, 6 columns, ${size} bytes\n`, stderr: '' })
     await build('rebuilt', [DOCUMENT_LINES[2], OTHER_LINES[2], DOCUMENT_LINES[0], OTHER_LINES[0], DOCUMENT_LINES[3]])
     expect(await readFile(path('merged.oixk'))).toEqual(await readFile(path('rebuilt.oixk')))
     const mergedDump = await run('dump', path('merged.oixk'))

@@ -28,6 +28,13 @@ describe('package entries', () => {
     expect(names(main).filter((name) => !(name in node))).toEqual([])
   })
 
+  it('openColumnsFromUrl is in oixk, oixk/reader (the browser reader bundle too) and oixk/node; createFileBuffer is not in oixk/reader', () => {
+    for (const entry of [main, reader, browser, node]) expect(typeof entry.openColumnsFromUrl).toBe('function')
+    // Over the reader bundle's size budget: test/bundle-size.test.ts prints what it would cost.
+    expect('createFileBuffer' in reader).toBe(false)
+    expect(typeof main.createFileBuffer).toBe('function')
+  })
+
   it('openColumnsAsync and initWasm from oixk work in Node', async () => {
     const bytes = main.flushColumns({ fields: [{ name: 'n', type: 'integral', column: true }] }, [{ n: 5 }, { n: -7 }])!
     expect(await main.initWasm()).toBe(main.wasmUnavailableReason() === null)

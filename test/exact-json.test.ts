@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { MAX_JSON_DEPTH, parseExactJson, type ExactJsonValue } from '../src/format/exact-json.js'
+import { DuplicateKeyError, MAX_JSON_DEPTH, parseExactJson, type ExactJsonValue } from '../src/format/exact-json.js'
 
 // Documents without integers beyond 2^53, where parseExactJson must agree with JSON.parse.
 const documents = [
@@ -232,5 +232,58 @@ describe('errors name the position and what was expected', () => {
   it('recovers after an error (no state leaks between calls)', () => {
     expect(() => parseExactJson('[[[[1,')).toThrow(SyntaxError)
     expect(parseExactJson('[1]')).toStrictEqual([1])
+  })
+})
+
+describe('rejectDuplicateKeys', () => {
+  /** The DuplicateKeyError parsing text throws. */
+  function duplicate(text: string): DuplicateKeyError {
+    let caught: unknown = null
+    try { parseExactJson(text, { rejectDuplicateKeys: true }) } catch (error) { caught = error }
+    expect(caught).toBeInstanceOf(DuplicateKeyError)
+    return caught as DuplicateKeyError
+  }
+
+  it('names the key and, for a nested object, where it is', () => {
+    const cases: [string, string, (string | number)[]][] = [
+      ['{"a":1,"a":2}', 'duplicate key "a"', []],
+      ['{"a":1,"b":{"c":1},"a":2}', 'duplicate key "a"', []],
+      ['{"where":{"lat":1,"lon":2,"lat":3}}', 'duplicate key "lat" in where', ['where']],
+      ['{"tags":[{"x":1},{"x":1,"x":2}]}', 'duplicate key "x" in tags[1]', ['tags', 1]],
+      ['[{"a":{"b c":{"d":1,"d":1}}}]', 'duplicate key "d" in [0].a["b c"]', [0, 'a', 'b c']],
+      ['{"__proto__":1,"__proto__":2}', 'duplicate key "__proto__"', []],
+      // Escapes are decoded first: "\u0061" is the key "a".
+      ['{"a":1,"\\u0061":2}', 'duplicate key "a"', []],
+      ['{"q\\"":1,"q\\"":2}', 'duplicate key "q\\""', []],
+    ]
+    for (const [text, message, path] of cases) {
+      const error = duplicate(text)
+      expect([error.message, error.path], text).toStrictEqual([message, path])
+    }
+  })
+
+  it('accepts the same key in different objects, and keys that only look alike', () => {
+    const texts = ['{"a":{"a":1},"b":{"a":2}}', '[{"a":1},{"a":2}]', '{"a":1,"A":2,"a ":3,"\\u00e9":4,"e\\u0301":5}', '{"toString":1,"constructor":2}', '{}']
+    for (const text of texts) expect(parseExactJson(text, { rejectDuplicateKeys: true }), text).toStrictEqual(JSON.parse(text))
+  })
+
+  it('is off by default (the last value wins, as with JSON.parse), and a duplicate is no SyntaxError', () => {
+    expect(parseExactJson('{"a":1,"a":2}')).toStrictEqual({ a: 2 })
+    expect(duplicate('{"a":1,"a":2}')).not.toBeInstanceOf(SyntaxError)
+    // The setting does not stick to the next call.
+    expect(parseExactJson('{"a":1,"a":3}')).toStrictEqual({ a: 3 })
+  })
+
+  it('agrees with a model on generated objects', () => {
+    // Keys from a small alphabet so duplicates are common.
+    const key = fc.constantFrom('a', 'b', 'é', '"', '\\')
+    const object = fc.array(fc.tuple(key, fc.integer()), { maxLength: 5 })
+    fc.assert(fc.property(object, object, (outer, inner) => {
+      const text = `{${outer.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}${outer.length > 0 ? ',' : ''}"z":{${inner.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}}`
+      const firstRepeat = (entries: [string, number][]) => entries.find(([k], i) => entries.findIndex(([other]) => other === k) < i)?.[0]
+      const expected = firstRepeat([...outer, ['z', 0]]) ?? firstRepeat(inner)
+      if (expected === undefined) expect(parseExactJson(text, { rejectDuplicateKeys: true })).toStrictEqual(JSON.parse(text))
+      else expect(duplicate(text).key).toBe(expected)
+    }))
   })
 })

@@ -113,8 +113,11 @@ describe.each(['ts', 'wasm'] as const)('getInt64 checks before the lookup (%s)',
     const reader = openColumns(bytes, { backend })
     const column = reader.getColumn('v')!
     for (let round = 0; round < 100; round++) for (let index = 0; index < 2048; index++) column.getInt64(index)
-    for (const document of [-1, values.length, values.length + 1, 1.5, 2 ** 32, NaN]) {
+    for (const document of [-1, values.length, values.length + 1, 2 ** 32]) {
       expect(() => column.getInt64(document)).toThrow(`field "v": document ${document} is outside [0, ${values.length})`)
+    }
+    for (const document of [1.5, NaN, Infinity]) {
+      expect(() => column.getInt64(document)).toThrow(`field "v": document ${document} is not an integer (documents are [0, ${values.length}))`)
     }
     expect(() => column.getInt64(3, 1)).toThrow('field "v": document 3 has 1 value(s), no value #1')
     expect(column.getInt64(values.length - 1)).toBe(7)

@@ -177,7 +177,7 @@ describe('query pool: ranges, errors, shutdown', () => {
       await expect(opening).rejects.toThrow((expected as Error).message)
       await expect(opening).rejects.toMatchObject({ fileName: 'bad.oixk', detail: (expected as CorruptIndexException).detail })
       const good = randomFile(31, 3100)
-      await expect(pool.open(good, { maxDoc: 3000 })).rejects.toThrow('columns: maxDoc is 3100, but the segment has 3000 documents')
+      await expect(pool.open(good, { maxDoc: 3000 })).rejects.toThrow("columns: the file's maxDoc is 3100, but the segment has 3000 documents (options.maxDoc)")
     } finally {
       await pool.close()
     }

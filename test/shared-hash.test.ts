@@ -6,6 +6,7 @@
  */
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
+import type { LinearMemory } from '../src/backend/wasm/memory-types.js'
 import { createSharedWasmRuntime, hashFollowingCopy, SharedKernelMemory } from '../src/backend/wasm/shared.js'
 import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
 import { xxh64 } from '../src/format/xxh64.js'
@@ -27,7 +28,7 @@ for (let done = 0; done < source.length;) {
 }
 `
 
-function copyInWorker(memory: WebAssembly.Memory, source: Uint8Array, address: number, copied: Int32Array, failing: boolean): Promise<void> {
+function copyInWorker(memory: LinearMemory, source: Uint8Array, address: number, copied: Int32Array, failing: boolean): Promise<void> {
   const worker = new Worker(COPIER, { eval: true, execArgv: [], workerData: { memory, source, address, copied: copied.buffer, failing } })
   return new Promise((resolve, reject) => {
     worker.on('error', reject)

@@ -1,6 +1,6 @@
 // Bad writer input: exact error messages, and a failing addDocument leaves no trace in the file.
 import { describe, expect, it } from 'vitest'
-import { ColumnsWriter, flushColumns, InvalidInputError, openColumns } from '../src/index.js'
+import { ColumnsWriter, flushColumns, InvalidInputError, openColumns, type Schema } from '../src/index.js'
 import { BAD_VALUES, GOOD, SCHEMA, TRACE } from './helpers/bad-input-table.js'
 
 const EXPECTED = flushColumns(SCHEMA, GOOD, { maxDoc: 4 })!
@@ -107,8 +107,9 @@ describe('schemas', () => {
   ]
   for (const [title, schema, message] of cases) {
     it(title, () => {
-      expectError(() => new ColumnsWriter(schema), message)
-      expectError(() => flushColumns(schema, []), message)
+      // Wrong on purpose: typed as a Schema only to reach the run-time check.
+      expectError(() => new ColumnsWriter(schema as Schema), message)
+      expectError(() => flushColumns(schema as Schema, []), message)
     })
   }
 })

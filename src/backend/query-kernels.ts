@@ -39,7 +39,7 @@ export interface BitsetMemory {
  * value order (sequential addition, so both backends agree bit for bit).
  */
 export interface AggregateState {
-  /** [count, sumDouble]; count of the selected values seen so far. */
+  /** [count, sumDouble, nanCount]; count of the selected values seen so far (nanCount: kept by the callers that leave NaN out). */
   readonly numbers: Float64Array
   /** min, max raw and the 128-bit integer sum (see above). Meaningless while count is 0. */
   readonly words: Int32Array
@@ -50,7 +50,7 @@ export type AggregateMode = 'integer' | 'sortable'
 
 /** A fresh, empty aggregate state. */
 export function createAggregateState(): AggregateState {
-  return { numbers: new Float64Array(2), words: new Int32Array(8) }
+  return { numbers: new Float64Array(3), words: new Int32Array(8) }
 }
 
 /** In-place operations of combineBits: target = target & other, target | other, target & ~other. */

@@ -6,7 +6,7 @@
 import { isUtf8 } from 'node:buffer'
 import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { type ExactJsonValue, parseExactJson } from '../format/exact-json.js'
+import { DuplicateKeyError, type ExactJsonValue, parseExactJson } from '../format/exact-json.js'
 import { InputError } from './io.js'
 
 const BYTE_ORDER_MARK = '\uFEFF'
@@ -19,31 +19,53 @@ export const MAX_LINE_BYTES = 256 << 20
 export async function readJsonFile(path: string): Promise<ExactJsonValue> {
   const bytes = await readFile(path)
   if (!isUtf8(bytes)) throw new InputError(`${path}: not valid UTF-8`)
-  return parseJsonText(path, bytes.toString('utf8'))
+  const text = bytes.toString('utf8')
+  return parseJsonText(path, text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text)
 }
 
 /** Parses one JSON text, turning a syntax error into an InputError that names `where`. */
 function parseJsonText(where: string, text: string): ExactJsonValue {
+  const result = parseJson(text, false)
+  if (result instanceof JsonProblem) throw new InputError(`${where}: ${result.problem}`)
+  return result
+}
+
+/** Why a text is not acceptable JSON: a class, so no parsed JSON value can pass for one. */
+class JsonProblem {
+  constructor(readonly problem: string) {}
+}
+
+/**
+ * Parses one JSON text, or says why not (callers drop a byte order mark where one may be).
+ * Duplicate keys are refused only where asked: documents, where the last value
+ * would silently win; the schema and doc map keep JSON.parse's rule for now.
+ */
+function parseJson(text: string, rejectDuplicateKeys: boolean): ExactJsonValue | JsonProblem {
   try {
-    return parseExactJson(text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text)
+    return parseExactJson(text, { rejectDuplicateKeys })
   } catch (error) {
-    if (error instanceof SyntaxError) throw new InputError(`${where}: invalid JSON: ${error.message}`)
+    if (error instanceof SyntaxError) return new JsonProblem(`invalid JSON: ${error.message}`)
+    if (error instanceof DuplicateKeyError) return new JsonProblem(error.message)
     throw error
   }
 }
 
-/** One NDJSON line: its 1-based number and the parsed value. */
-export interface NdjsonLine {
-  lineNumber: number
-  value: ExactJsonValue
-}
+/**
+ * One NDJSON line: its 1-based number and either the parsed value or, for a
+ * bad line (not UTF-8, blank, invalid JSON, a duplicate key), why it is bad.
+ */
+export type NdjsonLine =
+  | { lineNumber: number; value: ExactJsonValue; problem?: undefined }
+  | { lineNumber: number; value?: undefined; problem: string }
 
 /**
  * Streams an NDJSON file: one JSON value per line, lines ending in LF (a CR
  * before the LF is dropped). A final newline is optional and does not start
- * another line; any other empty or all-whitespace line is an error, because
- * line k is document k-1 and a blank line would silently shift every document
- * after it. A UTF-8 byte order mark before line 1 is ignored.
+ * another line; any other empty or all-whitespace line is bad, because line k
+ * is document k-1 and a blank line would silently shift every document after
+ * it. A UTF-8 byte order mark before line 1 is ignored. Bad lines are yielded
+ * with their problem so the caller can report several; only a line too long to
+ * hold throws (reading cannot resume after it).
  */
 export async function* readNdjson(path: string): AsyncGenerator<NdjsonLine> {
   let pending: Buffer[] = []
@@ -51,16 +73,16 @@ export async function* readNdjson(path: string): AsyncGenerator<NdjsonLine> {
   let lineNumber = 0
   const parseLine = (bytes: Buffer): NdjsonLine => {
     lineNumber++
-    const where = `${path}:${lineNumber}`
     const end = bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length
     const content = bytes.subarray(0, end)
-    if (!isUtf8(content)) throw new InputError(`${where}: not valid UTF-8`)
+    if (!isUtf8(content)) return { lineNumber, problem: 'not valid UTF-8' }
     let text = content.toString('utf8')
     if (lineNumber === 1 && text.startsWith(BYTE_ORDER_MARK)) text = text.slice(1)
     if (text.trim() === '') {
-      throw new InputError(`${where}: blank line; every line must hold one JSON document (only the file's final newline may be followed by nothing)`)
+      return { lineNumber, problem: 'blank line; every line must hold one JSON document (only the file\'s final newline may be followed by nothing)' }
     }
-    return { lineNumber, value: parseJsonText(where, text) }
+    const parsed = parseJson(text, true)
+    return parsed instanceof JsonProblem ? { lineNumber, problem: parsed.problem } : { lineNumber, value: parsed }
   }
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
     let start = 0

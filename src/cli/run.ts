@@ -17,7 +17,7 @@ export { ExitCode } from './io.js'
 export const USAGE = `Usage: oixk COMMAND [ARGS]
 
 Commands:
-  build    --schema SCHEMA.json --docs DOCS.ndjson [--max-doc N] -o OUT
+  build    --schema SCHEMA.json --docs DOCS.ndjson [--max-doc N] [--max-errors N] -o OUT
   dump     FILE [--backend ts|wasm|auto]
   verify   FILE... [--backend ts|wasm|auto]
   merge    -o OUT [--doc-map MAP.json] [--max-doc N] IN...

@@ -24,9 +24,49 @@ for (const [c, v] of Object.entries({ '"': '"', '\\': '\\', '/': '/', b: '\b', f
   SIMPLE_ESCAPES[c.charCodeAt(0)] = v
 }
 
+/** Options of {@link parseExactJson}. */
+export interface ExactJsonOptions {
+  /**
+   * Throw a {@link DuplicateKeyError} when an object, at any depth, repeats a
+   * key. Off by default, where the last value wins as with JSON.parse.
+   */
+  rejectDuplicateKeys?: boolean
+}
+
+/**
+ * An object repeats a key (RFC 8259 says names SHOULD be unique; JSON.parse
+ * silently keeps the last value, which hides typos and merged records).
+ */
+export class DuplicateKeyError extends Error {
+  /** The repeated key. */
+  readonly key: string
+  /** Where the object is: keys and array indexes from the top, empty for the top-level object. */
+  readonly path: readonly (string | number)[]
+  constructor(key: string, path: readonly (string | number)[]) {
+    super(`duplicate key ${JSON.stringify(key)}${path.length === 0 ? '' : ` in ${formatJsonPath(path)}`}`)
+    this.name = 'DuplicateKeyError'
+    this.key = key
+    this.path = path
+  }
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
+
+/** A path as JavaScript would write it: `where`, `tags[1].geo`, `["a b"]`. */
+function formatJsonPath(path: readonly (string | number)[]): string {
+  let text = ''
+  for (const step of path) {
+    if (typeof step === 'number') text += `[${step}]`
+    else if (IDENTIFIER.test(step)) text += text === '' ? step : `.${step}`
+    else text += `[${JSON.stringify(step)}]`
+  }
+  return text
+}
+
 let src = ''
 let pos = 0
 let depth = 0
+let rejectDuplicates = false
 
 /**
  * Parses one JSON text; integer literals beyond 2^53 become bigint.
@@ -37,12 +77,15 @@ let depth = 0
  * named `__proto__` become own data properties (as with JSON.parse) so input
  * cannot change an object's prototype. Nesting is limited to
  * {@link MAX_JSON_DEPTH} levels. Invalid input throws a SyntaxError naming the
- * zero-based character position and what was expected there.
+ * zero-based character position and what was expected there. With
+ * `rejectDuplicateKeys`, a repeated key throws a {@link DuplicateKeyError}
+ * (one property lookup per key).
  */
-export function parseExactJson(text: string): ExactJsonValue {
+export function parseExactJson(text: string, options?: ExactJsonOptions): ExactJsonValue {
   src = text
   pos = 0
   depth = 0
+  rejectDuplicates = options?.rejectDuplicateKeys === true
   skipWhitespace()
   const value = parseValue()
   skipWhitespace()
@@ -127,12 +170,14 @@ function parseObject(): { [key: string]: ExactJsonValue } {
   if (src.charCodeAt(pos) !== 0x7d) {
     for (;;) {
       if (src.charCodeAt(pos) !== 0x22) fail('a string key')
-      pos++
+      const keyStart = pos++
       const key = parseString()
       skipWhitespace()
       if (src.charCodeAt(pos) !== 0x3a) fail("':'")
       pos++
       skipWhitespace()
+      // One lookup per key; where the object is gets worked out only for an error.
+      if (rejectDuplicates && Object.hasOwn(obj, key)) throw new DuplicateKeyError(key, pathTo(keyStart))
       const value = parseValue()
       if (key === '__proto__') {
         // Plain assignment would invoke the inherited __proto__ setter and
@@ -152,6 +197,33 @@ function parseObject(): { [key: string]: ExactJsonValue } {
   pos++
   depth--
   return obj
+}
+
+/**
+ * The keys and indexes leading to the object that holds position `end`, by
+ * scanning the text before it again: that part parsed, so it is valid JSON
+ * and only strings need care (their escapes and brackets inside them).
+ * Ends the parse: it moves `pos`.
+ */
+function pathTo(end: number): (string | number)[] {
+  const steps: (string | number)[] = []
+  let lastString = ''
+  pos = 0
+  while (pos < end) {
+    const c = src.charCodeAt(pos++)
+    if (c === 0x22) lastString = parseString()
+    else if (c === 0x7b) steps.push('')
+    else if (c === 0x5b) steps.push(0)
+    else if (c === 0x7d || c === 0x5d) steps.pop()
+    else if (c === 0x3a) steps[steps.length - 1] = lastString
+    else if (c === 0x2c) {
+      const last = steps[steps.length - 1]
+      if (typeof last === 'number') steps[steps.length - 1] = last + 1
+    }
+  }
+  // The last step is inside the object with the duplicate, not a way to it.
+  steps.pop()
+  return steps
 }
 
 /** Expects `pos` just after the opening quote. */

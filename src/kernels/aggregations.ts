@@ -3,20 +3,73 @@
  * every value counts), with results in natural units.
  */
 import type { ColumnsBackend } from '../backend/backend.js'
-import { createAggregateState } from '../backend/query-kernels.js'
-import { bigIntToInt64, int64Result, int64ToBigInt, sortableToFloat64 } from '../format/int64.js'
+import { popcount, selectionBits } from '../backend/bits.js'
+import { createAggregateState, type AggregateState, type BitsetMemory } from '../backend/query-kernels.js'
+import { bigIntToInt64, float64ToSortable, int64Result, int64ToBigInt, sortableToFloat64 } from '../format/int64.js'
 import type { Column } from '../read/column.js'
 import { expectType, filterOf } from './common.js'
 import type { DocSet } from './doc-set.js'
 import { releaseSelection, selectValues } from './layout.js'
 import { rawEdges, type NaturalValue } from './natural-units.js'
 
-/** What aggregate returns: count of values; min/max/sum exact (number when safe, else bigint), doubles for fractional. */
+/**
+ * What aggregate returns: count of values; min/max/sum exact (number when safe, else bigint),
+ * doubles for fractional. NaN is treated like a missing value (as SQL treats NULL): not in count,
+ * min, max or sum; fractional columns say how many NaN values were selected in nanCount.
+ */
 export interface Aggregate {
   count: number
   min: number | bigint | null
   max: number | bigint | null
   sum: number | bigint
+  /** Fractional columns only: selected values that are NaN (left out of the others). */
+  nanCount?: number
+}
+
+/** Raw SortableBits of -Infinity and +Infinity as [low, high] words: every NaN lies outside this range. */
+export const infinities = new Int32Array(4)
+float64ToSortable(-Infinity)
+infinities[0] = int64Result[0]; infinities[1] = int64Result[1]
+float64ToSortable(Infinity)
+infinities[2] = int64Result[0]; infinities[3] = int64Result[1]
+export const NEGATIVE_INFINITY_RAW = int64ToBigInt(infinities[0], infinities[1])
+export const POSITIVE_INFINITY_RAW = int64ToBigInt(infinities[2], infinities[3])
+
+/** Whether a fractional column may hold NaN: its raw minimum or maximum lies beyond an infinity. */
+export function mayHoldNaN(column: Column): boolean {
+  return column.type === 'fractional' && (column.minRaw < NEGATIVE_INFINITY_RAW || column.maxRaw > POSITIVE_INFINITY_RAW)
+}
+
+/**
+ * The aggregate kernel over values [first, first + count), with NaN left out of a fractional
+ * column's state and counted in state.numbers[2]: the non-NaN values are selected first (one
+ * range pass), only for columns whose min/max show a NaN.
+ */
+export function aggregateValues(
+  column: Column, backend: ColumnsBackend, first: number, count: number,
+  selection: BitsetMemory | null, selectionStart: number, state: AggregateState,
+): void {
+  if (count === 0) return
+  if (!mayHoldNaN(column)) {
+    backend.query.aggregate(column.values, first, count, column.type === 'fractional' ? 'sortable' : 'integer', selection, selectionStart, state)
+    return
+  }
+  const numbers = backend.query.allocateBitset((count + 31) >>> 5)
+  try {
+    const matched = backend.query.matchRange(column.values, first, count, infinities, selection, selectionStart, numbers, 0)
+    backend.query.aggregate(column.values, first, count, 'sortable', numbers, 0, state)
+    state.numbers[2] += selectedCount(selection, selectionStart, count) - matched
+  } finally {
+    numbers.release()
+  }
+}
+
+function selectedCount(selection: BitsetMemory | null, start: number, count: number): number {
+  if (selection === null) return count
+  const words = selection.words
+  let total = 0
+  for (let done = 0; done < count; done += 32) total += popcount(selectionBits(words, start + done, Math.min(32, count - done)))
+  return total
 }
 
 function exact(value: bigint): number | bigint {
@@ -31,15 +84,16 @@ export function aggregate(column: Column, backend: ColumnsBackend, docs?: DocSet
   const state = createAggregateState()
   const selected = selectValues(column, backend, filter)
   try {
-    backend.query.aggregate(column.values, 0, column.totalValueCount, doubles ? 'sortable' : 'integer', selected.selection, 0, state)
+    aggregateValues(column, backend, 0, column.totalValueCount, selected.selection, 0, state)
   } finally {
     releaseSelection(selected)
   }
   const count = state.numbers[0]
   const words = state.words
   if (doubles) {
-    if (count === 0) return { count, min: null, max: null, sum: 0 }
-    return { count, min: sortableToFloat64(words[0], words[1]), max: sortableToFloat64(words[2], words[3]), sum: state.numbers[1] }
+    const nanCount = state.numbers[2]
+    if (count === 0) return { count, min: null, max: null, sum: 0, nanCount }
+    return { count, min: sortableToFloat64(words[0], words[1]), max: sortableToFloat64(words[2], words[3]), sum: state.numbers[1], nanCount }
   }
   if (count === 0) return { count, min: null, max: null, sum: 0 }
   const sum = (BigInt.asIntN(64, int64ToBigInt(words[6], words[7])) << 64n) | BigInt.asUintN(64, int64ToBigInt(words[4], words[5]))

@@ -31,7 +31,7 @@ export function filterOf(column: Column, backend: ColumnsBackend, docs: DocSet |
 
 /** The output DocSet: `out` checked (not yet cleared), or a new empty one. */
 export function outputOf(column: Column, backend: ColumnsBackend, out: DocSet | undefined): DocSet {
-  if (out === undefined) return new DocSet(backend, column.maxDoc)
+  if (out === undefined) return new DocSet(backend, column.maxDoc, column.docSetOwner)
   checkDocSet(column, backend, out, 'out')
   return out
 }

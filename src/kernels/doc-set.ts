@@ -11,18 +11,54 @@ export interface DocSetFactory {
   createDocSet(): DocSet
 }
 
+/**
+ * @internal The DocSets made from one reader (its createDocSet and its columns' queries), released
+ * when the reader closes: sets dropped without release() would otherwise hold linear memory until
+ * collected, which a synchronous loop never lets happen. Held weakly, so collection still frees them.
+ */
+export class DocSetOwner {
+  private readonly sets = new Set<WeakRef<DocSet>>()
+  private pruneAt = 64
+
+  /** Tracks a set made for the reader. */
+  add(set: DocSet): WeakRef<DocSet> {
+    const reference = new WeakRef(set)
+    this.sets.add(reference)
+    if (this.sets.size >= this.pruneAt) {
+      for (const each of this.sets) if (each.deref() === undefined) this.sets.delete(each)
+      this.pruneAt = Math.max(64, 2 * this.sets.size)
+    }
+    return reference
+  }
+
+  /** Stops tracking a released set. */
+  delete(reference: WeakRef<DocSet>): void {
+    this.sets.delete(reference)
+  }
+
+  /** Releases every set still alive. */
+  releaseAll(): void {
+    for (const reference of [...this.sets]) reference.deref()?.release()
+    this.sets.clear()
+  }
+}
+
 /** A set of document ids in [0, maxDoc); bits at and beyond maxDoc always stay 0. */
 export class DocSet implements Iterable<number>, Disposable {
   readonly maxDoc: number
   /** @internal The backend whose memory holds the words; kernels of other backends refuse the set. */
   readonly backend: ColumnsBackend
   private bitset: BitsetMemory | null
+  private readonly owner: DocSetOwner | null
+  private readonly ownerReference: WeakRef<DocSet> | null
 
   /** @internal Use reader.createDocSet() / reader.allDocuments() / DocSet.fromDocuments. */
-  constructor(backend: ColumnsBackend, maxDoc: number) {
+  constructor(backend: ColumnsBackend, maxDoc: number, owner: DocSetOwner | null = null) {
     this.backend = backend
     this.maxDoc = maxDoc
     this.bitset = backend.query.allocateBitset((maxDoc + 31) >>> 5)
+    this.owner = owner
+    this.ownerReference = owner === null ? null : owner.add(this)
   }
 
   /** A set of the reader's documents holding `ids` (each an integer in [0, maxDoc)). */
@@ -102,7 +138,7 @@ export class DocSet implements Iterable<number>, Disposable {
 
   /** A copy in the same backend. */
   clone(): DocSet {
-    const copy = new DocSet(this.backend, this.maxDoc)
+    const copy = new DocSet(this.backend, this.maxDoc, this.owner)
     copy.words.set(this.words)
     return copy
   }
@@ -148,10 +184,12 @@ export class DocSet implements Iterable<number>, Disposable {
     return ids
   }
 
-  /** Gives the words back to the backend; the set must not be used afterwards. Idempotent. */
+  /** Gives the words back to the backend; the set must not be used afterwards. Idempotent. Closing the reader it came from does it too. */
   release(): void {
-    this.bitset?.release()
+    if (this.bitset === null) return
+    this.bitset.release()
     this.bitset = null
+    if (this.owner !== null) this.owner.delete(this.ownerReference!)
   }
 
   [Symbol.dispose](): void {

@@ -113,13 +113,30 @@ export function rangeFilter(
   return filterDocuments(column, backend, docs, out, ranges, null)
 }
 
+/** One term, or several. */
+export type Terms = string | Uint8Array | Iterable<string | Uint8Array>
+
+/** The terms as a list: a string or Uint8Array is one term (iterating it would give characters or bytes); each checked. */
+export function termList(field: string, terms: Terms): (string | Uint8Array)[] {
+  if (terms === null || typeof terms !== 'object' && typeof terms !== 'string') {
+    throw new TypeError(`field "${field}": terms must be a string, a Uint8Array or an iterable of them, got ${String(terms)}`)
+  }
+  const list = typeof terms === 'string' || terms instanceof Uint8Array ? [terms] : Array.from(terms)
+  for (const term of list) {
+    if (typeof term !== 'string' && !(term instanceof Uint8Array)) {
+      throw new TypeError(`field "${field}": a term must be a string or UTF-8 bytes (Uint8Array), got ${typeof term} ${String(term)}`)
+    }
+  }
+  return list
+}
+
 /** Documents with any of the terms (unknown terms match nothing); see Column.termFilter. */
 export function termFilter(
-  column: Column, backend: ColumnsBackend, terms: Iterable<string | Uint8Array>, docs?: DocSet | null, out?: DocSet,
+  column: Column, backend: ColumnsBackend, terms: Terms, docs?: DocSet | null, out?: DocSet,
 ): DocSet {
   expectType(column, 'termFilter', column.type === 'keyword', 'keyword')
   const ordinals: number[] = []
-  for (const term of terms) {
+  for (const term of termList(column.name, terms)) {
     const ordinal = column.dictionary!.lookupOrdinal(term)
     if (ordinal >= 0) ordinals.push(ordinal)
   }

@@ -1,14 +1,22 @@
 /**
- * Natural units to raw i64: dates as Date | ms number | bigint ms, integers as
- * number | bigint (a non-integer lower bound rounds up, an upper bound down),
- * doubles through SortableBits with both zeros treated as one value (a bigint
- * for a fractional column is a raw SortableBits value, for exact raw ranges).
+ * Natural units to raw i64, meaning what the writer's input means: dates as
+ * Date | ms number | bigint ms | ISO-8601 string (the writer's parser),
+ * integers as number | bigint (a non-integer lower bound rounds up, an upper
+ * bound down), doubles as number | bigint (its double, as the writer stores it)
+ * through SortableBits with both zeros treated as one value. `{ raw }` gives a
+ * raw i64 as it is (for doubles: SortableBits, the way to select NaNs).
  */
 import type { ColumnType } from '../format/constants.js'
-import { float64ToSortableBits } from '../format/sortable-bits.js'
+import { parseIsoDateMillis } from '../format/iso-date.js'
+import { float64ToSortableBits, sortableBitsToFloat64 } from '../format/sortable-bits.js'
+
+/** A raw i64 bound, taken as it is (doubles: SortableBits). */
+export interface RawBound {
+  raw: bigint
+}
 
 /** A bound or edge as users give it. */
-export type NaturalValue = number | bigint | Date | boolean
+export type NaturalValue = number | bigint | Date | boolean | string | RawBound
 
 const MIN_INT64 = -(2n ** 63n)
 const MAX_INT64 = 2n ** 63n - 1n
@@ -18,12 +26,25 @@ const POSITIVE_ZERO_RAW = 0n
 /** Which end of an inclusive range (or a histogram edge, which acts as a lower bound). */
 export type BoundSide = 'lower' | 'upper'
 
+function rawOf(field: string, value: object): bigint | null {
+  if (value instanceof Date || !('raw' in value)) return null
+  const raw = (value as RawBound).raw
+  if (typeof raw !== 'bigint' || raw < MIN_INT64 || raw > MAX_INT64) {
+    throw new RangeError(`field "${field}": { raw } must hold a bigint in the i64 range, got ${String(raw)}`)
+  }
+  return raw
+}
+
 /**
  * The raw i64 for a bound, or null when no value can satisfy it (a lower bound
  * above every i64, an upper bound below). Throws for NaN, invalid dates, and
  * values of the wrong kind.
  */
 export function rawBound(field: string, type: ColumnType, value: NaturalValue, side: BoundSide): bigint | null {
+  if (value !== null && typeof value === 'object') {
+    const raw = rawOf(field, value)
+    if (raw !== null) return raw
+  }
   if (type === 'fractional' || type === 'geo_point') return rawDoubleBound(field, value, side)
   let integer: bigint
   if (value instanceof Date) {
@@ -31,6 +52,11 @@ export function rawBound(field: string, type: ColumnType, value: NaturalValue, s
     const time = value.getTime()
     if (Number.isNaN(time)) throw new RangeError(`field "${field}": invalid Date bound`)
     integer = BigInt(time)
+  } else if (typeof value === 'string') {
+    if (type !== 'date') throw new TypeError(`field "${field}" is ${type}; string bounds are ISO-8601 dates, for date columns`)
+    const millis = parseIsoDateMillis(value)
+    if (typeof millis === 'string') throw new RangeError(`field "${field}": invalid date bound ${JSON.stringify(value)}: ${millis}`)
+    integer = BigInt(millis)
   } else if (typeof value === 'boolean') {
     integer = value ? 1n : 0n
   } else if (typeof value === 'bigint') {
@@ -41,28 +67,32 @@ export function rawBound(field: string, type: ColumnType, value: NaturalValue, s
     if (value === -Infinity) return side === 'lower' ? MIN_INT64 : null
     integer = BigInt(side === 'lower' ? Math.ceil(value) : Math.floor(value))
   } else {
-    throw new TypeError(`field "${field}": bound ${String(value)} is not a number, bigint or Date`)
+    throw new TypeError(`field "${field}": bound ${String(value)} is not a number, bigint, Date, ISO date string or { raw }`)
   }
   if (side === 'lower') return integer > MAX_INT64 ? null : integer < MIN_INT64 ? MIN_INT64 : integer
   return integer < MIN_INT64 ? null : integer > MAX_INT64 ? MAX_INT64 : integer
 }
 
-function rawDoubleBound(field: string, value: NaturalValue, side: BoundSide): bigint | null {
-  if (typeof value === 'bigint') {
-    if (value < MIN_INT64 || value > MAX_INT64) throw new RangeError(`field "${field}": raw bound ${value} is outside the i64 range`)
-    return value
+function rawDoubleBound(field: string, value: NaturalValue, side: BoundSide): bigint {
+  // A bigint means the double the writer would store for it, not raw bits ({ raw } says that).
+  const number = typeof value === 'bigint' ? Number(value) : value
+  if (typeof number !== 'number') {
+    throw new TypeError(`field "${field}": bound ${String(value)} is not a number or bigint (or { raw: SortableBits })`)
   }
-  if (typeof value !== 'number') throw new TypeError(`field "${field}": bound ${String(value)} is not a number (or a raw SortableBits bigint)`)
-  if (Number.isNaN(value)) throw new RangeError(`field "${field}": NaN is not a bound (use raw SortableBits bigints to select NaNs)`)
+  if (Number.isNaN(number)) throw new RangeError(`field "${field}": NaN is not a bound (use { raw: SortableBits } bounds to select NaNs)`)
   // -0 and +0 are one value: a range that reaches zero takes both.
-  if (value === 0) return side === 'lower' ? NEGATIVE_ZERO_RAW : POSITIVE_ZERO_RAW
-  return float64ToSortableBits(value)
+  if (number === 0) return side === 'lower' ? NEGATIVE_ZERO_RAW : POSITIVE_ZERO_RAW
+  return float64ToSortableBits(number)
 }
 
-/** Natural value as a number or bigint for ordering checks (Date → ms, boolean → 0/1). */
-function comparable(value: NaturalValue): number | bigint {
+/** A natural value as a number or bigint for ordering checks (dates in ms, doubles as doubles, { raw } as given). */
+function comparable(field: string, type: ColumnType, value: NaturalValue): number | bigint {
   if (value instanceof Date) return value.getTime()
   if (typeof value === 'boolean') return value ? 1 : 0
+  if (typeof value === 'string' || typeof value === 'object') {
+    const raw = rawBound(field, type, value, 'lower')!
+    return type === 'fractional' ? sortableBitsToFloat64(raw) : raw
+  }
   return value
 }
 
@@ -75,7 +105,7 @@ export function rawEdges(field: string, type: ColumnType, edges: readonly Natura
   const raw: bigint[] = []
   const bucketOf: number[] = []
   for (let index = 0; index < edges.length; index++) {
-    if (index > 0 && !(comparable(edges[index - 1]) < comparable(edges[index]))) {
+    if (index > 0 && !(comparable(field, type, edges[index - 1]) < comparable(field, type, edges[index]))) {
       throw new RangeError(`field "${field}": histogram edges must be strictly increasing (edge ${index})`)
     }
     const edge = rawBound(field, type, edges[index], 'lower')

@@ -11,6 +11,8 @@ import { expectType, filterOf } from './common.js'
 import type { DocSet } from './doc-set.js'
 import { chunkOffsets, DOCUMENT_CHUNK, loadOffsets } from './layout.js'
 import { topKFromBlocks } from './top-k-blocks.js'
+import { infinities, mayHoldNaN, NEGATIVE_INFINITY_RAW, POSITIVE_INFINITY_RAW } from './aggregations.js'
+import { rangeFilter } from './filters.js'
 
 /** Which end topK takes: smallest values first, or largest. */
 export type SortOrder = 'ascending' | 'descending'
@@ -40,6 +42,11 @@ export class BoundedHeap {
     this.lows[at] = low
     this.highs[at] = high
     this.ids[at] = id
+  }
+
+  /** Entries held. */
+  get length(): number {
+    return this.size
   }
 
   /** Whether the heap holds capacity entries. */
@@ -106,7 +113,16 @@ export class BoundedHeap {
 const CHUNK = 4096
 let raw = new Int32Array(2 * CHUNK)
 
-/** Documents by value; see Column.topK. Multi: each document's extreme over its run, offsets and values decoded in chunks. */
+/** Whether a raw SortableBits value is a NaN (outside [-Infinity, +Infinity]). */
+export function isNaNRaw(low: number, high: number): boolean {
+  return compareInt64(low, high, infinities[0], infinities[1]) < 0 || compareInt64(low, high, infinities[2], infinities[3]) > 0
+}
+
+/**
+ * Documents by value; see Column.topK. Multi: each document's extreme over its run, offsets and values
+ * decoded in chunks. NaN sorts last in both orders (as NULLS LAST): documents whose values are all NaN
+ * follow the others in id order; a multi document with other values is ranked by them.
+ */
 export function topK(column: Column, backend: ColumnsBackend, k: number, order: SortOrder, docs?: DocSet | null): Uint32Array {
   expectType(column, 'topK', column.type !== 'geo_point', 'integral/date/fractional/bool/keyword')
   if (!(k >= 0) || k !== Math.floor(k)) throw new RangeError(`field "${column.name}": k must be a non-negative integer, got ${k}`)
@@ -116,9 +132,10 @@ export function topK(column: Column, backend: ColumnsBackend, k: number, order: 
   const documents = filter === null ? null : filter.words
   const selected = (document: number): boolean => documents === null || ((documents[document >>> 5] >>> (document & 31)) & 1) === 1
   const sequence = column.values
+  const skipNaN = mayHoldNaN(column)
   if (column.layout !== 'multi') {
-    topKFromBlocks(column, backend, heap, order === 'ascending', documents)
-    return Uint32Array.from(heap.drain())
+    topKFromBlocks(column, backend, heap, order === 'ascending', documents, skipNaN)
+    return withNaNLast(column, backend, heap, k, filter)
   }
   const sign = order === 'ascending' ? 1 : -1
   for (let start = 0; start < column.maxDoc; start += DOCUMENT_CHUNK) {
@@ -131,12 +148,35 @@ export function topK(column: Column, backend: ColumnsBackend, k: number, order: 
     for (let index = 0; index < count; index++) {
       const runStart = chunkOffsets[index] - first, runEnd = chunkOffsets[index + 1] - first
       if (runEnd === runStart || !selected(start + index)) continue
-      let best = runStart
-      for (let at = runStart + 1; at < runEnd; at++) {
-        if (sign * compareInt64(raw[2 * at], raw[2 * at + 1], raw[2 * best], raw[2 * best + 1]) < 0) best = at
+      let best = -1
+      for (let at = runStart; at < runEnd; at++) {
+        if (skipNaN && isNaNRaw(raw[2 * at], raw[2 * at + 1])) continue
+        if (best < 0 || sign * compareInt64(raw[2 * at], raw[2 * at + 1], raw[2 * best], raw[2 * best + 1]) < 0) best = at
       }
-      heap.offer(raw[2 * best], raw[2 * best + 1], start + index)
+      if (best >= 0) heap.offer(raw[2 * best], raw[2 * best + 1], start + index)
     }
   }
-  return Uint32Array.from(heap.drain())
+  return withNaNLast(column, backend, heap, k, filter)
+}
+
+/** The heap's ids, then (NaN values having been skipped) documents with only NaN values in id order, up to k. */
+function withNaNLast(column: Column, backend: ColumnsBackend, heap: BoundedHeap, k: number, filter: DocSet | null): Uint32Array {
+  const ranked = heap.drain()
+  if (!mayHoldNaN(column) || ranked.length >= Math.min(k, column.documentsWithValue)) return Uint32Array.from(ranked)
+  const withValue = rangeFilter(column, backend, { raw: -(2n ** 63n) }, { raw: 2n ** 63n - 1n }, filter)
+  const withNumber = rangeFilter(column, backend, { raw: NEGATIVE_INFINITY_RAW }, { raw: POSITIVE_INFINITY_RAW }, filter)
+  try {
+    withValue.andNot(withNumber)
+    const result = new Uint32Array(Math.min(k, ranked.length + withValue.count()))
+    result.set(ranked)
+    let next = ranked.length
+    for (const document of withValue) {
+      if (next === result.length) break
+      result[next++] = document
+    }
+    return result
+  } finally {
+    withValue.release()
+    withNumber.release()
+  }
 }

@@ -67,9 +67,10 @@ function exact(value: bigint): number | bigint {
  * added exactly as 128-bit values; double sums added range after range.
  */
 export function mergeAggregates(parts: AggregateParts[], doubles: boolean): Aggregate {
-  let count = 0, doubleSum = 0, integerSum = 0n
+  let count = 0, doubleSum = 0, integerSum = 0n, nanCount = 0
   let min: bigint | null = null, max: bigint | null = null
   for (const { numbers, words } of parts) {
+    nanCount += numbers[2]
     if (numbers[0] === 0) continue
     count += numbers[0]
     const partMin = int64ToBigInt(words[0], words[1]), partMax = int64ToBigInt(words[2], words[3])
@@ -78,10 +79,10 @@ export function mergeAggregates(parts: AggregateParts[], doubles: boolean): Aggr
     if (doubles) doubleSum += numbers[1]
     else integerSum += (BigInt.asIntN(64, int64ToBigInt(words[6], words[7])) << 64n) | BigInt.asUintN(64, int64ToBigInt(words[4], words[5]))
   }
-  if (count === 0 || min === null || max === null) return { count, min: null, max: null, sum: 0 }
+  if (count === 0 || min === null || max === null) return doubles ? { count, min: null, max: null, sum: 0, nanCount } : { count, min: null, max: null, sum: 0 }
   if (doubles) {
     const asDouble = (raw: bigint): number => sortableToFloat64(Number(BigInt.asIntN(32, raw)), Number(BigInt.asIntN(32, raw >> 32n)))
-    return { count, min: asDouble(min), max: asDouble(max), sum: doubleSum }
+    return { count, min: asDouble(min), max: asDouble(max), sum: doubleSum, nanCount }
   }
   return { count, min: exact(min), max: exact(max), sum: exact(integerSum) }
 }

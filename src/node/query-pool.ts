@@ -19,7 +19,9 @@ import { DocSet } from '../kernels/doc-set.js'
 import type { TermCount } from '../kernels/facets.js'
 import type { BoundingBox } from '../kernels/filters.js'
 import type { NaturalValue } from '../kernels/natural-units.js'
+import { termList, type Terms } from '../kernels/filters.js'
 import { openColumns } from '../read/open.js'
+import { fileBytesOf } from '../read/file-input.js'
 import type { ColumnsReader } from '../read/reader.js'
 import { mergeAggregates, rebuildError, sharedMemoryBackend, splitDocuments, sumCounts, type AggregateParts } from './query-merge.js'
 import type { ColumnInfo, OpenedSegment, OpenRequest, PooledMethod, QueryRequest, WorkerData, WorkerReply, WorkerRequest } from './query-protocol.js'
@@ -130,11 +132,11 @@ export class QueryPool implements AsyncDisposable {
    * bytes are copied once into the kernels' shared memory, and hashed once, as they are copied.
    * Rejects with the reader's error (CorruptIndexException, ...), the first worker's if several.
    */
-  async open(bytes: SharedArrayBuffer | Uint8Array, options: PooledOpenOptions = {}): Promise<PooledSegment> {
+  async open(bytes: SharedArrayBuffer | ArrayBuffer | Uint8Array, options: PooledOpenOptions = {}): Promise<PooledSegment> {
     this.assertOpen()
+    const source = fileBytesOf(bytes, 'QueryPool.open')
     const segment = nextSegment++
     const fileName = options.fileName ?? 'columns'
-    const source = bytes instanceof SharedArrayBuffer ? new Uint8Array(bytes) : bytes
     if (this.kernelMemory !== null) return this.openInKernelMemory(segment, source, fileName, options.maxDoc)
     let shared: Uint8Array
     if (source.buffer instanceof SharedArrayBuffer) shared = source
@@ -376,8 +378,8 @@ export class PooledSegment {
   }
 
   /** Documents with any of the terms, like Column.termFilter; a shared DocSet. */
-  termFilter(field: string, terms: Iterable<string | Uint8Array>, docs?: DocSet): Promise<DocSet> {
-    return this.filter('termFilter', field, [Array.from(terms)], docs)
+  async termFilter(field: string, terms: Terms, docs?: DocSet): Promise<DocSet> {
+    return this.filter('termFilter', field, [termList(field, terms)], docs)
   }
 
   /** Documents with a point inside the box, like Column.boundingBoxFilter; a shared DocSet. */

@@ -2,6 +2,7 @@
  * Messages between the query pool and its workers. Bytes and bitsets travel
  * as SharedArrayBuffers (shared, never copied); counts come back transferred.
  */
+import type { LinearMemory } from '../backend/wasm/memory-types.js'
 import type { ColumnType, Layout } from '../format/constants.js'
 
 /** What the pool learns about a column when a worker opens the segment. */
@@ -24,7 +25,8 @@ export type PooledMethod = 'facetCounts' | 'histogram' | 'aggregate' | 'rangeFil
 
 /** What a worker starts with: the pool's shared kernel memory (backend 'wasm') and its static window there. */
 export interface WorkerData {
-  sharedMemory: WebAssembly.Memory | null
+  /** A WebAssembly.Memory (shared), typed structurally: see memory-types.ts. */
+  sharedMemory: LinearMemory | null
   window: number
 }
 

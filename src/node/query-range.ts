@@ -18,6 +18,7 @@ import {
   anyBitInRange, chunkOffsets, compressBits, depositBits, DOCUMENT_CHUNK, loadOffsets, setBitRange,
 } from '../kernels/layout.js'
 import { rawEdges, type NaturalValue } from '../kernels/natural-units.js'
+import { aggregateValues } from '../kernels/aggregations.js'
 import type { Column } from '../read/column.js'
 
 /** Documents [from, to) of a column. */
@@ -270,7 +271,7 @@ export function aggregateInRange(column: Column, backend: ColumnsBackend, filter
   const [first, end] = valueRange(column, backend, range)
   const selection = selectValues(column, backend, filter, range, first, end)
   try {
-    backend.query.aggregate(column.values, first, end - first, column.type === 'fractional' ? 'sortable' : 'integer', selection.memory, selection.start, state)
+    aggregateValues(column, backend, first, end - first, selection.memory, selection.start, state)
   } finally {
     release(selection)
   }

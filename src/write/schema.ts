@@ -28,8 +28,12 @@ export interface ResolvedField {
   columnType: ColumnType | null
 }
 
-/** Checks a schema (unknown types, duplicate or empty names, bad flags) and resolves its fields. */
-export function resolveSchema(schema: unknown): Map<string, ResolvedField> {
+/**
+ * Checks a schema (unknown types, duplicate or empty names, bad flags) and
+ * resolves its fields. Fields that are valid but get no column although they
+ * look meant to (see {@link columnWarning}) add a message to `warnings`.
+ */
+export function resolveSchema(schema: unknown, warnings?: string[]): Map<string, ResolvedField> {
   if (schema === null || typeof schema !== 'object' || !Array.isArray((schema as Schema).fields)) {
     throw new InvalidInputError('schema: expected an object {"fields": [...]}')
   }
@@ -57,6 +61,8 @@ export function resolveSchema(schema: unknown): Map<string, ResolvedField> {
       }
     }
     const wantsColumn = (column === true || facet === true) && type !== 'text'
+    const warning = columnWarning(name, type as FieldType, column === true, facet === true)
+    if (warning !== null) warnings?.push(warning)
     resolved.set(name, {
       name,
       type: type as FieldType,
@@ -65,4 +71,20 @@ export function resolveSchema(schema: unknown): Map<string, ResolvedField> {
     })
   })
   return resolved
+}
+
+/**
+ * Why a field gets no column when that is likely a mistake: a non-text field
+ * with neither `column` nor `facet` is silently left out of the file, and a
+ * text field never has a column whatever it is marked. Null when all is as asked.
+ */
+export function columnWarning(name: string, type: FieldType, column: boolean, facet: boolean): string | null {
+  const quoted = JSON.stringify(name)
+  if (type === 'text') {
+    if (!column && !facet) return null
+    const marks = column && facet ? '"column" and "facet"' : column ? '"column"' : '"facet"'
+    return `field ${quoted} (text) is marked ${marks}, but text fields never get a column`
+  }
+  if (column || facet) return null
+  return `field ${quoted} (${type}) has neither "column" nor "facet": it gets no column`
 }

@@ -26,6 +26,7 @@ export function describeValue(value: unknown): string {
     case 'bigint': return `the bigint ${value}n`
     case 'boolean': return `the boolean ${value}`
     case 'object': return 'an object'
+    case 'undefined': return 'undefined'
     default: return `a ${typeof value}`
   }
 }
@@ -110,17 +111,69 @@ export function boolToRaw(field: string, document: number, value: unknown): void
   int64Result[1] = 0
 }
 
-/** Latitude and longitude of a geo point, checked; returns [lat, lon] in the given array. */
+/**
+ * Latitude and longitude of a geo point, checked; returns [lat, lon] in the
+ * given array. Errors show the value given and name each wrong coordinate.
+ */
 export function checkGeoPoint(field: string, document: number, value: unknown, out: Float64Array): void {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    invalidValue(field, document, `expected a geo point {lat, lon}, got ${describeValue(value)}`)
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Date) {
+    invalidValue(field, document, `expected a geo point {lat, lon}, got ${Array.isArray(value) ? `an array ${brief(value, 0)}` : describeValue(value)}`)
   }
   const { lat, lon } = value as { lat?: unknown; lon?: unknown }
-  if (typeof lat !== 'number' || typeof lon !== 'number') {
-    invalidValue(field, document, `geo point needs numeric lat and lon, got lat ${describeValue(lat)} and lon ${describeValue(lon)}`)
+  // One test on the common path; the message is worked out only for a bad point.
+  if (!(typeof lat === 'number' && lat >= -90 && lat <= 90 && typeof lon === 'number' && lon >= -180 && lon <= 180)) {
+    invalidValue(field, document, `geo point ${brief(value, 0)}: ${geoProblem(value, lat, lon)}`)
   }
-  if (!(lat >= -90 && lat <= 90)) invalidValue(field, document, `geo latitude ${lat} is outside [-90, 90]`)
-  if (!(lon >= -180 && lon <= 180)) invalidValue(field, document, `geo longitude ${lon} is outside [-180, 180]`)
   out[0] = lat
   out[1] = lon
+}
+
+/** What is wrong with a geo object's lat and lon: "lon is missing", "lat 91 is outside [-90, 90]"... */
+function geoProblem(point: object, lat: unknown, lon: unknown): string {
+  const latAbsent = lat === undefined && !Object.hasOwn(point, 'lat')
+  const lonAbsent = lon === undefined && !Object.hasOwn(point, 'lon')
+  if (latAbsent && lonAbsent) return 'lat and lon are missing'
+  const problems = [coordinateProblem('lat', lat, latAbsent, 90), coordinateProblem('lon', lon, lonAbsent, 180)]
+  return problems.filter((problem) => problem !== null).join('; ')
+}
+
+/** Why one coordinate is unusable, or null when it is a number within ±limit. */
+function coordinateProblem(name: string, value: unknown, absent: boolean, limit: number): string | null {
+  const range = `[-${limit}, ${limit}]`
+  if (absent) return `${name} is missing`
+  if (value === null || value === undefined) return `${name} is ${value}, not a number`
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) return `${name} is NaN; it must be in ${range}`
+    return value >= -limit && value <= limit ? null : `${name} ${value} is outside ${range}`
+  }
+  // A JSON integer beyond 2^53 arrives as a bigint: far outside any range, which is the real problem.
+  if (typeof value === 'bigint' && (value < -limit || value > limit)) return `${name} ${value} is outside ${range}`
+  const kind = Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`
+  return `${name} is ${kind}, not a number`
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
+/** Entries shown of an object or array in a message; the rest is "…". */
+const BRIEF_ENTRIES = 4
+
+/**
+ * A value as JavaScript would write it, cut short: `{lat: "a", lon: 2}`,
+ * `[1, 2]`; containers inside containers as `{…}` and `[…]`, long strings cut.
+ */
+function brief(value: unknown, depth: number): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 24 ? value.slice(0, 24) + '…' : value)
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value)
+  if (typeof value === 'bigint') return `${value}n`
+  if (value === null || typeof value !== 'object') return String(value)
+  if (value instanceof Date) return 'a Date'
+  const entries = Array.isArray(value) ? value : Object.keys(value)
+  if (entries.length === 0) return Array.isArray(value) ? '[]' : '{}'
+  if (depth > 0) return Array.isArray(value) ? '[…]' : '{…}'
+  const shown = entries.slice(0, BRIEF_ENTRIES).map((entry) => {
+    if (Array.isArray(value)) return brief(entry, depth + 1)
+    const key = entry as string
+    return `${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${brief((value as Record<string, unknown>)[key], depth + 1)}`
+  })
+  if (entries.length > BRIEF_ENTRIES) shown.push('…')
+  return Array.isArray(value) ? `[${shown.join(', ')}]` : `{${shown.join(', ')}}`
 }

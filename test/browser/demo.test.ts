@@ -73,9 +73,11 @@ describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () =>
   let server: StaticServer
   let browser: Awaited<ReturnType<typeof launchChromium>>
   let reader: ColumnsReader
+  let fileBytes = 0
   beforeAll(async () => {
     const file = await ensureFlights()
     reader = openColumns(new Uint8Array(readFileSync(file)))
+    fileBytes = reader.bytes.length
     server = await startServer(await bundleDirectory(['oixk-reader']))
     browser = await launchChromium()
   }, 300_000)
@@ -92,6 +94,8 @@ describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () =>
     try {
       await page.goto(`${server.origin}${path}`)
       await page.waitForFunction(() => (window as unknown as { oixkDemo?: DemoStatus }).oixkDemo?.ready === true, null, { timeout: 90_000 })
+      // The download's progress bar and text as openColumnsFromUrl's onProgress last left them.
+      const progress = await page.evaluate(() => [(document.getElementById('download') as HTMLProgressElement).value, document.getElementById('download-status')!.textContent])
       const initial = await shown(page)
       const term = initial.origin[2][0]
       const before = (await status(page)).interactions
@@ -130,7 +134,7 @@ describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () =>
         mkdirSync(join(ROOT, 'test-results'), { recursive: true })
         await page.screenshot({ path: join(ROOT, 'test-results', screenshot), fullPage: true })
       }
-      return { term, initial, afterClick, afterRange, afterDrag, dateRange, clickStatus, rangeStatus, dragStatus, warm }
+      return { term, progress, initial, afterClick, afterRange, afterDrag, dateRange, clickStatus, rangeStatus, dragStatus, warm }
     } finally {
       await page.close()
     }
@@ -140,8 +144,10 @@ describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () =>
 
   it('loads; a click on an origin and a delay range give exactly the Node API numbers (WebAssembly)', async () => {
     wasmSession = await session('/', 'demo.png')
-    const { term, initial, afterClick, afterRange, afterDrag, dateRange, clickStatus, rangeStatus, dragStatus, warm } = wasmSession
+    const { term, progress, initial, afterClick, afterRange, afterDrag, dateRange, clickStatus, rangeStatus, dragStatus, warm } = wasmSession
     expect(clickStatus.backend).toBe('wasm')
+    const megabytes = (fileBytes / 1e6).toFixed(1)
+    expect(progress).toEqual([1, `${megabytes} of ${megabytes} MB, opening…`])
     expect(initial).toEqual(expected(reader, null, null, []))
     expect(afterClick).toEqual(expected(reader, term, null, [term]))
     expect(afterRange).toEqual(expected(reader, term, [0, 59], [term]))

@@ -31,22 +31,22 @@ export function modelOf(column: Column): ModelColumn {
 
 const double = (raw: bigint): number => sortableBitsToFloat64(raw)
 
-/** A bound or edge in natural units. */
-export type Natural = number | bigint | Date
+/** A bound or edge in natural units, or a raw i64. */
+export type Natural = number | bigint | Date | { raw: bigint }
 
 function naturalNumber(value: Natural): number | bigint {
-  return value instanceof Date ? value.getTime() : value
+  return value instanceof Date ? value.getTime() : typeof value === 'object' ? value.raw : value
 }
 
 /** Whether a raw value of the column is ≥ / ≤ a natural bound (doubles: IEEE compare; others: exact). */
 export function atLeast(model: ModelColumn, raw: bigint, bound: Natural): boolean {
   const type = model.column.type
-  if ((type === 'fractional' || type === 'geo_point') && typeof bound === 'number') return double(raw) >= bound
+  if ((type === 'fractional' || type === 'geo_point') && typeof bound !== 'object') return double(raw) >= Number(bound)
   return raw >= naturalNumber(bound)
 }
 export function atMost(model: ModelColumn, raw: bigint, bound: Natural): boolean {
   const type = model.column.type
-  if ((type === 'fractional' || type === 'geo_point') && typeof bound === 'number') return double(raw) <= bound
+  if ((type === 'fractional' || type === 'geo_point') && typeof bound !== 'object') return double(raw) <= Number(bound)
   return raw <= naturalNumber(bound)
 }
 
@@ -78,12 +78,13 @@ export function modelHistogram(model: ModelColumn, edges: Natural[], docs: numbe
 }
 
 /**
- * Doubles: two number bounds compare as doubles (NaN never matches); with a raw
- * SortableBits bigint bound, both compare raw (a number bound's zero taken as -0 below, +0 above).
+ * Doubles: two natural bounds compare as doubles (NaN never matches; a bigint is its double); with a
+ * { raw } SortableBits bound, both compare raw (a natural bound's zero taken as -0 below, +0 above).
  */
 export function modelRange(model: ModelColumn, lo: Natural, hi: Natural, docs: number[]): number[] {
-  if (model.column.type === 'fractional' && (typeof lo === 'bigint' || typeof hi === 'bigint')) {
-    const rawOf = (bound: Natural, zero: number): bigint => (typeof bound === 'bigint' ? bound : float64ToSortableBits(bound === 0 ? zero : (bound as number)))
+  const isRaw = (bound: Natural) => typeof bound === 'object' && !(bound instanceof Date)
+  if (model.column.type === 'fractional' && (isRaw(lo) || isRaw(hi))) {
+    const rawOf = (bound: Natural, zero: number): bigint => (typeof bound === 'object' && !(bound instanceof Date) ? bound.raw : float64ToSortableBits(Number(bound) === 0 ? zero : Number(bound)))
     const rawLo = rawOf(lo, -0), rawHi = rawOf(hi, 0)
     return docs.filter((d) => model.raw[d].some((v) => v >= rawLo && v <= rawHi))
   }
@@ -104,24 +105,33 @@ export function modelBox(
 
 const exact = (value: bigint): number | bigint => (value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value)
 
-export function modelAggregate(model: ModelColumn, docs: number[]): { count: number; min: number | bigint | null; max: number | bigint | null; sum: number | bigint } {
-  const values = docs.flatMap((d) => model.raw[d])
-  if (values.length === 0) return { count: 0, min: null, max: null, sum: 0 }
-  const min = values.reduce((a, b) => (b < a ? b : a)), max = values.reduce((a, b) => (b > a ? b : a))
+export function modelAggregate(model: ModelColumn, docs: number[]): { count: number; min: number | bigint | null; max: number | bigint | null; sum: number | bigint; nanCount?: number } {
+  let values = docs.flatMap((d) => model.raw[d])
   if (model.column.type === 'fractional') {
+    // NaN is left out like a missing value, and counted apart.
+    const numbers = values.filter((v) => !Number.isNaN(double(v)))
+    const nanCount = values.length - numbers.length
+    if (numbers.length === 0) return { count: 0, min: null, max: null, sum: 0, nanCount }
+    values = numbers
+    const min = values.reduce((a, b) => (b < a ? b : a)), max = values.reduce((a, b) => (b > a ? b : a))
     let sum = 0
     for (const v of values) sum += double(v)
-    return { count: values.length, min: double(min), max: double(max), sum }
+    return { count: values.length, min: double(min), max: double(max), sum, nanCount }
   }
+  if (values.length === 0) return { count: 0, min: null, max: null, sum: 0 }
+  const min = values.reduce((a, b) => (b < a ? b : a)), max = values.reduce((a, b) => (b > a ? b : a))
   return { count: values.length, min: exact(min), max: exact(max), sum: exact(values.reduce((a, b) => a + b, 0n)) }
 }
 
+/** Documents by their smallest (ascending) or largest (descending) value, ties by id; NaN values count as missing, NaN-only documents last by id. */
 export function modelTopK(model: ModelColumn, k: number, order: 'ascending' | 'descending', docs: number[]): number[] {
-  const keyed = docs.filter((d) => model.raw[d].length > 0).map((d) => {
-    const values = model.raw[d]
+  const isNaNValue = (v: bigint) => model.column.type === 'fractional' && Number.isNaN(double(v))
+  const nanOnly = docs.filter((d) => model.raw[d].length > 0 && model.raw[d].every(isNaNValue))
+  const keyed = docs.filter((d) => model.raw[d].some((v) => !isNaNValue(v))).map((d) => {
+    const values = model.raw[d].filter((v) => !isNaNValue(v))
     const key = order === 'ascending' ? values.reduce((a, b) => (b < a ? b : a)) : values.reduce((a, b) => (b > a ? b : a))
     return { d, key }
   })
   keyed.sort((a, b) => (a.key === b.key ? a.d - b.d : (a.key < b.key) === (order === 'ascending') ? -1 : 1))
-  return keyed.slice(0, k).map((entry) => entry.d)
+  return [...keyed.map((entry) => entry.d), ...nanOnly].slice(0, k)
 }

@@ -6,6 +6,7 @@
  * the last block partial.
  */
 import type { ColumnsDocument } from '../../src/write/columns-writer.js'
+import type { Schema, SchemaField } from '../../src/write/schema.js'
 import type { Pick } from './duel.js'
 
 export const MIN_INT64 = -(2n ** 63n)
@@ -113,8 +114,8 @@ function documentCounts(random: () => number, layout: (typeof LAYOUTS)[number], 
 }
 
 /** A random file: schema and documents with a column per type × layout (optional needs maxDoc ≥ 2). */
-export function randomDocuments(random: () => number, maxDoc: number): { schema: { fields: object[] }; docs: ColumnsDocument[] } {
-  const fields: object[] = []
+export function randomDocuments(random: () => number, maxDoc: number): { schema: Schema; docs: ColumnsDocument[] } {
+  const fields: SchemaField[] = []
   const docs: Record<string, unknown>[] = Array.from({ length: maxDoc }, () => ({}))
   for (const type of TYPES) {
     for (const layout of LAYOUTS) {

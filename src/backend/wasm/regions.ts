@@ -3,6 +3,7 @@
  * sorted free list, neighbours merged on free, memory grown when nothing fits.
  * The kernels allocate nothing; every byte they touch was handed out here.
  */
+import type { LinearMemory } from './memory-types.js'
 
 const PAGE_BYTES = 65536
 const MAX_PAGES = 65536 // 4 GiB: the wasm32 limit
@@ -11,7 +12,7 @@ const ALIGNMENT = 16
 
 /** Hands out and takes back byte ranges of one WebAssembly.Memory. */
 export class RegionAllocator {
-  protected readonly memory: WebAssembly.Memory
+  protected readonly memory: LinearMemory
   protected readonly onGrow: () => void
   /** Free ranges as [start, length] pairs, sorted by start, never adjacent. */
   private freeStarts: number[] = []
@@ -24,7 +25,7 @@ export class RegionAllocator {
    * Manages [start, memory end), or with start null no memory until it grows some; onGrow runs
    * after every growth (views must be recreated).
    */
-  constructor(memory: WebAssembly.Memory, start: number | null, onGrow: () => void) {
+  constructor(memory: LinearMemory, start: number | null, onGrow: () => void) {
     this.memory = memory
     this.onGrow = onGrow
     if (start === null) return
@@ -33,8 +34,14 @@ export class RegionAllocator {
     if (end > first) this.addFree(first, end - first)
   }
 
-  /** A region of at least `length` bytes (16-byte aligned); grows memory when needed. */
+  /**
+   * A region of at least `length` bytes (16-byte aligned); grows memory when needed. A length
+   * that is not an integer in [0, 4 GiB) is refused: NaN would otherwise enter the free list.
+   */
   allocate(length: number): number {
+    if (!(Number.isInteger(length) && length >= 0 && length < MAX_PAGES * PAGE_BYTES)) {
+      throw new RangeError(`oixk: WebAssembly region length ${length} is not an integer in [0, 4 GiB)`)
+    }
     const size = align(Math.max(length, 1))
     for (let index = 0; index < this.freeStarts.length; index++) {
       if (this.freeLengths[index] < size) continue
@@ -54,7 +61,7 @@ export class RegionAllocator {
 
   /** Gives a region back (from allocate); freeing twice or an unknown address throws. */
   free(start: number): void {
-    const size = this.lengthOf.get(start)
+    const size = Number.isInteger(start) && start >= 0 ? this.lengthOf.get(start) : undefined
     if (size === undefined) throw new Error(`oixk: WebAssembly region ${start} is not allocated`)
     this.lengthOf.delete(start)
     this.bytesInUse -= size
@@ -85,6 +92,10 @@ export class RegionAllocator {
   }
 
   protected addFree(start: number, length: number): void {
+    // Only whole aligned ranges inside memory are ever free; anything else is a bug, never stored.
+    if (!(Number.isInteger(start) && Number.isInteger(length) && start >= 0 && length > 0 && start + length <= this.memory.buffer.byteLength)) {
+      throw new RangeError(`oixk: WebAssembly free range [${start}, ${start} + ${length}) is not inside memory`)
+    }
     let index = 0
     while (index < this.freeStarts.length && this.freeStarts[index] < start) index++
     this.freeStarts.splice(index, 0, start)

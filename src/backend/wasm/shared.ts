@@ -10,6 +10,8 @@
  * whose pages belong to the thread that grew. Node only: nothing here may reach
  * a browser bundle.
  */
+import { instantiateKernelsSync } from './instantiate.js'
+import type { LinearMemory } from './memory-types.js'
 import { RegionAllocator } from './regions.js'
 import { type Kernels, WasmRuntime } from './runtime.js'
 import { SHARED_BASE, SHARED_RELOCATIONS, SHARED_STATIC_BYTES, SHARED_WASM_BASE64 } from './shared-module-bytes.js'
@@ -42,7 +44,7 @@ export class SharedRegionAllocator extends RegionAllocator {
   private readonly minimumGrowthPages: number
 
   /** Starts with nothing free; every region comes from pages this allocator grows. */
-  constructor(memory: WebAssembly.Memory, onGrow: () => void, minimumGrowthPages: number) {
+  constructor(memory: LinearMemory, onGrow: () => void, minimumGrowthPages: number) {
     // Not [memory end, memory end): two reads of the end, with another thread growing between them,
     // would give this allocator that thread's pages (two workers' output buffers overlapped so).
     super(memory, null, onGrow)
@@ -64,7 +66,7 @@ export class SharedRegionAllocator extends RegionAllocator {
 
 /** The pool's shared memory: the workers' static windows, then files allocated by the main thread. */
 export class SharedKernelMemory {
-  readonly memory: WebAssembly.Memory
+  readonly memory: LinearMemory
   readonly workers: number
   private readonly files: SharedRegionAllocator
 
@@ -168,12 +170,10 @@ export function hashFollowingCopy(runtime: WasmRuntime, address: number, length:
  * A worker's runtime: its own instance (static data in window `worker`) over the shared memory,
  * allocating only from pages it grows itself. Call refreshViews when another thread grew the memory.
  */
-export function createSharedWasmRuntime(memory: WebAssembly.Memory, worker: number): WasmRuntime {
-  const module = new WebAssembly.Module(sharedKernelBytes(worker) as BufferSource)
-  const exported = new Set(WebAssembly.Module.exports(module).map((entry) => entry.name))
-  const missing = SHARED_EXPORTS.filter((name) => !exported.has(name))
-  if (missing.length > 0) throw new Error(`oixk: the shared-memory kernels lack ${missing.join(', ')} (run npm run build:wasm)`)
+export function createSharedWasmRuntime(memory: LinearMemory, worker: number): WasmRuntime {
   // The instance re-exports the imported memory as `memory`, as the runtime expects.
-  const instance = new WebAssembly.Instance(module, { env: { memory } })
+  const instance = instantiateKernelsSync(sharedKernelBytes(worker), { env: { memory } })
+  const missing = SHARED_EXPORTS.filter((name) => !(name in instance.exports))
+  if (missing.length > 0) throw new Error(`oixk: the shared-memory kernels lack ${missing.join(', ')} (run npm run build:wasm)`)
   return new WasmRuntime(instance, (onGrow) => new SharedRegionAllocator(memory, onGrow, MIN_ARENA_GROWTH_PAGES))
 }

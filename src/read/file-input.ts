@@ -1,0 +1,25 @@
+/**
+ * What openColumns and the pool accept as a file: a Uint8Array (a Node Buffer
+ * too, at any offset), an ArrayBuffer or a SharedArrayBuffer. Anything else is
+ * refused before it reaches a backend, whose allocator would take a missing
+ * length for a size.
+ */
+
+/** The bytes of a file argument as a Uint8Array; TypeError naming what was passed otherwise. */
+export function fileBytesOf(input: unknown, call: string): Uint8Array {
+  if (input instanceof Uint8Array) return input
+  if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && input instanceof SharedArrayBuffer)) {
+    return new Uint8Array(input)
+  }
+  throw new TypeError(`${call}: the file must be a Uint8Array, ArrayBuffer or SharedArrayBuffer, got ${describeInput(input)}`)
+}
+
+/** Names a value for an error: its type, or its constructor for objects. */
+export function describeInput(value: unknown): string {
+  if (value === null || value === undefined) return String(value)
+  if (typeof value === 'string') return `a string (${value.length} characters)`
+  if (typeof value === 'function' || typeof value === 'symbol') return `a ${typeof value}`
+  if (typeof value !== 'object') return `${typeof value} ${String(value)}`
+  const name = Object.getPrototypeOf(value)?.constructor?.name
+  return typeof name === 'string' && name !== 'Object' ? `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}` : 'a plain object'
+}

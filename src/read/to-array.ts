@@ -1,0 +1,61 @@
+/**
+ * Column.toArray: one entry per document in natural units, what Arrow JS and
+ * flechette users reach for. Values are decoded in bulk, then laid out by
+ * document: null for a document without values, an array for a multi column.
+ */
+import type { Column } from './column.js'
+
+/** Options of Column.toArray. */
+export interface ToArrayOptions {
+  /** Dates as Date objects (default: milliseconds since the epoch as numbers). */
+  useDate?: boolean
+  /** Integral, date and ordinal values as bigints (default: numbers, with an error beyond 2^53). */
+  useBigInt?: boolean
+}
+
+/** A document's value in natural units. */
+export type ColumnValue = string | number | bigint | boolean | Date | { lat: number; lon: number }
+
+/** Every document's value(s): null without a value, an array of values for a multi column. */
+export function columnToArray(column: Column, options: ToArrayOptions = {}): (ColumnValue | ColumnValue[] | null)[] {
+  const count = column.totalValueCount
+  const type = column.type
+  let valueAt: (index: number) => ColumnValue
+  if (type === 'keyword') {
+    const ordinals = new Int32Array(count)
+    column.readValues(0, ordinals)
+    // Each term is decoded once, then shared by every document that has it.
+    const terms: (string | undefined)[] = []
+    valueAt = (index) => (terms[ordinals[index]] ??= column.term(ordinals[index]))
+  } else if (type === 'geo_point') {
+    const lat = new Float64Array(count), lon = new Float64Array(count)
+    column.readValues(0, lat)
+    column.readValues(0, lon, 'longitude')
+    valueAt = (index) => ({ lat: lat[index], lon: lon[index] })
+  } else if (options.useBigInt === true && type !== 'fractional' && type !== 'bool') {
+    const raw = new BigInt64Array(count)
+    column.readValues(0, raw)
+    valueAt = (index) => raw[index]
+  } else {
+    const numbers = new Float64Array(count)
+    column.readValues(0, numbers)
+    valueAt = type === 'bool' ? (index) => numbers[index] === 1
+      : type === 'date' && options.useDate === true ? (index) => new Date(numbers[index]) : (index) => numbers[index]
+  }
+  const result: (ColumnValue | ColumnValue[] | null)[] = new Array(column.maxDoc)
+  if (column.layout === 'dense') {
+    for (let document = 0; document < column.maxDoc; document++) result[document] = valueAt(document)
+  } else if (column.layout === 'optional') {
+    // The presence bitmap gives each document's value index in order: no rank per document.
+    const words = column.presence!.words
+    for (let document = 0, next = 0; document < column.maxDoc; document++) {
+      result[document] = ((words[document >>> 5] >>> (document & 31)) & 1) === 0 ? null : valueAt(next++)
+    }
+  } else {
+    for (let document = 0; document < column.maxDoc; document++) {
+      const n = column.valueCount(document), first = column.firstValueIndex(document)
+      result[document] = n === 0 ? null : Array.from({ length: n }, (_, nth) => valueAt(first + nth))
+    }
+  }
+  return result
+}

@@ -1,0 +1,150 @@
+/**
+ * Calls that looked right and answered silently wrong (issue: a new user's first hour), each
+ * with its exact answer or error, on both backends; and DocSets' lifetime: closing a reader
+ * frees every DocSet made from it.
+ */
+import { describe, expect, it } from 'vitest'
+import { wasmRuntime } from '../src/backend/wasm/runtime.js'
+import { createValueBuffer } from '../src/read/buffers.js'
+import { openColumns } from '../src/read/open.js'
+import { flushColumns } from '../src/write/columns-writer.js'
+
+const schema = { fields: [
+  { name: 'city', type: 'keyword', facet: true },
+  { name: 'n', type: 'integral', column: true },
+  { name: 'price', type: 'fractional', column: true },
+  { name: 'when', type: 'date', column: true },
+] } as const
+const bytes = flushColumns(schema, [
+  { city: 'SEA', n: 1, price: 1, when: '2024-01-01T00:00:00Z' },
+  { city: 'LAX', n: 2, price: 2.5, when: '2024-01-02T00:00:00Z' },
+  { city: 'SEA', n: 3, price: 1n, when: '2024-01-03T12:00:00+02:00' },
+], { maxDoc: 4 })!
+
+describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', (backend) => {
+  it('termFilter takes one term as one term, and refuses non-terms', () => {
+    const reader = openColumns(bytes, { backend, fileName: 'seg.columns' })
+    const city = reader.column('city')
+    expect(city.termFilter('SEA').toArray()).toEqual(Uint32Array.of(0, 2))
+    expect(city.termFilter(['SEA', 'LAX']).toArray()).toEqual(Uint32Array.of(0, 1, 2))
+    expect(city.termFilter(new Set(['LAX'])).toArray()).toEqual(Uint32Array.of(1))
+    expect(() => city.termFilter([83 as unknown as string])).toThrow(
+      new TypeError('field "city": a term must be a string or UTF-8 bytes (Uint8Array), got number 83'),
+    )
+    expect(() => city.termFilter(null as unknown as string)).toThrow(
+      new TypeError('field "city": terms must be a string, a Uint8Array or an iterable of them, got null'),
+    )
+    reader.close()
+  })
+
+  it('fractional bounds mean what the writer\'s input means; raw bounds are explicit', () => {
+    const reader = openColumns(bytes, { backend })
+    const price = reader.column('price')
+    expect(price.rangeFilter(1n, 2n).toArray()).toEqual(Uint32Array.of(0, 2))
+    expect(price.rangeFilter(1, 2.5).toArray()).toEqual(Uint32Array.of(0, 1, 2))
+    expect(price.rangeFilter({ raw: 0n }, { raw: 2n ** 63n - 1n }).toArray()).toEqual(Uint32Array.of(0, 1, 2))
+    expect(() => price.rangeFilter({ raw: 1.5 as unknown as bigint }, 2)).toThrow(
+      new RangeError('field "price": { raw } must hold a bigint in the i64 range, got 1.5'),
+    )
+    reader.close()
+  })
+
+  it('date bounds and edges take ISO-8601 strings, parsed as the writer parses them', () => {
+    const reader = openColumns(bytes, { backend })
+    const when = reader.column('when')
+    expect(when.rangeFilter('2024-01-02', '2024-01-03T10:00:00Z').toArray()).toEqual(Uint32Array.of(1, 2))
+    expect(when.rangeFilter('2024-01-03T10:00:01Z', Infinity).toArray()).toEqual(Uint32Array.of())
+    expect(when.histogram(['2024-01-01', '2024-01-02', new Date('2024-01-04')])).toEqual(Uint32Array.of(1, 2))
+    expect(() => when.rangeFilter('2024-02-30', 0)).toThrow(
+      new RangeError('field "when": invalid date bound "2024-02-30": day 30 does not exist in February'),
+    )
+    expect(() => reader.column('n').rangeFilter('1', 2)).toThrow(
+      new TypeError('field "n" is integral; string bounds are ISO-8601 dates, for date columns'),
+    )
+    reader.close()
+  })
+
+  it('reader.column names a missing field and lists the columns; getColumn still answers null', () => {
+    const reader = openColumns(bytes, { backend, fileName: 'seg.columns' })
+    expect(reader.getColumn('typo')).toBeNull()
+    expect(() => reader.column('typo')).toThrow(new RangeError(
+      'seg.columns: no column for field "typo" (a field no document has a value for has none); columns: "city", "n", "price", "when"',
+    ))
+    expect(() => openColumns(null, { maxDoc: 3, backend }).column('x')).toThrow(
+      'columns: no column for field "x" (a field no document has a value for has none); columns: none',
+    )
+    reader.close()
+  })
+
+  it('messages name the method called and say what is wrong', () => {
+    const reader = openColumns(bytes, { backend, fileName: 'seg.columns' })
+    expect(() => reader.column('n').getKeywordString(0)).toThrow(new TypeError('field "n" is integral; getKeywordString reads keyword columns'))
+    expect(() => reader.column('n').getInt64(1.5)).toThrow(new RangeError('field "n": document 1.5 is not an integer (documents are [0, 4))'))
+    expect(() => reader.column('n').getInt64(4)).toThrow(new RangeError('field "n": document 4 is outside [0, 4)'))
+    expect(() => openColumns(bytes, { backend, maxDoc: 10 })).toThrow(
+      "columns: the file's maxDoc is 4, but the segment has 10 documents (options.maxDoc)",
+    )
+    reader.close()
+  })
+})
+
+describe.each(['ts', 'wasm'] as const)('DocSet lifetime (%s)', (backend) => {
+  it('closing a reader releases the DocSets made from it; ValueBuffers stay', () => {
+    const reader = openColumns(bytes, { backend })
+    const kept = createValueBuffer('int64', 3, { backend })
+    reader.column('n').readValues(0, kept.array)
+    const made = [reader.createDocSet(), reader.allDocuments(), reader.column('n').rangeFilter(1, 2), reader.column('city').termFilter('SEA')]
+    made.push(made[1].clone())
+    reader.close()
+    for (const set of made) expect(() => set.count()).toThrow('DocSet was released')
+    made[0].release()
+    expect(Array.from(kept.array)).toEqual([1n, 2n, 3n])
+    kept.release()
+  })
+
+  it('sets dropped without release() give their memory back when the reader closes', () => {
+    const big = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, Array.from({ length: 300_000 }, (_, v) => ({ v })))!
+    const inUse = () => (backend === 'wasm' ? wasmRuntime().regions.bytesInUse : 0)
+    const reader = openColumns(big, { backend })
+    const before = inUse()
+    for (let round = 0; round < 200; round++) reader.column('v').rangeFilter(round, round + 1000)
+    if (backend === 'wasm') expect(inUse()).toBeGreaterThan(before + 150 * 37_500)
+    reader.close()
+    const after = openColumns(big, { backend })
+    // The file's own region is all that is in use again: no dropped set is left.
+    expect(inUse()).toBe(before)
+    after.close()
+  })
+})
+
+describe.each(['ts', 'wasm'] as const)('column.toArray (%s)', (backend) => {
+  it('gives one entry per document in natural units: null without a value, arrays for multi', () => {
+    const file = flushColumns({ fields: [
+      { name: 'k', type: 'keyword', facet: true },
+      { name: 'tags', type: 'keyword', facet: true, multi: true },
+      { name: 'n', type: 'integral', column: true },
+      { name: 'big', type: 'integral', column: true },
+      { name: 'x', type: 'fractional', column: true },
+      { name: 'd', type: 'date', column: true },
+      { name: 'ok', type: 'bool', column: true },
+      { name: 'at', type: 'geo_point', column: true },
+    ] }, [
+      { k: 'b', tags: ['y', 'x', 'y'], n: 5, big: 2n ** 60n, x: -0, d: 86_400_000, ok: true, at: { lat: 1.5, lon: -2 } },
+      null,
+      { k: 'a', tags: [], n: -7, big: 1, x: NaN, d: '1970-01-01T00:00:01Z', ok: false },
+    ])!
+    const reader = openColumns(file, { backend })
+    expect(reader.column('k').toArray()).toEqual(['b', null, 'a'])
+    expect(reader.column('tags').toArray()).toEqual([['y', 'x', 'y'], null, null])
+    expect(reader.column('n').toArray()).toEqual([5, null, -7])
+    expect(() => reader.column('big').toArray()).toThrow(new RangeError('field "big": value 0 (1152921504606846976) is beyond 2^53; read into a BigInt64Array'))
+    expect(reader.column('big').toArray({ useBigInt: true })).toEqual([2n ** 60n, null, 1n])
+    const doubles = reader.column('x').toArray()
+    expect(Object.is(doubles[0], -0) && doubles[1] === null && Number.isNaN(doubles[2])).toBe(true)
+    expect(reader.column('d').toArray()).toEqual([86_400_000, null, 1000])
+    expect(reader.column('d').toArray({ useDate: true })).toEqual([new Date(86_400_000), null, new Date(1000)])
+    expect(reader.column('ok').toArray()).toEqual([true, null, false])
+    expect(reader.column('at').toArray()).toEqual([{ lat: 1.5, lon: -2 }, null, null])
+    reader.close()
+  })
+})
