@@ -84,6 +84,22 @@ function browserConstantSpans() {
 }
 
 /**
+ * Plain WebAssembly instantiation in place of src/backend/wasm/instantiate.ts, which goes
+ * through @assemblyscript/loader: the loader would add 1,642 bytes gzip to the
+ * reader bundle, past its budget, and the kernels import nothing for it to provide.
+ */
+function browserInstantiate() {
+  return {
+    name: 'oixk-browser-instantiate',
+    load(id) {
+      if (!id.replaceAll('\\', '/').endsWith('src/backend/wasm/instantiate.ts')) return null
+      return 'export const instantiateKernelsSync = (b, i = {}) => new WebAssembly.Instance(new WebAssembly.Module(b), i)\n'
+        + 'export const instantiateKernels = async (b, i = {}) => (await WebAssembly.instantiate(b, i)).instance\n'
+    },
+  }
+}
+
+/**
  * The browser kernels gzipped by Zopfli, in base64: the same gzip format, 7,331 bytes
  * against zlib's 7,645 at level 9, about 315 bytes less in the reader bundle's gzip.
  * Compressed once per process.
@@ -129,6 +145,23 @@ function lazyTypeScriptBackend() {
   }
 }
 
+/**
+ * The reader bundle's format 2 full check on demand: canonical-loader.ts (a static import)
+ * becomes canonical-loader-lazy.ts, whose dynamic import rollup writes as the chunk
+ * oixk-reader-verify.js (the writer's encoders) next to the bundle.
+ */
+function lazyFullCheck() {
+  return {
+    name: 'oixk-lazy-full-check',
+    async resolveId(source, importer, options) {
+      if (!source.endsWith('/canonical-loader.js')) return null
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true })
+      if (resolved === null || !resolved.id.replaceAll('\\', '/').endsWith('src/cascade/reader/canonical-loader.ts')) return resolved
+      return `${root}src/cascade/reader/canonical-loader-lazy.ts`
+    },
+  }
+}
+
 /** Bundle name → entry module. */
 export const BUNDLES = {
   'oixk-reader': 'src/entry-reader.ts',
@@ -138,7 +171,7 @@ export const BUNDLES = {
 
 /** Chunks a bundle loads on demand, written next to it: bundle name → file names. */
 export const LAZY_CHUNKS = {
-  'oixk-reader': ['oixk-reader-ts.js'],
+  'oixk-reader': ['oixk-reader-ts.js', 'oixk-reader-verify.js', 'oixk-reader-shared.js'],
   'oixk-writer': [],
   oixk: [],
 }
@@ -155,9 +188,10 @@ export function bundleOptions(name, outDir = `${root}dist/browser`) {
     // The entry may also export the internals its lazy chunk imports from it (else rollup adds a facade file).
     preserveEntrySignatures: 'allow-extension',
     plugins: [
-      ...(lazy ? [lazyTypeScriptBackend()] : []),
+      ...(lazy ? [lazyTypeScriptBackend(), lazyFullCheck()] : []),
       browserKernelBytes(),
       browserConstantSpans(),
+      browserInstantiate(),
       typescript({
         tsconfig: false,
         include: [`${root}src/**/*.ts`],
@@ -178,7 +212,15 @@ export function bundleOptions(name, outDir = `${root}dist/browser`) {
       kernelsLast(),
     ],
     output: lazy
-      ? { dir: outDir, format: 'es', entryFileNames: '[name].js', chunkFileNames: LAZY_CHUNKS[name][0] }
+      ? {
+        dir: outDir, format: 'es', entryFileNames: '[name].js',
+        // The pure-TypeScript backend, the format 2 full check, and the v2 block modules both use.
+        chunkFileNames: (chunk) => {
+          const facade = (chunk.facadeModuleId ?? '').replaceAll('\\', '/')
+          return facade.endsWith('src/backend/ts/index.ts') ? LAZY_CHUNKS[name][0]
+            : facade.endsWith('src/cascade/reader/canonical.ts') ? LAZY_CHUNKS[name][1] : LAZY_CHUNKS[name][2]
+        },
+      }
       : { dir: outDir, format: 'es', entryFileNames: '[name].js', inlineDynamicImports: true },
     onwarn(warning, warn) {
       // A node: import would break the bundle in browsers: fail the build.

@@ -13,6 +13,15 @@
 //   u32 entries); 2 value not representable (scratch: u32 position in the run,
 //   and the raw i64 value at +8, for the message); 3 ordinal ≥ limit (scratch:
 //   u32 position, raw i64 value at +8).
+// - Format v2 (cascade/, docs/format-v2.md): a sequence v1's kernels cannot read
+//   is a node = the address of its form byte; the kernels find its children from
+//   the bytes. cascadeGet(node, index, out) and cascadeDecode(node, first, n, out)
+//   give raw i64 values; cascadeDecodeFloat64Sortable / cascadeDecodeFloat64Exact /
+//   cascadeDecodeInt32 (node, first, n, [limit,] out) mirror the typed decoders
+//   (statuses 2 and 3 as below). Status 5: a block dictionary index ≥ k (scratch:
+//   u32 node, u32 block, u32 index, u32 k; node: the form-0 node holding the
+//   block); 6: a sequence dictionary code ≥ k (scratch: u32 node, u32 value index,
+//   u32 code's low word, u32 k). Both are checked as read, like table indexes.
 // - u32 results (rank) reach JS as int32: values ≥ 2^31 need >>> 0.
 // - Query kernels (query-*.ts) take a run (first, count) of a sequence, a
 //   selection bitset (sel = 0: every value; else bit selStart + i selects value
@@ -25,6 +34,8 @@ import { SCRATCH } from './common'
 export { decodeRaw, getRaw } from './decode'
 // Typed runs: sortable or exact doubles, int32 or keyword ordinals.
 export { decodeFloat64Exact, decodeFloat64Sortable, decodeInt32 } from './typed'
+// Format v2: raw and typed reads of any cascade (assembly/cascade/).
+export { cascadeDecode, cascadeDecodeFloat64Exact, cascadeDecodeFloat64Sortable, cascadeDecodeInt32, cascadeGet } from './cascade/index'
 // The full check's block test (canonical records) and the sequence's min and max.
 export { checkCanonical } from './canonical'
 // The file checksum, of a whole input or (Node's worker pool) of one arriving in pieces.

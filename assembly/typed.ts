@@ -22,7 +22,7 @@ function reportValue(status: i32, position: u32, value: i64): i32 {
 }
 
 /** SortableBits decode in place of n i64 at o: b ^ ((b >> 63) & 0x7FFF_FFFF_FFFF_FFFF), two values per v128. */
-function sortableInPlace(o: usize, n: u32): void {
+export function sortableInPlace(o: usize, n: u32): void {
   const low63 = i64x2.splat(0x7FFF_FFFF_FFFF_FFFF)
   const end = o + (<usize>n << 3)
   let p = o

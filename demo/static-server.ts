@@ -59,8 +59,9 @@ export async function startServer(
     }
     try {
       if (extra?.(path, respond)) return
-      // oixk-reader-ts.js: the reader's pure-TypeScript backend, which it imports on demand.
-      const bundle = /^\/bundle\/(oixk(?:-reader(?:-ts)?|-writer)?)\.js$/.exec(path)
+      // oixk-reader-{ts,shared,verify}.js: the reader's lazy chunks (the pure-TypeScript backend, the v2 block
+      // modules it shares with the format 2 full check, that check), which it imports on demand.
+      const bundle = /^\/bundle\/(oixk(?:-reader(?:-ts|-shared|-verify)?|-writer)?)\.js$/.exec(path)
       if (bundle !== null) return respond(TYPES['.js'], readFileSync(join(bundleDir, `${bundle[1]}.js`)))
       const relative = normalize(path).replace(/^\/+/, '')
       if (!ALLOWED.some((prefix) => relative.startsWith(prefix)) || relative.includes('..')) throw new Error('not served')

@@ -14,7 +14,7 @@ export const BUNDLE_NAMES = ['oixk-reader', 'oixk-writer', 'oixk'] as const
 export type BundleName = (typeof BUNDLE_NAMES)[number]
 /** Files a bundle imports on demand, written next to it (LAZY_CHUNKS of rollup.config.js; the bundle-size test checks they agree). */
 export const LAZY_CHUNK_FILES: Readonly<Record<BundleName, readonly string[]>> = {
-  'oixk-reader': ['oixk-reader-ts.js'],
+  'oixk-reader': ['oixk-reader-ts.js', 'oixk-reader-verify.js', 'oixk-reader-shared.js'],
   'oixk-writer': [],
   oixk: [],
 }

@@ -35,8 +35,8 @@ describe('frame', () => {
   })
   it('header magic', () => fails((m) => { m.magic ^= 0x20 }, 'bad header magic 6f 49 58 4b (expected "OIXK")'))
   it('version', () => {
-    fails((m) => { m.version = 2 }, 'unsupported format version 2 (this reader knows 1)')
-    fails((m) => { m.version = 0 }, 'unsupported format version 0 (this reader knows 1)')
+    fails((m) => { m.version = 3 }, 'unsupported format version 3 (this reader knows 1 and 2)')
+    fails((m) => { m.version = 0 }, 'unsupported format version 0 (this reader knows 1 and 2)')
   })
   it('footer magic', () => fails((m) => { m.footerMagic ^= 0x20 }, 'bad footer magic 6b 58 49 4f (expected "KXIO"); the file may be truncated'))
   it('checksum mismatch (not recomputed)', () => {
@@ -47,10 +47,10 @@ describe('frame', () => {
     expectCorrupt(() => open(bytes), `checksum mismatch: stored ${hex(stored)}, computed ${hex(xxh64(bytes, 0, L - 8))}`)
   })
   it('maxDoc differs from the caller\'s document count', () => {
-    expectCorrupt(() => open(richBytes(), 100), 'maxDoc is 101, but the segment has 100 documents')
+    expectCorrupt(() => open(richBytes(), 100), "the file's maxDoc is 101, but the segment has 100 documents (options.maxDoc)")
     const model = rich()
     model.maxDoc = 102
-    expectOpenFails(model, 'maxDoc is 102, but the segment has 101 documents', 101)
+    expectOpenFails(model, "the file's maxDoc is 102, but the segment has 101 documents (options.maxDoc)", 101)
   })
 })
 

@@ -24,6 +24,7 @@ describe('fuzz: seeded mutants', () => {
     for (const seed of seeds) {
       expect(checkFile(seed.bytes), seed.name).toEqual([])
       expect(judge(seed.bytes, 'ts').ok, seed.name).toBe(true)
+      if (seed.version !== 1) continue
       for (const column of seed.model.columns) {
         const type = typeCodes[column.type - 1]
         combos.add(`${type}/${LAYOUTS[column.layout]}`)
@@ -37,6 +38,18 @@ describe('fuzz: seeded mutants', () => {
     wasmReader.close()
     expect(combos.size).toBe(TYPES.length * LAYOUTS.length)
     for (const type of typeCodes) expect([...kinds.get(type)!].sort(), type).toEqual(type === 'bool' ? [0, 1] : [0, 1, 2])
+    // Format 2 seeds: their located fields include every sequence form and block kind for the field operators.
+    const v2 = seeds.filter((seed) => seed.version === 2)
+    expect(v2.length).toBeGreaterThan(1)
+    const forms = new Set<number>(), blockKinds = new Set<number>()
+    for (const seed of v2) {
+      for (const field of seed.fields) {
+        if (field.what.endsWith(' form') && !field.what.includes('dictionary form')) forms.add(seed.bytes[field.at])
+        if (/ block \d+ kind$/.test(field.what)) blockKinds.add(seed.bytes[field.at])
+      }
+    }
+    expect([...forms].sort()).toEqual([0, 1, 2, 3])
+    expect([...blockKinds].sort()).toEqual([0, 1, 3, 4, 5, 6, 7])
   })
 
   it(`${MUTANTS} mutants: success or CorruptIndexException, identical on both backends`, () => {

@@ -4,7 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { type ColumnsReader, flushColumns, openColumns } from '../src/index.js'
+import { type ColumnsReader, flushColumns, openColumns, type Schema } from '../src/index.js'
+import { signature, summarize } from '../src/cascade/describe.js'
 
 const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), 'golden')
 const names = readdirSync(GOLDEN).filter((file) => file.endsWith('.oixk')).map((file) => file.slice(0, -'.oixk'.length)).sort()
@@ -62,7 +63,7 @@ describe('golden files', () => {
       const bytes = new Uint8Array(readFileSync(join(GOLDEN, `${name}.oixk`)))
       const expected = JSON.parse(readFileSync(join(GOLDEN, `${name}.json`), 'utf8'))
       const input = JSON.parse(readFileSync(join(GOLDEN, `${name}.input.json`), 'utf8'), revive) as {
-        schema: unknown; maxDoc: number; docs: (Record<string, unknown> | null)[]
+        schema: Schema; maxDoc: number; docs: (Record<string, unknown> | null)[]
       }
 
       it('opens, verifies and dumps to its JSON', () => {
@@ -80,6 +81,40 @@ describe('golden files', () => {
       })
     })
   }
+
+  describe('format 2', () => {
+    const V2 = join(GOLDEN, 'v2')
+    const v2Names = readdirSync(V2).filter((file) => file.endsWith('.oixk')).map((file) => file.slice(0, -'.oixk'.length)).sort()
+    it('every v1 golden file has its format 2 twin, and "cascades" takes every block kind and form', () => {
+      expect(v2Names).toEqual([...names, 'cascades'].sort())
+    })
+    for (const name of v2Names) {
+      const inputPath = join(name === 'cascades' ? V2 : GOLDEN, `${name}.input.json`)
+      const input = JSON.parse(readFileSync(inputPath, 'utf8'), revive) as { schema: Schema; maxDoc: number; docs: (Record<string, unknown> | null)[] }
+      const bytes = new Uint8Array(readFileSync(join(V2, `${name}.oixk`)))
+      it(`${name}: opens and verifies on both backends, dumps as its v1 twin, and re-flushes to the same bytes`, () => {
+        const v1 = name === 'cascades'
+          ? dump(openColumns(flushColumns(input.schema, input.docs, { maxDoc: input.maxDoc }), { maxDoc: input.maxDoc }))
+          : JSON.parse(readFileSync(join(GOLDEN, `${name}.json`), 'utf8'))
+        for (const backend of ['ts', 'wasm'] as const) {
+          const reader = openColumns(bytes, { maxDoc: input.maxDoc, fileName: `v2/${name}.oixk`, backend })
+          expect(reader.format).toBe(2)
+          reader.verify()
+          expect(dump(reader), backend).toEqual(v1)
+        }
+        const flushed = flushColumns(input.schema, input.docs, { maxDoc: input.maxDoc, format: 2 })
+        expect(Buffer.from(flushed!).equals(Buffer.from(bytes))).toBe(true)
+      })
+    }
+    it('cascades: each column comes out in the cascade it was built for', () => {
+      const reader = openColumns(new Uint8Array(readFileSync(join(V2, 'cascades.oixk'))))
+      const shapes = Object.fromEntries(reader.columns.map((column) => [column.name, signature(summarize(column.values, 2))]))
+      expect(shapes).toEqual(JSON.parse(readFileSync(join(V2, 'cascades.shapes.json'), 'utf8')))
+      const kinds = new Set(Object.values(shapes).flatMap((shape) => [...shape.matchAll(/blocks\{([a-z ]+)\}/g)].flatMap((m) => m[1].split(' '))))
+      expect([...kinds].sort()).toEqual(['constant', 'dictionary', 'frame', 'frequent', 'linear', 'patched'])
+      expect(Object.values(shapes).map((shape) => shape.split(/[({]/)[0]).sort()).toEqual(expect.arrayContaining(['blocks', 'decimal', 'dictionary', 'runs']))
+    })
+  })
 
   it('spot checks against hand-computed values', () => {
     const load = (name: string) => openColumns(new Uint8Array(readFileSync(join(GOLDEN, `${name}.oixk`))))

@@ -1,8 +1,10 @@
 /**
- * Suite "size": per dataset, the OIXK v1 file against the original
+ * Suite "size": per dataset, the OIXK v1 and v2 files against the original
  * vega-datasets file, Parquet written by DuckDB (UNCOMPRESSED, SNAPPY, ZSTD)
  * and Arrow IPC (apache-arrow, no compression), all from the same rows; per
- * column too, with the block kinds `oixk inspect` reports.
+ * column too, with the block kinds `oixk inspect` reports for v1 and each v2
+ * sequence's cascade. The v2 file is the v1 file merged into format 2 (a merge
+ * writes what a flush of the same documents writes).
  */
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -11,7 +13,8 @@ import {
   Bool, Float64, Int64, Struct, Field, Table, TimestampMillisecond, Utf8, tableToIPC, vectorFromArray, type Vector,
 } from 'apache-arrow'
 import { describeReader } from '../../src/cli/inspect.js'
-import { openColumns } from '../../src/index.js'
+import { mergeColumns, openColumns, type ColumnsReader } from '../../src/index.js'
+import { signature, summarize } from '../../src/cascade/describe.js'
 import { datasetsOfRun, note, oixkFile, openDuckDB, originalFile, readBytes, SCRATCH_DIR, sqlName, sqlString, writeSuiteResult } from './common.js'
 import { type BenchField, datasetFields, loadDataset, writeParquet } from './duckdb-data.js'
 
@@ -39,6 +42,17 @@ export function blockKindsFromInspect(report: string): Map<string, SequenceKinds
     }
   }
   return byColumn
+}
+
+/** Each sequence's cascade signature in a v2 reader (e.g. "dictionary(867 entries, by frequency)[…]"). */
+function v2Cascades(reader: ColumnsReader, name: string): Record<string, string> {
+  const column = reader.getColumn(name)
+  if (column === null) return {}
+  const out: Record<string, string> = {}
+  if (column.offsets !== null) out.offsets = signature(summarize(column.offsets, 2))
+  out[column.longitudes === null ? 'values' : 'latitudes'] = signature(summarize(column.values, 2))
+  if (column.longitudes !== null) out.longitudes = signature(summarize(column.longitudes, 2))
+  return out
 }
 
 /** Compressed bytes per top-level column of a Parquet file (struct children summed). */
@@ -88,6 +102,11 @@ async function measureDataset(connection: DuckDBConnection, name: string): Promi
   const bytes = readBytes(oixkPath)
   const reader = openColumns(bytes, { backend: 'ts', fileName: oixkPath })
   const kinds = blockKindsFromInspect(describeReader(reader))
+  const flushStarted = performance.now()
+  const v2Bytes = mergeColumns([{ reader, docMap: Int32Array.from({ length: reader.maxDoc }, (_, doc) => doc) }], { maxDoc: reader.maxDoc, format: 2 })!
+  const v2Milliseconds = performance.now() - flushStarted
+  const v2 = openColumns(v2Bytes, { backend: 'ts', fileName: `${oixkPath} (v2)` })
+  v2.verify()
   const table = 'rows'
   await loadDataset(connection, name, table)
   const rowCount = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${sqlName(table)}`)).getRowsJS()[0][0])
@@ -106,16 +125,20 @@ async function measureDataset(connection: DuckDBConnection, name: string): Promi
       name: field.name, type: field.type,
       layout: column?.layout ?? null,
       oixkBytes: column?.sectionLength ?? 0,
+      oixkV2Bytes: v2.getColumn(field.name)?.sectionLength ?? 0,
+      v2Cascades: v2Cascades(v2, field.name),
       sequences: kinds.get(field.name) ?? [],
       parquetBytes: Object.fromEntries(CODECS.map((codec) => [codec, parquetColumns[codec][field.name] ?? 0])),
       arrowBufferBytes: arrow.columns[field.name],
     }
   })
   reader.close()
+  v2.close()
   return {
     name, rows: rowCount, maxDoc: reader.maxDoc,
     originalFile: originalFile(name).replace(/^.*node_modules\//, ''), originalBytes: statSync(originalFile(name)).size,
-    oixkBytes: bytes.length, parquetBytes: parquet, arrowIpcBytes: arrow.bytes, columns,
+    oixkBytes: bytes.length, oixkV2Bytes: v2Bytes.length, oixkV2MergeMilliseconds: Math.round(v2Milliseconds),
+    parquetBytes: parquet, arrowIpcBytes: arrow.bytes, columns,
   }
 }
 
@@ -127,7 +150,7 @@ for (const name of datasetsOfRun()) {
 }
 close()
 const path = writeSuiteResult('size', {
-  description: 'Bytes per dataset: OIXK v1 vs the original file, Parquet written by DuckDB from the same rows (uncompressed, snappy, zstd), Arrow IPC file (apache-arrow, uncompressed, strings as plain Utf8). Per column: OIXK section bytes and block kinds (% of values), Parquet column-chunk bytes, Arrow buffer bytes.',
+  description: 'Bytes per dataset: OIXK v1 and v2 (format 2, cascading encodings) vs the original file, Parquet written by DuckDB from the same rows (uncompressed, snappy, zstd), Arrow IPC file (apache-arrow, uncompressed, strings as plain Utf8). Per column: OIXK v1 and v2 section bytes, v1 block kinds (% of values), v2 cascades, Parquet column-chunk bytes, Arrow buffer bytes.',
   datasets,
 })
 note(`wrote ${path}`)

@@ -49,6 +49,63 @@ export interface SequenceView {
   readonly bufferWords: Int32Array
   /** Offset of the data area within that buffer (bytes.byteOffset + dataStart). */
   readonly dataStartInBuffer: number
+  /**
+   * Format v2: how the sequence is encoded when v1's kernels cannot read it (a sequence form other
+   * than blocks, or blocks of v2's kinds); null for v1 sequences and v2 blocks of v1's kinds only.
+   */
+  readonly cascade: Cascade | null
+}
+
+/**
+ * A v2 sequence v1's kernels cannot read (docs/format-v2.md); `count` values in all. `start` is the
+ * file offset of its form byte: the WebAssembly kernels walk the sequence from there.
+ */
+export type Cascade = BlocksCascade | DictionaryCascade | RunsCascade | DecimalCascade
+
+/** Blocks with v2 kinds: the view itself, read block by block. */
+export interface BlocksCascade {
+  readonly start: number
+  readonly form: 0
+  readonly count: number
+  readonly blocks: SequenceView
+}
+
+/** A sequence dictionary: value i = entries[codes[i]]. */
+export interface DictionaryCascade {
+  readonly start: number
+  readonly form: 1
+  readonly count: number
+  /** 0: entries ascending; 1: by descending frequency. */
+  readonly order: number
+  readonly entries: SequenceView
+  readonly codes: SequenceView
+  /** TypeScript backend: the entries decoded at open, as (low, high) words. */
+  readonly entryWords: Int32Array | null
+}
+
+/** Runs over the whole sequence: value i = values[the run holding i]. */
+export interface RunsCascade {
+  readonly start: number
+  readonly form: 2
+  readonly count: number
+  readonly runCount: number
+  /** File offset of the u32 checkpoints (the run holding value 1,024 b, per block b). */
+  readonly checkpointsStart: number
+  readonly values: SequenceView
+  readonly starts: SequenceView
+}
+
+/** Decimal doubles: value i = SortableBits(n_i / 10^exponent), but at the exceptions' positions. */
+export interface DecimalCascade {
+  readonly start: number
+  readonly form: 3
+  readonly count: number
+  readonly exponent: number
+  readonly exceptionCount: number
+  /** File offsets of the u32 positions and of the i64 raw values. */
+  readonly positionsStart: number
+  readonly exceptionsStart: number
+  readonly integers: SequenceView
 }
 
 /** Presence bitmap of an optional column, with a rank per 64 documents. */

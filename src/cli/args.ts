@@ -94,8 +94,31 @@ export function parseDocumentCount(value: string, flag: string): number {
   return count
 }
 
+/**
+ * A limit given on the command line (--max-errors): a plain decimal integer
+ * in [1, 2^32 - 1]; a segment has fewer documents than that, so more is never needed.
+ */
+export function parseLimit(value: string, flag: string): number {
+  if (!/^[0-9]+$/.test(value) || Number(value) === 0) {
+    throw new UsageError(`--${flag} must be a positive integer, got ${JSON.stringify(value)}`)
+  }
+  const limit = Number(value)
+  if (limit > MAX_COUNT) throw new UsageError(`--${flag} ${value} exceeds ${MAX_COUNT}, the format's limit of documents`)
+  return limit
+}
+
 /** Flag spec of --backend, shared by the commands that decode values. */
 export const BACKEND_FLAG: FlagSpec = { name: 'backend', takesValue: true }
+
+/** `--format 1|2`: the file format build and merge write (default 1, the normative spec). */
+export const FORMAT_FLAG: FlagSpec = { name: 'format', takesValue: true }
+
+/** The format --format names (1 when absent). */
+export function formatFromFlag(parsed: ParsedArgs): 1 | 2 {
+  const value = parsed.flags.get('format') ?? '1'
+  if (value !== '1' && value !== '2') throw new UsageError(`--format must be 1 or 2, got ${JSON.stringify(value)}`)
+  return value === '1' ? 1 : 2
+}
 
 /**
  * The backend --backend names, resolved before any file is read so an

@@ -5,17 +5,23 @@ import { access } from 'node:fs/promises'
 import { InvalidInputError } from '../format/errors.js'
 import { writeFileAtomic } from '../node/files.js'
 import { ColumnsWriter, type ColumnsDocument } from '../write/columns-writer.js'
-import { expectPositionals, type FlagSpec, parseArgs, parseDocumentCount, requireFlag } from './args.js'
+import type { Schema } from '../write/schema.js'
+import { expectPositionals, type FlagSpec, FORMAT_FLAG, formatFromFlag, parseArgs, parseDocumentCount, parseLimit, requireFlag } from './args.js'
 import { CliError, type CliIo, describeCause, ExitCode, HelpRequest, InputError, writeText } from './io.js'
 import { readJsonFile, readNdjson } from './input-files.js'
+import { writtenSummary } from './summary.js'
 
 /** Usage text of `oixk build`. */
-export const BUILD_USAGE = `Usage: oixk build --schema SCHEMA.json --docs DOCS.ndjson [--max-doc N] -o OUT
+export const BUILD_USAGE = `Usage: oixk build --schema SCHEMA.json --docs DOCS.ndjson [--max-doc N] [--max-errors N] [--format 1|2] -o OUT
 
-Writes the columns file of the documents in DOCS.ndjson (line k = document k-1).
+Writes the columns file of the documents in DOCS.ndjson (line k = document k-1);
+prints one line on success: "wrote OUT: D documents, C columns, B bytes".
   --schema FILE   {"fields":[{"name","type","column","facet","multi"}]}
   --docs FILE     one JSON object per line; null or absent = no value
   --max-doc N     documents in the segment (default: the number of lines)
+  --max-errors N  report up to N bad lines before failing (default 1)
+  --format 1|2    1: the normative OIXK v1 (default); 2: cascading encodings
+                  (docs/format-v2.md), smaller, read by the same readers
   -o, --output F  the columns file to write (atomically)
 `
 
@@ -23,6 +29,8 @@ const BUILD_FLAGS: readonly FlagSpec[] = [
   { name: 'schema', takesValue: true },
   { name: 'docs', takesValue: true },
   { name: 'max-doc', takesValue: true },
+  { name: 'max-errors', takesValue: true },
+  FORMAT_FLAG,
   { name: 'output', short: 'o', takesValue: true },
 ]
 
@@ -36,43 +44,92 @@ export async function runBuild(argv: readonly string[], io: CliIo): Promise<numb
   const outputPath = requireFlag(parsed, 'output')
   const maxDocFlag = parsed.flags.get('max-doc')
   const requestedMaxDoc = maxDocFlag === undefined ? undefined : parseDocumentCount(maxDocFlag, 'max-doc')
+  const maxErrorsFlag = parsed.flags.get('max-errors')
+  const maxErrors = maxErrorsFlag === undefined ? 1 : parseLimit(maxErrorsFlag, 'max-errors')
+  const format = formatFromFlag(parsed)
 
   const schema = await readJsonFile(schemaPath)
   let writer: ColumnsWriter
   try {
-    writer = new ColumnsWriter(schema)
+    // Any JSON: the writer checks it at run time.
+    writer = new ColumnsWriter(schema as unknown as Schema, { format })
   } catch (error) {
     if (error instanceof InvalidInputError) throw new InputError(`${schemaPath}: ${error.message}`)
     throw error
   }
+  for (const warning of writer.warnings) await writeText(io.stderr, `oixk build: warning: ${warning}\n`)
 
-  let documentCount = 0
-  for await (const { lineNumber, value } of readNdjson(documentsPath)) {
-    const where = `${documentsPath}:${lineNumber}`
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new InputError(`${where}: expected a JSON object (a document; {} for one without values)`)
+  const read = await addDocuments(writer, documentsPath, requestedMaxDoc, maxErrors, io)
+  if (read.badLines > 0) {
+    // With the default of one, the bad line's message says it all, as before --max-errors existed.
+    if (maxErrors > 1) {
+      const why = read.badLines === maxErrors
+        ? `stopped at line ${read.lineCount} of ${documentsPath} after ${read.badLines} bad lines (--max-errors ${maxErrors})`
+        : `${read.badLines} bad line${read.badLines === 1 ? '' : 's'} in ${documentsPath}`
+      await writeText(io.stderr, `oixk build: ${why}; nothing was written to ${outputPath}\n`)
     }
-    const document = lineNumber - 1
-    if (requestedMaxDoc !== undefined && document >= requestedMaxDoc) {
-      throw new InputError(`${where}: --max-doc ${requestedMaxDoc} is smaller than the number of documents in ${documentsPath}`)
-    }
-    try {
-      writer.addDocument(document, value as ColumnsDocument)
-    } catch (error) {
-      if (error instanceof InvalidInputError) throw new InputError(`${where}: ${error.message}`)
-      throw error
-    }
-    documentCount = lineNumber
+    return ExitCode.badInput
   }
 
-  const maxDoc = requestedMaxDoc ?? documentCount
+  const maxDoc = requestedMaxDoc ?? read.lineCount
   const bytes = writer.finish(maxDoc)
   if (bytes === null) {
     await reportNoFile(io, 'build', outputPath, `no document of ${documentsPath} has a value for a column or facet field`)
     return ExitCode.ok
   }
   await writeOutput(outputPath, bytes)
+  await writeText(io.stdout, writtenSummary(outputPath, bytes))
   return ExitCode.ok
+}
+
+/** What reading the documents gave. */
+interface DocumentsRead {
+  /** Lines read: all of them, or up to the bad line that reached the limit. */
+  lineCount: number
+  badLines: number
+}
+
+/**
+ * Adds every line of DOCS to the writer. A bad line (bad JSON, a duplicate
+ * key, not an object, a value the writer refuses) is reported on stderr as
+ * `oixk build: FILE:LINE: message` and skipped (the writer keeps nothing of a
+ * document it refuses), so later lines are still checked; reading stops at
+ * the maxErrors-th bad line. Problems that are not one line's (--max-doc too
+ * small, a line too long to read, I/O) are thrown at once.
+ */
+async function addDocuments(
+  writer: ColumnsWriter, documentsPath: string, requestedMaxDoc: number | undefined, maxErrors: number, io: CliIo,
+): Promise<DocumentsRead> {
+  let lineCount = 0
+  let badLines = 0
+  for await (const { lineNumber, value, problem } of readNdjson(documentsPath)) {
+    lineCount = lineNumber
+    const where = `${documentsPath}:${lineNumber}`
+    const document = lineNumber - 1
+    if (requestedMaxDoc !== undefined && document >= requestedMaxDoc) {
+      throw new InputError(`${where}: --max-doc ${requestedMaxDoc} is smaller than the number of documents in ${documentsPath}`)
+    }
+    const lineProblem = problem ?? addLine(writer, document, value)
+    if (lineProblem === null) continue
+    badLines++
+    await writeText(io.stderr, `oixk build: ${where}: ${lineProblem}\n`)
+    if (badLines >= maxErrors) break
+  }
+  return { lineCount, badLines }
+}
+
+/** Adds one parsed line as a document; returns why it is bad, or null. */
+function addLine(writer: ColumnsWriter, document: number, value: unknown): string | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return 'expected a JSON object (a document; {} for one without values)'
+  }
+  try {
+    writer.addDocument(document, value as ColumnsDocument)
+    return null
+  } catch (error) {
+    if (error instanceof InvalidInputError) return error.message
+    throw error
+  }
 }
 
 /**

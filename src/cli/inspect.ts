@@ -11,6 +11,7 @@ import { openColumnsFile } from '../node/files.js'
 import type { Column } from '../read/column.js'
 import type { ColumnsReader } from '../read/reader.js'
 import { expectPositionals, parseArgs } from './args.js'
+import { type CascadeSummary, summarize } from '../cascade/describe.js'
 import { type CliIo, ExitCode, HelpRequest, writeText } from './io.js'
 
 /** Usage text of `oixk inspect`. */
@@ -18,7 +19,8 @@ export const INSPECT_USAGE = `Usage: oixk inspect FILE
 
 Prints, for the file and each column, a readable table: counts, min/max in
 natural form, section size, and for every integer sequence its block kinds
-(blocks and % of values) and block widths. Opening checks the structure and
+(blocks and % of values) and block widths; for a format 2 file, each
+sequence's cascade (form per level, its details, values and bytes). Opening checks the structure and
 checksum; it does not run the full check (use oixk verify).
 `
 
@@ -58,15 +60,16 @@ export function describeReader(reader: ColumnsReader): string {
   const checksum = (BigInt(readUint32(bytes, bytes.length - 4)) << 32n) | BigInt(readUint32(bytes, bytes.length - 8))
   let text = row('', 'file', reader.fileName)
     + row('', 'size', `${bytes.length} bytes`)
+    + row('', 'format', reader.format === 2 ? '2 (cascading encodings, docs/format-v2.md)' : '1 (docs/format.md)')
     + row('', 'maxDoc', String(reader.maxDoc))
     // Opening already compared the checksum; reaching this line means it matched.
     + row('', 'checksum', `ok (XXH64 ${checksum.toString(16).padStart(16, '0')})`)
     + row('', 'columns', String(reader.columns.length))
-  for (const column of reader.columns) text += '\n' + describeColumn(column, bytes.length)
+  for (const column of reader.columns) text += '\n' + describeColumn(column, bytes.length, reader.format)
   return text
 }
 
-function describeColumn(column: Column, fileLength: number): string {
+function describeColumn(column: Column, fileLength: number, format: 1 | 2): string {
   let text = `column ${JSON.stringify(column.name)}\n`
     + row('  ', 'type', column.type)
     + row('  ', 'layout', column.layout)
@@ -81,10 +84,27 @@ function describeColumn(column: Column, fileLength: number): string {
     text += row('  ', 'dictionary', `${plural(column.dictionary.termCount, 'term')}, ${column.dictionary.totalBytes} term bytes, ${dictionaryBytes} bytes`)
   }
   if (column.presence !== null) text += row('  ', 'presence bitmap', `${8 * Math.ceil(column.maxDoc / 64)} bytes`)
-  if (column.offsets !== null) text += describeSequence('offsets', column.offsets)
-  text += describeSequence(column.longitudes === null ? 'values' : 'latitudes', column.values)
-  if (column.longitudes !== null) text += describeSequence('longitudes', column.longitudes)
+  const sequence = format === 1 ? describeSequence : describeCascade
+  if (column.offsets !== null) text += sequence('offsets', column.offsets)
+  text += sequence(column.longitudes === null ? 'values' : 'latitudes', column.values)
+  if (column.longitudes !== null) text += sequence('longitudes', column.longitudes)
   return text
+}
+
+/** A v2 sequence as its cascade: one row per level (form, details, values, bytes), blocks with their kinds. */
+function describeCascade(label: string, view: SequenceView): string {
+  const lines = (summary: CascadeSummary, role: string, indent: string): string => {
+    if (summary.form === 'blocks') {
+      const kinds = [...summary.kinds].sort((a, b) => b[1].values - a[1].values)
+        .map(([name, { blocks, values }]) => `${name} ${blocks} (${percent(values, summary.count)})`).join(', ')
+      const blocks = [...summary.kinds.values()].reduce((total, kind) => total + kind.blocks, 0)
+      return row(indent, role, `blocks: ${plural(summary.count, 'value')} in ${plural(blocks, 'block')}, ${summary.bytes} bytes`)
+        + row(indent + '  ', 'block kinds', kinds)
+    }
+    return row(indent, role, `${summary.form} (${summary.detail}): ${plural(summary.count, 'value')}, ${summary.bytes} bytes`)
+      + summary.children.map((child) => lines(child.summary, child.role, indent + '  ')).join('')
+  }
+  return lines(summarize(view, 2), label, '  ')
 }
 
 /** Min and max of the column as a person reads them, with a label when they are not of the values themselves. */

@@ -8,20 +8,24 @@ import { InvalidInputError } from '../format/errors.js'
 import { openColumnsFile } from '../node/files.js'
 import type { ColumnsReader } from '../read/reader.js'
 import { mergeColumns, type MergeSource } from '../write/merge.js'
-import { expectPositionals, type FlagSpec, parseArgs, parseDocumentCount, requireFlag } from './args.js'
+import { expectPositionals, type FlagSpec, FORMAT_FLAG, formatFromFlag, parseArgs, parseDocumentCount, requireFlag } from './args.js'
 import { reportNoFile, writeOutput } from './build.js'
-import { type CliIo, ExitCode, HelpRequest, InputError } from './io.js'
+import { type CliIo, ExitCode, HelpRequest, InputError, writeText } from './io.js'
 import { readJsonFile } from './input-files.js'
+import { writtenSummary } from './summary.js'
 
 /** Usage text of `oixk merge`. */
-export const MERGE_USAGE = `Usage: oixk merge -o OUT [--doc-map MAP.json] [--max-doc N] IN...
+export const MERGE_USAGE = `Usage: oixk merge -o OUT [--doc-map MAP.json] [--max-doc N] [--format 1|2] IN...
 
-Merges columns files into OUT (written atomically).
+Merges columns files into OUT (written atomically); prints one line on success:
+"wrote OUT: D documents, C columns, B bytes".
   --doc-map FILE  JSON array with one doc map per input, in input order; a doc
                   map lists, for each document of its input, the new doc id or
                   -1 to delete it. Without it, inputs are concatenated in order.
   --max-doc N     documents in the merged segment (default: the highest new
                   doc id + 1; for concatenation, the sum of the inputs' maxDoc)
+  --format 1|2    the format of OUT (default 1); inputs may be of either, so
+                  one input without a doc map converts a file
   -o, --output F  the columns file to write
 `
 
@@ -29,6 +33,7 @@ const MERGE_FLAGS: readonly FlagSpec[] = [
   { name: 'output', short: 'o', takesValue: true },
   { name: 'doc-map', takesValue: true },
   { name: 'max-doc', takesValue: true },
+  FORMAT_FLAG,
 ]
 
 /** Doc ids live in Int32Arrays in merge, so new ids stop below 2^31. */
@@ -43,6 +48,7 @@ export async function runMerge(argv: readonly string[], io: CliIo): Promise<numb
   const mapPath = parsed.flags.get('doc-map')
   const maxDocFlag = parsed.flags.get('max-doc')
   const requestedMaxDoc = maxDocFlag === undefined ? undefined : parseDocumentCount(maxDocFlag, 'max-doc')
+  const format = formatFromFlag(parsed)
 
   const inputs = parsed.positionals
   const readers: ColumnsReader[] = []
@@ -54,7 +60,7 @@ export async function runMerge(argv: readonly string[], io: CliIo): Promise<numb
     const maxDoc = requestedMaxDoc ?? documentCount
     let bytes: Uint8Array | null
     try {
-      bytes = mergeColumns(sources, { maxDoc })
+      bytes = mergeColumns(sources, { maxDoc, format })
     } catch (error) {
       // Core messages start with "merge: " and count sources from 0; name the map file instead.
       if (error instanceof InvalidInputError) {
@@ -68,6 +74,7 @@ export async function runMerge(argv: readonly string[], io: CliIo): Promise<numb
       return ExitCode.ok
     }
     await writeOutput(outputPath, bytes)
+    await writeText(io.stdout, writtenSummary(outputPath, bytes))
     return ExitCode.ok
   } finally {
     for (const reader of readers) reader.close()

@@ -10,18 +10,25 @@ import { int64ToBigInt } from '../format/int64.js'
 import type { Column } from '../read/column.js'
 import { popcount } from '../backend/bits.js'
 import { anyBitInRange } from './layout.js'
-import type { BoundedHeap } from './top-k.js'
+import { type BoundedHeap, isNaNRaw } from './top-k.js'
 
 const MAX_INT64 = 2n ** 63n - 1n
+const MIN_INT64 = -(2n ** 63n)
 const raw = new Int32Array(2 * BLOCK_VALUES)
 
 /** The bound of every block: the largest value it can hold (descending) or its smallest (ascending). */
 function blockBounds(sequence: SequenceView, ascending: boolean): bigint[] {
   const records = sequence.records
   const bounds: bigint[] = []
+  // v2 sequences of other forms have no records of their own: no block is bounded, all are decoded.
+  const own = sequence.cascade === null || sequence.cascade.form === 0
   for (let block = 0; block < sequence.blockCount; block++) {
     const record = 6 * block
-    const kind = records[record] & 0xff, width = records[record] >>> 8
+    const kind = own ? records[record] & 0xff : -1, width = (records[record] >>> 8) & 0xff
+    if (kind !== BlockKind.constant && kind !== BlockKind.packed && kind !== BlockKind.table) {
+      bounds.push(ascending ? MIN_INT64 : MAX_INT64)
+      continue
+    }
     const base = int64ToBigInt(records[record + 2], records[record + 3])
     if (ascending || kind === BlockKind.constant) bounds.push(base)
     // A table's last entry lives in file bytes that only the backend may read: no bound, always decoded.
@@ -52,9 +59,9 @@ function documentOfValue(column: Column, value: number): number {
   return (word << 5) + (31 - Math.clz32(bits & -bits))
 }
 
-/** Fills the heap with the best selected values of a dense or optional column, block by block. */
+/** Fills the heap with the best selected values of a dense or optional column, block by block (NaN skipped when asked). */
 export function topKFromBlocks(
-  column: Column, backend: ColumnsBackend, heap: BoundedHeap, ascending: boolean, documents: Int32Array | null,
+  column: Column, backend: ColumnsBackend, heap: BoundedHeap, ascending: boolean, documents: Int32Array | null, skipNaN: boolean,
 ): void {
   const sequence = column.values
   const bounds = blockBounds(sequence, ascending)
@@ -75,6 +82,7 @@ export function topKFromBlocks(
       document = dense ? start + index : index === 0 ? documentOfValue(column, start) : nextPresent(column, document)
       if (documents !== null && ((documents[document >>> 5] >>> (document & 31)) & 1) === 0) continue
       const low = raw[2 * index], high = raw[2 * index + 1]
+      if (skipNaN && isNaNRaw(low, high)) continue
       if (heap.mayEnterOrTie(low, high)) heap.offer(low, high, document)
     }
   }

@@ -11,12 +11,13 @@ import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Dictionary } from './dictionary.js'
 import { NO_LOOKUP, NumberLookup } from './number-lookup.js'
 import { ordinalOutOfRange, readValuesInto } from './read-values.js'
-import type { DocSet } from '../kernels/doc-set.js'
+import type { DocSet, DocSetOwner } from '../kernels/doc-set.js'
 import { aggregate, histogram, type Aggregate } from '../kernels/aggregations.js'
 import { facetCounts, topTerms, type TermCount } from '../kernels/facets.js'
-import { boundingBoxFilter, rangeFilter, termFilter, type BoundingBox } from '../kernels/filters.js'
+import { boundingBoxFilter, rangeFilter, termFilter, type BoundingBox, type Terms } from '../kernels/filters.js'
 import type { NaturalValue } from '../kernels/natural-units.js'
 import { topK, type SortOrder } from '../kernels/top-k.js'
+import { columnToArray, type ColumnValue, type ToArrayOptions } from './to-array.js'
 
 /** Which of a geo column's two sequences to read. */
 export type GeoPart = 'latitude' | 'longitude'
@@ -76,6 +77,8 @@ export class Column {
   readonly offsets: SequenceView | null
   private readonly backend: ColumnsBackend
   private readonly fileName: string
+  /** @internal The reader's tracker of the DocSets its queries make (released when it closes); set by the reader. */
+  docSetOwner: DocSetOwner | null = null
   /** Set by the reader's close(), after which no read may touch its memory. */
   private closed = false
   private readonly integerLike: boolean
@@ -115,7 +118,8 @@ export class Column {
   private resolve(document: number): void {
     this.assertOpen()
     if (!(document >= 0 && document < this.maxDoc) || document !== Math.floor(document)) {
-      throw new RangeError(`field "${this.name}": document ${document} is outside [0, ${this.maxDoc})`)
+      const what = Number.isInteger(document) ? `is outside [0, ${this.maxDoc})` : `is not an integer (documents are [0, ${this.maxDoc}))`
+      throw new RangeError(`field "${this.name}": document ${String(document)} ${what}`)
     }
     if (this.layout === 'dense') {
       runStart = document
@@ -262,6 +266,7 @@ export class Column {
 
   /** The nth keyword decoded to a string (allocates). */
   getKeywordString(document: number, nth = 0): string {
+    this.expectType('getKeywordString', this.dictionary !== null, 'keyword')
     return this.term(this.getOrdinal(document, nth))
   }
 
@@ -332,6 +337,15 @@ export class Column {
     return count
   }
 
+  /**
+   * Every document's value in natural units: null without a value, an array for a multi column;
+   * keywords as strings, dates as ms (Date with useDate), integers as numbers (bigints with useBigInt).
+   */
+  toArray(options?: ToArrayOptions): (ColumnValue | ColumnValue[] | null)[] {
+    this.assertOpen()
+    return columnToArray(this, options)
+  }
+
   // Queries (docs/query.md): thin delegations to src/kernels, which call only the backend seam.
 
   /** Documents per ordinal (keyword, length termCount) or per value (bool, [false, true]); multi: once per distinct term. */
@@ -358,8 +372,8 @@ export class Column {
     return rangeFilter(this, this.backend, lo, hi, docs, out)
   }
 
-  /** Documents with any of the terms (keyword); unknown terms match nothing. */
-  termFilter(terms: Iterable<string | Uint8Array>, docs?: DocSet, out?: DocSet): DocSet {
+  /** Documents with any of the terms (keyword; one term, or a list); unknown terms match nothing. */
+  termFilter(terms: Terms, docs?: DocSet, out?: DocSet): DocSet {
     this.assertOpen()
     return termFilter(this, this.backend, terms, docs, out)
   }

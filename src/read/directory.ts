@@ -9,6 +9,7 @@ import type { DirectoryEntry } from '../format/directory-entry.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { compareInt64, readInt32, readUint32 } from '../format/int64.js'
 import { decodeUtf8Strict } from '../format/utf8.js'
+import { FORMAT_VERSION_2 } from '../cascade/constants.js'
 import { readVarUint, type VarUintCursor } from '../format/varuint.js'
 
 /** The smallest file: header, maxDoc, a one-byte directory, trailer. */
@@ -30,7 +31,7 @@ export function checkFrame(file: ResidentFile, fileName: string, checksum: Check
   if (bytes.length < MINIMUM_FILE_BYTES) fail(`file is ${bytes.length} bytes, shorter than the smallest columns file (${MINIMUM_FILE_BYTES})`)
   if (readUint32(bytes, 0) !== HEADER_MAGIC) fail(`bad header magic ${hexBytes(bytes, 0)} (expected "OIXK")`)
   const version = readUint32(bytes, 4)
-  if (version !== FORMAT_VERSION) fail(`unsupported format version ${version} (this reader knows ${FORMAT_VERSION})`)
+  if (version !== FORMAT_VERSION && version !== FORMAT_VERSION_2) fail(`unsupported format version ${version} (this reader knows ${FORMAT_VERSION} and ${FORMAT_VERSION_2})`)
   if (readUint32(bytes, bytes.length - 12) !== FOOTER_MAGIC) {
     fail(`bad footer magic ${hexBytes(bytes, bytes.length - 12)} (expected "KXIO"); the file may be truncated`)
   }

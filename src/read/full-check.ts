@@ -11,6 +11,8 @@ import { int64Result, int64ToBigInt, sortableToFloat64 } from '../format/int64.j
 import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Column } from './column.js'
 import { ordinalOutOfRange } from './read-values.js'
+import { canonicalCheckSync } from '../cascade/reader/canonical-loader.js'
+import type { SequenceDomain } from '../cascade/reader/parse.js'
 
 const minMax = new Int32Array(4)
 const canonical = new Int32Array(6)
@@ -23,7 +25,12 @@ function describeRecord(kind: number, width: number, baseLow: number, baseHigh: 
 }
 
 /** Every block canonical, else CorruptIndexException; leaves the sequence's min/max raw in minMax. */
-function checkSequence(sequence: SequenceView, backend: ColumnsBackend): void {
+function checkSequence(sequence: SequenceView, backend: ColumnsBackend, format: 1 | 2, domain: SequenceDomain): void {
+  if (format === 2) {
+    const check = canonicalCheckSync()
+    if (typeof check === 'string') throw new Error(`${sequence.fileName}: ${check}`)
+    return check(sequence, backend, domain, minMax)
+  }
   const block = backend.checkCanonical(sequence, minMax, canonical)
   if (block < 0) return
   const records = sequence.records, at = 6 * block
@@ -46,13 +53,14 @@ function firstOutOfRange(sequence: SequenceView, backend: ColumnsBackend, bound:
 }
 
 /** Runs the full check on one column; throws CorruptIndexException naming the file and field. */
-export function fullCheck(column: Column, fileName: string, backend: ColumnsBackend): void {
+export function fullCheck(column: Column, fileName: string, backend: ColumnsBackend, format: 1 | 2 = 1): void {
   const fail = (detail: string): never => {
     throw new CorruptIndexException(fileName, `field "${column.name}": ${detail}`)
   }
-  if (column.offsets !== null) checkSequence(column.offsets, backend)
+  const domain: SequenceDomain = column.type === 'fractional' || column.type === 'geo_point' ? 'double' : 'integer'
+  if (column.offsets !== null) checkSequence(column.offsets, backend, format, 'integer')
   const values = column.values
-  checkSequence(values, backend)
+  checkSequence(values, backend, format, domain)
   const [minLow, minHigh, maxLow, maxHigh] = minMax
   const dictionary = column.dictionary
   const used = dictionary === null ? null : new Uint8Array(dictionary.termCount)
@@ -77,7 +85,7 @@ export function fullCheck(column: Column, fileName: string, backend: ColumnsBack
       backend.getRaw(values, bad)
       fail(`value ${bad} has latitude ${sortableToFloat64(int64Result[0], int64Result[1])}, outside [-90, 90]`)
     }
-    checkSequence(column.longitudes, backend)
+    checkSequence(column.longitudes, backend, format, domain)
     if (!(sortableToFloat64(minMax[0], minMax[1]) >= -180 && sortableToFloat64(minMax[2], minMax[3]) <= 180)) {
       const bad = firstOutOfRange(column.longitudes, backend, 180)
       backend.getRaw(column.longitudes, bad)

@@ -41,7 +41,14 @@ export class NumberLookup {
     this.scales = scales
     this.count = sequence.count
     const records = sequence.records
+    // v2 sequences of other forms have no records of their own: every read goes to the backend.
+    const own = sequence.cascade === null || sequence.cascade.form === 0
     for (let block = 0; block < sequence.blockCount; block++) {
+      if (!own) {
+        this.positions.push(0, 0)
+        this.scales.push(NaN, 0)
+        continue
+      }
       const record = 6 * block
       const kind = records[record] & 0xff, width = records[record] >>> 8
       const base = records[record + 3] * 4294967296 + (records[record + 2] >>> 0)
@@ -100,4 +107,4 @@ export class NumberLookup {
 }
 
 /** The lookup of a column before its first getInt64, of other columns, and after close: it serves no index. */
-export const NO_LOOKUP = new NumberLookup({ count: 0, blockCount: 0, file: { bytes: new Uint8Array(8) } } as unknown as SequenceView)
+export const NO_LOOKUP = new NumberLookup({ count: 0, blockCount: 0, cascade: null, file: { bytes: new Uint8Array(8) } } as unknown as SequenceView)

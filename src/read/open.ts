@@ -5,7 +5,7 @@ import type { ColumnsBackend, PresenceView, ResidentFile, SequenceView } from '.
 import { resolveBackend, type BackendChoice } from '../backend/select.js'
 import { BLOCK_VALUES, DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
 import { CorruptIndexException, ResidentLimitError } from '../format/errors.js'
-import { int64ToBigInt } from '../format/int64.js'
+import { int64ToBigInt, readUint32 } from '../format/int64.js'
 import { popcount } from '../backend/bits.js'
 import { Column } from './column.js'
 import { Dictionary } from './dictionary.js'
@@ -13,6 +13,10 @@ import type { DirectoryEntry } from '../format/directory-entry.js'
 import { type Checksum, checkFrame, checkLayoutCounts, parseDirectory } from './directory.js'
 import { parseSequence } from './sequence-parser.js'
 import { ColumnsReader } from './reader.js'
+import { FORMAT_VERSION_2 } from '../cascade/constants.js'
+import { parseCascade } from '../cascade/reader/parse.js'
+import { validateCascade } from '../cascade/reader/validate.js'
+import { fileBytesOf } from './file-input.js'
 
 /** Options of openColumns. */
 export interface OpenOptions {
@@ -27,11 +31,13 @@ export interface OpenOptions {
 }
 
 /**
- * Opens a columns file held in memory, verifying its checksum and whole
- * structure; `null` (no file: no field qualified) gives a reader without columns.
+ * Opens a columns file held in memory (a Uint8Array, a Node Buffer, or an
+ * ArrayBuffer such as `await response.arrayBuffer()`), verifying its checksum and
+ * whole structure; `null` (no file: no field qualified) gives a reader without columns.
  */
-export function openColumns(bytes: Uint8Array | null, options: OpenOptions = {}): ColumnsReader {
+export function openColumns(file: Uint8Array | ArrayBuffer | SharedArrayBuffer | null, options: OpenOptions = {}): ColumnsReader {
   const fileName = options.fileName ?? 'columns'
+  const bytes = file === null ? null : fileBytesOf(file, 'openColumns')
   const backend = resolveBackend(options.backend)
   if (bytes === null) {
     if (options.maxDoc === undefined) throw new TypeError('openColumns(null) needs options.maxDoc')
@@ -55,13 +61,14 @@ export function openResidentFile(
   try {
     const maxDoc = checkFrame(file, fileName, checksum)
     if (options.maxDoc !== undefined && options.maxDoc !== maxDoc) {
-      throw new CorruptIndexException(fileName, `maxDoc is ${maxDoc}, but the segment has ${options.maxDoc} documents`)
+      throw new CorruptIndexException(fileName, `the file's maxDoc is ${maxDoc}, but the segment has ${options.maxDoc} documents (options.maxDoc)`)
     }
     const bytes = file.bytes
     // The file's whole buffer as aligned words: the TS kernels read bit fields in place through it.
     const bufferWords = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
-    const columns = parseDirectory(bytes, fileName).map((entry) => openColumn(file, bufferWords, fileName, maxDoc, entry, backend))
-    return new ColumnsReader(fileName, maxDoc, columns, backend, file)
+    const version = readUint32(bytes, 4) === FORMAT_VERSION_2 ? 2 : 1
+    const columns = parseDirectory(bytes, fileName).map((entry) => openColumn(file, bufferWords, fileName, maxDoc, entry, backend, version))
+    return new ColumnsReader(fileName, maxDoc, columns, backend, file, version)
   } catch (error) {
     file.release()
     throw error
@@ -70,6 +77,7 @@ export function openResidentFile(
 
 function openColumn(
   file: ResidentFile, bufferWords: Int32Array, fileName: string, maxDoc: number, entry: DirectoryEntry, backend: ColumnsBackend,
+  version: 1 | 2,
 ): Column {
   const bytes = file.bytes
   checkLayoutCounts(entry, maxDoc, fileName)
@@ -80,6 +88,18 @@ function openColumn(
   const end = entry.sectionOffset + entry.sectionLength
   let offset = entry.sectionOffset
   let dictionary: Dictionary | null = null
+  // A v1 sequence, or a v2 one of any form (its children checked through the backend).
+  const sequenceAt = (label: string, at: number, count: number, ordinalLimit = -1) => {
+    if (version === 1) return parseSequence(file, bufferWords, fileName, label, at, end, count)
+    const domain = entry.type === 'fractional' || entry.type === 'geo_point' ? 'double' : 'integer'
+    const parsed = parseCascade(file, bufferWords, fileName, label, at, end, count, label.startsWith('offsets') ? 'integer' : domain)
+    validateCascade(parsed.view, backend, ordinalLimit)
+    return parsed
+  }
+  if (entry.type === 'keyword' && version === 2) {
+    if (offset >= end || bytes[offset] !== 0) fail(`keyword dictionary form ${offset < end ? bytes[offset] : 'missing'}, but only form 0 (v1's) exists`)
+    offset++
+  }
   if (entry.type === 'keyword') {
     // Terms are handed out as views for the reader's life: copy them out of memory that may move.
     const parsed = Dictionary.parse(bytes, fileName, entry.name, offset, end, !file.stable)
@@ -96,16 +116,16 @@ function openColumn(
     presence = parsed.presence
     offset = parsed.end
   } else if (entry.layout === 'multi') {
-    const parsed = parseSequence(file, bufferWords, fileName, `offsets of ${field}`, offset, end, maxDoc + 1)
+    const parsed = sequenceAt(`offsets of ${field}`, offset, maxDoc + 1)
     offsets = parsed.view
     offset = parsed.end
     checkOffsets(backend, offsets, entry, fail)
   }
-  const values = parseSequence(file, bufferWords, fileName, `${entry.type === 'geo_point' ? 'latitudes' : 'values'} of ${field}`, offset, end, entry.valueCount)
+  const values = sequenceAt(`${entry.type === 'geo_point' ? 'latitudes' : 'values'} of ${field}`, offset, entry.valueCount, dictionary === null ? -1 : dictionary.termCount)
   offset = values.end
   let longitudes: SequenceView | null = null
   if (entry.type === 'geo_point') {
-    const parsed = parseSequence(file, bufferWords, fileName, `longitudes of ${field}`, offset, end, entry.valueCount)
+    const parsed = sequenceAt(`longitudes of ${field}`, offset, entry.valueCount)
     longitudes = parsed.view
     offset = parsed.end
   }

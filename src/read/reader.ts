@@ -4,7 +4,7 @@
 import type { BackendName, ColumnsBackend, ResidentFile } from '../backend/backend.js'
 import type { Column } from './column.js'
 import { fullCheck } from './full-check.js'
-import { DocSet } from '../kernels/doc-set.js'
+import { DocSet, DocSetOwner } from '../kernels/doc-set.js'
 
 /** A segment's columns, opened and validated. */
 export class ColumnsReader implements Disposable {
@@ -15,18 +15,27 @@ export class ColumnsReader implements Disposable {
   private readonly byName = new Map<string, Column>()
   private readonly backend: ColumnsBackend
   private closed = false
+  /** The DocSets made from this reader and its columns, released by close(). */
+  private readonly docSets = new DocSetOwner()
 
   private readonly file: ResidentFile | null
 
+  /** The file's format version: 1 (docs/format.md) or 2 (docs/format-v2.md); 1 for a reader without a file. */
+  readonly format: 1 | 2
+
   constructor(
-    fileName: string, maxDoc: number, columns: Column[], backend: ColumnsBackend, file: ResidentFile | null,
+    fileName: string, maxDoc: number, columns: Column[], backend: ColumnsBackend, file: ResidentFile | null, format: 1 | 2 = 1,
   ) {
     this.fileName = fileName
+    this.format = format
     this.maxDoc = maxDoc
     this.columns = Object.freeze(columns)
     this.backend = backend
     this.file = file
-    for (const column of columns) this.byName.set(column.name, column)
+    for (const column of columns) {
+      this.byName.set(column.name, column)
+      column.docSetOwner = this.docSets
+    }
   }
 
   /**
@@ -49,6 +58,14 @@ export class ColumnsReader implements Disposable {
     return this.byName.get(name) ?? null
   }
 
+  /** The column of a field; throws a RangeError naming the field and listing the columns there are when it has none. */
+  column(name: string): Column {
+    const column = this.getColumn(name)
+    if (column !== null) return column
+    const names = this.columns.map((each) => JSON.stringify(each.name)).join(', ')
+    throw new RangeError(`${this.fileName}: no column for field ${JSON.stringify(name)} (a field no document has a value for has none); columns: ${names || 'none'}`)
+  }
+
   /**
    * Full check: reads every value and rejects anything a flush would not have
    * written (ordinals, table indexes, unused terms, min/max, block forms).
@@ -56,13 +73,13 @@ export class ColumnsReader implements Disposable {
    */
   verify(): void {
     this.assertOpen()
-    for (const column of this.columns) fullCheck(column, this.fileName, this.backend)
+    for (const column of this.columns) fullCheck(column, this.fileName, this.backend, this.format)
   }
 
   /** An empty DocSet over this reader's documents, in its backend's memory. */
   createDocSet(): DocSet {
     this.assertOpen()
-    return new DocSet(this.backend, this.maxDoc)
+    return new DocSet(this.backend, this.maxDoc, this.docSets)
   }
 
   /** A DocSet holding every document. */
@@ -70,10 +87,14 @@ export class ColumnsReader implements Disposable {
     return this.createDocSet().fill()
   }
 
-  /** Releases the reader and its memory; later calls on it throw. Closing twice is harmless. */
+  /**
+   * Releases the reader and its memory, and the DocSets made from it (later use of them throws);
+   * later calls on it throw. ValueBuffers and FileBuffers are not the reader's and stay. Closing twice is harmless.
+   */
   close(): void {
     if (this.closed) return
     this.closed = true
+    this.docSets.releaseAll()
     for (const column of this.columns) column.markClosed()
     this.file?.release()
   }

@@ -2,18 +2,21 @@
  * Validates an integer sequence at open (header, every block record, data
  * tiling, padding) and copies its records into aligned words for the kernels.
  */
-import type { ResidentFile, SequenceView } from '../backend/backend.js'
+import type { Cascade, ResidentFile, SequenceView } from '../backend/backend.js'
 import {
   BLOCK_RECORD_BYTES, BLOCK_VALUES, BlockKind, DATA_PADDING_BYTES, SEQUENCE_HEADER_BYTES, TABLE_MAX_ENTRIES,
   TABLE_MIN_ENTRIES,
 } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { bitsOfNumber, compareInt64, int64ToBigInt, readInt32, readUint32 } from '../format/int64.js'
+import { checkV2Block } from '../cascade/reader/check-block.js'
 
 /** A parsed sequence and the offset right after it. */
 export interface ParsedSequence {
   view: SequenceView
   end: number
+  /** Whether a block has a kind only format v2 has (3 to 7): v1's kernels cannot read the sequence. */
+  cascadeKinds: boolean
 }
 
 /**
@@ -23,6 +26,7 @@ export interface ParsedSequence {
  */
 export function parseSequence(
   file: ResidentFile, bufferWords: Int32Array, fileName: string, label: string, offset: number, limit: number, expectedCount: number,
+  version: 1 | 2 = 1,
 ): ParsedSequence {
   const bytes = file.bytes
   const fail = (detail: string): never => {
@@ -47,7 +51,8 @@ export function parseSequence(
   const recordsByte = bytes.byteOffset + recordsStart
   let records: Int32Array | null = null
   if ((recordsByte & 3) !== 0) records = copyRecords(bytes, recordsStart, dataStart)
-  const running = checkBlocks(records ?? bufferWords, records === null ? recordsByte >>> 2 : 0, blockCount, count, bytes, dataStart, dataLength, fail)
+  const checked = checkBlocks(records ?? bufferWords, records === null ? recordsByte >>> 2 : 0, blockCount, count, bytes, dataStart, dataLength, fail, version)
+  const running = checked.length
   if (running + DATA_PADDING_BYTES !== dataLength) {
     fail(`data length ${dataLength} does not match the blocks' ${running} bytes plus ${DATA_PADDING_BYTES} padding`)
   }
@@ -55,7 +60,7 @@ export function parseSequence(
     if (bytes[index] !== 0) fail('padding bytes after the last block are not zero')
   }
   const view = new LazySequenceView(file, bytes, fileName, label, count, blockCount, recordsStart, dataStart, dataLength, bufferWords, records)
-  return { view, end }
+  return { view, end, cascadeKinds: checked.cascadeKinds }
 }
 
 /**
@@ -66,6 +71,8 @@ export function parseSequence(
  */
 class LazySequenceView implements SequenceView {
   readonly dataStartInBuffer: number
+  /** Set by the v2 parser for blocks of v2 kinds (see SequenceView.cascade). */
+  cascade: Cascade | null = null
   constructor(
     readonly file: ResidentFile, readonly bytes: Uint8Array, readonly fileName: string, readonly label: string,
     readonly count: number, readonly blockCount: number, readonly recordsStart: number, readonly dataStart: number,
@@ -95,9 +102,10 @@ function copyRecords(bytes: Uint8Array, start: number, end: number): Int32Array 
  */
 function checkBlocks(
   words: Int32Array, firstWord: number, blockCount: number, count: number, bytes: Uint8Array, dataStart: number, dataLength: number,
-  fail: (detail: string) => never,
-): number {
+  fail: (detail: string) => never, version: 1 | 2,
+): { length: number; cascadeKinds: boolean } {
   let running = 0
+  let cascadeKinds = false
   for (let block = 0; block < blockCount; block++) {
     const at = firstWord + 6 * block
     const first = words[at]
@@ -107,7 +115,8 @@ function checkBlocks(
     const dataOffset = words[at + 1] >>> 0
     const baseLow = words[at + 2], baseHigh = words[at + 3]
     const auxLow = words[at + 4], auxHigh = words[at + 5]
-    if (reserved !== 0) fail(`block ${block}: reserved bytes are ${reserved}, not 0`)
+    if (version === 2 && kind === BlockKind.table) fail(`block ${block}: unknown block kind ${kind}`)
+    if (reserved !== 0 && (version === 1 || kind <= BlockKind.table)) fail(`block ${block}: ${version === 1 ? 'reserved bytes are' : 'param is'} ${reserved}, not 0`)
     if (dataOffset !== running) fail(`block ${block}: data offset ${dataOffset}, expected ${running} (blocks' data is back to back)`)
     const values = Math.min(BLOCK_VALUES, count - block * BLOCK_VALUES)
     let length = 0
@@ -118,6 +127,15 @@ function checkBlocks(
       if (width < 1 || width > 64) fail(`block ${block}: packed width ${width} outside 1..64`)
       if (auxLow === 0 && auxHigh === 0) fail(`block ${block}: packed block with divisor 0`)
       length = Math.ceil((values * width) / 8)
+    } else if (version === 2) {
+      const blockStart = dataStart + running
+      const checked = checkV2Block({
+        kind, width, param: reserved, baseLow, baseHigh, auxLow, auxHigh, n: values,
+        dataByte: (at) => (running + at < dataLength ? bytes[blockStart + at] : -1),
+      })
+      if (typeof checked === 'string') fail(`block ${block}: ${checked}`)
+      length = checked as number
+      cascadeKinds = true
     } else if (kind === BlockKind.table) {
       if (auxHigh !== 0 || auxLow < TABLE_MIN_ENTRIES || auxLow > TABLE_MAX_ENTRIES) {
         fail(`block ${block}: table size ${int64ToBigInt(auxLow, auxHigh)} outside ${TABLE_MIN_ENTRIES}..${TABLE_MAX_ENTRIES}`)
@@ -134,12 +152,12 @@ function checkBlocks(
     // Only a partial last block can end mid-byte (1024 fields fill whole bytes): reading every
     // block's last byte missed the cache and the TLB 40,000 times after the checksum (1.1 ms, 256 MiB).
     const usedBits = (values * width) & 7
-    if (kind !== BlockKind.constant && usedBits !== 0 && bytes[dataStart + running + length - 1] >>> usedBits !== 0) {
+    if ((kind === BlockKind.packed || kind === BlockKind.table) && usedBits !== 0 && bytes[dataStart + running + length - 1] >>> usedBits !== 0) {
       fail(`block ${block}: unused bits of the last data byte are not zero`)
     }
     running += length
   }
-  return running
+  return { length: running, cascadeKinds }
 }
 
 /** A table's entries must be strictly increasing, starting at the block's base. */

@@ -108,8 +108,9 @@ function gcdBigInts(a: bigint, b: bigint): bigint {
 /**
  * Computes the block's canonical record (kind, width, base, aux) and, for packed
  * blocks, the packed units u = (v - base) / g into the module's unit scratch.
+ * allowTable false (format v2's wide blocks) gives constant or packed only.
  */
-export function chooseBlock(words: Int32Array, first: number, count: number, choice: BlockChoice): void {
+export function chooseBlock(words: Int32Array, first: number, count: number, choice: BlockChoice, allowTable = true): void {
   let minLow = words[2 * first], minHigh = words[2 * first + 1]
   let maxLow = minLow, maxHigh = minHigh
   // Two common shapes need no 64-bit compare: values that fit an int32 (high word = sign of
@@ -164,7 +165,7 @@ export function chooseBlock(words: Int32Array, first: number, count: number, cho
   const rangeHigh = (maxHigh - minHigh - (rangeLowSigned < 0 ? 1 : 0)) | 0
   const rangeBits = bitsOfUnsigned(rangeLow, rangeHigh)
   choice.kind = BlockKind.packed
-  if (rangeBits > TABLE_MIN_RANGE_BITS) {
+  if (allowTable && rangeBits > TABLE_MIN_RANGE_BITS) {
     // A table of n entries costs at least 8n + ceil(count × bits(n - 1) / 8) bytes; the packed
     // form costs at most ceil(count × bits(range) / 8). Count distinct values only up to the
     // largest table that could still win.

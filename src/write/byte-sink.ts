@@ -43,6 +43,25 @@ export class ByteSink {
     this.writeInt32(high)
   }
 
+  /** Writes a 24-byte block record: u8 kind, u8 width, u16 param (v1: 0), u32 dataOffset, i64 base, i64 aux (as words). */
+  writeRecord(kind: number, width: number, param: number, dataOffset: number, baseLow: number, baseHigh: number, auxLow: number, auxHigh: number): void {
+    this.writeUint8(kind)
+    this.writeUint8(width)
+    this.writeUint8(param & 0xff)
+    this.writeUint8(param >>> 8)
+    this.writeInt32(dataOffset)
+    this.writeInt64(baseLow, baseHigh)
+    this.writeInt64(auxLow, auxHigh)
+  }
+
+  /** Overwrites the 32-bit word at `offset` (a length known only later). */
+  patchInt32(offset: number, value: number): void {
+    this.bytes[offset] = value
+    this.bytes[offset + 1] = value >>> 8
+    this.bytes[offset + 2] = value >>> 16
+    this.bytes[offset + 3] = value >>> 24
+  }
+
   writeBytes(source: Uint8Array): void {
     this.reserve(source.length)
     this.bytes.set(source, this.length)

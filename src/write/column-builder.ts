@@ -8,6 +8,10 @@ import { InvalidInputError } from '../format/errors.js'
 import { compareCodePoints, encodeUtf8Into, findLoneSurrogate, utf8Length } from '../format/utf8.js'
 import { ByteSink } from './byte-sink.js'
 import { sequenceMinMax, writeSequence } from './sequence-encoder.js'
+import { rangeOf, type SequenceDomain, writeSequenceV2 } from '../cascade/sequence-writer.js'
+
+/** Keyword dictionaries in v2 start with a form byte; 0 is v1's form (the only one written so far). */
+const DICTIONARY_FORM_V1 = 0
 
 /** Growable list of i64 values as interleaved (low, high) words. */
 class Int64List {
@@ -161,20 +165,29 @@ export class ColumnBuilder {
     return this.values.length
   }
 
-  /** Appends the section for a segment of maxDoc documents to sink; returns the directory entry. */
-  build(maxDoc: number, sink: ByteSink): DirectoryEntry {
+  /** Appends the section for a segment of maxDoc documents to sink in format 1 or 2; returns the directory entry. */
+  build(maxDoc: number, sink: ByteSink, format: 1 | 2 = 1): DirectoryEntry {
     const sectionOffset = sink.length
     const valueCount = this.values.length
     const documentsWithValue = this.documentCount
     const layout = this.maxValuesPerDocument > 1
       ? LayoutCode.multi
       : documentsWithValue === maxDoc ? LayoutCode.dense : LayoutCode.optional
-    if (this.type === 'keyword') this.writeDictionary(sink)
+    const domain: SequenceDomain = this.type === 'fractional' || this.type === 'geo_point' ? 'double' : 'integer'
+    const sequence = (words: Int32Array, count: number, of: SequenceDomain) => {
+      if (format === 1) writeSequence(words, count, sink)
+      else writeSequenceV2(words, count, sink, of)
+    }
+    if (this.type === 'keyword') {
+      if (format === 2) sink.writeUint8(DICTIONARY_FORM_V1)
+      this.writeDictionary(sink)
+    }
     if (layout === LayoutCode.optional) this.writePresenceBitmap(maxDoc, sink)
-    if (layout === LayoutCode.multi) this.writeOffsets(maxDoc, sink)
-    writeSequence(this.values.words, valueCount, sink)
+    if (layout === LayoutCode.multi) this.writeOffsets(maxDoc, sequence)
+    if (format === 2) rangeOf(this.values.words, valueCount, sequenceMinMax)
+    sequence(this.values.words, valueCount, domain)
     const minLow = sequenceMinMax[0], minHigh = sequenceMinMax[1], maxLow = sequenceMinMax[2], maxHigh = sequenceMinMax[3]
-    if (this.type === 'geo_point') writeSequence(this.longitudes.words, valueCount, sink)
+    if (this.type === 'geo_point') sequence(this.longitudes.words, valueCount, domain)
     return {
       name: this.name, type: this.type, layout: LAYOUT_BY_CODE[layout], documentsWithValue, valueCount,
       minLow, minHigh, maxLow, maxHigh, sectionOffset, sectionLength: sink.length - sectionOffset,
@@ -215,7 +228,7 @@ export class ColumnBuilder {
     sink.writeBytes(new Uint8Array(bitmap.buffer))
   }
 
-  private writeOffsets(maxDoc: number, sink: ByteSink): void {
+  private writeOffsets(maxDoc: number, sequence: (words: Int32Array, count: number, domain: SequenceDomain) => void): void {
     const offsets = new Int32Array(2 * (maxDoc + 1))
     const documents = this.documents.values
     const runEnds = this.runEnds.values
@@ -227,6 +240,6 @@ export class ColumnBuilder {
       runStart = runEnds[index]
     }
     while (document <= maxDoc) offsets[2 * document++] = runStart
-    writeSequence(offsets, maxDoc + 1, sink)
+    sequence(offsets, maxDoc + 1, 'integer')
   }
 }

@@ -6,6 +6,7 @@ import {
   FORMAT_VERSION, HEADER_MAGIC, MAX_COUNT, TRAILER_BYTES,
 } from '../format/constants.js'
 import { InvalidInputError } from '../format/errors.js'
+import { FORMAT_VERSION_2 } from '../cascade/constants.js'
 import { float64ToSortable, int64Result } from '../format/int64.js'
 import { encodeUtf8 } from '../format/utf8.js'
 import { varuintLength, writeVarUint } from '../format/varuint.js'
@@ -14,6 +15,7 @@ import { ByteSink } from './byte-sink.js'
 import type { DirectoryEntry } from '../format/directory-entry.js'
 import { ColumnBuilder } from './column-builder.js'
 import { type ResolvedField, resolveSchema } from './schema.js'
+import type { CheckedSchema, DocumentOf, SchemaInput } from './document-types.js'
 import {
   boolToRaw, checkGeoPoint, dateToRaw, describeValue, fractionalToRaw, integralToRaw, invalidValue,
 } from './values.js'
@@ -24,6 +26,8 @@ export interface WriterOptions {
   maxResidentFileBytes?: number
   /** How many documents will come, to presize buffers (a hint, not a limit). */
   expectedDocuments?: number
+  /** The format to write: 1 (default, the normative spec) or 2 (cascading encodings, docs/format-v2.md). */
+  format?: 1 | 2
 }
 
 /** A document: field name → value (or array of values for multi fields); null/absent = no value. */
@@ -31,8 +35,13 @@ export type ColumnsDocument = Readonly<Record<string, unknown>>
 
 const geoScratch = new Float64Array(2)
 
-/** Writes one segment's columns file from documents added in doc-id order. */
-export class ColumnsWriter {
+/**
+ * Writes one segment's columns file from documents added in doc-id order. With a
+ * literal schema, S types the documents (DocumentOf); the schema and every value
+ * are still checked at run time. `ColumnsWriter` alone (S = any) is a writer of
+ * any schema, taking untyped documents.
+ */
+export class ColumnsWriter<const S extends SchemaInput = any> {
   private readonly fields: Map<string, ResolvedField>
   /** Column builders by field name, only for fields that get a column. */
   private readonly builders = new Map<string, ColumnBuilder>()
@@ -43,12 +52,27 @@ export class ColumnsWriter {
   private readonly recentSlots: (ColumnBuilder | null)[] = []
   private readonly builderList: ColumnBuilder[] = []
   private readonly maxResidentFileBytes: number
+  private readonly format: 1 | 2
   private lastDocument = -1
   private finished = false
+  /**
+   * What the schema asks that the file will not hold, one message per field,
+   * in schema order: a non-text field with neither `column` nor `facet` (it
+   * gets no column; its values are accepted and dropped) and a text field
+   * marked `column` or `facet` (text never has a column). Empty when none;
+   * the writer works either way. `oixk build` prints these on stderr.
+   */
+  readonly warnings: readonly string[]
 
-  constructor(schema: unknown, options: WriterOptions = {}) {
-    this.fields = resolveSchema(schema)
+  /** Checks the schema (an InvalidInputError names what is wrong) and prepares a column per field that gets one. */
+  constructor(schema: S & CheckedSchema<S>, options: WriterOptions = {}) {
+    const warnings: string[] = []
+    this.fields = resolveSchema(schema, warnings)
+    this.warnings = Object.freeze(warnings)
     this.maxResidentFileBytes = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
+    const format = options.format ?? 1
+    if (format !== 1 && format !== 2) throw new InvalidInputError(`format ${String(format)} is not 1 or 2`)
+    this.format = format
     for (const field of this.fields.values()) {
       this.slots.set(field.name, null)
       if (field.columnType === null) continue
@@ -76,7 +100,7 @@ export class ColumnsWriter {
   }
 
   /** Adds a document's values. On error nothing of this document is kept. */
-  addDocument(document: number, values: ColumnsDocument | null | undefined): void {
+  addDocument(document: number, values: DocumentOf<S> | null | undefined): void {
     this.beginDocument(document)
     if (values !== null && values !== undefined) {
       if (typeof values !== 'object' || Array.isArray(values)) {
@@ -181,7 +205,7 @@ export class ColumnsWriter {
     sink.writeZeros(FIRST_SECTION_OFFSET)
     const columns: DirectoryEntry[] = []
     for (const builder of withValues) {
-      columns.push(builder.build(maxDoc, sink))
+      columns.push(builder.build(maxDoc, sink, this.format))
       // Stop early rather than build the rest of a file that cannot be kept.
       if (sink.length + TRAILER_BYTES > this.maxResidentFileBytes) {
         throw new InvalidInputError(
@@ -189,12 +213,12 @@ export class ColumnsWriter {
         )
       }
     }
-    return assembleFile(maxDoc, columns, sink, this.maxResidentFileBytes)
+    return assembleFile(maxDoc, columns, sink, this.maxResidentFileBytes, this.format)
   }
 }
 
 /** Appends directory and footer after the sections in sink, checksums, and returns the exact file. */
-function assembleFile(maxDoc: number, columns: DirectoryEntry[], sink: ByteSink, maxResidentFileBytes: number): Uint8Array {
+function assembleFile(maxDoc: number, columns: DirectoryEntry[], sink: ByteSink, maxResidentFileBytes: number, format: 1 | 2): Uint8Array {
   const names = columns.map((column) => encodeUtf8(column.name))
   const directoryOffset = sink.length
   let directoryLength = varuintLength(columns.length)
@@ -209,7 +233,7 @@ function assembleFile(maxDoc: number, columns: DirectoryEntry[], sink: ByteSink,
   const file = sink.bytes
   const view = new DataView(file.buffer, file.byteOffset, fileLength)
   view.setUint32(0, HEADER_MAGIC, true)
-  view.setUint32(4, FORMAT_VERSION, true)
+  view.setUint32(4, format === 1 ? FORMAT_VERSION : FORMAT_VERSION_2, true)
   view.setUint32(MAX_DOC_OFFSET, maxDoc, true)
   let offset = writeVarUint(file, directoryOffset, columns.length)
   columns.forEach((column, index) => {
@@ -252,13 +276,24 @@ function checkResidentLimit(fileLength: number, maxResidentFileBytes: number, co
 export interface FlushOptions extends WriterOptions {
   /** Documents in the segment (default docs.length). */
   maxDoc?: number
+  /**
+   * Called once per schema warning ({@link ColumnsWriter.warnings}: a field
+   * that gets no column though it looks meant to), before any document is
+   * added. Without it, warnings are not reported.
+   */
+  onWarning?: (message: string) => void
 }
 
-/** One call: docs[i] is document i (null/undefined = no values); returns the file or null. */
-export function flushColumns(schema: unknown, docs: readonly (ColumnsDocument | null | undefined)[], options: FlushOptions = {}): Uint8Array | null {
+/**
+ * One call: docs[i] is document i (null/undefined = no values); returns the
+ * file or null. Schema warnings go to `options.onWarning`. A literal schema
+ * types the documents (DocumentOf); everything is still checked at run time.
+ */
+export function flushColumns<const S extends SchemaInput>(schema: S & CheckedSchema<S>, docs: readonly (DocumentOf<S> | null | undefined)[], options: FlushOptions = {}): Uint8Array | null {
   const maxDoc = options.maxDoc ?? docs.length
   if (maxDoc < docs.length) throw new InvalidInputError(`maxDoc ${maxDoc} is smaller than the ${docs.length} documents given`)
-  const writer = new ColumnsWriter(schema, { expectedDocuments: docs.length, ...options })
+  const writer = new ColumnsWriter<S>(schema, { expectedDocuments: docs.length, ...options })
+  if (options.onWarning !== undefined) for (const warning of writer.warnings) options.onWarning(warning)
   for (let document = 0; document < docs.length; document++) {
     const values = docs[document]
     if (values !== null && values !== undefined) writer.addDocument(document, values)

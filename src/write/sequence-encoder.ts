@@ -29,19 +29,9 @@ export function writeSequence(words: Int32Array, count: number, sink: ByteSink):
     includeBlockRange(choice, sequenceMinMax, block === 0)
     const dataOffset = dataSink.length
     writeBlockData(blockValues, choice, dataSink)
-    sink.writeUint8(choice.kind)
-    sink.writeUint8(choice.width)
-    sink.writeUint8(0)
-    sink.writeUint8(0)
-    sink.writeInt32(dataOffset)
-    sink.writeInt64(choice.baseLow, choice.baseHigh)
-    sink.writeInt64(choice.auxLow, choice.auxHigh)
+    sink.writeRecord(choice.kind, choice.width, 0, dataOffset, choice.baseLow, choice.baseHigh, choice.auxLow, choice.auxHigh)
   }
   dataSink.writeZeros(DATA_PADDING_BYTES)
-  const dataLength = dataSink.length
-  sink.bytes[dataLengthOffset] = dataLength
-  sink.bytes[dataLengthOffset + 1] = dataLength >>> 8
-  sink.bytes[dataLengthOffset + 2] = dataLength >>> 16
-  sink.bytes[dataLengthOffset + 3] = dataLength >>> 24
+  sink.patchInt32(dataLengthOffset, dataSink.length)
   sink.writeBytes(dataSink.view())
 }

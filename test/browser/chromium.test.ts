@@ -60,7 +60,8 @@ describe.skipIf(chromiumMissing !== null)('in Chromium', () => {
   it('the golden files read as their JSON with both backends (backend ts loads the chunk)', async () => {
     const requested: string[] = []
     const result = await runPage<GoldenResult>(browser.context, `${server.origin}/test/browser/pages/golden.html?names=${GOLDEN.join(',')}`, 45_000, requested)
-    expect(requested.filter((path) => path.startsWith('/bundle/'))).toEqual(['/bundle/oixk-reader.js', '/bundle/oixk-reader-ts.js'])
+    // The pure-TypeScript chunk, with the v2 block modules it shares with the format 2 full check.
+    expect(requested.filter((path) => path.startsWith('/bundle/'))).toEqual(['/bundle/oixk-reader.js', '/bundle/oixk-reader-ts.js', '/bundle/oixk-reader-shared.js'])
     expect(result.wasmReady).toBe(true)
     expect(result.files.map((file) => `${file.name} ${file.backend}→${file.used} ${file.verify} ${file.matches}`))
       .toEqual(GOLDEN.flatMap((name) => [`${name} wasm→wasm undefined true`, `${name} ts→ts undefined true`]))
@@ -71,8 +72,8 @@ describe.skipIf(chromiumMissing !== null)('in Chromium', () => {
     const result = await runPage<GoldenResult>(
       browser.context, `${server.origin}/strict/test/browser/pages/golden.html?names=${GOLDEN.join(',')}&backends=auto,ts`, 45_000, requested,
     )
-    // The fallback is the chunk the bundle imports once the CSP has refused its kernels.
-    expect(requested.filter((path) => path.startsWith('/bundle/'))).toEqual(['/bundle/oixk-reader.js', '/bundle/oixk-reader-ts.js'])
+    // The fallback is the chunk the bundle imports once the CSP has refused its kernels (and the modules it shares).
+    expect(requested.filter((path) => path.startsWith('/bundle/'))).toEqual(['/bundle/oixk-reader.js', '/bundle/oixk-reader-ts.js', '/bundle/oixk-reader-shared.js'])
     expect(result.hasWebAssembly).toBe(true)
     expect(result.wasmReady).toBe(false)
     console.log(`Chromium with CSP: ${result.reason}`)

@@ -11,14 +11,18 @@ export type FieldKind = 'u8' | 'u16' | 'u32' | 'i64' | 'varuint' | 'bytes'
 /** A located field of a valid file: where it is, how it is encoded, what it means. */
 export interface Field { at: number; size: number; kind: FieldKind; what: string }
 
-/** A valid file to mutate, with its fields located and its model parsed lazily. */
+/** A valid file to mutate, with its fields located and (format 1) its model parsed lazily. */
 export class SeedFile {
   readonly fields: Field[]
+  readonly version: number
   private parsed: FileModel | null = null
   constructor(readonly name: string, readonly bytes: Uint8Array) {
     this.fields = locateFields(bytes)
+    this.version = new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true)
   }
+  /** The model of a format 1 file (file-surgery's); format 2 files have none, so model operators fall back to field ones. */
   get model(): FileModel {
+    if (this.version !== 1) throw new Error(`${this.name}: no model of a format ${this.version} file`)
     return (this.parsed ??= parseFile(this.bytes))
   }
   get directoryOffset(): number {
@@ -54,7 +58,29 @@ export function locateFields(bytes: Uint8Array): Field[] {
     }
     take(dataLength, 'bytes', `${what} data`)
   }
-  take(4, 'u32', 'magic'); const maxDoc = (take(4, 'u32', 'version'), take(4, 'u32', 'maxDoc'))
+  // Format 2: a form byte before each sequence, with its header and children (docs/format-v2.md §2).
+  const cascade = (what: string): void => {
+    const form = take(1, 'u8', `${what} form`)
+    if (form === 0) return sequence(what)
+    if (form === 1) {
+      take(1, 'u8', `${what} order`); take(4, 'u32', `${what} count`)
+      cascade(`${what} entries`); cascade(`${what} codes`)
+    } else if (form === 2) {
+      const count = take(4, 'u32', `${what} count`); take(4, 'u32', `${what} runCount`)
+      for (let b = 0; b < Math.ceil(count / 1024); b++) take(4, 'u32', `${what} checkpoint ${b}`)
+      cascade(`${what} run values`); cascade(`${what} run starts`)
+    } else {
+      take(1, 'u8', `${what} exponent`); take(4, 'u32', `${what} count`)
+      const exceptions = take(4, 'u32', `${what} exceptionCount`)
+      for (let e = 0; e < exceptions; e++) take(4, 'u32', `${what} exception position ${e}`)
+      for (let e = 0; e < exceptions; e++) take(8, 'i64', `${what} exception ${e}`)
+      cascade(`${what} integers`)
+    }
+  }
+  take(4, 'u32', 'magic')
+  const version = take(4, 'u32', 'version')
+  const maxDoc = take(4, 'u32', 'maxDoc')
+  const anySequence = version === 2 ? cascade : sequence
   const length = bytes.length
   const directory = Number(view.getBigUint64(length - 20, true))
   at = length - 20; take(8, 'i64', 'directoryOffset'); take(4, 'u32', 'footerMagic'); take(8, 'i64', 'checksum')
@@ -74,14 +100,15 @@ export function locateFields(bytes: Uint8Array): Field[] {
     at = offset
     const w = `column ${c}`
     if (type === 1) {
+      if (version === 2) take(1, 'u8', `${w} dictionary form`)
       const termCount = take(4, 'u32', `${w} termCount`), totalBytes = take(4, 'u32', `${w} totalBytes`)
       for (let i = 0; i <= termCount; i++) take(4, 'u32', `${w} term offset ${i}`)
       take(totalBytes, 'bytes', `${w} term bytes`)
     }
     if (layout === 1) take(8 * Math.ceil(maxDoc / 64), 'bytes', `${w} bitmap`)
-    if (layout === 2) sequence(`${w} offsets`)
-    sequence(`${w} values`)
-    if (type === 6) sequence(`${w} longitudes`)
+    if (layout === 2) anySequence(`${w} offsets`)
+    anySequence(`${w} values`)
+    if (type === 6) anySequence(`${w} longitudes`)
   })
   return fields
 }

@@ -7,6 +7,7 @@ import type { SequenceView } from '../backend.js'
 import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../../format/constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
 import { int64Result, multiplyInt64, readInt32 } from '../../format/int64.js'
+import { decodeRawCascade, getRawCascade } from '../../cascade/reader/decode-ts.js'
 
 const TWO_POW_MINUS_32 = 2 ** -32
 const tableWords = new Int32Array(2 * 256)
@@ -188,8 +189,14 @@ function decodeBlock(sequence: SequenceView, block: number, from: number, to: nu
   }
 }
 
-/** Decodes raw values [first, first + count) of a sequence into destination words. */
+/** Decodes raw values [first, first + count) of a sequence (v1, or any v2 form) into destination words. */
 export function decodeRaw(sequence: SequenceView, first: number, count: number, destination: Int32Array, destinationIndex: number): void {
+  if (sequence.cascade !== null) return decodeRawCascade(sequence, first, count, destination, destinationIndex)
+  decodeRawV1(sequence, first, count, destination, destinationIndex)
+}
+
+/** Decodes raw values [first, first + count) of a sequence of v1's block kinds into destination words. */
+export function decodeRawV1(sequence: SequenceView, first: number, count: number, destination: Int32Array, destinationIndex: number): void {
   const end = first + count
   let index = first
   let out = destinationIndex
@@ -204,8 +211,14 @@ export function decodeRaw(sequence: SequenceView, first: number, count: number, 
 }
 
 
-/** One raw value, into int64Result: one record read and one or two aligned word loads. */
+/** One raw value of a sequence (v1, or any v2 form), into int64Result. */
 export function getRaw(sequence: SequenceView, index: number): void {
+  if (sequence.cascade !== null) return getRawCascade(sequence, index)
+  getRawV1(sequence, index)
+}
+
+/** One raw value of v1's block kinds, into int64Result: one record read and one or two aligned word loads. */
+export function getRawV1(sequence: SequenceView, index: number): void {
   const words = sequence.bufferWords
   const records = sequence.records
   const block = index >>> BLOCK_SHIFT

@@ -9,6 +9,7 @@ import { checkCanonical } from './canonical.js'
 import { decodeFloat64, decodeInt32 } from './typed.js'
 import { typeScriptQueryKernels } from './query.js'
 import { rankOf } from '../bits.js'
+import { withCascadeQueries } from '../../cascade/query-adapter.js'
 
 // Shared with the WebAssembly backend and the reader (src/backend/bits.ts); still exported from here.
 export { popcount as popcount32, rankOf } from '../bits.js'
@@ -32,5 +33,6 @@ export const typeScriptBackend: ColumnsBackend = {
   decodeInt32,
   checkCanonical,
   rank: rankOf,
-  query: typeScriptQueryKernels,
+  // v2 sequences of other forms are decoded a chunk at a time for the kernels (src/cascade/query-adapter.ts).
+  query: withCascadeQueries(typeScriptQueryKernels, () => typeScriptBackend),
 }

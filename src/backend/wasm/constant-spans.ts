@@ -41,11 +41,13 @@ function constantSpans(sequence: SequenceView): ConstantSpans {
   let spans = spansOf.get(sequence)
   if (spans === undefined) {
     const records = sequence.records, found: number[] = [], values: bigint[] = []
-    for (let block = 0; block < sequence.blockCount;) {
+    // v2 sequences of other forms have no records of their own: no spans.
+    const blockCount = sequence.cascade === null || sequence.cascade.form === 0 ? sequence.blockCount : 0
+    for (let block = 0; block < blockCount;) {
       let next = block + 1
       if ((records[6 * block] & 0xff) === BlockKind.constant) {
         const low = records[6 * block + 2], high = records[6 * block + 3]
-        while (next < sequence.blockCount && (records[6 * next] & 0xff) === BlockKind.constant && records[6 * next + 2] === low && records[6 * next + 3] === high) next++
+        while (next < blockCount && (records[6 * next] & 0xff) === BlockKind.constant && records[6 * next + 2] === low && records[6 * next + 3] === high) next++
         const end = Math.min(next * BLOCK_VALUES, sequence.count)
         if (end - block * BLOCK_VALUES >= CONSTANT_SPAN_MIN) {
           found.push(block * BLOCK_VALUES, end)

@@ -9,6 +9,8 @@ import { int64Result } from '../../format/int64.js'
 import { rankOf } from '../bits.js'
 import { float64Spans, int32Spans, rawSpans, type Run } from './constant-spans.js'
 import { createWasmQueryKernels } from './query.js'
+import { withCascadeQueries } from '../../cascade/query-adapter.js'
+import { createCascadeReads } from './cascade.js'
 import { COPY_VALUES, LARGE_COPY_VALUES, SHORT_RUN_BYTES, SHORT_STEP_BYTES, tableIndexError, type WasmRuntime, wasmRuntime } from './runtime.js'
 
 /** A decode kernel: records, data, value count, run [first, first + count), output address; returns a status. */
@@ -86,6 +88,8 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
   // The staged view's type, a key beside stagedAt; the destination's, read by begin().
   let stagedType: unknown = null, destinationType: unknown = null
   const decodeInt32Limited: Decode = (records, data, valueCount, from, n, out) => kernels.decodeInt32(records, data, valueCount, from, n, int32Limit, out)
+  // v2 sequences v1's kernels cannot read (cascade not null): the cascade kernels, selected per read (cascade.ts).
+  const cascade = createCascadeReads(runtime)
 
   /**
    * Starts a read into target, value v at element perValue × (v + valueOffset): in place when target lies in
@@ -164,7 +168,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     destination = runtime.words
     return result
   }
-  return {
+  const backend: ColumnsBackend = {
     name: 'wasm',
     load(bytes: Uint8Array): ResidentFile {
       loadStaging()
@@ -189,6 +193,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       out[1] = runtime.words[runtime.scratchWord + 1]
     },
     getRaw(sequence, index) {
+      if (sequence.cascade !== null) return cascade.get(sequence, index)
       const base = sequence.file.address
       if (kernels.getRaw(base + sequence.recordsStart, base + sequence.dataStart, index, scratch) !== 0) {
         tableIndexError(runtime, sequence)
@@ -198,18 +203,22 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     },
     // Runs of constant blocks bound for an array outside linear memory are filled there, in the Node build (constant-spans.ts).
     decodeRaw(of, first, count, target, destinationIndex) {
-      if (begin(of, target, destinationIndex - first, target instanceof BigInt64Array ? 1 : 2, kernels.decodeRaw)) run(first, count)
+      const kernel = of.cascade === null ? kernels.decodeRaw : cascade.select(of, cascade.raw)
+      if (begin(of, target, destinationIndex - first, target instanceof BigInt64Array ? 1 : 2, kernel)) run(first, count)
       else rawSpans(of, first, count, target, destinationIndex, run)
       end(0)
     },
     decodeFloat64(of, first, count, mode: Float64Mode, target, destinationIndex) {
       const sortable = mode === 'sortable'
-      return end(begin(of, target, destinationIndex - first, 1, sortable ? kernels.decodeFloat64Sortable : kernels.decodeFloat64Exact)
+      const kernel = of.cascade === null ? (sortable ? kernels.decodeFloat64Sortable : kernels.decodeFloat64Exact)
+        : cascade.select(of, sortable ? cascade.sortable : cascade.exact)
+      return end(begin(of, target, destinationIndex - first, 1, kernel)
         ? run(first, count) : float64Spans(of, first, count, sortable, target, destinationIndex, run))
     },
     decodeInt32(of, first, count, ordinalLimit, target, destinationIndex) {
       int32Limit = ordinalLimit >= 0 ? ordinalLimit : 0xffffffff
-      return end(begin(of, target, destinationIndex - first, 1, decodeInt32Limited)
+      const kernel = of.cascade === null ? decodeInt32Limited : cascade.select(of, cascade.int32, int32Limit)
+      return end(begin(of, target, destinationIndex - first, 1, kernel)
         ? run(first, count) : int32Spans(of, first, count, ordinalLimit, target, destinationIndex, run))
     },
     checkCanonical(sequence, minMax, canonical) {
@@ -227,6 +236,8 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     },
     // The bitmap and ranks are JS copies made at open; a call into WebAssembly would cost more than the popcount.
     rank: rankOf,
-    query: createWasmQueryKernels(runtime),
+    // v2 sequences of other forms are decoded a chunk at a time for the kernels (src/cascade/query-adapter.ts).
+    query: withCascadeQueries(createWasmQueryKernels(runtime), () => backend),
   }
+  return backend
 }

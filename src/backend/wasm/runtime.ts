@@ -5,12 +5,15 @@
  */
 import type { SequenceView } from '../backend.js'
 import { CorruptIndexException } from '../../format/errors.js'
+import type { KernelInstance, LinearMemory } from './memory-types.js'
+import type { CascadeKernels } from './cascade.js'
 import { RegionAllocator } from './regions.js'
 import { kernelBytes, kernelBytesSync } from './kernel-bytes.js'
+import { instantiateKernels, instantiateKernelsSync } from './instantiate.js'
 
-/** The kernels' exports (see assembly/index.ts for the ABI). */
-export interface Kernels {
-  readonly memory: WebAssembly.Memory
+/** The kernels' exports (see assembly/index.ts for the ABI); the v2 cascade kernels' are in cascade.ts. */
+export interface Kernels extends CascadeKernels {
+  readonly memory: LinearMemory
   heapBase(): number
   scratch(): number
   decodeRaw(records: number, data: number, count: number, first: number, length: number, out: number): number
@@ -46,6 +49,7 @@ const REQUIRED_EXPORTS = [
   'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
   'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'bitsetCount', 'bitsetCombine',
+  'cascadeGet', 'cascadeDecode', 'cascadeDecodeFloat64Sortable', 'cascadeDecodeFloat64Exact', 'cascadeDecodeInt32',
 ]
 
 /** Values decoded per kernel call into the output buffer (512 KiB: stays in L2 while copied out). */
@@ -89,7 +93,7 @@ export class WasmRuntime {
   floats!: Float64Array
 
   /** `regions` makes the allocator (default: all memory above the static data); Node's pool bounds it to a worker's arena. */
-  constructor(instance: WebAssembly.Instance, regions?: (onGrow: () => void) => RegionAllocator) {
+  constructor(instance: KernelInstance, regions?: (onGrow: () => void) => RegionAllocator) {
     this.kernels = instance.exports as unknown as Kernels
     this.refreshViews()
     this.scratchAddress = this.kernels.scratch()
@@ -135,8 +139,7 @@ export function wasmUnavailableReason(): string | null {
     const bytes = kernelBytesSync()
     // Not cached as unavailable: initWasm() may still succeed.
     if (typeof bytes === 'string') return bytes
-    const module = new WebAssembly.Module(bytes as BufferSource)
-    return adopt(module, new WebAssembly.Instance(module, {}))
+    return adopt(instantiateKernelsSync(bytes))
   } catch (error) {
     return (unavailable = compileFailure(error))
   }
@@ -151,10 +154,9 @@ function compileFailure(error: unknown): string {
   return `the kernels did not compile here (${message}); ${hint}`
 }
 
-/** Checks the module's exports and makes its instance the process's runtime. */
-function adopt(module: WebAssembly.Module, instance: WebAssembly.Instance): string | null {
-  const exported = new Set(WebAssembly.Module.exports(module).map((entry) => entry.name))
-  const missing = REQUIRED_EXPORTS.filter((name) => !exported.has(name))
+/** Checks the instance's exports and makes it the process's runtime. */
+function adopt(instance: KernelInstance): string | null {
+  const missing = REQUIRED_EXPORTS.filter((name) => !(name in instance.exports))
   if (missing.length > 0) return (unavailable = `the kernels lack ${missing.join(', ')} (rebuild with npm run build:wasm)`)
   runtime = new WasmRuntime(instance)
   unavailable = null
@@ -174,10 +176,9 @@ export function initWasmRuntime(): Promise<string | null> {
   return (pending ??= (async () => {
     if (typeof WebAssembly !== 'object') return (unavailable = 'this JavaScript engine has no WebAssembly')
     try {
-      const module = await WebAssembly.compile(await kernelBytes() as BufferSource)
-      const instance = await WebAssembly.instantiate(module, {})
+      const instance = await instantiateKernels(await kernelBytes())
       // A synchronous first use (Node, a worker) may have made the runtime meanwhile: keep that one.
-      return runtime !== null ? null : adopt(module, instance)
+      return runtime !== null ? null : adopt(instance)
     } catch (error) {
       return (unavailable = compileFailure(error))
     }

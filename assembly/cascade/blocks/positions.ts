@@ -1,0 +1,119 @@
+// Exception positions of frequent and patched blocks (src/cascade/blocks/positions.ts):
+// a list of e positions of bits(n - 1) bits, or a bitmap of n bits. The list is not
+// checked at open, so its reads follow the TypeScript reader step for step (the same
+// binary search; a list that does not strictly increase is searched position by
+// position); bitmap bits past the e-th name no exception.
+import { BLOCK_ENTRIES, bytesOf, field, unpackValues } from '../common'
+
+/** Bytes the positions take (the list only when smaller than the bitmap: the param's flag says). */
+// @ts-ignore: decorator
+@inline export function positionsBytes(list: bool, e: u32, n: u32, pw: u32): usize {
+  return list ? bytesOf(e, pw) : <usize>((n + 7) >>> 3)
+}
+
+/** Bits below bit b (b < 64). */
+// @ts-ignore: decorator
+@inline function below(b: u32): u64 {
+  return (<u64>1 << <u64>b) - 1
+}
+
+/** The rank of position `index` among the exceptions, or -1 when it is none. */
+export function exceptionRank(start: usize, list: bool, e: u32, pw: u32, index: u32): i32 {
+  if (list) {
+    let lo: i32 = 0, hi: i32 = <i32>e - 1
+    while (lo <= hi) {
+      const middle = (lo + hi) >>> 1
+      const position = <u32>field(start, middle, pw)
+      if (position == index) return middle
+      if (position < index) lo = middle + 1
+      else hi = middle - 1
+    }
+    return -1
+  }
+  // 8-byte words: a load at word w ends at most 7 bytes past the bitmap.
+  const word = index >>> 6
+  const bits = load<u64>(start + (<usize>word << 3))
+  if (((bits >>> <u64>(index & 63)) & 1) == 0) return -1
+  let rank = <u32>popcnt<u64>(bits & below(index & 63))
+  for (let w: u32 = 0; w < word; w++) rank += <u32>popcnt<u64>(load<u64>(start + (<usize>w << 3)))
+  return rank < e ? <i32>rank : -1
+}
+
+/** Whether the e positions of a list strictly increase (a valid block's always do). */
+function ascending(start: usize, e: u32, pw: u32): bool {
+  for (let rank: u32 = 1; rank < e; rank++) if (field(start, rank, pw) <= field(start, rank - 1, pw)) return false
+  return true
+}
+
+/**
+ * One exception: value `position` (of the run from `from`, at out) becomes `term`, or gains it
+ * (`add`: patched blocks).
+ */
+// @ts-ignore: decorator
+@inline function visit(out: usize, position: u32, from: u32, term: i64, add: bool): void {
+  const o = out + (<usize>(position - from) << 3)
+  store<i64>(o, add ? load<i64>(o) + term : term)
+}
+
+/** Set bits below position `to` of the bitmap at start (n bits), counting at most e. */
+function ranksBelow(start: usize, n: u32, e: u32, to: u32): u32 {
+  let count: u32 = 0
+  for (let at: u32 = 0; at < to; at += 64) {
+    let bits = load<u64>(start + (<usize>at >>> 3))
+    const end = min(min(n, to) - at, 64)
+    if (end < 64) bits &= below(end)
+    count += <u32>popcnt<u64>(bits)
+  }
+  return min(count, e)
+}
+
+/**
+ * Applies each exception at a position in [from, to) to the run at out, in rank order: its value
+ * becomes low + step × field `rank` of the W-bit fields at `values` (frequent blocks), or gains
+ * that term (`add`: patched blocks, low = 0 and step = g × 2^lw). A list whose positions do not
+ * strictly increase (corrupt) is searched for each position as exceptionRank searches it, so that
+ * a decode gives what single reads give however it is split (a walk would depend on where it
+ * starts), as the TypeScript reader does. A bitmap's terms are unpacked first (unpackValues, SIMD
+ * in the Node build), which leaves its walk a copy per exception.
+ */
+export function applyExceptions(
+  start: usize, list: bool, e: u32, n: u32, pw: u32, from: u32, to: u32,
+  out: usize, values: usize, W: u32, low: i64, step: i64, add: bool,
+): void {
+  if (list) {
+    if (!ascending(start, e, pw)) {
+      for (let position = from; position < to; position++) {
+        const rank = exceptionRank(start, true, e, pw, position)
+        if (rank >= 0) visit(out, position, from, low + step * <i64>field(values, rank, W), add)
+      }
+      return
+    }
+    let lo: u32 = 0, hi = e
+    while (lo < hi) {
+      const middle = (lo + hi) >>> 1
+      if (<u32>field(start, middle, pw) < from) lo = middle + 1
+      else hi = middle
+    }
+    for (let rank = lo; rank < e; rank++) {
+      const position = <u32>field(start, rank, pw)
+      if (position >= to) return
+      visit(out, position, from, low + step * <i64>field(values, rank, W), add)
+    }
+    return
+  }
+  const first = ranksBelow(start, n, e, from)
+  unpackValues(values, first, ranksBelow(start, n, e, to), low, step, BLOCK_ENTRIES, W)
+  let rank = first
+  for (let at = from & ~63; at < to; at += 64) {
+    let bits = load<u64>(start + (<usize>at >>> 3))
+    // The bitmap's last word may end inside it: the bits past n belong to the next sub-stream.
+    if (n - at < 64) bits &= below(n - at)
+    if (at < from) bits &= ~below(from - at)
+    if (to - at < 64) bits &= below(to - at)
+    for (; bits != 0; rank++) {
+      if (rank >= e) return // bits past the e-th name no exception
+      visit(out, at + <u32>ctz<u64>(bits), from, load<i64>(BLOCK_ENTRIES + (<usize>(rank - first) << 3)), add)
+      bits &= bits - 1
+    }
+  }
+}

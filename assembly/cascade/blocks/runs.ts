@@ -1,0 +1,60 @@
+// Run blocks (kind 4, src/cascade/blocks/runs.ts): r = param + 1 run values of
+// `width` bits, then the starts of runs 1..r-1 in bits(n - 1) bits; value =
+// base + aux × the value of the run holding it. Starts are not checked at open:
+// reads follow the TypeScript reader's (the same binary search, the same walk
+// when the starts never decrease), so they stay bounded and agree on any file.
+import { OK, bitsOf, recordAux, recordBase, recordWidth } from '../../common'
+import { bytesOf, field, fillRun, recordParam } from '../common'
+
+/** The run holding value j: the last run whose start is ≤ j (starts of runs 1..last at `starts`). */
+function runOf(starts: usize, last: u32, pw: u32, j: u32): u32 {
+  let lo: u32 = 0, hi = last
+  while (lo < hi) {
+    const middle = (lo + hi + 1) >>> 1
+    if (<u32>field(starts, middle - 1, pw) <= j) lo = middle
+    else hi = middle - 1
+  }
+  return lo
+}
+
+/**
+ * Whether the `stored` starts never decrease (they strictly increase in a valid block): then a walk
+ * from any value finds what runOf finds. Otherwise (corrupt) decodes read value by value, as the
+ * TypeScript reader does, so that a decode gives what single reads give however it is split.
+ */
+function startsAscending(starts: usize, stored: u32, pw: u32): bool {
+  for (let run: u32 = 1; run < stored; run++) if (field(starts, run, pw) < field(starts, run - 1, pw)) return false
+  return true
+}
+
+/** Value j of the run block (n values) to out. */
+export function runsGet(record: usize, p: usize, n: u32, j: u32, out: usize): i32 {
+  const r = recordParam(record) + 1, W = recordWidth(record)
+  const run = runOf(p + bytesOf(r, W), r - 1, bitsOf(<u64>(n - 1)), j)
+  store<i64>(out, recordBase(record) + recordAux(record) * <i64>field(p, run, W))
+  return OK
+}
+
+/** Values [from, to) of the run block (n values) to out. */
+export function runsDecode(record: usize, p: usize, n: u32, from: u32, to: u32, out: usize): i32 {
+  const r = recordParam(record) + 1, W = recordWidth(record), pw = bitsOf(<u64>(n - 1))
+  const base = recordBase(record), g = recordAux(record)
+  const starts = p + bytesOf(r, W)
+  if (!startsAscending(starts, r - 1, pw)) {
+    // Corrupt starts: each value by runOf, as runsGet finds it (see startsAscending).
+    for (let j = from, o = out; j < to; j++, o += 8) store<i64>(o, base + g * <i64>field(p, runOf(starts, r - 1, pw, j), W))
+    return OK
+  }
+  let run = runOf(starts, r - 1, pw, from)
+  let position = from
+  while (position < to) {
+    let end = to
+    if (run + 1 < r) end = min(to, <u32>field(starts, run, pw))
+    const length = end - position
+    const value = base + g * <i64>field(p, run, W)
+    fillRun(out + (<usize>(position - from) << 3), value, length)
+    position = end
+    run++
+  }
+  return OK
+}

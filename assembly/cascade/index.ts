@@ -1,0 +1,87 @@
+// The v2 cascade kernels' entry points (exported by assembly/index.ts): raw
+// values and typed runs of any v2 sequence, given its node (the address of its
+// form byte). The typed runs go in chunks of 1,024 values from `first`, each
+// decoded whole and then converted, exactly as the TypeScript backend does
+// (src/backend/ts/typed.ts): both report the same first bad value.
+import { BLOCK_BUFFER, BLOCK_VALUES, NOT_REPRESENTABLE, OK, ORDINAL_ERROR, SCRATCH } from '../common'
+import { sortableInPlace } from '../typed'
+import { FORM_DECIMAL } from './common'
+import { decimalDecode, decimalGet, integerDecode, integerGet } from './sequences/decimal'
+
+/** The largest integer a double holds exactly, with all below it: 2^53 - 1. */
+const MAX_SAFE: u64 = 0x1F_FFFF_FFFF_FFFF
+
+/** Raw i64 value `index` of the sequence at node to out; status 0, 5 or 6 (assembly/index.ts). */
+export function cascadeGet(node: usize, index: u32, out: usize): i32 {
+  if (load<u8>(node) == FORM_DECIMAL) return decimalGet(node, index, out)
+  return integerGet(node, index, out)
+}
+
+/** Raw i64 values [first, first + n) of the sequence at node to out (8-aligned); status 0, 5 or 6. */
+export function cascadeDecode(node: usize, first: u32, n: u32, out: usize): i32 {
+  if (load<u8>(node) == FORM_DECIMAL) return decimalDecode(node, first, n, out, true)
+  return integerDecode(node, first, n, out)
+}
+
+/**
+ * Values [first, first + n) as SortableBits-decoded doubles to out; status 0, 5 or 6. A decimal
+ * node's integers become doubles directly (n / 10^e), not raw bits decoded back.
+ */
+export function cascadeDecodeFloat64Sortable(node: usize, first: u32, n: u32, out: usize): i32 {
+  const decimal = load<u8>(node) == FORM_DECIMAL
+  for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
+    const take = min(n - done, BLOCK_VALUES)
+    const o = out + (<usize>done << 3)
+    const status = decimal ? decimalDecode(node, first + done, take, o, false) : integerDecode(node, first + done, take, o)
+    if (status != OK) return status
+    if (!decimal) sortableInPlace(o, take)
+  }
+  return OK
+}
+
+/** Status 2 (or 3) with the position within the run at scratch+0 and the raw value at scratch+8. */
+function reportValue(status: i32, position: u32, value: i64): i32 {
+  store<u32>(SCRATCH, position)
+  store<i64>(SCRATCH, value, 8)
+  return status
+}
+
+/** Raw values as exact doubles to out; status 2 at the first |v| > 2^53 - 1 (scratch: position, value), 5 or 6. */
+export function cascadeDecodeFloat64Exact(node: usize, first: u32, n: u32, out: usize): i32 {
+  for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
+    const take = min(n - done, BLOCK_VALUES)
+    // Raw values go to the block buffer, so nothing past a refused value reaches out (it may be a ValueBuffer).
+    const status = cascadeDecode(node, first + done, take, BLOCK_BUFFER)
+    if (status != OK) return status
+    const o = out + (<usize>done << 3)
+    for (let j: u32 = 0; j < take; j++) {
+      const v = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
+      // |v| ≤ 2^53 - 1 ⇔ v + (2^53 - 1) in [0, 2^54 - 2] as unsigned.
+      if (<u64>(v + MAX_SAFE) > 2 * MAX_SAFE) return reportValue(NOT_REPRESENTABLE, done + j, v)
+      store<f64>(o + (<usize>j << 3), <f64>v)
+    }
+  }
+  return OK
+}
+
+/**
+ * Raw values as int32 to out (4 bytes each). limit = 0xFFFFFFFF: plain integers, status 2 at the
+ * first value outside int32; otherwise keyword ordinals, status 3 at the first value < 0 or ≥
+ * limit (scratch: position within the run, raw value). Status 5 or 6 for a corrupt dictionary.
+ */
+export function cascadeDecodeInt32(node: usize, first: u32, n: u32, limit: u32, out: usize): i32 {
+  const ordinals = limit != 0xFFFF_FFFF
+  for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
+    const take = min(n - done, BLOCK_VALUES)
+    const status = cascadeDecode(node, first + done, take, BLOCK_BUFFER)
+    if (status != OK) return status
+    const o = out + (<usize>done << 2)
+    for (let j: u32 = 0; j < take; j++) {
+      const v = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
+      // Unsigned compare for ordinals: negative values look huge and fail too.
+      if (ordinals ? <u64>v >= <u64>limit : v != <i64><i32>v) return reportValue(ordinals ? ORDINAL_ERROR : NOT_REPRESENTABLE, done + j, v)
+      store<i32>(o + (<usize>j << 2), <i32>v)
+    }
+  }
+  return OK
+}

@@ -1,0 +1,79 @@
+/**
+ * Prints the worked examples of docs/format-v2.md §9 from the writer: for each
+ * block kind, a small block's values, its record and its data bytes; for each
+ * sequence form, a sequence's bytes by part. `node --import tsx scripts/format-v2-examples.ts`.
+ */
+import { encodeBlock } from '../src/cascade/block-pool.js'
+import { BlockRecord } from '../src/cascade/blocks/record.js'
+import { KIND_NAMES } from '../src/cascade/constants.js'
+import { writeSequenceV2 } from '../src/cascade/sequence-writer.js'
+import { ByteSink } from '../src/write/byte-sink.js'
+import { parseCascade, sequenceExtent } from '../src/cascade/reader/parse.js'
+import { signature, summarize } from '../src/cascade/describe.js'
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join(' ')
+const wordsOf = (values: bigint[]) => new Int32Array(BigInt64Array.from(values).buffer)
+const i64 = (low: number, high: number) => (BigInt(high) << 32n) | BigInt(low >>> 0)
+
+const blocks: [string, bigint[]][] = [
+  ['constant', [7n, 7n, 7n, 7n]],
+  ['frame', [10n, 13n, 11n, 15n]],
+  ['dictionary', [1, 5, 9, 5, 1, 1, 9, 5, 5, 1, 9, 9].map((m) => BigInt(m) * 1_000_000n + BigInt(m * m))],
+  ['runs', [...Array(20).fill(5n), ...Array(20).fill(9n)]],
+  ['frequent', [0n, 0n, 0n, 7n, 0n, 0n, 0n, 0n, 0n, 0n, 1_000_003n, 0n, 0n, 0n, 0n, 0n]],
+  ['patched', [1n, 4n, 2n, 6n, 3n, 5n, 1n, 1_000_000n, 2n, 4n, 3n, 6n, 5n, 2n, 1n, 3n]],
+  ['linear', [100n, 203n, 301n, 405n, 500n, 602n, 699n, 801n]],
+]
+
+console.log('Block kinds (one block each; record fields, then the data bytes in hex):\n')
+for (const [name, values] of blocks) {
+  const record = new BlockRecord()
+  const data = encodeBlock(wordsOf(values), 0, values.length, record)
+  const kind = KIND_NAMES[record.kind]
+  if (kind !== name) throw new Error(`${name} came out ${kind}`)
+  console.log(`- **${name}** (${values.length} values: ${values.join(', ')})`)
+  console.log(`  record: kind ${record.kind}, width ${record.width}, param ${record.param}, base ${i64(record.words[0], record.words[1])}, aux ${i64(record.words[2], record.words[3])}`)
+  console.log(`  data (${data.length} bytes): ${data.length === 0 ? '(none)' : hex(data)}\n`)
+}
+
+const wide = (i: number) => BigInt((i * 2654435761) % 1_000_000_007) * 1000n + BigInt(i)
+const sequences: [string, bigint[] | number[], 'integer' | 'double'][] = [
+  ['runs', Array.from({ length: 10_240 }, (_, i) => wide(Math.floor(i / 2560))), 'integer'],
+  ['dictionary', Array.from({ length: 4096 }, (_, i) => wide(i % 7 === 0 ? i % 200 : i % 5)), 'integer'],
+  ['decimal', [12.5, 0.25, -0, 3.75, NaN, 100], 'double'],
+]
+console.log('Sequences (summary, then the bytes in hex by part):\n')
+for (const [name, values, domain] of sequences) {
+  const words = domain === 'integer' ? wordsOf(values as bigint[]) : (() => {
+    const raw = new BigInt64Array(values.length), view = new DataView(new ArrayBuffer(8))
+    ;(values as number[]).forEach((x, i) => { view.setFloat64(0, x); const b = view.getBigInt64(0); raw[i] = b ^ ((b >> 63n) & 0x7fffffffffffffffn) })
+    return new Int32Array(raw.buffer)
+  })()
+  const sink = new ByteSink()
+  writeSequenceV2(words, values.length, sink, domain)
+  const bytes = sink.view()
+  const padded = new Uint8Array((bytes.length + 19) & ~3)
+  padded.set(bytes)
+  const { view } = parseCascade({ bytes: padded, stable: true, address: 0, release() {} }, new Int32Array(padded.buffer), 'example', name, 0, bytes.length, values.length, domain)
+  console.log(`- **${name}** (${values.length} values): ${bytes.length} bytes, ${signature(summarize(view, 2))}`)
+  const parts: [string, number, number][] = []
+  const walk = (node: typeof view, role: string) => {
+    const [start, end] = sequenceExtent(node)
+    const cascade = node.cascade
+    if (cascade === null || cascade.form === 0) {
+      parts.push([`${role}: form byte, header, ${node.blockCount} record${node.blockCount === 1 ? '' : 's'}`, start, node.dataStart])
+      parts.push([`${role}: data (${node.dataLength} bytes, the last 8 padding)`, node.dataStart, end])
+      return
+    }
+    const children = cascade.form === 1 ? [['entries', cascade.entries], ['codes', cascade.codes]] as const
+      : cascade.form === 2 ? [['run values', cascade.values], ['run starts', cascade.starts]] as const : [['integers', cascade.integers]] as const
+    parts.push([`${role}: form ${cascade.form} header`, start, sequenceExtent(children[0][1])[0]])
+    for (const [childRole, child] of children) walk(child, `${role} / ${childRole}`)
+  }
+  walk(view, name)
+  for (const [what, start, end] of parts) {
+    const slice = bytes.subarray(start, end)
+    console.log(`  - ${what}: ${slice.length > 64 ? `${hex(slice.subarray(0, 64))} … (${slice.length} bytes)` : hex(slice)}`)
+  }
+  console.log('')
+}

@@ -1,0 +1,87 @@
+/**
+ * Writes the format 2 golden files (test/golden/v2/): every v1 golden input
+ * flushed in format 2 (its dump is the v1 golden JSON), and "cascades", whose
+ * columns take every block kind and sequence form. Run once, on purpose:
+ * `node --import tsx scripts/make-golden-v2.ts`; test/golden.test.ts checks them.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { signature, summarize } from '../src/cascade/describe.js'
+import { flushColumns, openColumns } from '../src/index.js'
+
+const GOLDEN = 'test/golden'
+const OUT = join(GOLDEN, 'v2')
+
+function revive(_key: string, value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const keys = Object.keys(value)
+    if (keys.length === 1 && keys[0] === '$bigint') return BigInt((value as { $bigint: string }).$bigint)
+    if (keys.length === 1 && keys[0] === '$number') return Number((value as { $number: string }).$number)
+  }
+  return value
+}
+const toSafe = (_key: string, value: unknown) => (typeof value === 'bigint' ? { $bigint: String(value) }
+  : typeof value === 'number' && (Object.is(value, -0) || !Number.isFinite(value)) ? { $number: Object.is(value, -0) ? '-0' : String(value) } : value)
+
+/** A deterministic generator: the same documents on every run. */
+function lcg(seed: number): () => number {
+  let state = seed >>> 0
+  return () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32)
+}
+
+/** Columns built for each kind and form (the test asserts the cascades they come out as). */
+function cascadesCase() {
+  const random = lcg(7)
+  const n = 6000
+  const zipf = () => Math.min(29, Math.floor(-Math.log(1 - random()) * 5))
+  // The most frequent values are the largest: the frequency order is not the ascending one.
+  const pool = Array.from({ length: 30 }, (_, i) => 1_000_000_007 * (30 - i) + i * i)
+  const wide = Array.from({ length: 6 * 600 }, () => Math.floor(random() * 2 ** 40))
+  const docs = Array.from({ length: n }, (_, i) => ({
+    constant: 42,
+    frame: Math.floor(random() * 1_000_000),
+    runs: Math.floor(i / 300) * 7_777_777_777 + 5,
+    frequent: i % 97 === 3 ? Math.floor(random() * 2 ** 40) : 11,
+    // 600 distinct 40-bit values in each block: dictionary blocks.
+    blockDictionary: wide[600 * Math.floor(i / 1024) + (i % 1024 < 600 ? i % 1024 : Math.floor(random() * 600))],
+    patched: i % 89 === 1 ? 2 ** 36 + i : Math.floor(random() * 7),
+    linear: 1_600_000_000_000 + 60_017 * i + Math.floor(random() * 16),
+    dictionary: pool[zipf()],
+    // The most frequent values the smallest: both orders give the same codes, and the tie goes to ascending.
+    ascending: pool[29 - zipf()],
+    price: Math.floor(random() * 100_000) / 100,
+    odd: i % 500 === 0 ? NaN : i % 700 === 0 ? -0 : Math.floor(random() * 1000) / 8,
+    city: ['SEA', 'LAX', 'JFK', 'ORD', 'ATL'][zipf() % 5],
+    tags: i % 4 === 0 ? [] : ['a', 'b', 'c'].slice(0, 1 + (i % 3)),
+    where: { lat: 47 + (i % 1000) / 1000, lon: -122 - (i % 250) / 1000 },
+  }))
+  const fields = [
+    ...['constant', 'frame', 'runs', 'frequent', 'patched', 'linear', 'dictionary', 'ascending', 'blockDictionary'].map((name) => ({ name, type: 'integral', column: true })),
+    { name: 'price', type: 'fractional', column: true },
+    { name: 'odd', type: 'fractional', column: true },
+    { name: 'city', type: 'keyword', facet: true },
+    { name: 'tags', type: 'keyword', facet: true, multi: true },
+    { name: 'where', type: 'geo_point', column: true },
+  ]
+  return { name: 'cascades', fields, maxDoc: n, docs }
+}
+
+mkdirSync(OUT, { recursive: true })
+const v1Names = readdirSync(GOLDEN).filter((file) => file.endsWith('.input.json')).map((file) => file.slice(0, -'.input.json'.length))
+for (const name of v1Names) {
+  const input = JSON.parse(readFileSync(join(GOLDEN, `${name}.input.json`), 'utf8'), revive)
+  const bytes = flushColumns(input.schema, input.docs, { maxDoc: input.maxDoc, format: 2 })!
+  writeFileSync(join(OUT, `${name}.oixk`), bytes)
+  console.log(`${name}: ${bytes.length} bytes (v1 ${readFileSync(join(GOLDEN, `${name}.oixk`)).length})`)
+}
+const cascades = cascadesCase()
+const bytes = flushColumns({ fields: cascades.fields }, cascades.docs, { maxDoc: cascades.maxDoc, format: 2 })!
+const reader = openColumns(bytes)
+reader.verify()
+writeFileSync(join(OUT, 'cascades.oixk'), bytes)
+writeFileSync(join(OUT, 'cascades.input.json'), JSON.stringify({ schema: { fields: cascades.fields }, maxDoc: cascades.maxDoc }, toSafe).slice(0, -1)
+  + ',"docs":[\n' + cascades.docs.map((doc) => JSON.stringify(doc, toSafe)).join(',\n') + '\n]}\n')
+const shapes: Record<string, string> = {}
+for (const column of reader.columns) shapes[column.name] = signature(summarize(column.values, 2))
+writeFileSync(join(OUT, 'cascades.shapes.json'), JSON.stringify(shapes, null, 1) + '\n')
+console.log(`cascades: ${bytes.length} bytes`, shapes)

@@ -1,0 +1,21 @@
+/**
+ * Constant blocks (kind 0, as in v1): every value equals base; no data.
+ */
+import type { BlockAnalysis } from '../block-analysis.js'
+import { Kind } from '../constants.js'
+import type { BlockRecord } from './record.js'
+
+/** Whether the block is constant (its data would be 0 bytes). */
+export function isConstant(a: BlockAnalysis): boolean {
+  return a.narrow && a.range === 0
+}
+
+/** Writes the constant form. */
+export function writeConstant(a: BlockAnalysis, record: BlockRecord): void {
+  record.set(Kind.constant, 0, 0, a.minLow, a.minHigh, 0)
+}
+
+/** Offsets are all 0: fills out. */
+export function constantOffsets(from: number, to: number, out: Float64Array, at: number): void {
+  out.fill(0, at, at + to - from)
+}

@@ -1,0 +1,78 @@
+/**
+ * Dictionary blocks (kind 3): the block's distinct values as entries (offsets
+ * from base = min, divided by aux = g, ascending, in ew = bits(range / g) bits),
+ * then each value's entry index in width = bits(k - 1) bits; param = (k - 1) |
+ * (ew - 1) << 10. Any number of distinct values (v1's table stops at 256 and
+ * stores entries in 8 bytes each).
+ */
+import { bitsOf, bytesFor, type FieldWriter, fieldAt, unpackFields, unpackSmall } from '../bits.js'
+import type { BlockAnalysis } from '../block-analysis.js'
+import { auxNumber, type BlockView } from '../block-view.js'
+import { Kind } from '../constants.js'
+import { CorruptIndexException } from '../../format/errors.js'
+import type { BlockRecord } from './record.js'
+
+/** Entry count k of a dictionary block's param. */
+export function dictionaryEntries(param: number): number {
+  return (param & 1023) + 1
+}
+
+/** Entry width ew of a dictionary block's param. */
+export function dictionaryEntryWidth(param: number): number {
+  return (param >>> 10) + 1
+}
+
+/** Data bytes of the dictionary form (k ≥ 2). */
+export function dictionarySize(a: BlockAnalysis): number {
+  return bytesFor(a.distinctCount * a.width) + bytesFor(a.n * bitsOf(a.distinctCount - 1))
+}
+
+/** Writes the dictionary form. */
+export function writeDictionary(a: BlockAnalysis, writer: FieldWriter, record: BlockRecord): void {
+  const k = a.distinctCount, g = a.divisor, indexWidth = bitsOf(k - 1)
+  record.set(Kind.dictionary, indexWidth, (k - 1) | ((a.width - 1) << 10), a.minLow, a.minHigh, g)
+  for (let entry = 0; entry < k; entry++) writer.write(a.distinct[entry] / g, a.width)
+  writer.seek(writer.offset)
+  for (let index = 0; index < a.n; index++) writer.write(entryOf(a, a.u[index]), indexWidth)
+}
+
+/** The entry of an offset: binary search over the sorted distinct offsets. */
+function entryOf(a: BlockAnalysis, offset: number): number {
+  let lo = 0, hi = a.distinctCount - 1
+  while (lo < hi) {
+    const middle = (lo + hi) >>> 1
+    if (a.distinct[middle] < offset) lo = middle + 1
+    else hi = middle
+  }
+  return lo
+}
+
+function indexError(view: BlockView, index: number, k: number): never {
+  throw new CorruptIndexException(view.fileName, `${view.label}: block ${view.block} has dictionary index ${index}, beyond its ${k} entries`)
+}
+
+/** Offset of value `index` from the base. */
+export function dictionaryOffsetAt(view: BlockView, index: number): number {
+  const k = dictionaryEntries(view.param), entryWidth = dictionaryEntryWidth(view.param)
+  const entry = fieldAt(view.words, view.data + bytesFor(k * entryWidth), index, view.width)
+  if (entry >= k) indexError(view, entry, k)
+  return auxNumber(view) * fieldAt(view.words, view.data, entry, entryWidth)
+}
+
+const entries = new Float64Array(1024)
+const indexes = new Int32Array(1024)
+
+/** Offsets of values [from, to) into out from position at (each index checked against k, in order). */
+export function dictionaryOffsets(view: BlockView, from: number, to: number, out: Float64Array, at: number): void {
+  const k = dictionaryEntries(view.param), entryWidth = dictionaryEntryWidth(view.param)
+  unpackFields(view.words, view.data, 0, k, entryWidth, entries, 0)
+  const g = auxNumber(view)
+  if (g !== 1) for (let entry = 0; entry < k; entry++) entries[entry] *= g
+  const count = to - from
+  unpackSmall(view.words, view.data + bytesFor(k * entryWidth), from, count, view.width, indexes, 0)
+  for (let index = 0; index < count; index++) {
+    const entry = indexes[index]
+    if (entry >= k) indexError(view, entry, k)
+    out[at + index] = entries[entry]
+  }
+}

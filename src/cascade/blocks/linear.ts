@@ -1,0 +1,79 @@
+/**
+ * Linear blocks (kind 7): a line through the first and last value plus packed
+ * residuals. With d = last - first over n values, the slope aux = s =
+ * floor(1024 d / (n - 1)) and value j = base + floor(j s / 1024) + field j,
+ * fields in width bits; base = first + the smallest residual. Sequential data
+ * (row ids, evenly spaced dates, running offsets) needs only its jitter's bits.
+ */
+import { bitsOf, bytesFor, type FieldWriter, fieldAt, unpackFields } from '../bits.js'
+import type { BlockAnalysis } from '../block-analysis.js'
+import type { BlockView } from '../block-view.js'
+import { Kind } from '../constants.js'
+import type { BlockRecord } from './record.js'
+
+const residuals = new Float64Array(1024)
+/** The slope as q + f / 1024 with 0 ≤ f < 1024, so j × slope is exact in doubles. */
+let slopeWhole = 0, slopeFraction = 0, smallest = 0, width = 0
+
+/** floor(j × s / 1024) for s = 1024 q + f. */
+function lineAt(j: number, q: number, f: number): number {
+  return j * q + Math.floor((j * f) / 1024)
+}
+
+function fit(a: BlockAnalysis): void {
+  const n = a.n, u = a.u, span = n - 1
+  const d = u[n - 1] - u[0]
+  let q = Math.floor(d / span), rest = d - q * span
+  while (rest < 0) { q--; rest += span }
+  while (rest >= span) { q++; rest -= span }
+  slopeWhole = q
+  slopeFraction = Math.floor((1024 * rest) / span)
+  let low = Infinity, high = -Infinity
+  for (let j = 0; j < n; j++) {
+    const residual = u[j] - u[0] - lineAt(j, q, slopeFraction)
+    residuals[j] = residual
+    if (residual < low) low = residual
+    if (residual > high) high = residual
+  }
+  smallest = low
+  width = bitsOf(high - low)
+}
+
+/** Data bytes of the linear form (n ≥ 2). */
+export function linearSize(a: BlockAnalysis): number {
+  fit(a)
+  return bytesFor(a.n * width)
+}
+
+/** Writes the linear form. */
+export function writeLinear(a: BlockAnalysis, writer: FieldWriter, record: BlockRecord): void {
+  fit(a)
+  record.set(Kind.linear, width, 0, a.minLow, a.minHigh, 0)
+  record.setBase(a.minLow, a.minHigh, a.u[0] + smallest)
+  // aux = 1024 q + f as an i64: q × 2^10 split across the words.
+  const qHigh = Math.floor(slopeWhole / 4194304), qLow = slopeWhole - qHigh * 4194304
+  record.words[2] = (qLow * 1024 + slopeFraction) | 0
+  record.words[3] = qHigh | 0
+  for (let j = 0; j < a.n; j++) writer.write(residuals[j] - smallest, width)
+}
+
+/** The slope's whole and fractional parts from the record's aux words. */
+function slopeOf(view: BlockView): void {
+  slopeFraction = view.auxLow & 1023
+  slopeWhole = view.auxHigh * 4194304 + (view.auxLow >>> 10)
+}
+
+/** Offset of value `index` from the base. */
+export function linearOffsetAt(view: BlockView, index: number): number {
+  slopeOf(view)
+  return lineAt(index, slopeWhole, slopeFraction) + fieldAt(view.words, view.data, index, view.width)
+}
+
+/** Offsets of values [from, to) into out from position at. */
+export function linearOffsets(view: BlockView, from: number, to: number, out: Float64Array, at: number): void {
+  slopeOf(view)
+  const q = slopeWhole, f = slopeFraction
+  unpackFields(view.words, view.data, from, to - from, view.width, out, at)
+  // j f < 2^20: floor(j f / 1024) is an int32 shift.
+  for (let j = from; j < to; j++) out[at + j - from] += j * q + ((j * f) >> 10)
+}

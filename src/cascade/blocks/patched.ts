@@ -1,0 +1,99 @@
+/**
+ * Patched frame blocks (kind 6): q = (value - base) / aux (base = min, aux = g)
+ * keeps its low `width` bits for every value; the e values with q ≥ 2^width keep
+ * their high bits (hw = bits(range / g) - width of them) as patches. Data: a byte
+ * hw, the low fields, the patches' positions (list or bitmap; param flag 1 << 10
+ * for the list), then the high fields. param bits 0-9 = e. The low width is the
+ * one giving the fewest bytes (ties: the wider).
+ */
+import { bitsOf, bytesFor, type FieldWriter, fieldAt, unpackFields } from '../bits.js'
+import type { BlockAnalysis } from '../block-analysis.js'
+import { auxNumber, type BlockView } from '../block-view.js'
+import { Kind, POSITIONS_LIST_FLAG } from '../constants.js'
+import { exceptionRank, forEachException, positionsAsList, positionsIncrease, positionsSize, writePositions } from './positions.js'
+import type { BlockRecord } from './record.js'
+
+const histogram = new Int32Array(65)
+const positions = new Int32Array(1024)
+let bestWidth = 0, bestPatches = 0
+
+/** Chooses the low width: sizes every width below the full one from a histogram of bits(q). */
+function choose(a: BlockAnalysis): number {
+  histogram.fill(0, 0, a.width + 1)
+  const g = a.divisor
+  for (let index = 0; index < a.n; index++) histogram[bitsOf(a.u[index] / g)]++
+  let best = Infinity
+  // Patches at low width w are the values with bits(q) > w.
+  let patches = 0
+  for (let low = a.width - 1; low >= 0; low--) {
+    patches += histogram[low + 1]
+    const size = 1 + bytesFor(a.n * low) + positionsSize(patches, a.n, a.positionWidth) + bytesFor(patches * (a.width - low))
+    if (size < best) {
+      best = size
+      bestWidth = low
+      bestPatches = patches
+    }
+  }
+  return best
+}
+
+/** Data bytes of the patched form (range > 0). */
+export function patchedSize(a: BlockAnalysis): number {
+  return choose(a)
+}
+
+/** Writes the patched form. */
+export function writePatched(a: BlockAnalysis, writer: FieldWriter, record: BlockRecord): void {
+  choose(a)
+  const low = bestWidth, e = bestPatches, high = a.width - low, g = a.divisor
+  const list = positionsAsList(e, a.n, a.positionWidth)
+  record.set(Kind.patched, low, e | (list ? POSITIONS_LIST_FLAG : 0), a.minLow, a.minHigh, g)
+  writer.byte(high)
+  const scale = 2 ** low
+  let count = 0
+  for (let index = 0; index < a.n; index++) {
+    const q = a.u[index] / g
+    writer.write(q % scale, low)
+    if (q >= scale) positions[count++] = index
+  }
+  writePositions(positions, e, a.n, a.positionWidth, writer)
+  writer.seek(writer.offset)
+  for (let rank = 0; rank < e; rank++) writer.write(Math.floor(a.u[positions[rank]] / g / scale), high)
+}
+
+let highWidth = 0, positionsAt = 0, patchesAt = 0, list = false, e = 0, positionWidth = 0
+
+function layout(view: BlockView): void {
+  highWidth = fieldAt(view.words, view.data, 0, 8)
+  e = view.param & 1023
+  list = (view.param & POSITIONS_LIST_FLAG) !== 0
+  positionWidth = bitsOf(view.n - 1)
+  positionsAt = view.data + 1 + bytesFor(view.n * view.width)
+  patchesAt = positionsAt + positionsSize(e, view.n, positionWidth)
+}
+
+/** Offset of value `index` from the base. */
+export function patchedOffsetAt(view: BlockView, index: number): number {
+  layout(view)
+  let q = fieldAt(view.words, view.data + 1, index, view.width)
+  const rank = exceptionRank(view.words, positionsAt, list, e, positionWidth, index)
+  if (rank >= 0) q += fieldAt(view.words, patchesAt, rank, highWidth) * 2 ** view.width
+  return auxNumber(view) * q
+}
+
+/** Offsets of values [from, to) into out from position at. */
+export function patchedOffsets(view: BlockView, from: number, to: number, out: Float64Array, at: number): void {
+  layout(view)
+  // A list that does not increase (a corrupt block that opened): each value's own search, as single reads do.
+  if (list && !positionsIncrease(view.words, positionsAt, e, view.n, positionWidth)) {
+    for (let index = from; index < to; index++) out[at + index - from] = patchedOffsetAt(view, index)
+    return
+  }
+  const words = view.words, scale = 2 ** view.width, patches = patchesAt, width = highWidth
+  unpackFields(words, view.data + 1, from, to - from, view.width, out, at)
+  forEachException(words, positionsAt, list, e, view.n, positionWidth, from, to, (position, rank) => {
+    out[at + position - from] += fieldAt(words, patches, rank, width) * scale
+  })
+  const g = auxNumber(view)
+  if (g !== 1) for (let index = at; index < at + to - from; index++) out[index] *= g
+}

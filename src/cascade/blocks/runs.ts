@@ -1,0 +1,78 @@
+/**
+ * Run blocks (kind 4): r runs of equal values. The run values (offsets from
+ * base = min, divided by aux = g, in width = bits(range / g) bits), then the
+ * starts of runs 1..r-1 in bits(n - 1) bits (run 0 starts at 0); param = r - 1.
+ * A value is found by binary search over the starts (at most 10 probes).
+ */
+import { bitsOf, bytesFor, type FieldWriter, fieldAt } from '../bits.js'
+import type { BlockAnalysis } from '../block-analysis.js'
+import { auxNumber, type BlockView } from '../block-view.js'
+import { Kind } from '../constants.js'
+import type { BlockRecord } from './record.js'
+
+/** Data bytes of the run form (r ≥ 2). */
+export function runsSize(a: BlockAnalysis): number {
+  return bytesFor(a.runCount * a.width) + bytesFor((a.runCount - 1) * a.positionWidth)
+}
+
+/** Writes the run form. */
+export function writeRuns(a: BlockAnalysis, writer: FieldWriter, record: BlockRecord): void {
+  const g = a.divisor, u = a.u
+  record.set(Kind.runs, a.width, a.runCount - 1, a.minLow, a.minHigh, g)
+  writer.write(u[0] / g, a.width)
+  for (let index = 1; index < a.n; index++) if (u[index] !== u[index - 1]) writer.write(u[index] / g, a.width)
+  writer.seek(writer.offset)
+  for (let index = 1; index < a.n; index++) if (u[index] !== u[index - 1]) writer.write(index, a.positionWidth)
+}
+
+/** The run holding value `index`: the last run whose start is ≤ index. */
+function runOf(view: BlockView, startsAt: number, positionWidth: number, index: number): number {
+  let lo = 0, hi = view.param // runs 1..r-1 have stored starts; run 0 starts at 0
+  while (lo < hi) {
+    const middle = (lo + hi + 1) >>> 1
+    if (fieldAt(view.words, startsAt, middle - 1, positionWidth) <= index) lo = middle
+    else hi = middle - 1
+  }
+  return lo
+}
+
+/** Offset of value `index` from the base. */
+export function runsOffsetAt(view: BlockView, index: number): number {
+  const positionWidth = bitsOf(view.n - 1)
+  const startsAt = view.data + bytesFor((view.param + 1) * view.width)
+  return auxNumber(view) * fieldAt(view.words, view.data, runOf(view, startsAt, positionWidth, index), view.width)
+}
+
+/** Whether the starts are 0 < start_1 < … < start_{r-1} < n, as a valid block's are (open does not check them). */
+function startsIncrease(view: BlockView, startsAt: number, positionWidth: number): boolean {
+  let previous = 0
+  for (let run = 1; run <= view.param; run++) {
+    const start = fieldAt(view.words, startsAt, run - 1, positionWidth)
+    if (start <= previous || start >= view.n) return false
+    previous = start
+  }
+  return true
+}
+
+/**
+ * Offsets of values [from, to) into out from position at: a walk over the runs, or, when the starts do
+ * not increase (a corrupt block that opened), each value's own binary search, so bulk reads give what
+ * single reads give on every backend.
+ */
+export function runsOffsets(view: BlockView, from: number, to: number, out: Float64Array, at: number): void {
+  const startsAt = view.data + bytesFor((view.param + 1) * view.width), positionWidth = bitsOf(view.n - 1)
+  if (!startsIncrease(view, startsAt, positionWidth)) {
+    for (let index = from; index < to; index++) out[at + index - from] = runsOffsetAt(view, index)
+    return
+  }
+  const runs = view.param + 1, g = auxNumber(view)
+  let run = runOf(view, startsAt, positionWidth, from)
+  let position = from
+  while (position < to) {
+    const end = run + 1 < runs ? Math.min(to, fieldAt(view.words, startsAt, run, positionWidth)) : to
+    const offset = g * fieldAt(view.words, view.data, run, view.width)
+    out.fill(offset, at + position - from, at + end - from)
+    position = end
+    run++
+  }
+}

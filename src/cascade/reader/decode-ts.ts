@@ -1,0 +1,272 @@
+/**
+ * The TypeScript backend's reads of v2 sequences (SequenceView.cascade): one
+ * value (into int64Result) and runs of values (into int32 word pairs). Blocks
+ * of v1's kinds go through v1's decoders; v2's kinds through their modules,
+ * as offsets from the record's base; the sequence forms through their children.
+ */
+import type { BlocksCascade, DecimalCascade, DictionaryCascade, RunsCascade, SequenceView } from '../../backend/backend.js'
+import { decodeRawV1, getRawV1 } from '../../backend/ts/decode.js'
+import { BLOCK_SHIFT, BLOCK_VALUES } from '../../format/constants.js'
+import { CorruptIndexException } from '../../format/errors.js'
+import { float64ToSortable, int64Result, readInt32, readUint32 } from '../../format/int64.js'
+import { addOffset } from '../block-analysis.js'
+import { type BlockView, createBlockView } from '../block-view.js'
+import { Kind } from '../constants.js'
+import { dictionaryOffsetAt, dictionaryOffsets } from '../blocks/dictionary.js'
+import { frequentOffsetAt, frequentOffsets } from '../blocks/frequent.js'
+import { linearOffsetAt, linearOffsets } from '../blocks/linear.js'
+import { patchedOffsetAt, patchedOffsets } from '../blocks/patched.js'
+import { runsOffsetAt, runsOffsets } from '../blocks/runs.js'
+import { POWERS_OF_TEN } from '../sequences/decimal.js'
+
+const TWO_POW_32 = 4294967296
+const view: BlockView = createBlockView()
+const offsets = new Float64Array(BLOCK_VALUES)
+
+/** Points the shared block view at block `block` of a blocks sequence. */
+function openBlock(sequence: SequenceView, block: number): number {
+  const records = sequence.records, record = 6 * block
+  view.words = sequence.bufferWords
+  view.data = sequence.dataStartInBuffer + records[record + 1]
+  view.n = Math.min(BLOCK_VALUES, sequence.count - (block << BLOCK_SHIFT))
+  view.width = (records[record] >>> 8) & 0xff
+  view.param = records[record] >>> 16
+  view.baseLow = records[record + 2]; view.baseHigh = records[record + 3]
+  view.auxLow = records[record + 4]; view.auxHigh = records[record + 5]
+  view.label = sequence.label
+  view.fileName = sequence.fileName
+  view.block = block
+  return records[record] & 0xff
+}
+
+function offsetAt(kind: number, index: number): number {
+  switch (kind) {
+    case Kind.dictionary: return dictionaryOffsetAt(view, index)
+    case Kind.runs: return runsOffsetAt(view, index)
+    case Kind.frequent: return frequentOffsetAt(view, index)
+    case Kind.patched: return patchedOffsetAt(view, index)
+    default: return linearOffsetAt(view, index)
+  }
+}
+
+function offsetsOf(kind: number, from: number, to: number): void {
+  switch (kind) {
+    case Kind.dictionary: dictionaryOffsets(view, from, to, offsets, 0); break
+    case Kind.runs: runsOffsets(view, from, to, offsets, 0); break
+    case Kind.frequent: frequentOffsets(view, from, to, offsets, 0); break
+    case Kind.patched: patchedOffsets(view, from, to, offsets, 0); break
+    default: linearOffsets(view, from, to, offsets, 0)
+  }
+}
+
+/**
+ * destination words from d: base + offsets[0 .. count), as (low, high) pairs. Offsets in [0, 2^32) (nearly
+ * all: they are below the block's range) add to the low word with a carry; others go through addOffset.
+ */
+function emit(baseLow: number, baseHigh: number, count: number, destination: Int32Array, d: number): void {
+  const low = baseLow >>> 0
+  for (let at = 0; at < count; at++, d += 2) {
+    const offset = offsets[at]
+    if (offset >= 0 && offset < TWO_POW_32) {
+      const sum = low + offset
+      destination[d] = sum | 0
+      destination[d + 1] = sum >= TWO_POW_32 ? (baseHigh + 1) | 0 : baseHigh
+    } else {
+      addOffset(baseLow, baseHigh, offset, destination, d)
+    }
+  }
+}
+
+/** Value `index` of a blocks sequence (any kinds) into int64Result. */
+function blocksGet(sequence: SequenceView, index: number): void {
+  const block = index >>> BLOCK_SHIFT
+  const kind = openBlock(sequence, block)
+  if (kind <= Kind.frame) return getRawV1(sequence, index)
+  addOffset(view.baseLow, view.baseHigh, offsetAt(kind, index & (BLOCK_VALUES - 1)), int64Result, 0)
+}
+
+/** Values [first, first + count) of a blocks sequence into destination words from value out. */
+function blocksDecode(sequence: SequenceView, first: number, count: number, destination: Int32Array, out: number): void {
+  const end = first + count
+  for (let index = first; index < end;) {
+    const block = index >>> BLOCK_SHIFT, blockStart = block << BLOCK_SHIFT
+    const stop = Math.min(end, blockStart + BLOCK_VALUES)
+    const kind = openBlock(sequence, block)
+    if (kind <= Kind.frame) decodeRawV1(sequence, index, stop - index, destination, out)
+    else {
+      offsetsOf(kind, index - blockStart, stop - blockStart)
+      emit(view.baseLow, view.baseHigh, stop - index, destination, 2 * out)
+    }
+    out += stop - index
+    index = stop
+  }
+}
+
+function codeError(sequence: SequenceView, index: number, code: number, entries: number): never {
+  throw new CorruptIndexException(sequence.fileName, `${sequence.label}: value ${index} has dictionary code ${code}, beyond its ${entries} entries`)
+}
+
+function dictionaryGet(sequence: SequenceView, cascade: DictionaryCascade, index: number): void {
+  blocksGet(cascade.codes, index)
+  const code = int64Result[0] >>> 0, entries = cascade.entries.count
+  if (int64Result[1] !== 0 || code >= entries) codeError(sequence, index, code, entries)
+  if (cascade.entryWords !== null) {
+    int64Result[0] = cascade.entryWords[2 * code]
+    int64Result[1] = cascade.entryWords[2 * code + 1]
+  } else {
+    blocksGet(cascade.entries, code)
+  }
+}
+
+const codes = new Int32Array(2 * BLOCK_VALUES)
+
+function dictionaryDecode(sequence: SequenceView, cascade: DictionaryCascade, first: number, count: number, destination: Int32Array, out: number): void {
+  const entries = cascade.entries.count
+  for (let done = 0; done < count; done += BLOCK_VALUES) {
+    const chunk = Math.min(BLOCK_VALUES, count - done)
+    blocksDecode(cascade.codes, first + done, chunk, codes, 0)
+    for (let at = 0; at < chunk; at++) {
+      const code = codes[2 * at] >>> 0
+      if (codes[2 * at + 1] !== 0 || code >= entries) codeError(sequence, first + done + at, code, entries)
+      const d = 2 * (out + done + at)
+      if (cascade.entryWords !== null) {
+        destination[d] = cascade.entryWords[2 * code]
+        destination[d + 1] = cascade.entryWords[2 * code + 1]
+      } else {
+        blocksGet(cascade.entries, code)
+        destination[d] = int64Result[0]
+        destination[d + 1] = int64Result[1]
+      }
+    }
+  }
+}
+
+/** Start of run `run` (a u32; corrupt starts are refused at open). */
+function runStart(cascade: RunsCascade, run: number): number {
+  blocksGet(cascade.starts, run)
+  return int64Result[0] >>> 0
+}
+
+/** The run holding value `index`: the checkpoint's block, then a binary search of its runs. */
+function runOf(sequence: SequenceView, cascade: RunsCascade, index: number): number {
+  const block = index >>> BLOCK_SHIFT, blocks = Math.ceil(cascade.count / BLOCK_VALUES)
+  let lo = readUint32(sequence.bytes, cascade.checkpointsStart + 4 * block)
+  let hi = block + 1 < blocks ? readUint32(sequence.bytes, cascade.checkpointsStart + 4 * (block + 1)) : cascade.runCount - 1
+  while (lo < hi) {
+    const middle = (lo + hi + 1) >>> 1
+    if (runStart(cascade, middle) <= index) lo = middle
+    else hi = middle - 1
+  }
+  return lo
+}
+
+function runsDecode(sequence: SequenceView, cascade: RunsCascade, first: number, count: number, destination: Int32Array, out: number): void {
+  let run = runOf(sequence, cascade, first)
+  for (let index = first; index < first + count; run++) {
+    const end = Math.min(first + count, run + 1 < cascade.runCount ? runStart(cascade, run + 1) : cascade.count)
+    blocksGet(cascade.values, run)
+    const low = int64Result[0], high = int64Result[1]
+    for (let d = 2 * (out + index - first); index < end; index++, d += 2) {
+      destination[d] = low
+      destination[d + 1] = high
+    }
+  }
+}
+
+/** The exception rank of value `index`, or -1 (binary search of the positions). */
+function exceptionOf(sequence: SequenceView, cascade: DecimalCascade, index: number): number {
+  let lo = 0, hi = cascade.exceptionCount - 1
+  while (lo <= hi) {
+    const middle = (lo + hi) >>> 1
+    const position = readUint32(sequence.bytes, cascade.positionsStart + 4 * middle)
+    if (position === index) return middle
+    if (position < index) lo = middle + 1
+    else hi = middle - 1
+  }
+  return -1
+}
+
+/** SortableBits of n / 10^e for the i64 n in int64Result, back into int64Result. */
+function decimalToRaw(exponent: number): void {
+  const n = int64Result[1] * TWO_POW_32 + (int64Result[0] >>> 0)
+  float64ToSortable(n / POWERS_OF_TEN[exponent])
+}
+
+// The bits of a double, read through an aliasing view (little-endian, as every supported platform is).
+const doubleBits = new Float64Array(1)
+const doubleWords = new Int32Array(doubleBits.buffer)
+
+function decimalGet(sequence: SequenceView, cascade: DecimalCascade, index: number): void {
+  const rank = exceptionOf(sequence, cascade, index)
+  if (rank >= 0) {
+    int64Result[0] = readInt32(sequence.bytes, cascade.exceptionsStart + 8 * rank)
+    int64Result[1] = readInt32(sequence.bytes, cascade.exceptionsStart + 8 * rank + 4)
+    return
+  }
+  getRawCascade(cascade.integers, index)
+  decimalToRaw(cascade.exponent)
+}
+
+function decimalDecode(sequence: SequenceView, cascade: DecimalCascade, first: number, count: number, destination: Int32Array, out: number): void {
+  decodeRawCascade(cascade.integers, first, count, destination, out)
+  const scale = POWERS_OF_TEN[cascade.exponent]
+  const byte = destination.byteOffset + 8 * out
+  if ((byte & 7) === 0) {
+    // Each pair becomes its double in place (n's double: one rounding, as the i64 conversion; then / 10^e),
+    // then SortableBits: negative doubles flip all but the sign bit.
+    const doubles = new Float64Array(destination.buffer, byte, count)
+    for (let at = 0, d = 2 * out; at < count; at++, d += 2) doubles[at] = (destination[d + 1] * TWO_POW_32 + (destination[d] >>> 0)) / scale
+    for (let d = 2 * out, end = 2 * (out + count); d < end; d += 2) {
+      const high = destination[d + 1]
+      if (high < 0) {
+        destination[d] = ~destination[d]
+        destination[d + 1] = high ^ 0x7fffffff
+      }
+    }
+  } else {
+    for (let d = 2 * out, end = 2 * (out + count); d < end; d += 2) {
+      doubleBits[0] = (destination[d + 1] * TWO_POW_32 + (destination[d] >>> 0)) / scale
+      const low = doubleWords[0], high = doubleWords[1]
+      destination[d] = high < 0 ? ~low : low
+      destination[d + 1] = high < 0 ? high ^ 0x7fffffff : high
+    }
+  }
+  // The exceptions in [first, first + count): the first position ≥ first, then in order.
+  let lo = 0, hi = cascade.exceptionCount
+  while (lo < hi) {
+    const middle = (lo + hi) >>> 1
+    if (readUint32(sequence.bytes, cascade.positionsStart + 4 * middle) < first) lo = middle + 1
+    else hi = middle
+  }
+  for (let rank = lo; rank < cascade.exceptionCount; rank++) {
+    const position = readUint32(sequence.bytes, cascade.positionsStart + 4 * rank)
+    if (position >= first + count) break
+    const d = 2 * (out + position - first)
+    destination[d] = readInt32(sequence.bytes, cascade.exceptionsStart + 8 * rank)
+    destination[d + 1] = readInt32(sequence.bytes, cascade.exceptionsStart + 8 * rank + 4)
+  }
+}
+
+/** Value `index` of a v2 sequence (any form, or v1 blocks) into int64Result. */
+export function getRawCascade(sequence: SequenceView, index: number): void {
+  const cascade = sequence.cascade
+  if (cascade === null) return getRawV1(sequence, index)
+  switch (cascade.form) {
+    case 0: return blocksGet((cascade as BlocksCascade).blocks, index)
+    case 1: return dictionaryGet(sequence, cascade, index)
+    case 2: return blocksGet(cascade.values, runOf(sequence, cascade, index))
+    case 3: return decimalGet(sequence, cascade, index)
+  }
+}
+
+/** Values [first, first + count) of a v2 sequence (any form, or v1 blocks) into destination words from value out. */
+export function decodeRawCascade(sequence: SequenceView, first: number, count: number, destination: Int32Array, out: number): void {
+  const cascade = sequence.cascade
+  if (cascade === null) return decodeRawV1(sequence, first, count, destination, out)
+  switch (cascade.form) {
+    case 0: return blocksDecode(cascade.blocks, first, count, destination, out)
+    case 1: return dictionaryDecode(sequence, cascade, first, count, destination, out)
+    case 2: return runsDecode(sequence, cascade, first, count, destination, out)
+    case 3: return decimalDecode(sequence, cascade, first, count, destination, out)
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Distinct values of a whole sequence (i64 as interleaved words), with counts,
+ * for sequence dictionaries: an open-addressing table over the words (no
+ * Map, no bigint), grown by doubling, with a shortcut for repeats of the
+ * previous value.
+ */
+
+/** The distinct values in first-seen order (words) with their counts, and each value's entry. */
+export interface DistinctValues {
+  words: Int32Array
+  counts: Int32Array
+  size: number
+  /** indexOf[i]: the distinct entry of value i. */
+  indexOf: Int32Array
+}
+
+/** Distinct values of values [0, count) of words, or null when there are more than limit. */
+export function distinctValues(words: Int32Array, count: number, limit: number): DistinctValues | null {
+  const indexOf = new Int32Array(count)
+  let capacity = 1024
+  let slots = new Int32Array(capacity).fill(-1) // entry + 1 would also work; -1 marks empty
+  let entryWords = new Int32Array(2 * 512)
+  let counts = new Int32Array(512)
+  let size = 0
+  let lastLow = 0, lastHigh = 0, lastEntry = -1
+  const slotOf = (low: number, high: number, mask: number): number => {
+    let slot = (Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b) >>> 7) & mask
+    for (;;) {
+      const entry = slots[slot]
+      if (entry < 0 || (entryWords[2 * entry] === low && entryWords[2 * entry + 1] === high)) return slot
+      slot = (slot + 1) & mask
+    }
+  }
+  for (let index = 0; index < count; index++) {
+    const low = words[2 * index], high = words[2 * index + 1]
+    if (lastEntry >= 0 && low === lastLow && high === lastHigh) {
+      indexOf[index] = lastEntry
+      counts[lastEntry]++
+      continue
+    }
+    const slot = slotOf(low, high, capacity - 1)
+    let entry = slots[slot]
+    if (entry < 0) {
+      if (size === limit) return null
+      entry = size++
+      if (2 * size > entryWords.length) {
+        const grownWords = new Int32Array(2 * entryWords.length)
+        grownWords.set(entryWords)
+        entryWords = grownWords
+        const grownCounts = new Int32Array(2 * counts.length)
+        grownCounts.set(counts)
+        counts = grownCounts
+      }
+      entryWords[2 * entry] = low
+      entryWords[2 * entry + 1] = high
+      counts[entry] = 0
+      slots[slot] = entry
+      // Keep the table at most half full: double it and place every entry again.
+      if (2 * size > capacity) {
+        capacity *= 2
+        slots = new Int32Array(capacity).fill(-1)
+        for (let placed = 0; placed < size; placed++) slots[slotOf(entryWords[2 * placed], entryWords[2 * placed + 1], capacity - 1)] = placed
+      }
+    }
+    counts[entry]++
+    indexOf[index] = entry
+    lastLow = low; lastHigh = high; lastEntry = entry
+  }
+  return { words: entryWords, counts, size, indexOf }
+}
+
+/** Signed i64 comparison of entries a and b of words. */
+export function compareEntries(words: Int32Array, a: number, b: number): number {
+  const aHigh = words[2 * a + 1], bHigh = words[2 * b + 1]
+  if (aHigh !== bHigh) return aHigh < bHigh ? -1 : 1
+  const aLow = words[2 * a] >>> 0, bLow = words[2 * b] >>> 0
+  return aLow === bLow ? 0 : aLow < bLow ? -1 : 1
+}

@@ -1,0 +1,124 @@
+/**
+ * Format v2's block pool: data built for each kind comes out as that kind, in
+ * exactly the bytes its size formula gives, and reads back value by value and
+ * in bulk; ties go to the lower kind; wide blocks stay frame blocks.
+ */
+import { describe, expect, it } from 'vitest'
+import { analyseBlock, createAnalysis } from '../src/cascade/block-analysis.js'
+import { chooseKind } from '../src/cascade/block-pool.js'
+import { Kind } from '../src/cascade/constants.js'
+import { encodeBlocks, expectDecodes, wordsOf } from './helpers/cascade-harness.js'
+import { seededRandom } from './helpers/random.js'
+
+const random = seededRandom(2024)
+const int = (below: number) => Math.floor(random() * below)
+const big = (bits: number) => BigInt(int(2 ** Math.min(bits, 30))) * 2n ** BigInt(Math.max(0, bits - 30)) + BigInt(int(2 ** Math.max(0, Math.min(30, bits - 30))))
+
+/** One block's values per kind, each built so that kind is the smallest. */
+const blocks: Record<string, bigint[]> = {
+  constant: Array(1024).fill(-5n),
+  frame: Array.from({ length: 1024 }, () => BigInt(int(1 << 20)) - 500_000n),
+  // 600 distinct 40-bit values: entries cost 600 × 40 bits, indexes 10 bits each, below 40 bits per value.
+  dictionary: (() => {
+    const pool = Array.from({ length: 600 }, () => big(40))
+    return Array.from({ length: 1024 }, (_, i) => (i < 600 ? pool[i] : pool[int(600)]))
+  })(),
+  runs: Array.from({ length: 1024 }, (_, i) => BigInt(Math.floor(i / 64)) * 1_000_003n + 7n),
+  // 1,000 zeros and 24 wide values: the top value costs nothing, the rest are listed.
+  frequent: Array.from({ length: 1024 }, (_, i) => (i % 43 === 0 ? big(40) : 0n)),
+  // Mostly 3-bit values with a few 36-bit ones, in no run: low bits for all, patches for the few.
+  patched: Array.from({ length: 1024 }, (_, i) => (i % 97 === 5 ? big(36) : BigInt(1 + int(7)))),
+  linear: Array.from({ length: 1024 }, (_, i) => 1_600_000_000_000n + 60_123n * BigInt(i) + BigInt(int(16))),
+}
+
+describe('block kinds', () => {
+  for (const [name, values] of Object.entries(blocks)) {
+    it(`${name}: chosen for data built for it, read back exactly`, () => {
+      const words = wordsOf(values)
+      const encoded = encodeBlocks(words)
+      expect(encoded.signature).toBe(`blocks{${name}}`)
+      expectDecodes(encoded, words)
+    })
+  }
+
+  it('the data length is the smallest of the exact sizes (every kind sized by its formula)', () => {
+    const a = createAnalysis()
+    for (const values of Object.values(blocks)) {
+      const words = wordsOf(values)
+      analyseBlock(words, 0, values.length, a)
+      if (a.range === 0) continue
+      const { size } = chooseKind(a)
+      const encoded = encodeBlocks(words)
+      // Form byte, 12-byte header, one record, the data, 8 padding bytes.
+      expect(encoded.bytes.length).toBe(1 + 12 + 24 + size + 8)
+    }
+  })
+
+  it('partial last blocks and every block length 1..40 read back', () => {
+    for (let n = 1; n <= 40; n++) {
+      for (const source of Object.values(blocks)) {
+        const values = [...source, ...source.slice(0, n)]
+        const words = wordsOf(values)
+        expectDecodes(encodeBlocks(words), words)
+      }
+    }
+  })
+
+  it('frequent blocks: bitmap and list positions, with and without the exceptions\' divisor', () => {
+    // e exceptions among 1,024: the list (10 bits each) is smaller below 103 exceptions.
+    const cases: [string, bigint[], number][] = [
+      // 11 exceptions of 20 random bits: listed (14 bytes against a 128-byte bitmap).
+      ['list', Array.from({ length: 1024 }, (_, i) => (i % 100 === 0 ? 5n + BigInt(1 + int(1 << 20)) : 5n)), 1 << 10],
+      // 342 exceptions: the bitmap (128 bytes) beats a list of 10-bit positions (428).
+      ['bitmap', Array.from({ length: 1024 }, (_, i) => (i % 3 === 0 ? 5n + BigInt(i & 7) : 5n)), 0],
+      // Exceptions in millions beside an odd top value: their divisor (10^6) is worth its 8 bytes; the block's is 1.
+      ['divisor', Array.from({ length: 1024 }, (_, i) => (i % 50 === 0 ? 1_000_000n * BigInt(1 + int(30000)) : 7n)), (1 << 10) | (1 << 11)],
+    ]
+    for (const [label, values, flags] of cases) {
+      const words = wordsOf(values)
+      const encoded = encodeBlocks(words)
+      expect(encoded.signature, label).toBe('blocks{frequent}')
+      expect(encoded.view.records[0] & 0xff).toBe(Kind.frequent)
+      expect((encoded.view.records[0] >>> 16) & ~1023, label).toBe(flags)
+      expectDecodes(encoded, words)
+    }
+  })
+
+  it('ties go to the lower kind: two values alternating are frame, not dictionary or runs', () => {
+    // {0, 1} alternating: frame 1 bit each (128 bytes); dictionary 1 + 128; runs 1024 runs.
+    const words = wordsOf(Array.from({ length: 1024 }, (_, i) => BigInt(i & 1)))
+    expect(encodeBlocks(words).signature).toBe('blocks{frame}')
+    // A line with no jitter is linear of width 0 (0 data bytes) unless constant.
+    const line = wordsOf(Array.from({ length: 1024 }, (_, i) => BigInt(3 * i)))
+    expect(encodeBlocks(line).signature).toBe('blocks{linear}')
+  })
+
+  it('blocks whose range is 2^51 or more are frame blocks (v1\'s packed form), the extremes included', () => {
+    const wide = [-(2n ** 63n), 2n ** 63n - 1n, 0n, 5n]
+    const words = wordsOf(Array.from({ length: 1024 }, (_, i) => wide[i & 3]))
+    const encoded = encodeBlocks(words)
+    expect(encoded.signature).toBe('blocks{frame}')
+    expectDecodes(encoded, words)
+    const edge = wordsOf(Array.from({ length: 1024 }, (_, i) => (i % 100 === 0 ? 2n ** 51n - 1n : 0n)))
+    expect(encodeBlocks(edge).signature).toBe('blocks{frequent}')
+    const over = wordsOf(Array.from({ length: 1024 }, (_, i) => (i % 100 === 0 ? 2n ** 51n : 0n)))
+    expect(encodeBlocks(over).signature).toBe('blocks{frame}')
+    expectDecodes(encodeBlocks(edge), edge)
+  })
+
+  it('random blocks of every shape read back (500 blocks)', () => {
+    for (let trial = 0; trial < 500; trial++) {
+      const n = 1 + int(1024), distinct = 1 + int(40), bits = 1 + int(50)
+      const pool = Array.from({ length: distinct }, () => big(bits) - (random() < 0.3 ? 2n ** BigInt(bits - 1) : 0n))
+      let run = 1 + int(30)
+      const values: bigint[] = []
+      while (values.length < n) {
+        const value = pool[int(distinct)]
+        for (let r = 0; r < run && values.length < n; r++) values.push(value)
+        run = 1 + int(30)
+      }
+      const words = wordsOf(values)
+      expectDecodes(encodeBlocks(words), words)
+    }
+  })
+})

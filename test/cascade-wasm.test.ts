@@ -1,0 +1,274 @@
+/**
+ * The WebAssembly backend reads v2 cascades (assembly/cascade/) exactly as the
+ * TypeScript reference (src/cascade/reader/decode-ts.ts): files whose data forces
+ * each block kind and each sequence form, read with both backends by every
+ * accessor, into plain arrays and ValueBuffers of each kind; corrupt dictionary
+ * indexes and codes raise the same errors; corrupt-but-valid encodings (fields
+ * not checked at open) read the same.
+ */
+import { describe, expect, it } from 'vitest'
+import type { SequenceView } from '../src/backend/backend.js'
+import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
+import { createValueBuffer, type ValueArrayKind } from '../src/read/buffers.js'
+import type { Column } from '../src/read/column.js'
+import { openColumns } from '../src/read/open.js'
+import type { ColumnsReader } from '../src/read/reader.js'
+import {
+  type CascadeColumn, blockKindColumns, cascadeFile, decimalColumns, formColumns, geoAndMultiColumns, shapeOf,
+} from './helpers/cascade-data.js'
+import { attempt, Duel, duelColumn, picker, sameOutcome } from './helpers/duel.js'
+import { fixChecksum } from './helpers/file-surgery.js'
+import { seededRandom } from './helpers/random.js'
+
+const FILE_NAME = 'cascade.oixk'
+const available = wasmUnavailableReason() === null
+
+function openBoth(bytes: Uint8Array): [ColumnsReader, ColumnsReader] {
+  return [openColumns(bytes, { backend: 'ts', fileName: FILE_NAME }), openColumns(bytes, { backend: 'wasm', fileName: FILE_NAME })]
+}
+
+const ARRAYS = { int64: BigInt64Array, float64: Float64Array, int32: Int32Array } as const
+
+/** Bytes of a view, for bit-exact comparison (NaN payloads, -0). */
+const bytesOf = (view: ArrayBufferView) => Buffer.from(view.buffer, view.byteOffset, view.byteLength)
+
+/**
+ * Random runs read by the TS backend into plain arrays and by WebAssembly into ValueBuffers
+ * (in place) of each kind: same outcome, and the same contents even after a refused value.
+ */
+function duelValueBuffers(duel: Duel, a: Column, b: Column, random: () => number, runs: number): void {
+  const total = a.totalValueCount
+  const parts = a.type === 'geo_point' ? (['latitude', 'longitude'] as const) : (['latitude'] as const)
+  for (const kind of Object.keys(ARRAYS) as ValueArrayKind[]) {
+    for (let run = 0; run < runs; run++) {
+      const first = run === 0 ? 0 : Math.floor(random() * total)
+      const length = run === 0 ? total : Math.floor(random() * Math.min(total - first, 4000)) + 1
+      const part = parts[run % parts.length]
+      const plain = new ARRAYS[kind](length)
+      const buffer = createValueBuffer(kind, length, { backend: 'wasm' })
+      try {
+        bytesOf(plain).fill(0x5a)
+        bytesOf(buffer.array).fill(0x5a)
+        const what = `field "${a.name}" ValueBuffer ${kind} [${first}, ${first + length}) ${part}`
+        const outcome = duel.check(what, () => a.readValues(first, plain, part), () => b.readValues(first, buffer.array, part))
+        // After an error, contents are compared only where the duel says (a refused value: yes; corruption: no).
+        if ((outcome.ok || duel.compareAfterError) && !bytesOf(plain).equals(bytesOf(buffer.array))) {
+          duel.note(`${what}: contents differ${outcome.ok ? '' : ' after the error'}`)
+        }
+      } finally {
+        buffer.release()
+      }
+    }
+  }
+}
+
+/** Opens the columns' file with both backends, checks each column's shape, then duels everything. */
+function duelColumns(columns: CascadeColumn[], seed: number): void {
+  const [ts, wasm] = openBoth(cascadeFile(columns))
+  try {
+    expect(wasm.backendName).toBe('wasm')
+    const random = seededRandom(seed), pick = picker(random)
+    for (const spec of columns) {
+      const a = ts.getColumn(spec.name)!, b = wasm.getColumn(spec.name)!
+      spec.expectShape(shapeOf(a.values))
+      const duel = new Duel()
+      duel.compareAfterError = true
+      duelColumn(duel, a, b, pick, 12, 6000)
+      duelValueBuffers(duel, a, b, random, 6)
+      expect(duel.mismatches, spec.name).toEqual([])
+      expect(duel.comparisons).toBeGreaterThan(50)
+    }
+    const duel = new Duel()
+    duel.check('verify()', () => ts.verify(), () => wasm.verify())
+    expect(duel.mismatches).toEqual([])
+  } finally {
+    ts.close()
+    wasm.close()
+  }
+}
+
+describe.skipIf(!available)('v2 cascades: the WebAssembly and TypeScript backends agree', () => {
+  it('on every block kind (dictionary, runs, frequent list / bitmap / gcd, patched list / bitmap, linear, frame, constant)', () => {
+    duelColumns(blockKindColumns(), 1)
+  })
+
+  it('on sequence dictionaries of both orders, sequence runs, keyword ordinals', () => {
+    duelColumns(formColumns(), 2)
+  })
+
+  it('on decimal sequences over blocks (with exceptions), a dictionary and runs', () => {
+    duelColumns(decimalColumns(), 3)
+  })
+
+  it('on geo points and multi-valued columns (offsets), with documents lacking values', () => {
+    duelColumns(geoAndMultiColumns(), 4)
+  })
+
+  it('on short sequences: one value, a partial block of a few values', () => {
+    for (const count of [1, 2, 3, 1025, 2049]) {
+      const columns = [...blockKindColumns(count), ...decimalColumns(count)].map((column) => ({ ...column, expectShape: () => {} }))
+      duelColumns(columns, count)
+    }
+  })
+})
+
+// ---------------------------------------------------------------- surgery on v2 files
+
+/** Writes `value` into the `width`-bit field `index` of the bit stream at byte `start` (v1's packing). */
+function setField(bytes: Uint8Array, start: number, index: number, width: number, value: number): void {
+  for (let bit = 0; bit < width; bit++) {
+    const at = index * width + bit, byte = start + (at >>> 3), mask = 1 << (at & 7)
+    bytes[byte] = (value >>> bit) & 1 ? bytes[byte] | mask : bytes[byte] & ~mask
+  }
+}
+
+/** Reads the `width`-bit field `index` of the stream at byte `start`. */
+function getField(bytes: Uint8Array, start: number, index: number, width: number): number {
+  let value = 0
+  for (let bit = 0; bit < width; bit++) {
+    const at = index * width + bit
+    if (bytes[start + (at >>> 3)] & (1 << (at & 7))) value |= 1 << bit
+  }
+  return value
+}
+
+/** A block of a form-0 sequence: its kind, width, param and where its data starts in the file. */
+function blockOf(view: SequenceView, block: number): { kind: number; width: number; param: number; data: number; base: bigint } {
+  const word = view.records[6 * block]
+  const base = BigInt.asIntN(64, (BigInt(view.records[6 * block + 3]) << 32n) | BigInt(view.records[6 * block + 2] >>> 0))
+  return { kind: word & 0xff, width: (word >>> 8) & 0xff, param: word >>> 16, data: view.dataStart + view.records[6 * block + 1], base }
+}
+
+/** The file of the columns, changed by `patch` (given the TS reader of the intact file), with its checksum fixed. */
+function patched(columns: CascadeColumn[], patch: (bytes: Uint8Array, reader: ColumnsReader) => void): Uint8Array {
+  const bytes = cascadeFile(columns)
+  const reader = openColumns(bytes, { backend: 'ts' })
+  patch(bytes, reader)
+  reader.close()
+  return fixChecksum(bytes)
+}
+
+/** Every read of the column on both backends gives the same outcome (errors included). */
+function duelCorrupt(bytes: Uint8Array, name: string): void {
+  const [ts, wasm] = openBoth(bytes)
+  try {
+    const a = ts.getColumn(name)!, b = wasm.getColumn(name)!
+    const duel = new Duel()
+    const random = seededRandom(9)
+    duelColumn(duel, a, b, picker(random), 12, 6000)
+    duelValueBuffers(duel, a, b, random, 4)
+    duel.check('verify()', () => ts.verify(), () => wasm.verify())
+    expect(duel.mismatches).toEqual([])
+  } finally {
+    ts.close()
+    wasm.close()
+  }
+}
+
+/** The error both backends raise for `read`, which must be a CorruptIndexException with exactly `message`. */
+function expectSameError(bytes: Uint8Array, name: string, read: (column: Column) => unknown, message: string): void {
+  const [ts, wasm] = openBoth(bytes)
+  try {
+    const a = attempt(() => read(ts.getColumn(name)!)), b = attempt(() => read(wasm.getColumn(name)!))
+    expect(a).toEqual({ ok: false, kind: 'CorruptIndexException', message })
+    expect(sameOutcome(a, b)).toBe(true)
+    expect(b).toEqual(a)
+  } finally {
+    ts.close()
+    wasm.close()
+  }
+}
+
+/** Reads that meet value `index` of the column: one value, runs into each array type and into a ValueBuffer. */
+function readsAt(index: number): ((column: Column) => unknown)[] {
+  const around = (array: BigInt64Array | Float64Array | Int32Array) => (column: Column) => column.readValues(Math.max(0, index - 700), array)
+  return [
+    (column) => column.getRawBigInt(index),
+    around(new BigInt64Array(1500)),
+    around(new Float64Array(1500)),
+    (column) => {
+      const buffer = createValueBuffer('int64', 1500, { backend: column.type === 'fractional' ? 'ts' : 'wasm' })
+      try {
+        return column.readValues(Math.max(0, index - 700), buffer.array)
+      } finally {
+        buffer.release()
+      }
+    },
+  ]
+}
+
+describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backends', () => {
+  it('a dictionary block index ≥ k: the same CorruptIndexException at every read that meets it', () => {
+    const columns = blockKindColumns()
+    const bytes = patched(columns, (file, reader) => {
+      const block = blockOf(reader.getColumn('dictionary')!.values, 2)
+      const k = (block.param & 1023) + 1, entryWidth = (block.param >>> 10) + 1
+      expect([block.kind, k, block.width]).toEqual([3, 21, 5])
+      setField(file, block.data + Math.ceil((k * entryWidth) / 8), 100, block.width, 30)
+    })
+    const message = `${FILE_NAME}: values of field "dictionary": block 2 has dictionary index 30, beyond its 21 entries`
+    for (const read of readsAt(2 * 1024 + 100)) expectSameError(bytes, 'dictionary', read, message)
+    duelCorrupt(bytes, 'dictionary')
+  })
+
+  it('a sequence dictionary code ≥ k: the same CorruptIndexException, naming the dictionary (top level, and inside a decimal)', () => {
+    const cases = [
+      { columns: geoAndMultiColumns(), name: 'tags', label: 'values of field "tags"', view: (column: Column) => column.values },
+      { columns: decimalColumns(), name: 'decimalDictionary', label: 'values of field "decimalDictionary" (integers)', view: (column: Column) => (column.values.cascade as { integers: SequenceView }).integers },
+    ]
+    for (const { columns, name, label, view } of cases) {
+      let k = 0, code = 0
+      // Value 1,024 + 333: in codes block 1, which must be a frame block with g = 1 (code = base + field).
+      const index = 1024 + 333
+      const bytes = patched(columns, (file, reader) => {
+        const cascade = view(reader.getColumn(name)!).cascade!
+        if (cascade.form !== 1) throw new Error('expected a sequence dictionary')
+        k = cascade.entries.count
+        const block = blockOf(cascade.codes, 1)
+        expect([block.kind, cascade.codes.records[6 + 4], cascade.codes.records[6 + 5]]).toEqual([1, 1, 0])
+        code = Number(block.base) + 2 ** block.width - 1
+        expect(code).toBeGreaterThanOrEqual(k)
+        setField(file, block.data, 333, block.width, 2 ** block.width - 1)
+      })
+      const message = `${FILE_NAME}: ${label}: value ${index} has dictionary code ${code}, beyond its ${k} entries`
+      for (const read of readsAt(index)) expectSameError(bytes, name, read, message)
+      duelCorrupt(bytes, name)
+    }
+  })
+
+  it('fields not checked at open (bitmap popcount, run starts, list positions) read alike', () => {
+    const columns = blockKindColumns()
+    const cases: [string, (file: Uint8Array, view: SequenceView) => void][] = [
+      // A frequent bitmap with more bits set than its e exceptions.
+      ['frequentBitmap', (file, view) => {
+        const block = blockOf(view, 0)
+        for (let byte = 0; byte < 128; byte += 9) file[block.data + byte] |= 0x81
+      }],
+      // Run starts out of order and past the block.
+      ['runs', (file, view) => {
+        const block = blockOf(view, 1), r = block.param + 1
+        const starts = block.data + Math.ceil((r * block.width) / 8)
+        setField(file, starts, 3, 10, 2)
+        setField(file, starts, 7, 10, 1023)
+        setField(file, starts, 8, 10, getField(file, starts, 6, 10))
+      }],
+      // Patched list positions repeated and out of order.
+      ['patchedList', (file, view) => {
+        const block = blockOf(view, 0), n = 1024
+        const positions = block.data + 1 + Math.ceil((n * block.width) / 8)
+        setField(file, positions, 1, 10, getField(file, positions, 0, 10))
+        setField(file, positions, 3, 10, 1)
+      }],
+      // Frequent list positions out of order.
+      ['frequentList', (file, view) => {
+        const block = blockOf(view, 1)
+        setField(file, block.data, 2, 10, 900)
+        setField(file, block.data, 3, 10, 3)
+      }],
+    ]
+    for (const [name, patch] of cases) {
+      const bytes = patched(columns, (file, reader) => patch(file, reader.getColumn(name)!.values))
+      duelCorrupt(bytes, name)
+    }
+  })
+})

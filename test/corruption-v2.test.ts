@@ -1,0 +1,145 @@
+/**
+ * Format v2's own rules, one test each: a file that breaks exactly one rule
+ * (its checksum fixed) is refused with a message naming the file, the sequence
+ * and the rule, at open, when read, or by the full check, on both backends.
+ */
+import { describe, expect, it } from 'vitest'
+import type { SequenceView } from '../src/backend/backend.js'
+import { sequenceExtent } from '../src/cascade/reader/parse.js'
+import { CorruptIndexException } from '../src/format/errors.js'
+import { openColumns } from '../src/read/open.js'
+import type { ColumnsReader } from '../src/read/reader.js'
+import { flushColumns } from '../src/write/columns-writer.js'
+import { fixChecksum } from './helpers/file-surgery.js'
+
+const BACKENDS = ['ts', 'wasm'] as const
+const FILE = 'v2.oixk'
+
+/** A v2 file of one column `v` with these values (keyword: strings). */
+function fileOf(type: string, values: unknown[]): Uint8Array {
+  return flushColumns({ fields: [{ name: 'v', type, [type === 'keyword' ? 'facet' : 'column']: true }] }, values.map((v) => ({ v })), { format: 2 })!
+}
+
+function valuesOf(bytes: Uint8Array): SequenceView {
+  return openColumns(bytes, { backend: 'ts', fileName: FILE }).getColumn('v')!.values
+}
+
+/** A copy with `edit` applied and the checksum made valid again. */
+function patched(bytes: Uint8Array, edit: (copy: Uint8Array, view: DataView) => void): Uint8Array {
+  const copy = bytes.slice()
+  edit(copy, new DataView(copy.buffer))
+  return fixChecksum(copy)
+}
+
+function expectRefused(action: () => unknown, message: string | RegExp): void {
+  let thrown: unknown = null
+  try { action() } catch (error) { thrown = error }
+  expect(thrown, String(message)).toBeInstanceOf(CorruptIndexException)
+  if (typeof message === 'string') expect((thrown as Error).message).toBe(`${FILE}: ${message}`)
+  else expect((thrown as Error).message).toMatch(message)
+}
+
+const open = (bytes: Uint8Array, backend: 'ts' | 'wasm'): ColumnsReader => openColumns(bytes, { backend, fileName: FILE })
+
+// Data for each structure: few wide values (dictionary form), long runs (runs form), decimals (decimal form), block kinds.
+const wide = (i: number) => ((i * 2654435761) % 1_000_000_007) * 1000 + i
+const dictionaryValues = Array.from({ length: 4096 }, (_, i) => wide(i % 7 === 0 ? i % 200 : i % 5))
+const runValues = Array.from({ length: 10_240 }, (_, i) => Math.floor(i / 2000) * 1_000_000_007)
+const decimalValues = Array.from({ length: 3000 }, (_, i) => (i === 10 ? NaN : i === 20 ? -0 : (i * 37 % 1000) / 100))
+const frequentValues = Array.from({ length: 2048 }, (_, i) => (i % 100 === 7 ? 123_456_789 + i : 42))
+
+describe.each(BACKENDS)('format 2 corruption at open (%s)', (backend) => {
+  it('an unknown sequence form', () => {
+    const bytes = fileOf('integral', frequentValues)
+    const [start] = sequenceExtent(valuesOf(bytes))
+    expectRefused(() => open(patched(bytes, (b) => { b[start] = 7 }), backend), 'values of field "v": unknown sequence form 7 (4 forms: blocks, dictionary, runs, decimal)')
+  })
+
+  it('a block kind v2 does not have (v1\'s table, 2) and one beyond 7', () => {
+    const bytes = fileOf('integral', frequentValues)
+    const [start] = sequenceExtent(valuesOf(bytes))
+    expectRefused(() => open(patched(bytes, (b) => { b[start + 13] = 2 }), backend), 'values of field "v": block 0: unknown block kind 2')
+    expectRefused(() => open(patched(bytes, (b) => { b[start + 13] = 8 }), backend), 'values of field "v": block 0: unknown block kind 8')
+  })
+
+  it('a frequent block whose positions flag disagrees with the size rule', () => {
+    const bytes = fileOf('integral', frequentValues)
+    const view = valuesOf(bytes)
+    expect(view.records[0] & 0xff).toBe(5)
+    const [start] = sequenceExtent(view)
+    expectRefused(() => open(patched(bytes, (b) => { b[start + 13 + 3] ^= 0x04 }), backend),
+      'values of field "v": block 0: positions as a bitmap, but the list is smaller')
+  })
+
+  it('a dictionary sequence with order 2, and with no entries', () => {
+    const bytes = fileOf('integral', dictionaryValues)
+    const view = valuesOf(bytes)
+    expect(view.cascade?.form).toBe(1)
+    const [start] = sequenceExtent(view)
+    expectRefused(() => open(patched(bytes, (b) => { b[start + 1] = 2 }), backend), 'values of field "v": dictionary order 2 is not 0 or 1')
+    expectRefused(() => open(patched(bytes, (_b, d) => { d.setUint32(start + 7, 0, true) }), backend), 'values of field "v": dictionary of 0 entries for 4096 values (1..4096)')
+    expect(view.cascade?.form === 1 && view.cascade.entries.count).toBe(200)
+  })
+
+  it('a keyword dictionary form other than 0, and a dictionary entry that is no ordinal', () => {
+    const terms = ['a', 'b', 'c']
+    const bytes = fileOf('keyword', dictionaryValues.map((v) => terms[v % 3]))
+    const column = openColumns(bytes, { backend: 'ts' }).getColumn('v')!
+    expectRefused(() => open(patched(bytes, (b) => { b[column.sectionOffset] = 1 }), backend), 'field "v": keyword dictionary form 1, but only form 0 (v1\'s) exists')
+    const view = column.values
+    if (view.cascade?.form === 1) {
+      // The entries' one block is a frame block: raise its base past the three terms.
+      const [entriesStart] = sequenceExtent(view.cascade.entries)
+      expectRefused(() => open(patched(bytes, (b) => { b[entriesStart + 13 + 8] += 3 }), backend), /dictionary entry \d is \d, not an ordinal in \[0, 3\)/)
+    }
+  })
+
+  it('runs: a checkpoint that names the wrong run, and starts that do not increase', () => {
+    const bytes = fileOf('integral', runValues)
+    const view = valuesOf(bytes)
+    expect(view.cascade?.form).toBe(2)
+    const [start] = sequenceExtent(view)
+    // Checkpoint 3 (value 3072) is run 1; naming run 2 breaks the rule, not the order.
+    expectRefused(() => open(patched(bytes, (_b, d) => { d.setUint32(start + 9 + 12, 2, true) }), backend),
+      'values of field "v": checkpoint 3 names run 2, which does not hold value 3072')
+    const starts = view.cascade!.form === 2 ? view.cascade!.starts : view
+    const [startsStart] = sequenceExtent(starts)
+    expectRefused(() => open(patched(bytes, (b) => { b[startsStart + 13 + 8] += 5 }), backend),
+      'values of field "v": run 0 starts at 5: starts are 0, then strictly increasing below 10240')
+  })
+
+  it('decimal: an exponent above 18, and exception positions out of order', () => {
+    const bytes = fileOf('fractional', decimalValues)
+    const view = valuesOf(bytes)
+    expect(view.cascade?.form).toBe(3)
+    const [start] = sequenceExtent(view)
+    expectRefused(() => open(patched(bytes, (b) => { b[start + 1] = 19 }), backend), 'values of field "v": decimal exponent 19 above 18')
+    expectRefused(() => open(patched(bytes, (_b, d) => { d.setUint32(start + 14, 10, true) }), backend),
+      'values of field "v": exception 1 at value 10: positions increase strictly and stay below 3000')
+  })
+})
+
+describe.each(BACKENDS)('format 2 corruption when read, and by the full check (%s)', (backend) => {
+  it('a sequence dictionary code beyond its entries is refused when read', () => {
+    const bytes = fileOf('integral', dictionaryValues)
+    const view = valuesOf(bytes)
+    const codes = view.cascade!.form === 1 ? view.cascade!.codes : view
+    const [codesStart] = sequenceExtent(codes)
+    // Block 0 of the codes: raise its base by 200, past the 200 entries, for every value of the block.
+    const reader = open(patched(bytes, (b) => { b[codesStart + 13 + 8] += 200 }), backend)
+    expectRefused(() => reader.getColumn('v')!.getInt64(0), /value 0 has dictionary code 2\d\d, beyond its 200 entries/)
+  })
+
+  it('a valid but not canonical choice (the dictionary order byte, where both orders give the same codes) fails the full check only', () => {
+    // Equal counts: the frequency order is the ascending one, and a flush writes order 0 (the tie's winner).
+    const values = Array.from({ length: 4096 }, (_, i) => [1_000_000_007, 5, 77_777_777_777, 9][i % 4])
+    const bytes = fileOf('integral', values)
+    const view = valuesOf(bytes)
+    expect(view.cascade?.form === 1 && view.cascade.order).toBe(0)
+    const [start] = sequenceExtent(view)
+    const reader = open(patched(bytes, (b) => { b[start + 1] = 1 }), backend)
+    expect(reader.getColumn('v')!.getInt64(4095)).toBe(9)
+    expectRefused(() => reader.verify(), 'values of field "v": not the encoding a flush writes: its ' + (sequenceExtent(view)[1] - start)
+      + ' bytes differ from a flush\'s ' + (sequenceExtent(view)[1] - start) + ' at byte 1 (stored form dictionary; a flush writes form dictionary)')
+  })
+})

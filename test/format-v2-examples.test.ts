@@ -1,0 +1,14 @@
+/**
+ * docs/format-v2.md's worked examples are what the writer writes: the page's
+ * §9 must contain the output of scripts/format-v2-examples.ts, byte for byte.
+ */
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { expect, it } from 'vitest'
+
+it('docs/format-v2.md §9 is the examples script\'s output', () => {
+  const output = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/format-v2-examples.ts'], { encoding: 'utf8' })
+  const page = readFileSync('docs/format-v2.md', 'utf8')
+  expect(output.length).toBeGreaterThan(1000)
+  expect(page).toContain(output)
+}, 60_000)
