@@ -8,61 +8,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { QUICK_RESULTS_DIR, RESULTS_DIR } from '../bench/suites/paths.js'
 import { type Bar, renderBarChart } from '../bench/suites/svg-chart.js'
-import { BLOCK_KIND_NAMES } from '../src/format/constants.js'
+import { type Json, kb, machineLine, ms, table, times, verdict } from './bench-report-common.js'
+import { sizeChart, sizeSection, sizeTargetRows } from './bench-report-size.js'
 
 const directory = process.argv.includes('--quick') ? QUICK_RESULTS_DIR : RESULTS_DIR
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- the JSON is ours; shapes are the suites' */
-type Json = any
 
 function load(suite: string): Json | null {
   const path = join(directory, `${suite}.json`)
   return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null
-}
-
-const kb = (bytes: number): string => bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : `${(bytes / 1e3).toFixed(1)} kB`
-const ms = (value: number | undefined): string => value === undefined ? '–' : value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value >= 1 ? value.toFixed(2) : value.toFixed(3)
-const times = (value: number): string => `${value >= 10 ? value.toFixed(0) : value.toFixed(2)}×`
-// Cells may hold answers like "count|min|max|sum": a bare | would split the cell.
-const escapeCell = (text: string): string => text.replaceAll('|', '\\|')
-const table = (header: string[], rows: string[][]): string =>
-  `| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|\n${rows.map((row) => `| ${row.map(escapeCell).join(' | ')} |`).join('\n')}\n`
-
-function machineLine(result: Json): string {
-  const { machine } = result
-  return `${machine.cores} × ${machine.cpuModel}, Node ${machine.node}, ${machine.platform}, ${machine.date.slice(0, 16).replace('T', ' ')} UTC${machine.quick ? ' (quick run)' : ''}`
-}
-
-function sizeSection(size: Json): string {
-  let text = `## Size\n\n${size.description}\n\nMachine: ${machineLine(size)}. Chart: [size.svg](size.svg).\n\n`
-  text += table(['dataset', 'rows', 'original file', 'OIXK v1', 'Parquet uncompressed', 'Parquet SNAPPY', 'Parquet ZSTD', 'Arrow IPC', 'OIXK ÷ ZSTD'],
-    size.datasets.map((d: Json) => [d.name, d.rows.toLocaleString('en-US'), `${kb(d.originalBytes)} (${d.originalFile.split('/').pop()})`, kb(d.oixkBytes),
-      kb(d.parquetBytes.uncompressed), kb(d.parquetBytes.snappy), kb(d.parquetBytes.zstd), kb(d.arrowIpcBytes), times(d.oixkBytes / d.parquetBytes.zstd)]))
-  text += '\n### Per column\n\nOIXK bytes are the column\'s section (dictionary, presence, offsets and values); block kinds are % of the values sequence\'s values (geo: latitudes / longitudes) as `oixk inspect` reports them.\n\n'
-  const rows: string[][] = []
-  for (const d of size.datasets) {
-    for (const c of d.columns) {
-      const kinds = c.sequences.filter((s: Json) => s.sequence !== 'offsets')
-        .map((s: Json) => `${s.sequence === 'values' ? '' : `${s.sequence}: `}${BLOCK_KIND_NAMES.map((kind) => `${kind[0]} ${s.percentOfValues[kind] ?? 0}%`).join(' / ')}`).join('; ')
-      rows.push([d.name, c.name, c.type, c.layout ?? '–', kb(c.oixkBytes), kinds, kb(c.parquetBytes.uncompressed), kb(c.parquetBytes.zstd), kb(c.arrowBufferBytes),
-        c.parquetBytes.zstd > 0 ? times(c.oixkBytes / c.parquetBytes.zstd) : '–'])
-    }
-  }
-  return text + table(['dataset', 'column', 'type', 'layout', 'OIXK', 'blocks (c constant / p packed / t table)', 'Parquet uncompressed', 'Parquet ZSTD', 'Arrow buffers', 'OIXK ÷ ZSTD'], rows)
-}
-
-function sizeChart(size: Json): string {
-  const series = ['original file', 'Parquet uncompressed', 'Parquet SNAPPY', 'Parquet ZSTD', 'Arrow IPC']
-  return renderBarChart({
-    title: 'File size relative to OIXK v1 (dashed line = OIXK; left of it = smaller than OIXK)',
-    subtitle: `Same rows in every format. ${machineLine(size)}`,
-    unit: 'size ÷ OIXK size', series, log: true, reference: 1,
-    groups: size.datasets.map((d: Json) => ({
-      label: `${d.name} (OIXK ${kb(d.oixkBytes)})`,
-      bars: [d.originalBytes, d.parquetBytes.uncompressed, d.parquetBytes.snappy, d.parquetBytes.zstd, d.arrowIpcBytes]
-        .map((bytes: number, index: number): Bar => ({ series: series[index], value: bytes / d.oixkBytes })),
-    })),
-  })
 }
 
 function decodeSection(decode: Json): string {
@@ -143,26 +96,27 @@ function queriesChart(queries: Json): string {
 }
 
 /** Every target the issues set, its figure and whether it was met, in one table. */
-function targetsSection(decode: Json | null, queries: Json | null): string {
+function targetsSection(size: Json | null, decode: Json | null, queries: Json | null): string {
   const rows: string[][] = []
   if (decode !== null) {
     const figure = (name: string) => decode.results.find((r: Json) => r.name === name)?.medianMs
-    rows.push([`decode every column of ${decode.dataset}, OIXK WebAssembly`, `≤ ${decode.targets.oixkWasmMs} ms`, `${ms(figure('OIXK WebAssembly'))} ms (memcpy of the output alone: ${ms(decode.memcpy.medianMs)} ms)`, `${ms(figure('DuckDB 1 thread, no copy to JS'))} / ${ms(figure('DuckDB default threads, no copy to JS'))} ms, no copy to JS`, decode.met.oixkWasmMs ? 'met' : 'MISSED'])
-    rows.push(['OIXK pure TypeScript decode faster than parquet-wasm', '<', `${ms(figure('OIXK pure TypeScript'))} vs ${ms(figure('parquet-wasm (to Arrow)'))} ms`, '', decode.met.oixkTsFasterThanParquetWasm ? 'met' : 'MISSED'])
+    rows.push([`decode every column of ${decode.dataset}, OIXK WebAssembly`, `≤ ${decode.targets.oixkWasmMs} ms`, `${ms(figure('OIXK WebAssembly'))} ms (memcpy of the output alone: ${ms(decode.memcpy.medianMs)} ms)`, `DuckDB 1 thread / default threads, no copy to JS: ${ms(figure('DuckDB 1 thread, no copy to JS'))} / ${ms(figure('DuckDB default threads, no copy to JS'))} ms`, verdict(decode.met.oixkWasmMs)])
+    rows.push(['OIXK pure TypeScript decode faster than parquet-wasm', '<', `${ms(figure('OIXK pure TypeScript'))} vs ${ms(figure('parquet-wasm (to Arrow)'))} ms`, '', verdict(decode.met.oixkTsFasterThanParquetWasm)])
   }
   for (const d of queries?.datasets ?? []) {
     for (const q of d.queries.filter((query: Json) => query.targetMs !== null)) {
       const wasm = q.results.find((r: Json) => r.engine === 'OIXK WebAssembly')
       const duck = (threads: string) => ms(Math.min(...q.results.filter((r: Json) => r.engine.startsWith('DuckDB') && r.engine.endsWith(threads) && r.medianMs !== undefined).map((r: Json) => r.medianMs)))
-      rows.push([`${d.name}: ${q.description}, OIXK WebAssembly`, `≤ ${q.targetMs} ms`, wasm?.medianMs === undefined ? wasm?.status ?? 'no figure' : `${ms(wasm.medianMs)} ms`, `${duck('1 thread')} / ${duck('default threads')} ms`, q.met === null ? 'no figure' : q.met ? 'met' : 'MISSED'])
+      rows.push([`${d.name}: ${q.description}, OIXK WebAssembly`, `≤ ${q.targetMs} ms`, wasm?.medianMs === undefined ? wasm?.status ?? 'no figure' : `${ms(wasm.medianMs)} ms`, `DuckDB (faster way) 1 thread / default threads: ${duck('1 thread')} / ${duck('default threads')} ms`, q.met === null ? 'no figure' : verdict(q.met)])
     }
   }
-  return rows.length === 0 ? '' : `## Targets\n\n${table(['what', 'target', 'OIXK measured', 'DuckDB, 1 thread / default threads (faster way)', ''], rows)}\n`
+  if (size !== null) rows.push(...sizeTargetRows(size))
+  return rows.length === 0 ? '' : `## Targets\n\n${table(['what', 'target', 'OIXK measured', 'for comparison', ''], rows)}\n`
 }
 
 const size = load('size'), decode = load('decode'), open = load('open'), queries = load('queries')
 let markdown = '# Real-data benchmark results\n\nGenerated by `scripts/bench-report.ts` from the JSON files next to this one (`npm run bench`); do not edit by hand.\n\n'
-markdown += targetsSection(decode, queries)
+markdown += targetsSection(size, decode, queries)
 if (size !== null) { markdown += sizeSection(size) + '\n'; writeFileSync(join(directory, 'size.svg'), sizeChart(size)) }
 if (decode !== null) { markdown += decodeSection(decode) + '\n'; writeFileSync(join(directory, 'decode.svg'), decodeChart(decode)) }
 if (open !== null) markdown += openSection(open) + '\n'
