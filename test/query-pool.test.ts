@@ -21,10 +21,10 @@ import { seededRandom } from './helpers/random.js'
 
 const FILES = [{ seed: 21, maxDoc: 37 }, { seed: 22, maxDoc: 2077 }, { seed: 23, maxDoc: 3100 }, { seed: 24, maxDoc: 5200 }]
 
-function randomFile(seed: number, maxDoc: number): Uint8Array {
+function randomFile(seed: number, maxDoc: number, format: 1 | 2 = 1): Uint8Array {
   const random = seededRandom(seed)
   const { schema, docs } = randomDocuments(random, maxDoc)
-  return flushColumns(schema, docs)!
+  return flushColumns(schema, docs, { format })!
 }
 
 /** Filters: none, empty, 10% as the reader's DocSet (the pool copies it), 50% and all as pooled DocSets. */
@@ -135,9 +135,10 @@ for (const { threads, backend } of [
     afterAll(async () => {
       await pool.close()
     })
-    for (const { seed, maxDoc } of FILES) {
-      it(`random file seed ${seed}, maxDoc ${maxDoc}: every column, every filter`, async () => {
-        const bytes = randomFile(seed, maxDoc)
+    // Format 2 files too, with two workers: the workers read cascades through the same kernels.
+    for (const { seed, maxDoc, format } of FILES.flatMap((file) => (threads === 2 ? [1, 2] as const : [1] as const).map((format) => ({ ...file, format })))) {
+      it(`random file seed ${seed}, maxDoc ${maxDoc}${format === 2 ? ', format 2' : ''}: every column, every filter`, async () => {
+        const bytes = randomFile(seed, maxDoc, format)
         const reader = openColumns(bytes, { backend })
         const segment = await pool.open(bytes, { fileName: `seed-${seed}` })
         expect(segment.maxDoc).toBe(maxDoc)

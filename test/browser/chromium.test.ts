@@ -67,6 +67,16 @@ describe.skipIf(chromiumMissing !== null)('in Chromium', () => {
       .toEqual(GOLDEN.flatMap((name) => [`${name} wasm→wasm undefined true`, `${name} ts→ts undefined true`]))
   })
 
+  it('format 2 golden files read as their v1 twins\' JSON with both backends; verify loads the full check\'s chunk', async () => {
+    const requested: string[] = []
+    const names = GOLDEN.map((name) => `v2/${name}`)
+    const result = await runPage<GoldenResult>(browser.context, `${server.origin}/test/browser/pages/golden.html?names=${names.join(',')}`, 45_000, requested)
+    expect(requested.filter((path) => path.startsWith('/bundle/')).sort()).toEqual(
+      ['/bundle/oixk-reader-shared.js', '/bundle/oixk-reader-ts.js', '/bundle/oixk-reader-verify.js', '/bundle/oixk-reader.js'])
+    expect(result.files.map((file) => `${file.name} ${file.backend}→${file.used} ${file.verify} ${file.matches}`))
+      .toEqual(names.flatMap((name) => [`${name} wasm→wasm undefined true`, `${name} ts→ts undefined true`]))
+  })
+
   it('a Content-Security-Policy without wasm-unsafe-eval: backend auto falls back to TypeScript, same results', async () => {
     const requested: string[] = []
     const result = await runPage<GoldenResult>(

@@ -10,6 +10,7 @@ import type { BlockAnalysis } from '../block-analysis.js'
 import { auxNumber, type BlockView } from '../block-view.js'
 import { Kind } from '../constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
+import { putPair } from './pairs.js'
 import type { BlockRecord } from './record.js'
 
 /** Entry count k of a dictionary block's param. */
@@ -61,6 +62,28 @@ export function dictionaryOffsetAt(view: BlockView, index: number): number {
 
 const entries = new Float64Array(1024)
 const indexes = new Int32Array(1024)
+const entryLow = new Int32Array(1024), entryHigh = new Int32Array(1024)
+const pair = new Int32Array(2)
+
+/** Values [from, to) as (low, high) pairs into destination from word d: each entry's pair made once, then copied. */
+export function dictionaryPairs(view: BlockView, from: number, to: number, destination: Int32Array, d: number): void {
+  const k = dictionaryEntries(view.param), entryWidth = dictionaryEntryWidth(view.param)
+  unpackFields(view.words, view.data, 0, k, entryWidth, entries, 0)
+  const g = auxNumber(view)
+  for (let entry = 0; entry < k; entry++) {
+    putPair(view.baseLow, view.baseHigh, g * entries[entry], pair, 0)
+    entryLow[entry] = pair[0]
+    entryHigh[entry] = pair[1]
+  }
+  const count = to - from
+  unpackSmall(view.words, view.data + bytesFor(k * entryWidth), from, count, view.width, indexes, 0)
+  for (let index = 0; index < count; index++, d += 2) {
+    const entry = indexes[index]
+    if (entry >= k) indexError(view, entry, k)
+    destination[d] = entryLow[entry]
+    destination[d + 1] = entryHigh[entry]
+  }
+}
 
 /** Offsets of values [from, to) into out from position at (each index checked against k, in order). */
 export function dictionaryOffsets(view: BlockView, from: number, to: number, out: Float64Array, at: number): void {

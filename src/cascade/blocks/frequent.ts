@@ -10,6 +10,7 @@ import type { BlockAnalysis } from '../block-analysis.js'
 import { auxMinusBase, type BlockView } from '../block-view.js'
 import { EXCEPTION_GCD_FLAG, Kind, POSITIONS_LIST_FLAG } from '../constants.js'
 import { exceptionRank, forEachException, positionsAsList, positionsIncrease, positionsSize, writePositions } from './positions.js'
+import { putPair } from './pairs.js'
 import type { BlockRecord } from './record.js'
 
 interface Exceptions {
@@ -97,5 +98,23 @@ export function frequentOffsets(view: BlockView, from: number, to: number, out: 
   const low = auxMinusBase(view), step = divisor, values = valuesAt, words = view.words, width = view.width
   forEachException(words, positionsAt, list, e, view.n, positionWidth, from, to, (position, rank) => {
     out[at + position - from] = low + step * fieldAt(words, values, rank, width)
+  })
+}
+
+/** Values [from, to) as (low, high) pairs into destination from word d: the top value everywhere, then the exceptions. */
+export function frequentPairs(view: BlockView, from: number, to: number, destination: Int32Array, d: number): void {
+  layout(view)
+  const baseLow = view.baseLow, baseHigh = view.baseHigh
+  if (list && !positionsIncrease(view.words, positionsAt, e, view.n, positionWidth)) {
+    for (let index = from; index < to; index++, d += 2) putPair(baseLow, baseHigh, frequentOffsetAt(view, index), destination, d)
+    return
+  }
+  for (let at = d, end = d + 2 * (to - from); at < end; at += 2) {
+    destination[at] = baseLow
+    destination[at + 1] = baseHigh
+  }
+  const low = auxMinusBase(view), step = divisor, values = valuesAt, words = view.words, width = view.width
+  forEachException(words, positionsAt, list, e, view.n, positionWidth, from, to, (position, rank) => {
+    putPair(baseLow, baseHigh, low + step * fieldAt(words, values, rank, width), destination, d + 2 * (position - from))
   })
 }

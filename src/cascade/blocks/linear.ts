@@ -9,6 +9,7 @@ import { bitsOf, bytesFor, type FieldWriter, fieldAt, unpackFields } from '../bi
 import type { BlockAnalysis } from '../block-analysis.js'
 import type { BlockView } from '../block-view.js'
 import { Kind } from '../constants.js'
+import { putPair } from './pairs.js'
 import type { BlockRecord } from './record.js'
 
 const residuals = new Float64Array(1024)
@@ -76,4 +77,26 @@ export function linearOffsets(view: BlockView, from: number, to: number, out: Fl
   unpackFields(view.words, view.data, from, to - from, view.width, out, at)
   // j f < 2^20: floor(j f / 1024) is an int32 shift.
   for (let j = from; j < to; j++) out[at + j - from] += j * q + ((j * f) >> 10)
+}
+
+const residuals2 = new Float64Array(1024)
+
+/**
+ * Values [from, to) as (low, high) pairs into destination from word d: line + residual. When every offset
+ * lies in [0, 2^32 - base's low word) (the line runs between 0 and its last point), one add per value.
+ */
+export function linearPairs(view: BlockView, from: number, to: number, destination: Int32Array, d: number): void {
+  slopeOf(view)
+  const q = slopeWhole, f = slopeFraction, baseLow = view.baseLow, baseHigh = view.baseHigh
+  unpackFields(view.words, view.data, from, to - from, view.width, residuals2, 0)
+  const last = (view.n - 1) * q + (((view.n - 1) * f) >> 10)
+  const low = Math.min(0, last), high = Math.max(0, last) + 2 ** view.width - 1
+  if ((baseLow >>> 0) + low >= 0 && (baseLow >>> 0) + high < 2 ** 32) {
+    for (let j = from; j < to; j++, d += 2) {
+      destination[d] = (baseLow + j * q + ((j * f) >> 10) + residuals2[j - from]) | 0
+      destination[d + 1] = baseHigh
+    }
+    return
+  }
+  for (let j = from; j < to; j++, d += 2) putPair(baseLow, baseHigh, j * q + ((j * f) >> 10) + residuals2[j - from], destination, d)
 }

@@ -6,11 +6,12 @@
  * for the list), then the high fields. param bits 0-9 = e. The low width is the
  * one giving the fewest bytes (ties: the wider).
  */
-import { bitsOf, bytesFor, type FieldWriter, fieldAt, unpackFields } from '../bits.js'
+import { bitsOf, bytesFor, type FieldWriter, fieldAt, unpackFields, unpackSmall } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
 import { auxNumber, type BlockView } from '../block-view.js'
 import { Kind, POSITIONS_LIST_FLAG } from '../constants.js'
 import { exceptionRank, forEachException, positionsAsList, positionsIncrease, positionsSize, writePositions } from './positions.js'
+import { putPair, putPairs } from './pairs.js'
 import type { BlockRecord } from './record.js'
 
 const histogram = new Int32Array(65)
@@ -96,4 +97,34 @@ export function patchedOffsets(view: BlockView, from: number, to: number, out: F
   })
   const g = auxNumber(view)
   if (g !== 1) for (let index = at; index < at + to - from; index++) out[index] *= g
+}
+
+const lows = new Int32Array(1024)
+const scratch = new Float64Array(1024)
+
+/**
+ * Values [from, to) as (low, high) pairs into destination from word d. When every low field's offset
+ * g low is below 2^31 and adds to the base's low word without a carry, those go in int32 arithmetic and
+ * the patched values each through putPair; else every value through offsets.
+ */
+export function patchedPairs(view: BlockView, from: number, to: number, destination: Int32Array, d: number): void {
+  layout(view)
+  const baseLow = view.baseLow, baseHigh = view.baseHigh, g = auxNumber(view), count = to - from
+  const largestLow = g * (2 ** view.width - 1)
+  const ordered = !list || positionsIncrease(view.words, positionsAt, e, view.n, positionWidth)
+  if (!ordered || largestLow >= 2 ** 31 || (baseLow >>> 0) + largestLow >= 2 ** 32 || view.width > 30) {
+    patchedOffsets(view, from, to, scratch, 0)
+    putPairs(baseLow, baseHigh, scratch, count, destination, d)
+    return
+  }
+  unpackSmall(view.words, view.data + 1, from, count, view.width, lows, 0)
+  for (let index = 0, at = d; index < count; index++, at += 2) {
+    destination[at] = (baseLow + g * lows[index]) | 0
+    destination[at + 1] = baseHigh
+  }
+  const words = view.words, patches = patchesAt, width = highWidth, scale = 2 ** view.width
+  forEachException(words, positionsAt, list, e, view.n, positionWidth, from, to, (position, rank) => {
+    const q = lows[position - from] + scale * fieldAt(words, patches, rank, width)
+    putPair(baseLow, baseHigh, g * q, destination, d + 2 * (position - from))
+  })
 }

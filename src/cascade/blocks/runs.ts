@@ -8,6 +8,7 @@ import { bitsOf, bytesFor, type FieldWriter, fieldAt } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
 import { auxNumber, type BlockView } from '../block-view.js'
 import { Kind } from '../constants.js'
+import { putPair } from './pairs.js'
 import type { BlockRecord } from './record.js'
 
 /** Data bytes of the run form (r ≥ 2). */
@@ -74,5 +75,26 @@ export function runsOffsets(view: BlockView, from: number, to: number, out: Floa
     out.fill(offset, at + position - from, at + end - from)
     position = end
     run++
+  }
+}
+
+/** Values [from, to) as (low, high) pairs into destination from word d: each run's pair made once, then repeated. */
+export function runsPairs(view: BlockView, from: number, to: number, destination: Int32Array, d: number): void {
+  const startsAt = view.data + bytesFor((view.param + 1) * view.width), positionWidth = bitsOf(view.n - 1)
+  const baseLow = view.baseLow, baseHigh = view.baseHigh
+  if (!startsIncrease(view, startsAt, positionWidth)) {
+    for (let index = from; index < to; index++, d += 2) putPair(baseLow, baseHigh, runsOffsetAt(view, index), destination, d)
+    return
+  }
+  const runs = view.param + 1, g = auxNumber(view)
+  let run = runOf(view, startsAt, positionWidth, from)
+  for (let position = from; position < to; run++) {
+    const end = run + 1 < runs ? Math.min(to, fieldAt(view.words, startsAt, run, positionWidth)) : to
+    putPair(baseLow, baseHigh, g * fieldAt(view.words, view.data, run, view.width), destination, d)
+    const low = destination[d], high = destination[d + 1]
+    for (; position < end; position++, d += 2) {
+      destination[d] = low
+      destination[d + 1] = high
+    }
   }
 }

@@ -12,16 +12,15 @@ import { float64ToSortable, int64Result, readInt32, readUint32 } from '../../for
 import { addOffset } from '../block-analysis.js'
 import { type BlockView, createBlockView } from '../block-view.js'
 import { Kind } from '../constants.js'
-import { dictionaryOffsetAt, dictionaryOffsets } from '../blocks/dictionary.js'
-import { frequentOffsetAt, frequentOffsets } from '../blocks/frequent.js'
-import { linearOffsetAt, linearOffsets } from '../blocks/linear.js'
-import { patchedOffsetAt, patchedOffsets } from '../blocks/patched.js'
-import { runsOffsetAt, runsOffsets } from '../blocks/runs.js'
+import { dictionaryOffsetAt, dictionaryPairs } from '../blocks/dictionary.js'
+import { frequentOffsetAt, frequentPairs } from '../blocks/frequent.js'
+import { linearOffsetAt, linearPairs } from '../blocks/linear.js'
+import { patchedOffsetAt, patchedPairs } from '../blocks/patched.js'
+import { runsOffsetAt, runsPairs } from '../blocks/runs.js'
 import { POWERS_OF_TEN } from '../sequences/decimal.js'
 
 const TWO_POW_32 = 4294967296
 const view: BlockView = createBlockView()
-const offsets = new Float64Array(BLOCK_VALUES)
 
 /** Points the shared block view at block `block` of a blocks sequence. */
 function openBlock(sequence: SequenceView, block: number): number {
@@ -49,31 +48,14 @@ function offsetAt(kind: number, index: number): number {
   }
 }
 
-function offsetsOf(kind: number, from: number, to: number): void {
+/** Values [from, to) of the open block (a v2 kind) as (low, high) pairs into destination from word d. */
+function pairsOf(kind: number, from: number, to: number, destination: Int32Array, d: number): void {
   switch (kind) {
-    case Kind.dictionary: dictionaryOffsets(view, from, to, offsets, 0); break
-    case Kind.runs: runsOffsets(view, from, to, offsets, 0); break
-    case Kind.frequent: frequentOffsets(view, from, to, offsets, 0); break
-    case Kind.patched: patchedOffsets(view, from, to, offsets, 0); break
-    default: linearOffsets(view, from, to, offsets, 0)
-  }
-}
-
-/**
- * destination words from d: base + offsets[0 .. count), as (low, high) pairs. Offsets in [0, 2^32) (nearly
- * all: they are below the block's range) add to the low word with a carry; others go through addOffset.
- */
-function emit(baseLow: number, baseHigh: number, count: number, destination: Int32Array, d: number): void {
-  const low = baseLow >>> 0
-  for (let at = 0; at < count; at++, d += 2) {
-    const offset = offsets[at]
-    if (offset >= 0 && offset < TWO_POW_32) {
-      const sum = low + offset
-      destination[d] = sum | 0
-      destination[d + 1] = sum >= TWO_POW_32 ? (baseHigh + 1) | 0 : baseHigh
-    } else {
-      addOffset(baseLow, baseHigh, offset, destination, d)
-    }
+    case Kind.dictionary: return dictionaryPairs(view, from, to, destination, d)
+    case Kind.runs: return runsPairs(view, from, to, destination, d)
+    case Kind.frequent: return frequentPairs(view, from, to, destination, d)
+    case Kind.patched: return patchedPairs(view, from, to, destination, d)
+    default: return linearPairs(view, from, to, destination, d)
   }
 }
 
@@ -94,8 +76,7 @@ function blocksDecode(sequence: SequenceView, first: number, count: number, dest
     const kind = openBlock(sequence, block)
     if (kind <= Kind.frame) decodeRawV1(sequence, index, stop - index, destination, out)
     else {
-      offsetsOf(kind, index - blockStart, stop - blockStart)
-      emit(view.baseLow, view.baseHigh, stop - index, destination, 2 * out)
+      pairsOf(kind, index - blockStart, stop - blockStart, destination, 2 * out)
     }
     out += stop - index
     index = stop
