@@ -1,5 +1,6 @@
 /**
  * Constant blocks (kind 0, as in v1): every value equals base; no data.
+ * Reads go through v1's decoder (the bytes are v1's).
  */
 import type { BlockAnalysis } from '../block-analysis.js'
 import { Kind } from '../constants.js'
@@ -15,7 +16,3 @@ export function writeConstant(a: BlockAnalysis, record: BlockRecord): void {
   record.set(Kind.constant, 0, 0, a.minLow, a.minHigh, 0)
 }
 
-/** Offsets are all 0: fills out. */
-export function constantOffsets(from: number, to: number, out: Float64Array, at: number): void {
-  out.fill(0, at, at + to - from)
-}

@@ -85,17 +85,3 @@ export function dictionaryPairs(view: BlockView, from: number, to: number, desti
   }
 }
 
-/** Offsets of values [from, to) into out from position at (each index checked against k, in order). */
-export function dictionaryOffsets(view: BlockView, from: number, to: number, out: Float64Array, at: number): void {
-  const k = dictionaryEntries(view.param), entryWidth = dictionaryEntryWidth(view.param)
-  unpackFields(view.words, view.data, 0, k, entryWidth, entries, 0)
-  const g = auxNumber(view)
-  if (g !== 1) for (let entry = 0; entry < k; entry++) entries[entry] *= g
-  const count = to - from
-  unpackSmall(view.words, view.data + bytesFor(k * entryWidth), from, count, view.width, indexes, 0)
-  for (let index = 0; index < count; index++) {
-    const entry = indexes[index]
-    if (entry >= k) indexError(view, entry, k)
-    out[at + index] = entries[entry]
-  }
-}

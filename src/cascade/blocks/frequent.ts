@@ -86,21 +86,6 @@ export function frequentOffsetAt(view: BlockView, index: number): number {
   return auxMinusBase(view) + divisor * fieldAt(view.words, valuesAt, rank, view.width)
 }
 
-/** Offsets of values [from, to) into out from position at. */
-export function frequentOffsets(view: BlockView, from: number, to: number, out: Float64Array, at: number): void {
-  layout(view)
-  // A list that does not increase (a corrupt block that opened): each value's own search, as single reads do.
-  if (list && !positionsIncrease(view.words, positionsAt, e, view.n, positionWidth)) {
-    for (let index = from; index < to; index++) out[at + index - from] = frequentOffsetAt(view, index)
-    return
-  }
-  out.fill(0, at, at + to - from)
-  const low = auxMinusBase(view), step = divisor, values = valuesAt, words = view.words, width = view.width
-  forEachException(words, positionsAt, list, e, view.n, positionWidth, from, to, (position, rank) => {
-    out[at + position - from] = low + step * fieldAt(words, values, rank, width)
-  })
-}
-
 /** Values [from, to) as (low, high) pairs into destination from word d: the top value everywhere, then the exceptions. */
 export function frequentPairs(view: BlockView, from: number, to: number, destination: Int32Array, d: number): void {
   layout(view)

@@ -70,15 +70,6 @@ export function linearOffsetAt(view: BlockView, index: number): number {
   return lineAt(index, slopeWhole, slopeFraction) + fieldAt(view.words, view.data, index, view.width)
 }
 
-/** Offsets of values [from, to) into out from position at. */
-export function linearOffsets(view: BlockView, from: number, to: number, out: Float64Array, at: number): void {
-  slopeOf(view)
-  const q = slopeWhole, f = slopeFraction
-  unpackFields(view.words, view.data, from, to - from, view.width, out, at)
-  // j f < 2^20: floor(j f / 1024) is an int32 shift.
-  for (let j = from; j < to; j++) out[at + j - from] += j * q + ((j * f) >> 10)
-}
-
 const residuals2 = new Float64Array(1024)
 
 /**

@@ -55,29 +55,6 @@ function startsIncrease(view: BlockView, startsAt: number, positionWidth: number
   return true
 }
 
-/**
- * Offsets of values [from, to) into out from position at: a walk over the runs, or, when the starts do
- * not increase (a corrupt block that opened), each value's own binary search, so bulk reads give what
- * single reads give on every backend.
- */
-export function runsOffsets(view: BlockView, from: number, to: number, out: Float64Array, at: number): void {
-  const startsAt = view.data + bytesFor((view.param + 1) * view.width), positionWidth = bitsOf(view.n - 1)
-  if (!startsIncrease(view, startsAt, positionWidth)) {
-    for (let index = from; index < to; index++) out[at + index - from] = runsOffsetAt(view, index)
-    return
-  }
-  const runs = view.param + 1, g = auxNumber(view)
-  let run = runOf(view, startsAt, positionWidth, from)
-  let position = from
-  while (position < to) {
-    const end = run + 1 < runs ? Math.min(to, fieldAt(view.words, startsAt, run, positionWidth)) : to
-    const offset = g * fieldAt(view.words, view.data, run, view.width)
-    out.fill(offset, at + position - from, at + end - from)
-    position = end
-    run++
-  }
-}
-
 /** Values [from, to) as (low, high) pairs into destination from word d: each run's pair made once, then repeated. */
 export function runsPairs(view: BlockView, from: number, to: number, destination: Int32Array, d: number): void {
   const startsAt = view.data + bytesFor((view.param + 1) * view.width), positionWidth = bitsOf(view.n - 1)

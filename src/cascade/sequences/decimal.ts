@@ -7,7 +7,7 @@
  * Layout: u8 form, u8 e, u32 count, u32 exceptionCount, u32 positions
  * (ascending), i64 raw values (SortableBits), then the integers' sequence.
  */
-import { float64ToSortable, int64Result, sortableToFloat64 } from '../../format/int64.js'
+import { int64Result, sortableToFloat64 } from '../../format/int64.js'
 import type { ByteSink } from '../../write/byte-sink.js'
 import { bitsOf } from '../bits.js'
 import { EXPONENT_SAMPLE, Form, MAX_EXPONENT } from '../constants.js'
@@ -112,11 +112,6 @@ export function writeDecimalHeader(words: Int32Array, count: number, e: number, 
   sink.writeInt32(positions.length)
   for (const position of positions) sink.writeInt32(position)
   for (const position of positions) sink.writeInt64(words[2 * position], words[2 * position + 1])
-}
-
-/** SortableBits words of x / 10^e's double, for tests and the TypeScript decoder. */
-export function decimalRaw(n: number, e: number): void {
-  float64ToSortable(decimalValue(n, e))
 }
 
 export { int64Result }
