@@ -22,6 +22,17 @@
 //   u32 node, u32 block, u32 index, u32 k; node: the form-0 node holding the
 //   block); 6: a sequence dictionary code ≥ k (scratch: u32 node, u32 value index,
 //   u32 code's low word, u32 k). Both are checked as read, like table indexes.
+//   decodeRawOrdinals (v1: records, data, count, first, n, limit, out) and
+//   cascadeDecodeOrdinals (node, first, n, limit, out): keyword ordinals as raw
+//   i64, status 3 at the first ≥ limit. cascadeEntriesTable(address, entries):
+//   memory (8 bytes an entry) where reads keep the entries of dictionaries of
+//   more than 2,048 entries; JS allocates it once, before any read.
+// - Keyword dictionaries (strings/): decodeTerms and digitsDecode write terms
+//   and their u32 offsets; statuses 7 (a code that is no symbol: scratch u32
+//   term, u32 code index, u32 code), 8 (codes end in an escape: u32 term), 9
+//   (output past the declared bytes: u32 term), 10 (a term shares more than the
+//   term before has: u32 term, u32 shared, u32 previous length), 11 (a term not
+//   above the one before: u32 term), 12 (a digits integer out of range: u32 term).
 // - u32 results (rank) reach JS as int32: values ≥ 2^31 need >>> 0.
 // - Query kernels (query-*.ts) take a run (first, count) of a sequence, a
 //   selection bitset (sel = 0: every value; else bit selStart + i selects value
@@ -33,9 +44,14 @@ import { SCRATCH } from './common'
 // Raw values: a run of a sequence (decodeRaw) or one value (getRaw).
 export { decodeRaw, getRaw } from './decode'
 // Typed runs: sortable or exact doubles, int32 or keyword ordinals.
-export { decodeFloat64Exact, decodeFloat64Sortable, decodeInt32 } from './typed'
+export { decodeFloat64Exact, decodeFloat64Sortable, decodeInt32, decodeRawOrdinals } from './typed'
 // Format v2: raw and typed reads of any cascade (assembly/cascade/).
-export { cascadeDecode, cascadeDecodeFloat64Exact, cascadeDecodeFloat64Sortable, cascadeDecodeInt32, cascadeGet } from './cascade/index'
+export {
+  cascadeDecode, cascadeDecodeFloat64Exact, cascadeDecodeFloat64Sortable, cascadeDecodeInt32, cascadeDecodeOrdinals, cascadeEntriesTable, cascadeGet,
+} from './cascade/index'
+// Format 2 keyword dictionaries: FSST codes and front coding decoded at open (assembly/strings/).
+export { decodeTerms } from './strings/terms'
+export { digitsDecode } from './strings/digits'
 // The full check's block test (canonical records) and the sequence's min and max.
 export { checkCanonical } from './canonical'
 // The file checksum, of a whole input or (Node's worker pool) of one arriving in pieces.

@@ -100,3 +100,38 @@ export function decodeInt32(records: usize, data: usize, count: u32, first: u32,
   }
   return OK
 }
+
+/**
+ * The first of the n i64 at o that is not an ordinal below limit (as u64: negative values fail
+ * too), or -1. All of them are below limit when their or is (each is at most the or, unsigned):
+ * one or a value; the or failing, each is compared.
+ */
+export function firstBeyond(o: usize, n: u32, limit: u32): i32 {
+  let any = i64x2.splat(0)
+  const end = o + (<usize>n << 3)
+  let p = o
+  for (; p + 32 <= end; p += 32) any = v128.or(any, v128.or(v128.load(p), v128.load(p, 16)))
+  let or = <u64>i64x2.extract_lane(any, 0) | <u64>i64x2.extract_lane(any, 1)
+  for (; p < end; p += 8) or |= load<u64>(p)
+  if (or < <u64>limit) return -1
+  for (let j: u32 = 0; j < n; j++) if (load<u64>(o + (<usize>j << 3)) >= <u64>limit) return <i32>j
+  return -1
+}
+
+/**
+ * Keyword ordinals [first, first + n) as raw i64 to out, chunk by chunk as decodeInt32 reads them:
+ * status 3 at the first value < 0 or ≥ limit (scratch: position within the run, raw value), the
+ * chunk holding it written whole; or status 1.
+ */
+export function decodeRawOrdinals(records: usize, data: usize, count: u32, first: u32, n: u32, limit: u32, out: usize): i32 {
+  for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
+    const take = min(n - done, BLOCK_VALUES)
+    const o = out + (<usize>done << 3)
+    const status = decodeRaw(records, data, count, first + done, take, o)
+    if (status != OK) return status
+    const bad = firstBeyond(o, take, limit)
+    if (bad >= 0) return reportValue(ORDINAL_ERROR, done + bad, load<i64>(o + (<usize>bad << 3)))
+  }
+  return OK
+}
+

@@ -185,7 +185,7 @@ const VECTORS: usize = memory.data(32, 16)
  * build's one SIMD width, whose bundle has no bytes to spare.
  */
 // @ts-ignore: decorator
-@inline function window16Width(W: u32): bool {
+@inline export function window16Width(W: u32): bool {
   return W > 1 && W <= 10 && W != 8 || W == 12
 }
 

@@ -24,7 +24,7 @@ export function bundleFiles(name: BundleName): string[] {
   return [`${name}.js`, ...LAZY_CHUNK_FILES[name]]
 }
 
-const INPUTS = ['src', 'assembly', 'rollup.config.js', 'scripts/bundle-widths.as', 'asconfig.json']
+const INPUTS = ['src', 'assembly', 'rollup.config.js', 'scripts/bundle-widths.as', 'scripts/bundle-cascade-widths.as', 'asconfig.json']
 // Rewritten by every npm run build:wasm, and not part of the browser bundles (their kernels come from rollup.config.js).
 const NOT_INPUTS = new Set([join(ROOT, 'src/backend/wasm/module-bytes.ts')])
 

@@ -29,6 +29,30 @@ function lcg(seed: number): () => number {
   return () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32)
 }
 
+/** Keyword columns whose dictionaries take each compressed form (docs/format-v2.md §10), from a generator of their own. */
+function dictionaryColumns(n: number): Record<string, string>[] {
+  const random = lcg(11)
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]
+  const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'wen', 'dor', 'bel', 'ham', 'ton', 'ville', 'ford', 'field', 'port', 'wood']
+  const word = () => {
+    let text = ''
+    for (let count = 2 + Math.floor(random() * 3); count > 0; count--) text += pick(syllables)
+    return text[0].toUpperCase() + text.slice(1)
+  }
+  const airports = Array.from({ length: 400 }, () => `${word()} ${pick(['Regional', 'Municipal', 'County', 'International'])} Airport`)
+  // A different first character each: front coding shares nothing, so FSST alone is smaller.
+  const labels = Array.from({ length: 52 }, (_, k) => `${String.fromCharCode(k < 26 ? 65 + k : 71 + k)} ${pick(airports)}`)
+  const states = ['AK', 'AL', 'AR', 'AZ', 'CA', 'CO', 'CT', 'DC', 'DE', 'FL', 'GA', 'HI', 'IA', 'ID', 'IL', 'IN', 'KS', 'KY', 'LA', 'MA', 'MD', 'ME',
+    'MI', 'MN', 'MO', 'MS', 'MT', 'NC', 'ND', 'NE', 'NH', 'NJ', 'NM', 'NV', 'NY', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VA',
+    'VT', 'WA', 'WI', 'WV', 'WY']
+  return Array.from({ length: n }, () => ({
+    zip: String(Math.floor(random() * 100000)).padStart(5, '0'),
+    state: pick(states),
+    airport: pick(airports),
+    label: pick(labels),
+  }))
+}
+
 /** Columns built for each kind and form (the test asserts the cascades they come out as). */
 function cascadesCase() {
   const random = lcg(7)
@@ -37,7 +61,9 @@ function cascadesCase() {
   // The most frequent values are the largest: the frequency order is not the ascending one.
   const pool = Array.from({ length: 30 }, (_, i) => 1_000_000_007 * (30 - i) + i * i)
   const wide = Array.from({ length: 6 * 600 }, () => Math.floor(random() * 2 ** 40))
+  const keywords = dictionaryColumns(n)
   const docs = Array.from({ length: n }, (_, i) => ({
+    ...keywords[i],
     constant: 42,
     frame: Math.floor(random() * 1_000_000),
     runs: Math.floor(i / 300) * 7_777_777_777 + 5,
@@ -61,6 +87,7 @@ function cascadesCase() {
     { name: 'odd', type: 'fractional', column: true },
     { name: 'city', type: 'keyword', facet: true },
     { name: 'tags', type: 'keyword', facet: true, multi: true },
+    ...['zip', 'state', 'airport', 'label'].map((name) => ({ name, type: 'keyword', facet: true })),
     { name: 'where', type: 'geo_point', column: true },
   ]
   return { name: 'cascades', fields, maxDoc: n, docs }
@@ -82,6 +109,9 @@ writeFileSync(join(OUT, 'cascades.oixk'), bytes)
 writeFileSync(join(OUT, 'cascades.input.json'), JSON.stringify({ schema: { fields: cascades.fields }, maxDoc: cascades.maxDoc }, toSafe).slice(0, -1)
   + ',"docs":[\n' + cascades.docs.map((doc) => JSON.stringify(doc, toSafe)).join(',\n') + '\n]}\n')
 const shapes: Record<string, string> = {}
-for (const column of reader.columns) shapes[column.name] = signature(summarize(column.values, 2))
+for (const column of reader.columns) {
+  shapes[column.name] = signature(summarize(column.values, 2))
+  if (column.dictionary !== null) shapes[`${column.name} (dictionary)`] = column.dictionary.encoding!.formName
+}
 writeFileSync(join(OUT, 'cascades.shapes.json'), JSON.stringify(shapes, null, 1) + '\n')
 console.log(`cascades: ${bytes.length} bytes`, shapes)

@@ -17,6 +17,14 @@ const CORPUS = join(import.meta.dirname, 'corpus')
 const seeds = fuzzSeeds()
 
 describe('fuzz: seeded mutants', () => {
+  it('mutates format 2 dictionaries of every compressed form', () => {
+    const seed = seeds.find((candidate) => candidate.name === 'v2/dictionaries')!
+    const reader = openColumns(seed.bytes, { backend: 'ts' })
+    expect(reader.columns.map((column) => column.dictionary!.encoding!.formName).sort()).toEqual(['digits', 'front', 'front-fsst', 'front-fsst', 'front-fsst', 'fsst', 'plain'])
+    reader.close()
+    expect(seed.fields.filter((field) => field.what.endsWith('symbols')).length).toBe(4)
+  })
+
   it('starts from valid seeds covering every type, layout and block form', () => {
     const typeCodes = ['keyword', 'integral', 'fractional', 'date', 'bool', 'geo_point']
     const combos = new Set<string>()

@@ -4,9 +4,10 @@
 // decoded whole and then converted, exactly as the TypeScript backend does
 // (src/backend/ts/typed.ts): both report the same first bad value.
 import { BLOCK_BUFFER, BLOCK_VALUES, NOT_REPRESENTABLE, OK, ORDINAL_ERROR, SCRATCH } from '../common'
-import { sortableInPlace } from '../typed'
-import { FORM_DECIMAL } from './common'
+import { firstBeyond, sortableInPlace } from '../typed'
+import { FORM_DECIMAL, FORM_DICTIONARY } from './common'
 import { decimalDecode, decimalGet, integerDecode, integerGet } from './sequences/decimal'
+import { setEntriesTable } from './sequences/dictionary'
 
 /** The largest integer a double holds exactly, with all below it: 2^53 - 1. */
 const MAX_SAFE: u64 = 0x1F_FFFF_FFFF_FFFF
@@ -85,3 +86,32 @@ export function cascadeDecodeInt32(node: usize, first: u32, n: u32, limit: u32, 
   }
   return OK
 }
+
+/**
+ * Keyword ordinals [first, first + n) as raw i64 to out, chunk by chunk as cascadeDecodeInt32
+ * reads them: status 3 at the first value < 0 or ≥ limit (scratch: position within the run, raw
+ * value), the chunk holding it written whole; 5 or 6. A dictionary node's values are its entries,
+ * which the open checked below the term count (src/cascade/reader/validate.ts): no check.
+ */
+export function cascadeDecodeOrdinals(node: usize, first: u32, n: u32, limit: u32, out: usize): i32 {
+  if (load<u8>(node) == FORM_DICTIONARY) return integerDecode(node, first, n, out)
+  for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
+    const take = min(n - done, BLOCK_VALUES)
+    const o = out + (<usize>done << 3)
+    const status = cascadeDecode(node, first + done, take, o)
+    if (status != OK) return status
+    const bad = firstBeyond(o, take, limit)
+    if (bad >= 0) return reportValue(ORDINAL_ERROR, done + bad, load<i64>(o + (<usize>bad << 3)))
+  }
+  return OK
+}
+
+/**
+ * Memory JS gives the kernels for the entries of sequence dictionaries of more than 2,048 entries
+ * (up to `entries`), decoded there for the length of a read; address 0: none (such dictionaries
+ * are then read entry by entry).
+ */
+export function cascadeEntriesTable(address: usize, entries: u32): void {
+  setEntriesTable(address, entries)
+}
+

@@ -108,6 +108,38 @@ export interface DecimalCascade {
   readonly integers: SequenceView
 }
 
+/**
+ * Format 2 keyword terms to decode at open (docs/format-v2.md §10): pieces (raw bytes or FSST
+ * codes), each after the bytes it shares with the term before (front coding). Everything here
+ * was checked to lie inside the file; the decoders check the rest (codes, lengths, order).
+ */
+export interface TermsJob {
+  readonly file: ResidentFile
+  readonly termCount: number
+  /** The declared term bytes: no output passes them (the WebAssembly decoder writes into 16 bytes of slack after them). */
+  readonly totalBytes: number
+  /** The symbol table (FSST_TABLE_BYTES: 8-byte symbols, then lengths), or null: the pieces are raw bytes. */
+  readonly table: Uint8Array | null
+  /** File offset of the pieces, back to back, and each piece's length in the file. */
+  readonly piecesStart: number
+  readonly pieceLengths: Int32Array
+  /** Front coding: bytes each term shares with the one before it; null: each piece is a term. */
+  readonly shared: Int32Array | null
+}
+
+/** Format 2 digits terms (dictionary form 5): term t is integer t in `digits` decimal digits. */
+export interface DigitsJob {
+  readonly integers: SequenceView
+  readonly termCount: number
+  readonly digits: number
+}
+
+/** Decoded terms, in memory of the reader's own: term t is bytes [offsets[t], offsets[t + 1]). */
+export interface DecodedTerms {
+  readonly bytes: Uint8Array
+  readonly offsets: Uint32Array
+}
+
 /** Presence bitmap of an optional column, with a rank per 64 documents. */
 export interface PresenceView {
   /** The bitmap as aligned int32 words (bit d of word d >> 5 is document d). */
@@ -148,6 +180,12 @@ export interface ColumnsBackend {
    */
   decodeInt32(sequence: SequenceView, first: number, count: number, ordinalLimit: number, destination: Int32Array, destinationIndex: number): number
   /**
+   * Keyword ordinals [first, first + count) as raw values, in chunks of 1,024 from `first`, each
+   * decoded and then checked below ordinalLimit. Returns -1, or the run position of the first
+   * ordinal not below it (the values before it are written).
+   */
+  decodeOrdinals(sequence: SequenceView, first: number, count: number, ordinalLimit: number, destination: BigInt64Array, destinationIndex: number): number
+  /**
    * The full check's block test: -1 when every block is in the form a flush would choose,
    * else the first block that is not, with the canonical record in `canonical`
    * ([kind, width, baseLow, baseHigh, auxLow, auxHigh]). Leaves the sequence's smallest and
@@ -155,6 +193,13 @@ export interface ColumnsBackend {
    * CorruptIndexException for a table index out of range.
    */
   checkCanonical(sequence: SequenceView, minMax: Int32Array, canonical: Int32Array): number
+  /**
+   * Decodes format 2 keyword terms (raw, FSST, front coding) and checks their order: the terms,
+   * or a status (src/dictionary/decode/status.ts) with its details in `detail`.
+   */
+  decodeTerms(job: TermsJob, detail: Int32Array): DecodedTerms | number
+  /** Decodes format 2 digits terms and checks them: the terms, or a status with its details in `detail`. */
+  decodeDigits(job: DigitsJob, detail: Int32Array): DecodedTerms | number
   /** Documents with a value before `document` (document must be < maxDoc). */
   rank(presence: PresenceView, document: number): number
   /** Facet, filter and aggregation kernels (src/backend/query-kernels.ts). */

@@ -20,7 +20,9 @@ export const INSPECT_USAGE = `Usage: oixk inspect FILE
 Prints, for the file and each column, a readable table: counts, min/max in
 natural form, section size, and for every integer sequence its block kinds
 (blocks and % of values) and block widths; for a format 2 file, each
-sequence's cascade (form per level, its details, values and bytes). Opening checks the structure and
+sequence's cascade (form per level, its details, values and bytes) and each keyword
+dictionary's form, its size against v1's form, and the memory and time of its decode
+at open. Opening checks the structure and
 checksum; it does not run the full check (use oixk verify).
 `
 
@@ -79,9 +81,16 @@ function describeColumn(column: Column, fileLength: number, format: 1 | 2): stri
   text += row('  ', range.label === '' ? 'min' : `min ${range.label}`, range.min)
     + row('  ', range.label === '' ? 'max' : `max ${range.label}`, range.max)
     + row('  ', 'section', `${column.sectionLength} bytes at offset ${column.sectionOffset} (${percent(column.sectionLength, fileLength)} of file)`)
-  if (column.dictionary !== null) {
-    const dictionaryBytes = DICTIONARY_HEADER_BYTES + 4 * (column.dictionary.termCount + 1) + column.dictionary.totalBytes
-    text += row('  ', 'dictionary', `${plural(column.dictionary.termCount, 'term')}, ${column.dictionary.totalBytes} term bytes, ${dictionaryBytes} bytes`)
+  const dictionary = column.dictionary
+  if (dictionary !== null) {
+    const encoding = dictionary.encoding
+    const dictionaryBytes = encoding === null ? DICTIONARY_HEADER_BYTES + 4 * (dictionary.termCount + 1) + dictionary.totalBytes : encoding.end - encoding.start
+    text += row('  ', 'dictionary', `${plural(dictionary.termCount, 'term')}, ${dictionary.totalBytes} term bytes, ${dictionaryBytes} bytes`)
+    if (encoding !== null) {
+      // Format 2: the form a flush chose, and what decoding it at open cost.
+      text += row('    ', 'form', `${encoding.formName} (${encoding.form}), ${percent(dictionaryBytes, DICTIONARY_HEADER_BYTES + 4 * (dictionary.termCount + 1) + dictionary.totalBytes)} of v1's form`)
+        + row('    ', 'decoded at open', `${encoding.memoryBytes} bytes held (terms and offsets), ${encoding.decodeMilliseconds.toFixed(3)} ms`)
+    }
   }
   if (column.presence !== null) text += row('  ', 'presence bitmap', `${8 * Math.ceil(column.maxDoc / 64)} bytes`)
   const sequence = format === 1 ? describeSequence : describeCascade

@@ -7,10 +7,34 @@ import { CorruptIndexException } from '../format/errors.js'
 import { readUint32 } from '../format/int64.js'
 import { compareByteRanges, encodeUtf8 } from '../format/utf8.js'
 
+/** How a format 2 dictionary is stored and what opening it cost (inspect and the bench report it). */
+export interface DictionaryEncoding {
+  /** The form byte (src/dictionary/constants.ts) and its name. */
+  readonly form: number
+  readonly formName: string
+  /** File offsets of the form byte and of the first byte after the dictionary. */
+  readonly start: number
+  readonly end: number
+  /** Bytes the reader keeps for it (terms and offsets), and the milliseconds its decode at open took. */
+  readonly memoryBytes: number
+  readonly decodeMilliseconds: number
+}
+
+/** The ordinal of the first term not strictly above the one before it, or -1 (terms are bytes [start + offsets[t], start + offsets[t + 1])). */
+export function firstDisorder(bytes: Uint8Array, start: number, offsets: Uint32Array): number {
+  for (let term = 1; term < offsets.length - 1; term++) {
+    const order = compareByteRanges(bytes, start + offsets[term - 1], start + offsets[term], start + offsets[term], start + offsets[term + 1])
+    if (order >= 0) return term
+  }
+  return -1
+}
+
 /** The terms of one keyword column. */
 export class Dictionary {
   readonly termCount: number
   readonly totalBytes: number
+  /** Format 2: the form and cost of the dictionary; null in a format 1 file. */
+  encoding: DictionaryEncoding | null = null
   /** termCount + 1 offsets into the term bytes, relative to bytesStart. */
   private readonly offsets: Uint32Array
   private readonly bytes: Uint8Array
@@ -49,16 +73,17 @@ export class Dictionary {
     for (let term = 0; term < termCount; term++) {
       if (offsets[term + 1] < offsets[term]) fail(`term offsets decrease at term ${term + 1}`)
     }
-    for (let term = 1; term < termCount; term++) {
-      const order = compareByteRanges(
-        bytes, bytesStart + offsets[term - 1], bytesStart + offsets[term], bytesStart + offsets[term], bytesStart + offsets[term + 1],
-      )
-      if (order >= 0) fail(`terms are not strictly increasing at ordinal ${term}`)
-    }
+    const disorder = firstDisorder(bytes, bytesStart, offsets)
+    if (disorder >= 0) fail(`terms are not strictly increasing at ordinal ${disorder}`)
     const dictionary = copyTerms
       ? new Dictionary(bytes.slice(bytesStart, end), 0, offsets)
       : new Dictionary(bytes, bytesStart, offsets)
     return { dictionary, end }
+  }
+
+  /** Terms decoded at open (format 2's compressed forms), held in the reader's own memory; the caller checked them. */
+  static fromTerms(bytes: Uint8Array, offsets: Uint32Array): Dictionary {
+    return new Dictionary(bytes, 0, offsets)
   }
 
   /** Start (absolute file offset) of the term with this ordinal. */

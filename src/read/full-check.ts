@@ -11,7 +11,7 @@ import { int64Result, int64ToBigInt, sortableToFloat64 } from '../format/int64.j
 import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Column } from './column.js'
 import { ordinalOutOfRange } from './read-values.js'
-import { canonicalCheckSync } from '../cascade/reader/canonical-loader.js'
+import { canonicalCheckSync, dictionaryCheckSync } from '../cascade/reader/canonical-loader.js'
 import type { SequenceDomain } from '../cascade/reader/parse.js'
 
 const minMax = new Int32Array(4)
@@ -99,6 +99,12 @@ export function fullCheck(column: Column, fileName: string, backend: ColumnsBack
     for (let ordinal = 0; ordinal < used.length; ordinal++) {
       if (decodeUtf8Strict(dictionary.termBytes(ordinal)) === null) fail(`term ${ordinal} is not valid UTF-8`)
       if (used[ordinal] === 0) fail(`term ${ordinal} is used by no value (the dictionary holds only used terms)`)
+    }
+    // Format 2: the dictionary's form and bytes are what a flush of these terms writes.
+    if (format === 2) {
+      const check = dictionaryCheckSync()
+      if (typeof check === 'string') throw new Error(`${fileName}: ${check}`)
+      check(dictionary, values.file.bytes, fileName, column.name)
     }
   }
 }

@@ -16,6 +16,7 @@ import { ColumnsReader } from './reader.js'
 import { FORMAT_VERSION_2 } from '../cascade/constants.js'
 import { parseCascade } from '../cascade/reader/parse.js'
 import { validateCascade } from '../cascade/reader/validate.js'
+import { parseDictionaryV2 } from '../dictionary/read/open.js'
 import { fileBytesOf } from './file-input.js'
 
 /** Options of openColumns. */
@@ -63,11 +64,8 @@ export function openResidentFile(
     if (options.maxDoc !== undefined && options.maxDoc !== maxDoc) {
       throw new CorruptIndexException(fileName, `the file's maxDoc is ${maxDoc}, but the segment has ${options.maxDoc} documents (options.maxDoc)`)
     }
-    const bytes = file.bytes
-    // The file's whole buffer as aligned words: the TS kernels read bit fields in place through it.
-    const bufferWords = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
-    const version = readUint32(bytes, 4) === FORMAT_VERSION_2 ? 2 : 1
-    const columns = parseDirectory(bytes, fileName).map((entry) => openColumn(file, bufferWords, fileName, maxDoc, entry, backend, version))
+    const version = readUint32(file.bytes, 4) === FORMAT_VERSION_2 ? 2 : 1
+    const columns = parseDirectory(file.bytes, fileName).map((entry) => openColumn(file, fileName, maxDoc, entry, backend, version))
     return new ColumnsReader(fileName, maxDoc, columns, backend, file, version)
   } catch (error) {
     file.release()
@@ -75,11 +73,16 @@ export function openResidentFile(
   }
 }
 
+/** The file's whole buffer as aligned words: the TS kernels read bit fields in place through it. */
+function wordsOf(bytes: Uint8Array): Int32Array {
+  return new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
+}
+
 function openColumn(
-  file: ResidentFile, bufferWords: Int32Array, fileName: string, maxDoc: number, entry: DirectoryEntry, backend: ColumnsBackend,
-  version: 1 | 2,
+  file: ResidentFile, fileName: string, maxDoc: number, entry: DirectoryEntry, backend: ColumnsBackend, version: 1 | 2,
 ): Column {
-  const bytes = file.bytes
+  let bytes = file.bytes
+  let bufferWords = wordsOf(bytes)
   checkLayoutCounts(entry, maxDoc, fileName)
   const field = `field "${entry.name}"`
   const fail = (detail: string): never => {
@@ -96,13 +99,14 @@ function openColumn(
     validateCascade(parsed.view, backend, ordinalLimit)
     return parsed
   }
-  if (entry.type === 'keyword' && version === 2) {
-    if (offset >= end || bytes[offset] !== 0) fail(`keyword dictionary form ${offset < end ? bytes[offset] : 'missing'}, but only form 0 (v1's) exists`)
-    offset++
-  }
   if (entry.type === 'keyword') {
     // Terms are handed out as views for the reader's life: copy them out of memory that may move.
-    const parsed = Dictionary.parse(bytes, fileName, entry.name, offset, end, !file.stable)
+    const parsed = version === 2
+      ? parseDictionaryV2(file, bufferWords, backend, fileName, entry.name, offset, end)
+      : Dictionary.parse(bytes, fileName, entry.name, offset, end, !file.stable)
+    // Decoding may have grown the backend's memory, detaching views of it made before.
+    bytes = file.bytes
+    bufferWords = wordsOf(bytes)
     dictionary = parsed.dictionary
     offset = parsed.end
     if (entry.minLow !== 0 || entry.minHigh !== 0 || entry.maxHigh !== 0 || entry.maxLow >>> 0 !== dictionary.termCount - 1) {

@@ -9,9 +9,7 @@ import { compareCodePoints, encodeUtf8Into, findLoneSurrogate, utf8Length } from
 import { ByteSink } from './byte-sink.js'
 import { sequenceMinMax, writeSequence } from './sequence-encoder.js'
 import { rangeOf, type SequenceDomain, writeSequenceV2 } from '../cascade/sequence-writer.js'
-
-/** Keyword dictionaries in v2 start with a form byte; 0 is v1's form (the only one written so far). */
-const DICTIONARY_FORM_V1 = 0
+import { encodeDictionary } from '../dictionary/write/choose.js'
 
 /** Growable list of i64 values as interleaved (low, high) words. */
 class Int64List {
@@ -178,10 +176,7 @@ export class ColumnBuilder {
       if (format === 1) writeSequence(words, count, sink)
       else writeSequenceV2(words, count, sink, of)
     }
-    if (this.type === 'keyword') {
-      if (format === 2) sink.writeUint8(DICTIONARY_FORM_V1)
-      this.writeDictionary(sink)
-    }
+    if (this.type === 'keyword') this.writeDictionary(sink, format)
     if (layout === LayoutCode.optional) this.writePresenceBitmap(maxDoc, sink)
     if (layout === LayoutCode.multi) this.writeOffsets(maxDoc, sequence)
     if (format === 2) rangeOf(this.values.words, valueCount, sequenceMinMax)
@@ -194,25 +189,37 @@ export class ColumnBuilder {
     }
   }
 
-  /** Sorts the terms by UTF-8 bytes, writes the dictionary and turns term ids into ordinals. */
-  private writeDictionary(sink: ByteSink): void {
+  /**
+   * Sorts the terms by UTF-8 bytes, writes the dictionary (format 2: in the form of the
+   * smallest size, src/dictionary/write/choose.ts) and turns term ids into ordinals.
+   */
+  private writeDictionary(sink: ByteSink, format: 1 | 2): void {
     const termCount = this.terms.length
     const order = Array.from({ length: termCount }, (_, id) => id)
     const terms = this.terms
     order.sort((a, b) => compareCodePoints(terms[a], terms[b]))
     const ordinalOfId = new Int32Array(termCount)
     for (let ordinal = 0; ordinal < termCount; ordinal++) ordinalOfId[order[ordinal]] = ordinal
-    sink.writeInt32(termCount)
-    sink.writeInt32(this.dictionaryBytes)
-    let offset = 0
-    sink.writeInt32(0)
-    for (let ordinal = 0; ordinal < termCount; ordinal++) {
-      offset += utf8Length(terms[order[ordinal]])
-      sink.writeInt32(offset)
-    }
-    sink.reserve(this.dictionaryBytes)
-    for (let ordinal = 0; ordinal < termCount; ordinal++) {
-      sink.length += encodeUtf8Into(terms[order[ordinal]], sink.bytes, sink.length)
+    if (format === 2) {
+      const bytes = new Uint8Array(this.dictionaryBytes)
+      const offsets = new Uint32Array(termCount + 1)
+      for (let ordinal = 0; ordinal < termCount; ordinal++) {
+        offsets[ordinal + 1] = offsets[ordinal] + encodeUtf8Into(terms[order[ordinal]], bytes, offsets[ordinal])
+      }
+      sink.writeBytes(encodeDictionary({ bytes, offsets }))
+    } else {
+      sink.writeInt32(termCount)
+      sink.writeInt32(this.dictionaryBytes)
+      let offset = 0
+      sink.writeInt32(0)
+      for (let ordinal = 0; ordinal < termCount; ordinal++) {
+        offset += utf8Length(terms[order[ordinal]])
+        sink.writeInt32(offset)
+      }
+      sink.reserve(this.dictionaryBytes)
+      for (let ordinal = 0; ordinal < termCount; ordinal++) {
+        sink.length += encodeUtf8Into(terms[order[ordinal]], sink.bytes, sink.length)
+      }
     }
     const words = this.values.words
     for (let index = 0; index < this.values.length; index++) words[2 * index] = ordinalOfId[words[2 * index]]

@@ -183,12 +183,30 @@ function smallCascades(): Uint8Array {
   return flushColumns({ fields }, docs, { format: 2 })!
 }
 
+/** Keyword columns whose dictionaries a flush writes in each compressed form (plain, FSST, front coding, front + FSST, digits). */
+function dictionaryForms(): Uint8Array {
+  const words = ['harbor', 'station', 'international', 'regional', 'county', 'municipal', 'airport', 'field']
+  const docs = Array.from({ length: 300 }, (_, i) => ({
+    plain: ['a', 'b', 'c'][i % 3],
+    text: `${words[i % 8]} ${words[(i * 7) % 8]} ${words[(i * 3 + 1) % 8]} ${i % 50}`,
+    // Distinct first bytes: no prefix to share, so FSST alone.
+    names: `${String.fromCharCode(40 + (i % 80))}${words[i % 8]} ${words[(i * 7) % 8]} ${words[(i * 3 + 1) % 8]}`,
+    codes: `k${(((i % 40) * 2654435761) >>> 0).toString(16)}`,
+    ids: `customer-account-${String(100000 + i * 37).padStart(9, '0')}`,
+    paths: `/srv/data/${words[i % 8]}/${words[(i >> 3) % 8]}/part-${i % 40}.bin`,
+    zip: String(i * 331 % 99999).padStart(5, '0'),
+  }))
+  const fields = Object.keys(docs[0]).map((name) => ({ name, type: 'keyword', column: true }))
+  return flushColumns({ fields }, docs, { format: 2 })!
+}
+
 /** Format 2 seeds: a small file of every form and kind (every block kind and sequence form) and random files of every type and layout. */
 function fuzzSeedsV2(random: () => number): SeedFile[] {
   const seeds = [new SeedFile('v2/cascades', smallCascades())]
   // One block of 16 runs: a runs block (the runs form would repeat its headers).
   const runs = Array.from({ length: 1024 }, (_, i) => ({ r: Math.floor(i / 64) * 1_000_003 + 7 }))
   seeds.push(new SeedFile('v2/runs-block', flushColumns({ fields: [{ name: 'r', type: 'integral', column: true }] }, runs, { format: 2 })!))
+  seeds.push(new SeedFile('v2/dictionaries', dictionaryForms()))
   for (const maxDoc of [3, 70, 1100]) {
     const { schema, docs } = randomDocuments(random, maxDoc)
     seeds.push(new SeedFile(`v2/all/${maxDoc}`, flushColumns(schema, docs, { format: 2 })!))

@@ -5,6 +5,7 @@
  * operators.
  */
 import { type FileModel, parseFile } from './file-surgery.js'
+import { openColumns } from '../../src/read/open.js'
 
 /** How a located field is encoded. */
 export type FieldKind = 'u8' | 'u16' | 'u32' | 'i64' | 'varuint' | 'bytes'
@@ -17,7 +18,7 @@ export class SeedFile {
   readonly version: number
   private parsed: FileModel | null = null
   constructor(readonly name: string, readonly bytes: Uint8Array) {
-    this.fields = locateFields(bytes)
+    this.fields = locateFields(bytes, dictionaryEnds(bytes))
     this.version = new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true)
   }
   /** The model of a format 1 file (file-surgery's); format 2 files have none, so model operators fall back to field ones. */
@@ -30,8 +31,24 @@ export class SeedFile {
   }
 }
 
+/** Format 2: where each keyword column's dictionary ends (its pieces run up to there), by column index, from a reader of the valid file. */
+function dictionaryEnds(bytes: Uint8Array): Map<number, number> {
+  const ends = new Map<number, number>()
+  if (new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true) !== 2) return ends
+  const reader = openColumns(bytes, { backend: 'ts' })
+  try {
+    reader.columns.forEach((column, index) => {
+      const end = column.dictionary?.encoding?.end
+      if (end !== undefined) ends.set(index, end)
+    })
+  } finally {
+    reader.close()
+  }
+  return ends
+}
+
 /** Every field of a valid file (frame, directory entries, dictionaries, sequence headers, block records, data areas). */
-export function locateFields(bytes: Uint8Array): Field[] {
+export function locateFields(bytes: Uint8Array, dictionaryEnds = new Map<number, number>()): Field[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const fields: Field[] = []
   let at = 0
@@ -77,6 +94,31 @@ export function locateFields(bytes: Uint8Array): Field[] {
       cascade(`${what} integers`)
     }
   }
+  // Format 2 dictionaries (docs/format-v2.md §10): false for form 0, v1's layout after the form byte.
+  const intList = (what: string, count: number): void => {
+    if (take(1, 'u8', `${what} tag`) === 0) take(Math.ceil((count * take(1, 'u8', `${what} width`)) / 8), 'bytes', `${what} fields`)
+    else cascade(what)
+  }
+  const dictionary = (w: string, end: number): boolean => {
+    const form = take(1, 'u8', `${w} dictionary form`)
+    if (form === 0) return false
+    const termCount = take(4, 'u32', `${w} termCount`)
+    take(4, 'u32', `${w} totalBytes`)
+    if (form === 5) {
+      take(1, 'u8', `${w} digit count`)
+      cascade(`${w} digits integers`)
+      return true
+    }
+    if (form === 3 || form === 4) intList(`${w} shared lengths`, termCount)
+    if (form === 2 || form === 4) {
+      let symbolBytes = 0
+      for (let size = 1; size <= 8; size++) symbolBytes += size * take(1, 'u8', `${w} symbols of ${size} bytes`)
+      take(symbolBytes, 'bytes', `${w} symbols`)
+    }
+    intList(`${w} piece lengths`, termCount)
+    take(end - at, 'bytes', `${w} pieces`)
+    return true
+  }
   take(4, 'u32', 'magic')
   const version = take(4, 'u32', 'version')
   const maxDoc = take(4, 'u32', 'maxDoc')
@@ -99,8 +141,9 @@ export function locateFields(bytes: Uint8Array): Field[] {
   entries.forEach(({ type, layout, offset }, c) => {
     at = offset
     const w = `column ${c}`
-    if (type === 1) {
-      if (version === 2) take(1, 'u8', `${w} dictionary form`)
+    if (type === 1 && version === 2 && dictionary(w, dictionaryEnds.get(c)!)) {
+      // a compressed form, located
+    } else if (type === 1) {
       const termCount = take(4, 'u32', `${w} termCount`), totalBytes = take(4, 'u32', `${w} totalBytes`)
       for (let i = 0; i <= termCount; i++) take(4, 'u32', `${w} term offset ${i}`)
       take(totalBytes, 'bytes', `${w} term bytes`)

@@ -45,14 +45,25 @@ function ascending(start: usize, e: u32, pw: u32): bool {
   return true
 }
 
+/** How an exception's term lands: it becomes the value (frequent), is added (patched), or is a code (sequence dictionaries). */
+const SET: i32 = 0
+const ADD: i32 = 1
+const CODE: i32 = 2
+
 /**
  * One exception: value `position` (of the run from `from`, at out) becomes `term`, or gains it
- * (`add`: patched blocks).
+ * (ADD: patched blocks); or (CODE) term plus the position's low field (lw bits at lows) is a code,
+ * whose table entry the value becomes: false when the code is not below k.
  */
 // @ts-ignore: decorator
-@inline function visit(out: usize, position: u32, from: u32, term: i64, add: bool): void {
+@inline function visit(out: usize, position: u32, from: u32, term: i64, mode: i32, lows: usize, lw: u32, table: usize, k: u32): bool {
   const o = out + (<usize>(position - from) << 3)
-  store<i64>(o, add ? load<i64>(o) + term : term)
+  if (mode == CODE) {
+    const code = term + <i64>field(lows, position, lw)
+    if (<u64>code >= <u64>k) return false
+    store<i64>(o, load<i64>(table + (<usize>code << 3)))
+  } else store<i64>(o, mode == ADD ? load<i64>(o) + term : term)
+  return true
 }
 
 /** Set bits below position `to` of the bitmap at start (n bits), counting at most e. */
@@ -68,25 +79,25 @@ function ranksBelow(start: usize, n: u32, e: u32, to: u32): u32 {
 }
 
 /**
- * Applies each exception at a position in [from, to) to the run at out, in rank order: its value
- * becomes low + step × field `rank` of the W-bit fields at `values` (frequent blocks), or gains
- * that term (`add`: patched blocks, low = 0 and step = g × 2^lw). A list whose positions do not
- * strictly increase (corrupt) is searched for each position as exceptionRank searches it, so that
- * a decode gives what single reads give however it is split (a walk would depend on where it
- * starts), as the TypeScript reader does. A bitmap's terms are unpacked first (unpackValues, SIMD
- * in the Node build), which leaves its walk a copy per exception.
+ * Applies each exception at a position in [from, to) to the run at out, in rank order (visit), its
+ * term being low + step × field `rank` of the W-bit fields at `values`; false at a code ≥ k (CODE).
+ * A list whose positions do not strictly increase (corrupt) is searched for each position as
+ * exceptionRank searches it, so that a decode gives what single reads give however it is split (a
+ * walk would depend on where it starts), as the TypeScript reader does. A bitmap's terms are
+ * unpacked first (unpackValues, SIMD in the Node build), which leaves its walk a copy per exception.
  */
-export function applyExceptions(
-  start: usize, list: bool, e: u32, n: u32, pw: u32, from: u32, to: u32,
-  out: usize, values: usize, W: u32, low: i64, step: i64, add: bool,
-): void {
+// @ts-ignore: decorator
+@inline function eachException(
+  start: usize, list: bool, e: u32, n: u32, pw: u32, from: u32, to: u32, out: usize, values: usize, W: u32, low: i64, step: i64,
+  mode: i32, lows: usize, lw: u32, table: usize, k: u32,
+): bool {
   if (list) {
     if (!ascending(start, e, pw)) {
       for (let position = from; position < to; position++) {
         const rank = exceptionRank(start, true, e, pw, position)
-        if (rank >= 0) visit(out, position, from, low + step * <i64>field(values, rank, W), add)
+        if (rank >= 0 && !visit(out, position, from, low + step * <i64>field(values, rank, W), mode, lows, lw, table, k)) return false
       }
-      return
+      return true
     }
     let lo: u32 = 0, hi = e
     while (lo < hi) {
@@ -96,24 +107,46 @@ export function applyExceptions(
     }
     for (let rank = lo; rank < e; rank++) {
       const position = <u32>field(start, rank, pw)
-      if (position >= to) return
-      visit(out, position, from, low + step * <i64>field(values, rank, W), add)
+      if (position >= to) break
+      if (!visit(out, position, from, low + step * <i64>field(values, rank, W), mode, lows, lw, table, k)) return false
     }
-    return
+    return true
   }
-  const first = ranksBelow(start, n, e, from)
-  unpackValues(values, first, ranksBelow(start, n, e, to), low, step, BLOCK_ENTRIES, W)
-  let rank = first
-  for (let at = from & ~63; at < to; at += 64) {
+  const first = ranksBelow(start, n, e, from), last = ranksBelow(start, n, e, to)
+  unpackValues(values, first, last, low, step, BLOCK_ENTRIES, W)
+  // Ranks from `first` up to `last` (bits past the e-th name no exception): one term each, in order.
+  let term = BLOCK_ENTRIES, end = BLOCK_ENTRIES + (<usize>(last - first) << 3)
+  for (let at = from & ~63; at < to && term < end; at += 64) {
     let bits = load<u64>(start + (<usize>at >>> 3))
     // The bitmap's last word may end inside it: the bits past n belong to the next sub-stream.
     if (n - at < 64) bits &= below(n - at)
     if (at < from) bits &= ~below(from - at)
     if (to - at < 64) bits &= below(to - at)
-    for (; bits != 0; rank++) {
-      if (rank >= e) return // bits past the e-th name no exception
-      visit(out, at + <u32>ctz<u64>(bits), from, load<i64>(BLOCK_ENTRIES + (<usize>(rank - first) << 3)), add)
+    for (; bits != 0 && term < end; term += 8) {
+      if (!visit(out, at + <u32>ctz<u64>(bits), from, load<i64>(term), mode, lows, lw, table, k)) return false
       bits &= bits - 1
     }
   }
+  return true
+}
+
+/** Frequent (add false) and patched (add true) blocks' exceptions over the run at out: see eachException. */
+export function applyExceptions(
+  start: usize, list: bool, e: u32, n: u32, pw: u32, from: u32, to: u32,
+  out: usize, values: usize, W: u32, low: i64, step: i64, add: bool,
+): void {
+  if (add) eachException(start, list, e, n, pw, from, to, out, values, W, low, step, ADD, 0, 0, 0, 0)
+  else eachException(start, list, e, n, pw, from, to, out, values, W, low, step, SET, 0, 0, 0, 0)
+}
+
+/**
+ * Codes of a sequence dictionary in a frequent or patched block (lows: the patched low fields of
+ * lw bits, lw = 0 for frequent blocks) over the run at out: each exception's code is its term
+ * plus its low field, mapped through the k entries at table; false at a code ≥ k (see eachException).
+ */
+export function codeExceptions(
+  start: usize, list: bool, e: u32, n: u32, pw: u32, from: u32, to: u32, out: usize, values: usize, W: u32, low: i64, step: i64,
+  lows: usize, lw: u32, table: usize, k: u32,
+): bool {
+  return eachException(start, list, e, n, pw, from, to, out, values, W, low, step, CODE, lows, lw, table, k)
 }

@@ -53,7 +53,7 @@ export function blocksDecode(node: usize, first: u32, n: u32, out: usize): i32 {
     else {
       const p = data + recordDataOffset(record)
       const values = blockValues(count, block)
-      if (kind == KIND_DICTIONARY) status = dictionaryDecode(record, p, values, from, to, o)
+      if (kind == KIND_DICTIONARY) status = dictionaryDecode(record, p, from, to, o)
       else if (kind == KIND_RUNS) status = runsDecode(record, p, values, from, to, o)
       else if (kind == KIND_FREQUENT) status = frequentDecode(record, p, values, from, to, o)
       else if (kind == KIND_PATCHED) status = patchedDecode(record, p, values, from, to, o)

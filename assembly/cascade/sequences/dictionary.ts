@@ -7,12 +7,12 @@ import {
   BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_PACKED, OK, RECORD_BYTES, recordAux, recordBase, recordDataOffset, recordKind,
   recordWidth,
 } from '../../common'
-import { decodeBlock } from '../../decode'
-import { gatherIndexes, tableIndexes } from '../blocks/dictionary'
 import {
   CODES, FORM_ENTRIES, FORM_ENTRIES_MAX, GCD_FLAG, KIND_DICTIONARY, KIND_FREQUENT, KIND_PATCHED, KIND_RUNS, blocksData, blocksEnd,
   blocksRecords, codeError, nodeCount, recordParam, wideField,
 } from '../common'
+import { forgetPairs } from '../gather'
+import { gatherCodes, mapCodes } from './codes'
 import { blocksDecode, blocksGet } from './blocks'
 import { KEEP, toDoubles } from './doubles'
 
@@ -26,13 +26,23 @@ export function dictionaryFormGet(node: usize, index: u32, out: usize): i32 {
   return blocksGet(entries, <u32>code, out)
 }
 
-/** Whether every codes block of values [start, end) is constant or frame (no block of them can fail). */
-function plainCodes(codes: usize, start: u32, end: u32): bool {
+/** Whether a codes block of values [start, end) is a dictionary block (the one kind whose read can fail: status 5). */
+function dictionaryBlocks(codes: usize, start: u32, end: u32): bool {
   const records = blocksRecords(codes)
   for (let block = start >>> BLOCK_SHIFT; block <= (end - 1) >>> BLOCK_SHIFT; block++) {
-    if (recordKind(records + <usize>block * RECORD_BYTES) > KIND_PACKED) return false
+    if (recordKind(records + <usize>block * RECORD_BYTES) == KIND_DICTIONARY) return true
   }
-  return true
+  return false
+}
+
+/** A table for entries beyond FORM_ENTRIES_MAX, in memory JS gives (cascadeEntriesTable): its address and entries, or 0. */
+let bigTable: usize = 0
+let bigEntries: u32 = 0
+
+/** Where dictionaries of more than FORM_ENTRIES_MAX entries (up to `entries`) keep their entries while decoded; 0, 0: nowhere. */
+export function setEntriesTable(address: usize, entries: u32): void {
+  bigTable = address
+  bigEntries = address == 0 ? 0 : entries
 }
 
 /** Whether base + step × u stays in [0, k) for every u < 2^W (k ≤ 2^32). */
@@ -72,86 +82,39 @@ function chunkBelow(codes: usize, start: u32, end: u32, k: u32): bool {
 }
 
 /**
- * Codes [0, take) at `codes` (i64) mapped through the k values at table to out; returns `take`,
- * or the position of the first code ≥ k (the values before it written). Two values a 16-byte
- * store: stores bound this loop. `checked` false: the codes are known to be below k.
- */
-function mapCodes(codes: usize, take: u32, table: usize, k: u32, out: usize, checked: bool): u32 {
-  let j: u32 = 0
-  // Two loops, not one testing `checked`: V8 does not split a loop on an invariant (ad hoc: 1.05 → 0.53 G values/s).
-  if (checked) {
-    for (; j + 2 <= take; j += 2) {
-      const c0 = load<u64>(codes + (<usize>j << 3)), c1 = load<u64>(codes + (<usize>j << 3), 8)
-      if (c0 >= <u64>k || c1 >= <u64>k) break
-      v128.store(out + (<usize>j << 3), v128.load64_lane(table + (<usize>c1 << 3), v128.load64_zero(table + (<usize>c0 << 3)), 1))
-    }
-  } else {
-    for (; j + 2 <= take; j += 2) {
-      const c0 = load<u32>(codes + (<usize>j << 3)), c1 = load<u32>(codes + (<usize>j << 3), 8)
-      v128.store(out + (<usize>j << 3), v128.load64_lane(table + (<usize>c1 << 3), v128.load64_zero(table + (<usize>c0 << 3)), 1))
-    }
-  }
-  for (; j < take; j++) {
-    const code = load<u64>(codes + (<usize>j << 3))
-    if (code >= <u64>k) return j
-    store<i64>(out + (<usize>j << 3), load<i64>(table + (<usize>code << 3)))
-  }
-  return take
-}
-
-/**
- * Codes [start, start + take) mapped through the k values at table to out, for chunks of plain
- * codes (plainCodes): a frame block of g = 1 (code = base + field) goes straight from its fields
- * (v1's table kernels for widths ≤ 8, four indexes a load up to 14), other blocks through CODES.
- * False at a code ≥ k, for the caller to find it in order.
- */
-function gatherCodes(codes: usize, start: u32, take: u32, table: usize, k: u32, out: usize): bool {
-  const records = blocksRecords(codes), data = blocksData(codes), count = nodeCount(codes)
-  const end = start + take
-  for (let index = start, o = out; index < end;) {
-    const block = index >>> BLOCK_SHIFT
-    const from = index & (BLOCK_VALUES - 1), to = min(end - (block << BLOCK_SHIFT), BLOCK_VALUES)
-    const record = records + <usize>block * RECORD_BYTES
-    const base = recordBase(record), W = recordWidth(record)
-    const p = data + recordDataOffset(record)
-    let status = OK
-    if (recordKind(record) == KIND_PACKED && recordAux(record) == 1 && W <= 14 && base >= 0 && base < <i64>k) {
-      // Codes base + u for u < 2^W: the table from entry base, as long as the codes stay below k.
-      const slice = table + (<usize>base << 3), limit = k - <u32>base
-      if (W <= 8) status = tableIndexes(p, min(BLOCK_VALUES, count - (block << BLOCK_SHIFT)), from, to, W, slice, min(limit, <u32>1 << W), o)
-      else status = gatherIndexes(p, from, to, W, slice, limit, o)
-    } else {
-      decodeBlock(record, data, block, from, to, CODES)
-      if (mapCodes(CODES, to - from, table, k, o, true) != to - from) return false
-    }
-    if (status != OK) return false
-    o += <usize>(to - from) << 3
-    index += to - from
-  }
-  return true
-}
-
-/**
  * Values [first, first + n) of the dictionary node to out, converted for a decimal (convert,
  * p: doubles.ts; the entries once when decoded together); status 0, 5 or 6.
  */
 export function dictionaryFormDecode(node: usize, first: u32, n: u32, out: usize, convert: i32 = KEEP, p: f64 = 1): i32 {
   const entries = node + 6, codes = blocksEnd(entries), k = nodeCount(entries)
-  // The entries decoded once when they are few beside the values read, else each read where it lies.
-  const table = k <= FORM_ENTRIES_MAX && k <= 4 * n
-  if (table) {
-    const status = blocksDecode(entries, 0, k, FORM_ENTRIES)
+  // The entries decoded once when they are few beside the values read (in static memory, or in the
+  // table JS gives for more), else each read where it lies.
+  let table: usize = 0, capacity: u32 = 0
+  if (k <= 4 * n) {
+    if (k <= FORM_ENTRIES_MAX) {
+      table = FORM_ENTRIES
+      capacity = FORM_ENTRIES_MAX
+    } else if (k <= bigEntries) {
+      table = bigTable
+      capacity = bigEntries
+    }
+  }
+  if (table != 0) {
+    const status = blocksDecode(entries, 0, k, table)
     if (status != OK) return status
-    toDoubles(FORM_ENTRIES, k, convert, p)
+    toDoubles(table, k, convert, p)
+    // Entry pairs (gather.ts) built from the table's last contents are stale; built now, they serve every block of the read.
+    forgetPairs()
   }
   for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
     const take = min(n - done, BLOCK_VALUES), start = first + done
     const o = out + (<usize>done << 3)
-    if (table && plainCodes(codes, start, start + take) && gatherCodes(codes, start, take, FORM_ENTRIES, k, o)) continue
+    // Block by block (codes.ts), unless a dictionary block's index error must come first; at a bad code, below, in order.
+    if (table != 0 && !dictionaryBlocks(codes, start, start + take) && gatherCodes(codes, start, take, table, k, capacity, o)) continue
     const status = blocksDecode(codes, start, take, CODES)
     if (status != OK) return status
-    if (table) {
-      const mapped = mapCodes(CODES, take, FORM_ENTRIES, k, o, !chunkBelow(codes, start, start + take, k))
+    if (table != 0) {
+      const mapped = mapCodes(CODES, take, table, k, o, !chunkBelow(codes, start, start + take, k))
       if (mapped != take) return codeError(node, start + mapped, load<u32>(CODES + (<usize>mapped << 3)), k)
       continue
     }

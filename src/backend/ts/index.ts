@@ -6,10 +6,12 @@ import { int64Words } from '../../format/int64.js'
 import { xxh64Into } from '../../format/xxh64.js'
 import { decodeRaw, getRaw } from './decode.js'
 import { checkCanonical } from './canonical.js'
-import { decodeFloat64, decodeInt32 } from './typed.js'
+import { decodeFloat64, decodeInt32, decodeOrdinals } from './typed.js'
 import { typeScriptQueryKernels } from './query.js'
 import { rankOf } from '../bits.js'
 import { withCascadeQueries } from '../../cascade/query-adapter.js'
+import { decodeTermsTs } from '../../dictionary/decode/terms-ts.js'
+import { decodeDigitsTs } from '../../dictionary/decode/digits-ts.js'
 
 // Shared with the WebAssembly backend and the reader (src/backend/bits.ts); still exported from here.
 export { popcount as popcount32, rankOf } from '../bits.js'
@@ -31,7 +33,11 @@ export const typeScriptBackend: ColumnsBackend = {
     decodeRaw(sequence, first, count, destination instanceof BigInt64Array ? int64Words(destination) : destination, destinationIndex),
   decodeFloat64,
   decodeInt32,
+  decodeOrdinals: (sequence, first, count, ordinalLimit, destination, destinationIndex) =>
+    decodeOrdinals(sequence, first, count, ordinalLimit, int64Words(destination), destinationIndex),
   checkCanonical,
+  decodeTerms: decodeTermsTs,
+  decodeDigits: (job, detail) => decodeDigitsTs(job, typeScriptBackend, detail),
   rank: rankOf,
   // v2 sequences of other forms are decoded a chunk at a time for the kernels (src/cascade/query-adapter.ts).
   query: withCascadeQueries(typeScriptQueryKernels, () => typeScriptBackend),

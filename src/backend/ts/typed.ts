@@ -47,3 +47,18 @@ export function decodeInt32(
   }
   return -1
 }
+
+/** See ColumnsBackend.decodeOrdinals: each chunk decoded into the destination's words, then checked. */
+export function decodeOrdinals(
+  sequence: SequenceView, first: number, count: number, ordinalLimit: number, destination: Int32Array, destinationIndex: number,
+): number {
+  for (let done = 0; done < count; done += BLOCK_VALUES) {
+    const chunk = Math.min(BLOCK_VALUES, count - done)
+    decodeRaw(sequence, first + done, chunk, destination, destinationIndex + done)
+    for (let index = 0, d = 2 * (destinationIndex + done); index < chunk; index++, d += 2) {
+      if (destination[d + 1] !== 0 || destination[d] >>> 0 >= ordinalLimit) return done + index
+    }
+  }
+  return -1
+}
+

@@ -19,6 +19,8 @@ export interface CascadeKernels {
   cascadeDecodeFloat64Sortable(node: number, first: number, count: number, out: number): number
   cascadeDecodeFloat64Exact(node: number, first: number, count: number, out: number): number
   cascadeDecodeInt32(node: number, first: number, count: number, limit: number, out: number): number
+  cascadeDecodeOrdinals(node: number, first: number, count: number, limit: number, out: number): number
+  cascadeEntriesTable(address: number, entries: number): void
 }
 
 /** A decode kernel as the backend's reads call it (records, data, value count, run, output address). */
@@ -28,12 +30,13 @@ export type Decode = (records: number, data: number, valueCount: number, first: 
 export interface CascadeReads {
   /** Raw value `index` of the sequence (its cascade not null) into int64Result. */
   get(sequence: SequenceView, index: number): void
-  /** Points the decodes below at the sequence's node (and decodeInt32's limit); returns `kernel`. */
+  /** Points the decodes below at the sequence's node (and the int32 and ordinal decodes' limit); returns `kernel`. */
   select(sequence: SequenceView, kernel: Decode, int32Limit?: number): Decode
   readonly raw: Decode
   readonly sortable: Decode
   readonly exact: Decode
   readonly int32: Decode
+  readonly ordinals: Decode
 }
 
 const INDEX_ERROR = 5
@@ -99,5 +102,6 @@ export function createCascadeReads(runtime: WasmRuntime): CascadeReads {
     sortable: (_records, _data, _count, first, n, out) => checked(kernels.cascadeDecodeFloat64Sortable(node, first, n, out)),
     exact: (_records, _data, _count, first, n, out) => checked(kernels.cascadeDecodeFloat64Exact(node, first, n, out)),
     int32: (_records, _data, _count, first, n, out) => checked(kernels.cascadeDecodeInt32(node, first, n, limit, out)),
+    ordinals: (_records, _data, _count, first, n, out) => checked(kernels.cascadeDecodeOrdinals(node, first, n, limit, out)),
   }
 }

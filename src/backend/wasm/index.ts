@@ -11,7 +11,10 @@ import { float64Spans, int32Spans, rawSpans, type Run } from './constant-spans.j
 import { createWasmQueryKernels } from './query.js'
 import { withCascadeQueries } from '../../cascade/query-adapter.js'
 import { createCascadeReads } from './cascade.js'
-import { COPY_VALUES, LARGE_COPY_VALUES, SHORT_RUN_BYTES, SHORT_STEP_BYTES, tableIndexError, type WasmRuntime, wasmRuntime } from './runtime.js'
+import { decodeDigitsWasm, decodeTermsWasm } from './terms.js'
+import {
+  COPY_VALUES, ENTRIES_TABLE_VALUES, LARGE_COPY_VALUES, SHORT_RUN_BYTES, SHORT_STEP_BYTES, tableIndexError, type WasmRuntime, wasmRuntime,
+} from './runtime.js'
 
 /** A decode kernel: records, data, value count, run [first, first + count), output address; returns a status. */
 type Decode = (records: number, data: number, valueCount: number, first: number, count: number, out: number) => number
@@ -69,6 +72,13 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     } catch {
       staging = output
     }
+    // Where reads keep the entries of sequence dictionaries of more than 2,048 entries (the kernels' static
+    // table): 0.11 → x G values/s for 3,000 entries, ad hoc. None in a worker's arena: such entries are then read one by one.
+    try {
+      kernels.cascadeEntriesTable(runtime.regions.allocate(8 * ENTRIES_TABLE_VALUES), ENTRIES_TABLE_VALUES)
+    } catch {
+      kernels.cascadeEntriesTable(0, 0)
+    }
   }
   // The read in progress, set by begin() and read by run(): a read makes no closure and, reading again into
   // an array it read into, no view. 16 values into a ValueBuffer, ad hoc: 161 → 78 ns (509 → 78 under tsx,
@@ -88,6 +98,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
   // The staged view's type, a key beside stagedAt; the destination's, read by begin().
   let stagedType: unknown = null, destinationType: unknown = null
   const decodeInt32Limited: Decode = (records, data, valueCount, from, n, out) => kernels.decodeInt32(records, data, valueCount, from, n, int32Limit, out)
+  const decodeOrdinalsLimited: Decode = (records, data, valueCount, from, n, out) => kernels.decodeRawOrdinals(records, data, valueCount, from, n, int32Limit, out)
   // v2 sequences v1's kernels cannot read (cascade not null): the cascade kernels, selected per read (cascade.ts).
   const cascade = createCascadeReads(runtime)
 
@@ -221,6 +232,12 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       return end(begin(of, target, destinationIndex - first, 1, kernel)
         ? run(first, count) : int32Spans(of, first, count, ordinalLimit, target, destinationIndex, run))
     },
+    decodeOrdinals(of, first, count, ordinalLimit, target, destinationIndex) {
+      int32Limit = ordinalLimit
+      const kernel = of.cascade === null ? decodeOrdinalsLimited : cascade.select(of, cascade.ordinals, ordinalLimit)
+      begin(of, target, destinationIndex - first, 1, kernel)
+      return end(run(first, count))
+    },
     checkCanonical(sequence, minMax, canonical) {
       const base = sequence.file.address
       const block = kernels.checkCanonical(base + sequence.recordsStart, base + sequence.dataStart, sequence.count, output)
@@ -234,6 +251,8 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       }
       return block
     },
+    decodeTerms: (job, detail) => decodeTermsWasm(runtime, job, detail),
+    decodeDigits: (job, detail) => decodeDigitsWasm(runtime, backend, job, detail),
     // The bitmap and ranks are JS copies made at open; a call into WebAssembly would cost more than the popcount.
     rank: rankOf,
     // v2 sequences of other forms are decoded a chunk at a time for the kernels (src/cascade/query-adapter.ts).

@@ -7,12 +7,13 @@ import type { SequenceView } from '../backend.js'
 import { CorruptIndexException } from '../../format/errors.js'
 import type { KernelInstance, LinearMemory } from './memory-types.js'
 import type { CascadeKernels } from './cascade.js'
+import type { StringKernels } from './terms.js'
 import { RegionAllocator } from './regions.js'
 import { kernelBytes, kernelBytesSync } from './kernel-bytes.js'
 import { instantiateKernels, instantiateKernelsSync } from './instantiate.js'
 
 /** The kernels' exports (see assembly/index.ts for the ABI); the v2 cascade kernels' are in cascade.ts. */
-export interface Kernels extends CascadeKernels {
+export interface Kernels extends CascadeKernels, StringKernels {
   readonly memory: LinearMemory
   heapBase(): number
   scratch(): number
@@ -21,6 +22,7 @@ export interface Kernels extends CascadeKernels {
   decodeFloat64Sortable(records: number, data: number, count: number, first: number, length: number, out: number): number
   decodeFloat64Exact(records: number, data: number, count: number, first: number, length: number, out: number): number
   decodeInt32(records: number, data: number, count: number, first: number, length: number, limit: number, out: number): number
+  decodeRawOrdinals(records: number, data: number, count: number, first: number, length: number, limit: number, out: number): number
   rank(bitmap: number, ranks: number, document: number): number
   xxh64(pointer: number, length: number, seedLow: number, seedHigh: number, out: number): void
   /** XXH64 in pieces (see assembly/xxh64.ts): the Node builds only (SHARED_EXPORTS), not the browser's. */
@@ -49,7 +51,9 @@ const REQUIRED_EXPORTS = [
   'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
   'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'bitsetCount', 'bitsetCombine',
-  'cascadeGet', 'cascadeDecode', 'cascadeDecodeFloat64Sortable', 'cascadeDecodeFloat64Exact', 'cascadeDecodeInt32',
+  'decodeRawOrdinals', 'cascadeGet', 'cascadeDecode', 'cascadeDecodeFloat64Sortable', 'cascadeDecodeFloat64Exact', 'cascadeDecodeInt32',
+  'cascadeDecodeOrdinals', 'cascadeEntriesTable',
+  'decodeTerms', 'digitsDecode',
 ]
 
 /** Values decoded per kernel call into the output buffer (512 KiB: stays in L2 while copied out). */
@@ -61,6 +65,8 @@ export const OUTPUT_VALUES = 65536
 export const COPY_VALUES = 16384
 /** Values per step of a long copied run, through a region of its own (2 MiB of i64). */
 export const LARGE_COPY_VALUES = 262144
+/** Entries of the table reads decode large sequence dictionaries into (512 KiB; assembly/index.ts: cascadeEntriesTable). */
+export const ENTRIES_TABLE_VALUES = 65536
 /**
  * Copied runs of at most SHORT_RUN_BYTES of output (an L2) take steps of SHORT_STEP_BYTES of output
  * (1,024 i64 or doubles, 2,048 int32s), so the copy reads what the kernel just wrote from L1, and the

@@ -5,11 +5,16 @@
  * reader bundle replaces this module (rollup.config.js) with
  * canonical-loader-lazy.ts: the writer is a chunk loaded by loadFullCheck().
  */
-import { checkCanonicalV2 } from './canonical.js'
+import { checkCanonicalDictionary, checkCanonicalV2 } from './canonical.js'
 
 /** The canonical check of a v2 sequence, or why it must be loaded first. */
 export function canonicalCheckSync(): typeof checkCanonicalV2 | string {
   return checkCanonicalV2
+}
+
+/** The canonical check of a v2 keyword dictionary, or why it must be loaded first. */
+export function dictionaryCheckSync(): typeof checkCanonicalDictionary | string {
+  return checkCanonicalDictionary
 }
 
 /**

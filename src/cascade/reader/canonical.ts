@@ -12,6 +12,9 @@ import { FORM_NAMES, KIND_NAMES } from '../constants.js'
 import { rangeOf, type SequenceDomain, writeSequenceV2 } from '../sequence-writer.js'
 import { sequenceExtent } from './parse.js'
 
+// The dictionary's full check encodes with the writer too: it comes with this module.
+export { checkCanonicalDictionary } from '../../dictionary/check.js'
+
 /** One line about the sequence at bytes[at]: its form and, for blocks, the first block's record where the two differ. */
 function describe(bytes: Uint8Array, at: number, differsAt: number): string {
   const form = bytes[at]

@@ -1,0 +1,126 @@
+// The v2 kernels' per-width instances (the Node build): gather.ts's group loop for
+// index widths 1..16 (through entry pairs up to 4) and linear.ts's fused line loop for residual widths 0..26 and 28,
+// each with a literal width, so every shift, mask and shuffle is a constant. Browsers
+// get scripts/bundle-cascade-widths.as in place of this file (rollup.config.js): one
+// generic gather instance and no line loops (linear.ts's generic loop), same results.
+import { groupRun, pairRun } from './gather'
+import { lineRun } from './blocks/linear'
+
+function g1(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 1, s) }
+function g2(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 2, s) }
+function g3(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 3, s) }
+function g4(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 4, s) }
+function g5(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 5, s) }
+function g6(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 6, s) }
+function g7(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 7, s) }
+function g8(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 8, s) }
+function g9(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 9, s) }
+function g10(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 10, s) }
+function g11(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 11, s) }
+function g12(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 12, s) }
+function g13(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 13, s) }
+function g14(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 14, s) }
+function g15(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 15, s) }
+function g16(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 16, s) }
+
+/** `groups` groups of 8 indexes of width W (1..16) at q through the table to out; the or of their checks (gather.ts). */
+export function gatherGroups(q: usize, groups: u32, table: usize, out: usize, W: u32, spread: u64): u64 {
+  switch (W) {
+    case 1: return g1(q, groups, table, out, spread)
+    case 2: return g2(q, groups, table, out, spread)
+    case 3: return g3(q, groups, table, out, spread)
+    case 4: return g4(q, groups, table, out, spread)
+    case 5: return g5(q, groups, table, out, spread)
+    case 6: return g6(q, groups, table, out, spread)
+    case 7: return g7(q, groups, table, out, spread)
+    case 8: return g8(q, groups, table, out, spread)
+    case 9: return g9(q, groups, table, out, spread)
+    case 10: return g10(q, groups, table, out, spread)
+    case 11: return g11(q, groups, table, out, spread)
+    case 12: return g12(q, groups, table, out, spread)
+    case 13: return g13(q, groups, table, out, spread)
+    case 14: return g14(q, groups, table, out, spread)
+    case 15: return g15(q, groups, table, out, spread)
+    default: return g16(q, groups, table, out, spread)
+  }
+}
+
+/** Index widths 1..4 gather through entry pairs (gather.ts: pairRun). */
+export const PAIR_GATHER = true
+
+function p1(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 1, s) }
+function p2(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 2, s) }
+function p3(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 3, s) }
+function p4(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 4, s) }
+
+/** `groups` groups of 8 indexes of width W (1..4) at q through the entry pairs to out; the or of their checks (gather.ts). */
+export function pairGroups(q: usize, groups: u32, out: usize, W: u32, spread: u64): u64 {
+  if (W == 1) return p1(q, groups, out, spread)
+  if (W == 2) return p2(q, groups, out, spread)
+  if (W == 3) return p3(q, groups, out, spread)
+  return p4(q, groups, out, spread)
+}
+
+function l0(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 0) }
+function l1(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 1) }
+function l2(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 2) }
+function l3(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 3) }
+function l4(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 4) }
+function l5(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 5) }
+function l6(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 6) }
+function l7(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 7) }
+function l8(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 8) }
+function l9(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 9) }
+function l10(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 10) }
+function l11(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 11) }
+function l12(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 12) }
+function l13(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 13) }
+function l14(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 14) }
+function l15(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 15) }
+function l16(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 16) }
+function l17(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 17) }
+function l18(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 18) }
+function l19(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 19) }
+function l20(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 20) }
+function l21(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 21) }
+function l22(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 22) }
+function l23(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 23) }
+function l24(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 24) }
+function l25(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 25) }
+function l26(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 26) }
+function l28(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize): void { lineRun(p, from, to, base, s, out, 28) }
+
+/** Values [from, to) of a linear block of residual width W by its fused loop (linear.ts: lineRun); false for other widths. */
+export function lineWidths(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize, W: u32): bool {
+  switch (W) {
+    case 0: l0(p, from, to, base, s, out); return true
+    case 1: l1(p, from, to, base, s, out); return true
+    case 2: l2(p, from, to, base, s, out); return true
+    case 3: l3(p, from, to, base, s, out); return true
+    case 4: l4(p, from, to, base, s, out); return true
+    case 5: l5(p, from, to, base, s, out); return true
+    case 6: l6(p, from, to, base, s, out); return true
+    case 7: l7(p, from, to, base, s, out); return true
+    case 8: l8(p, from, to, base, s, out); return true
+    case 9: l9(p, from, to, base, s, out); return true
+    case 10: l10(p, from, to, base, s, out); return true
+    case 11: l11(p, from, to, base, s, out); return true
+    case 12: l12(p, from, to, base, s, out); return true
+    case 13: l13(p, from, to, base, s, out); return true
+    case 14: l14(p, from, to, base, s, out); return true
+    case 15: l15(p, from, to, base, s, out); return true
+    case 16: l16(p, from, to, base, s, out); return true
+    case 17: l17(p, from, to, base, s, out); return true
+    case 18: l18(p, from, to, base, s, out); return true
+    case 19: l19(p, from, to, base, s, out); return true
+    case 20: l20(p, from, to, base, s, out); return true
+    case 21: l21(p, from, to, base, s, out); return true
+    case 22: l22(p, from, to, base, s, out); return true
+    case 23: l23(p, from, to, base, s, out); return true
+    case 24: l24(p, from, to, base, s, out); return true
+    case 25: l25(p, from, to, base, s, out); return true
+    case 26: l26(p, from, to, base, s, out); return true
+    case 28: l28(p, from, to, base, s, out); return true
+    default: return false
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The WebAssembly backend's keyword term decoders: one region of linear memory
+ * holds the job's table and lists (or the digits' integers, decoded there in
+ * place) and the output (with the 16 bytes of slack the kernels' word stores
+ * need); the kernels (assembly/strings/) decode there; the terms are copied out
+ * into the reader's own memory and the region is freed. Where no region can be
+ * had (a pool worker's bounded arena), the TypeScript decoders, which give the
+ * same bytes and statuses, run instead.
+ */
+import type { ColumnsBackend, DecodedTerms, DigitsJob, TermsJob } from '../backend.js'
+import { FSST_TABLE_BYTES } from '../../dictionary/constants.js'
+import { decodeDigitsTs } from '../../dictionary/decode/digits-ts.js'
+import { decodeTermsTs } from '../../dictionary/decode/terms-ts.js'
+import type { WasmRuntime } from './runtime.js'
+
+/** The string kernels' exports (assembly/index.ts documents the ABI). */
+export interface StringKernels {
+  decodeTerms(table: number, pieces: number, lengths: number, shared: number, count: number, out: number, limit: number, offsets: number): number
+  digitsDecode(values: number, count: number, digits: number, out: number, offsets: number): number
+}
+
+const align = (value: number) => Math.ceil(value / 16) * 16
+
+/** A region of `size` bytes, or null where none can be had. */
+function regionOf(runtime: WasmRuntime, size: number): number | null {
+  try {
+    return runtime.regions.allocate(size)
+  } catch {
+    return null
+  }
+}
+
+/** The kernel's result: the terms copied out of linear memory, or its status with the details from scratch. */
+function result(runtime: WasmRuntime, status: number, out: number, offsetsAt: number, count: number, detail: Int32Array): DecodedTerms | number {
+  if (status !== 0) {
+    for (let index = 0; index < 3; index++) detail[index] = runtime.words[runtime.scratchWord + index]
+    return status
+  }
+  const offsets = new Uint32Array(runtime.buffer, offsetsAt, count + 1).slice()
+  return { bytes: runtime.bytes.slice(out, out + offsets[count]), offsets }
+}
+
+/** decodeTerms over a runtime's kernels. */
+export function decodeTermsWasm(runtime: WasmRuntime, job: TermsJob, detail: Int32Array): DecodedTerms | number {
+  const count = job.termCount
+  const listBytes = align(4 * (count + 1))
+  // table | piece lengths | shared lengths | offsets | terms (+ 16 bytes of slack for the kernel's word copies)
+  const tableBytes = job.table === null ? 0 : FSST_TABLE_BYTES
+  const region = regionOf(runtime, tableBytes + listBytes * (job.shared === null ? 2 : 3) + job.totalBytes + 16)
+  if (region === null) return decodeTermsTs(job, detail)
+  try {
+    // Views only after allocating, which may grow memory (and detach older views).
+    const lengths = region + tableBytes, shared = lengths + listBytes
+    const offsets = shared + (job.shared === null ? 0 : listBytes), out = offsets + listBytes
+    if (job.table !== null) runtime.bytes.set(job.table, region)
+    runtime.words.set(job.pieceLengths, lengths >>> 2)
+    if (job.shared !== null) runtime.words.set(job.shared, shared >>> 2)
+    const status = runtime.kernels.decodeTerms(
+      job.table === null ? 0 : region, job.file.address + job.piecesStart, lengths, job.shared === null ? 0 : shared, count, out, job.totalBytes, offsets,
+    )
+    return result(runtime, status, out, offsets, count, detail)
+  } finally {
+    runtime.regions.free(region)
+  }
+}
+
+/** decodeDigits over a runtime's kernels: the integers decoded in place into the region, then spelled there. */
+export function decodeDigitsWasm(runtime: WasmRuntime, backend: ColumnsBackend, job: DigitsJob, detail: Int32Array): DecodedTerms | number {
+  const count = job.termCount
+  const listBytes = align(4 * (count + 1))
+  const region = regionOf(runtime, 8 * count + listBytes + count * job.digits)
+  if (region === null) return decodeDigitsTs(job, backend, detail)
+  try {
+    const offsets = region + 8 * count, out = offsets + listBytes
+    backend.decodeRaw(job.integers, 0, count, new BigInt64Array(runtime.buffer, region, count), 0)
+    const status = runtime.kernels.digitsDecode(region, count, job.digits, out, offsets)
+    return result(runtime, status, out, offsets, count, detail)
+  } finally {
+    runtime.regions.free(region)
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The TypeScript backend's keyword term decoder, byte for byte and status for
+ * status what assembly/strings/terms.ts does: each term is the first shared[t]
+ * bytes of the term before it (front coding), then its piece (raw bytes, or
+ * FSST codes: fsstCodesTs), checked to be above the term before it.
+ */
+import type { DecodedTerms, TermsJob } from '../../backend/backend.js'
+import { FSST_ESCAPE, FSST_LENGTHS_AT } from '../constants.js'
+import { BAD_CODE, NOT_INCREASING, OPEN_ESCAPE, SHARED_TOO_LONG, TOO_LONG } from './status.js'
+
+/**
+ * Decodes codes [start, end) of `term` to out[at ..]; returns the new `at`, or -status (details in
+ * `detail`). No byte is written at or past `limit` (= out.length).
+ */
+export function fsstCodesTs(
+  table: Uint8Array, codes: Uint8Array, start: number, end: number, out: Uint8Array, at: number, limit: number, term: number, detail: Int32Array,
+): number {
+  for (let position = start; position < end;) {
+    const code = codes[position++]
+    if (code === FSST_ESCAPE) {
+      if (position === end) {
+        detail[0] = term
+        return -OPEN_ESCAPE
+      }
+      if (at < limit) out[at] = codes[position]
+      position++
+      at++
+    } else {
+      const length = table[FSST_LENGTHS_AT + code]
+      if (length === 0) {
+        detail[0] = term; detail[1] = position - 1 - start; detail[2] = code
+        return -BAD_CODE
+      }
+      for (let index = 0; index < length && at + index < limit; index++) out[at + index] = table[8 * code + index]
+      at += length
+    }
+    if (at > limit) {
+      detail[0] = term
+      return -TOO_LONG
+    }
+  }
+  return at
+}
+
+/** The TypeScript backend's decodeTerms: the terms, or a status (details in `detail`). */
+export function decodeTermsTs(job: TermsJob, detail: Int32Array): DecodedTerms | number {
+  const { termCount, totalBytes: limit, table, shared, pieceLengths } = job
+  const source = job.file.bytes
+  const out = new Uint8Array(limit)
+  const offsets = new Uint32Array(termCount + 1)
+  let at = 0, previous = 0, previousLength = 0, position = job.piecesStart
+  for (let term = 0; term < termCount; term++) {
+    const start = at
+    const common = shared === null ? 0 : shared[term]
+    if (common > previousLength) {
+      detail[0] = term; detail[1] = common; detail[2] = previousLength
+      return SHARED_TOO_LONG
+    }
+    if (at + common > limit) {
+      detail[0] = term
+      return TOO_LONG
+    }
+    out.copyWithin(at, previous, previous + common)
+    at += common
+    const end = position + pieceLengths[term]
+    if (table !== null) {
+      at = fsstCodesTs(table, source, position, end, out, at, limit, term, detail)
+      if (at < 0) return -at
+    } else {
+      if (at + end - position > limit) {
+        detail[0] = term
+        return TOO_LONG
+      }
+      out.set(source.subarray(position, end), at)
+      at += end - position
+    }
+    position = end
+    if (term > 0) {
+      const length = at - start, both = Math.min(length, previousLength)
+      let index = common
+      while (index < both && out[start + index] === out[previous + index]) index++
+      if (index < both ? out[start + index] < out[previous + index] : length <= previousLength) {
+        detail[0] = term
+        return NOT_INCREASING
+      }
+    }
+    previous = start
+    previousLength = at - start
+    offsets[term + 1] = at
+  }
+  return { bytes: out.subarray(0, at), offsets }
+}

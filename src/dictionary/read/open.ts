@@ -1,0 +1,128 @@
+/**
+ * Opens a format 2 keyword dictionary (docs/format-v2.md §10): reads its form
+ * byte and layout, checks every count, length and offset against the section
+ * before it allocates, decodes the terms once into the reader's own memory
+ * (FSST and front coding through the backend's kernels) and checks them as v1
+ * checks its terms: strictly increasing by bytes.
+ */
+import type { ColumnsBackend, DecodedTerms, ResidentFile } from '../../backend/backend.js'
+import { MAX_DICTIONARY_BYTES } from '../../format/constants.js'
+import { readUint32 } from '../../format/int64.js'
+import { Dictionary } from '../../read/dictionary.js'
+import { parseCascade } from '../../cascade/reader/parse.js'
+import { validateCascade } from '../../cascade/reader/validate.js'
+import { DICTIONARY_FORM_NAMES, DictionaryForm, FORM_HEADER_BYTES, FRONT_RESTART, FSST_MAX_SYMBOL_BYTES, MAX_DIGITS } from '../constants.js'
+import { BAD_CODE, NOT_INCREASING, OPEN_ESCAPE, SHARED_TOO_LONG, TOO_LONG, TOO_MANY_DIGITS } from '../decode/status.js'
+import { type DictionaryContext, failDictionary, need } from './context.js'
+import { readSymbolTable } from './fsst-table.js'
+import { readIntList } from './int-list.js'
+
+const detail = new Int32Array(3)
+
+/** The dictionary at `offset` (its form byte) of a format 2 section ending at `limit`, and the offset after it. */
+export function parseDictionaryV2(
+  file: ResidentFile, bufferWords: Int32Array, backend: ColumnsBackend, fileName: string, field: string, offset: number, limit: number,
+): { dictionary: Dictionary; end: number } {
+  const started = performance.now()
+  const bytes = file.bytes
+  const context: DictionaryContext = { file, bytes, bufferWords, backend, fileName, label: `dictionary of field "${field}"`, limit }
+  need(context, offset, 1, 'form byte')
+  const form = bytes[offset]
+  let parsed: { dictionary: Dictionary; end: number }
+  if (form === DictionaryForm.v1) {
+    // Terms are handed out as views for the reader's life: copy them out of memory that may move.
+    parsed = Dictionary.parse(bytes, fileName, field, offset + 1, limit, !file.stable)
+  } else if (form < DICTIONARY_FORM_NAMES.length) {
+    parsed = parseCompressed(context, form, offset)
+  } else {
+    return failDictionary(context, `unknown dictionary form ${form} (${DICTIONARY_FORM_NAMES.length} forms: ${DICTIONARY_FORM_NAMES.join(', ')})`)
+  }
+  const { dictionary, end } = parsed
+  dictionary.encoding = {
+    form, formName: DICTIONARY_FORM_NAMES[form], start: offset, end,
+    memoryBytes: (form === DictionaryForm.v1 && file.stable ? 0 : dictionary.totalBytes) + 4 * (dictionary.termCount + 1),
+    decodeMilliseconds: performance.now() - started,
+  }
+  return parsed
+}
+
+/** Forms 1 to 5: header, then the form's parts. */
+function parseCompressed(context: DictionaryContext, form: number, offset: number): { dictionary: Dictionary; end: number } {
+  const fail = (message: string): never => failDictionary(context, message)
+  need(context, offset, FORM_HEADER_BYTES, 'header')
+  const termCount = readUint32(context.bytes, offset + 1), totalBytes = readUint32(context.bytes, offset + 5)
+  if (termCount === 0) fail('no terms in a column that has values')
+  if (totalBytes > MAX_DICTIONARY_BYTES) fail(`${totalBytes} term bytes exceed the 1 GiB limit`)
+  // Distinct terms: at most one is empty.
+  if (termCount > totalBytes + 1) fail(`${termCount} distinct terms cannot fit in ${totalBytes} bytes`)
+  let at = offset + FORM_HEADER_BYTES
+  let decoded: DecodedTerms | number
+  let digits = 0
+  if (form === DictionaryForm.digits) {
+    need(context, at, 1, 'digit count')
+    digits = context.bytes[at]
+    if (digits < 1 || digits > MAX_DIGITS) fail(`digit count ${digits} is not in 1..${MAX_DIGITS}`)
+    if (termCount * digits !== totalBytes) fail(`${termCount} terms of ${digits} digits are not the ${totalBytes} term bytes declared`)
+    const label = `${context.label} (integers)`
+    const integers = parseCascade(context.file, context.bufferWords, context.fileName, label, at + 1, context.limit, termCount, 'integer')
+    validateCascade(integers.view, context.backend, -1)
+    at = integers.end
+    decoded = context.backend.decodeDigits({ integers: integers.view, termCount, digits }, detail)
+  } else {
+    let shared: Int32Array | null = null
+    if (form === DictionaryForm.front || form === DictionaryForm.frontFsst) {
+      const list = readIntList(context, at, termCount, totalBytes, 'shared lengths')
+      shared = list.values
+      for (let term = 0; term < termCount; term += FRONT_RESTART) {
+        if (shared[term] !== 0) fail(`term ${term} is a restart point (every ${FRONT_RESTART}th term) but shares ${shared[term]} bytes with the term before`)
+      }
+      at = list.end
+    }
+    let table: Uint8Array | null = null
+    if (form === DictionaryForm.fsst || form === DictionaryForm.frontFsst) {
+      const read = readSymbolTable(context, at)
+      table = read.table
+      at = read.end
+    }
+    // Piece lengths: raw bytes (at most the terms'), or codes (an escape is 2 bytes per term byte).
+    const what = table === null ? (shared === null ? 'term lengths' : 'suffix lengths') : 'code lengths'
+    const list = readIntList(context, at, termCount, table === null ? totalBytes : Math.min(2 * totalBytes, 0x7fffffff), what)
+    at = list.end
+    let pieceBytes = 0
+    for (let term = 0; term < termCount; term++) pieceBytes += list.values[term]
+    need(context, at, pieceBytes, `${pieceBytes} ${table === null ? 'term' : 'code'} bytes`)
+    // The output is bounded by the file before it is allocated: a code gives at most 8 bytes, a
+    // front-coded term at most the pieces since its restart point.
+    const bound = (table === null ? 1 : FSST_MAX_SYMBOL_BYTES) * (shared === null ? 1 : FRONT_RESTART) * pieceBytes
+    if (shared === null && table === null ? pieceBytes !== totalBytes : totalBytes > bound) {
+      fail(`${pieceBytes} ${table === null ? 'term' : 'code'} bytes cannot hold the ${totalBytes} term bytes declared`)
+    }
+    decoded = context.backend.decodeTerms({ file: context.file, termCount, totalBytes, table, piecesStart: at, pieceLengths: list.values, shared }, detail)
+    at += pieceBytes
+  }
+  if (typeof decoded === 'number') return fail(describeStatus(decoded, totalBytes, digits))
+  const decodedBytes = decoded.offsets[termCount]
+  if (decodedBytes !== totalBytes) fail(`terms decode to ${decodedBytes} bytes, but the dictionary declares ${totalBytes}`)
+  return { dictionary: Dictionary.fromTerms(decoded.bytes, decoded.offsets), end: at }
+}
+
+/** A decoder's status (details in `detail`) as the rule it breaks. */
+function describeStatus(status: number, totalBytes: number, digits: number): string {
+  const [term, second, third] = detail
+  switch (status) {
+    case BAD_CODE:
+      return `term ${term}: code ${third} (code byte ${second} of the term) is not a symbol of the table, nor the escape 255`
+    case OPEN_ESCAPE:
+      return `term ${term}: its codes end with the escape 255, without the byte it escapes`
+    case TOO_LONG:
+      return `term ${term} decodes past the ${totalBytes} term bytes the dictionary declares`
+    case SHARED_TOO_LONG:
+      return `term ${term} shares ${second} bytes with the term before, which has ${third}`
+    case NOT_INCREASING:
+      return `terms are not strictly increasing at ordinal ${term}`
+    case TOO_MANY_DIGITS:
+      return `integer ${term} is negative or not below 10^${digits}`
+    default:
+      return `term decoder status ${status}`
+  }
+}
