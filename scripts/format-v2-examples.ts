@@ -97,8 +97,9 @@ function dictionaryExamples(): void {
     [['00501', '02134', '10001'], [1, 5]],
   ]
   const quote = (bytes: Uint8Array) => JSON.stringify(String.fromCharCode(...bytes))
-  console.log('Dictionaries (each form\'s size; then the bytes in hex by part of the forms shown):\n')
+  console.log('Dictionaries (each form\'s size; then the bytes in hex by part of the forms shown):')
   for (const [list, shown] of examples) {
+    console.log('')
     const encoded = list.map((term) => new TextEncoder().encode(term))
     const offsets = new Uint32Array(encoded.length + 1)
     encoded.forEach((term, index) => (offsets[index + 1] = offsets[index] + term.length))
@@ -114,7 +115,7 @@ function dictionaryExamples(): void {
       const form = bytes[0], parts: Part[] = []
       let at = 0
       const take = (name: string, length: number) => { parts.push([name, at, at + length]); at += length }
-      const list = (name: string): number[] => {
+      const intList = (name: string): number[] => {
         if (bytes[at] === 0) {
           const width = bytes[at + 1], values: number[] = []
           for (let index = 0; index < count; index++) {
@@ -150,7 +151,7 @@ function dictionaryExamples(): void {
           const [shape, end] = sequence(at, 'integers')
           take(`integers (a sequence: ${shape})`, end - at)
         } else {
-          if (form === 3 || form === 4) list('shared lengths')
+          if (form === 3 || form === 4) intList('shared lengths')
           if (form === 2 || form === 4) {
             let symbols = 0, length = 8
             for (let size = 1; size <= 8; size++) symbols += bytes[at + size - 1], length += size * bytes[at + size - 1]
@@ -159,12 +160,12 @@ function dictionaryExamples(): void {
               for (let left = bytes[at + size - 1]; left > 0; left--, from += size) names.push(`${names.length} ${quote(bytes.subarray(from, from + size))}`)
             }
             take(`symbol table (${symbols} symbol${symbols === 1 ? '' : 's'}: ${names.join(', ')})`, length)
-            const lengths = list('code lengths')
+            const lengths = intList('code lengths')
             const start = at
             const groups = lengths.map((codes) => hex(bytes.subarray(at, at += codes)))
             parts.push([`codes, ${form === 2 ? 'term' : 'suffix'} by ${form === 2 ? 'term' : 'suffix'}: ${groups.join(' | ')}`, start, at])
           } else {
-            list(form === 1 ? 'term lengths' : 'suffix lengths')
+            intList(form === 1 ? 'term lengths' : 'suffix lengths')
             take(form === 1 ? 'term bytes' : 'suffix bytes', bytes.length - at)
           }
         }
@@ -175,7 +176,6 @@ function dictionaryExamples(): void {
         console.log(`  - ${DICTIONARY_FORM_NAMES[form]}: ${what}${what.startsWith('codes') ? '' : `: ${hex(bytes.subarray(start, end))}`}`)
       }
     }
-    console.log('')
   }
 }
 

@@ -56,6 +56,12 @@ function parseCompressed(context: DictionaryContext, form: number, offset: numbe
   // Distinct terms: at most one is empty.
   if (termCount > totalBytes + 1) fail(`${termCount} distinct terms cannot fit in ${totalBytes} bytes`)
   let at = offset + FORM_HEADER_BYTES
+  // Lists are allocated per term, so the count is bounded by the section before any is: after the
+  // first, every term has a piece of at least one byte (an empty suffix would repeat a prefix of
+  // the term before, which is not above it), and a digits term is a distinct integer below 10^d.
+  if (form !== DictionaryForm.digits && termCount - 1 > context.limit - at) {
+    fail(`${termCount} terms need at least ${termCount - 1} piece bytes, but ${Math.max(0, context.limit - at)} bytes of the section are left`)
+  }
   let decoded: DecodedTerms | number
   let digits = 0
   if (form === DictionaryForm.digits) {
@@ -63,6 +69,7 @@ function parseCompressed(context: DictionaryContext, form: number, offset: numbe
     digits = context.bytes[at]
     if (digits < 1 || digits > MAX_DIGITS) fail(`digit count ${digits} is not in 1..${MAX_DIGITS}`)
     if (termCount * digits !== totalBytes) fail(`${termCount} terms of ${digits} digits are not the ${totalBytes} term bytes declared`)
+    if (termCount > 10 ** digits) fail(`${termCount} distinct terms of ${digits} digits cannot exist (at most 10^${digits})`)
     const label = `${context.label} (integers)`
     const integers = parseCascade(context.file, context.bufferWords, context.fileName, label, at + 1, context.limit, termCount, 'integer')
     validateCascade(integers.view, context.backend, -1)
