@@ -9,7 +9,7 @@ import {
 } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { bitsOfNumber, compareInt64, int64ToBigInt, readInt32, readUint32 } from '../format/int64.js'
-import { checkV2Block } from '../cascade/reader/check-block.js'
+import { checkV2Block, type RecordFields } from '../cascade/reader/check-block.js'
 
 /** A parsed sequence and the offset right after it. */
 export interface ParsedSequence {
@@ -87,6 +87,9 @@ class LazySequenceView implements SequenceView {
   }
 }
 
+const EMPTY = new Uint8Array(0)
+const v2Fields: RecordFields = { kind: 0, width: 0, param: 0, baseLow: 0, baseHigh: 0, auxLow: 0, auxHigh: 0, n: 0, bytes: EMPTY, dataStart: 0, dataLeft: 0 }
+
 /** The block records of [start, end) as aligned words, copied. */
 function copyRecords(bytes: Uint8Array, start: number, end: number): Int32Array {
   // Not bytes.slice(start, end).buffer: a Node Buffer's slice is a view, whose buffer is the whole file (or Node's pool).
@@ -128,11 +131,12 @@ function checkBlocks(
       if (auxLow === 0 && auxHigh === 0) fail(`block ${block}: packed block with divisor 0`)
       length = Math.ceil((values * width) / 8)
     } else if (version === 2) {
-      const blockStart = dataStart + running
-      const checked = checkV2Block({
-        kind, width, param: reserved, baseLow, baseHigh, auxLow, auxHigh, n: values,
-        dataByte: (at) => (running + at < dataLength ? bytes[blockStart + at] : -1),
-      })
+      // One record object for every block: a closure or an object per block cost more than the checks.
+      const f = v2Fields
+      f.kind = kind; f.width = width; f.param = reserved; f.baseLow = baseLow; f.baseHigh = baseHigh; f.auxLow = auxLow; f.auxHigh = auxHigh
+      f.n = values; f.bytes = bytes; f.dataStart = dataStart + running; f.dataLeft = dataLength - running
+      const checked = checkV2Block(f)
+      f.bytes = EMPTY
       if (typeof checked === 'string') fail(`block ${block}: ${checked}`)
       length = checked as number
       cascadeKinds = true

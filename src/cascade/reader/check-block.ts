@@ -9,6 +9,8 @@ import { EXCEPTION_GCD_FLAG, Kind, OFFSET_LIMIT, POSITIONS_LIST_FLAG } from '../
 import { positionsAsList, positionsSize } from '../blocks/positions.js'
 
 const TWO_POW_32 = 4294967296
+/** 2^w for w in 0..1024 (widths come from bytes; a lookup, since Math.pow per block was most of the open-time check). */
+const POW2 = Float64Array.from({ length: 1025 }, (_, w) => 2 ** w)
 
 /** What a check sees of the record and its data bytes (read with the byte reader). */
 export interface RecordFields {
@@ -21,8 +23,15 @@ export interface RecordFields {
   auxHigh: number
   /** Values in the block. */
   n: number
-  /** Reads byte `offset` of the block's data (for header bytes inside it), or -1 past the data area. */
-  dataByte: (offset: number) => number
+  /** The file's bytes, where the block's data starts in them, and how many bytes of the data area are left from there. */
+  bytes: Uint8Array
+  dataStart: number
+  dataLeft: number
+}
+
+/** Byte `offset` of the block's data (for header bytes inside it), or -1 past the data area. */
+function dataByte(f: RecordFields, offset: number): number {
+  return offset < f.dataLeft ? f.bytes[f.dataStart + offset] : -1
 }
 
 /** aux as an unsigned double (divisors), or Infinity when its high word says 2^52 or more. */
@@ -41,13 +50,13 @@ export function checkV2Block(f: RecordFields): number | string {
       const g = divisorOf(f)
       if (k < 2 || k > n) return `dictionary of ${k} entries for ${n} values (2..${n})`
       if (width !== bitsOf(k - 1)) return `dictionary index width ${width}, expected ${bitsOf(k - 1)} for ${k} entries`
-      if (!(g >= 1 && g * (2 ** entryWidth - 1) < OFFSET_LIMIT)) return `dictionary divisor ${g === Infinity ? '≥ 2^52' : g} and entry width ${entryWidth} reach 2^53`
+      if (!(g >= 1 && g * (POW2[entryWidth] - 1) < OFFSET_LIMIT)) return `dictionary divisor ${g === Infinity ? '≥ 2^52' : g} and entry width ${entryWidth} reach 2^53`
       return bytesFor(k * entryWidth) + bytesFor(n * width)
     }
     case Kind.runs: {
       const r = param + 1, g = divisorOf(f)
       if (r < 2 || r > n) return `${r} runs for ${n} values (2..${n})`
-      if (width < 1 || !(g >= 1 && g * (2 ** width - 1) < OFFSET_LIMIT)) return `run width ${width} and divisor ${g === Infinity ? '≥ 2^52' : g} reach 2^53`
+      if (width < 1 || !(g >= 1 && g * (POW2[width] - 1) < OFFSET_LIMIT)) return `run width ${width} and divisor ${g === Infinity ? '≥ 2^52' : g} reach 2^53`
       return bytesFor(r * width) + bytesFor((r - 1) * positionWidth)
     }
     case Kind.frequent: {
@@ -58,13 +67,13 @@ export function checkV2Block(f: RecordFields): number | string {
       let divisor = 1
       if (hasDivisor) {
         divisor = 0
-        for (let byte = 7; byte >= 0; byte--) divisor = divisor * 256 + Math.max(0, f.dataByte(byte))
-        if (f.dataByte(7) < 0 || divisor < 2 || divisor >= 2 ** 52) return `exceptions' divisor ${divisor} outside 2..2^52`
+        for (let byte = 7; byte >= 0; byte--) divisor = divisor * 256 + Math.max(0, dataByte(f, byte))
+        if (dataByte(f, 7) < 0 || divisor < 2 || divisor >= 2 ** 52) return `exceptions' divisor ${divisor} outside 2..2^52`
       }
       const lowLow = (f.auxLow >>> 0) - (f.baseLow >>> 0)
       const lowHigh = f.auxHigh - f.baseHigh - (lowLow < 0 ? 1 : 0)
       const low = Math.abs(lowHigh * TWO_POW_32 + (lowLow < 0 ? lowLow + TWO_POW_32 : lowLow))
-      if (width > 52 || !(low + divisor * (2 ** width - 1) < OFFSET_LIMIT)) return `exceptions reach 2^53 from the top value`
+      if (width > 52 || !(low + divisor * (POW2[width] - 1) < OFFSET_LIMIT)) return `exceptions reach 2^53 from the top value`
       return (hasDivisor ? 8 : 0) + positionsSize(e, n, positionWidth) + bytesFor(e * width)
     }
     case Kind.patched: {
@@ -72,9 +81,9 @@ export function checkV2Block(f: RecordFields): number | string {
       if (param >>> 11 !== 0) return `patched block param ${param} has unknown flags`
       if (e < 1 || e > n) return `${e} patches for ${n} values (1..${n})`
       if (list !== positionsAsList(e, n, positionWidth)) return `positions as a ${list ? 'list' : 'bitmap'}, but the ${list ? 'bitmap' : 'list'} is smaller`
-      const high = f.dataByte(0)
+      const high = dataByte(f, 0)
       if (high < 1 || width + high > 52) return `patch width ${high} with low width ${width} (total 1..52)`
-      if (!(g >= 1 && g * (2 ** (width + high) - 1) < OFFSET_LIMIT)) return `patched divisor ${g === Infinity ? '≥ 2^52' : g} and width ${width + high} reach 2^53`
+      if (!(g >= 1 && g * (POW2[width + high] - 1) < OFFSET_LIMIT)) return `patched divisor ${g === Infinity ? '≥ 2^52' : g} and width ${width + high} reach 2^53`
       return 1 + bytesFor(n * width) + positionsSize(e, n, positionWidth) + bytesFor(e * high)
     }
     case Kind.linear: {
@@ -82,7 +91,7 @@ export function checkV2Block(f: RecordFields): number | string {
       if (param !== 0) return `linear block param ${param}, not 0`
       if (width > 52) return `linear width ${width} above 52`
       const slopeWhole = Math.abs(f.auxHigh * 4194304 + (f.auxLow >>> 10))
-      if (!(slopeWhole * (n - 1) + (n - 1) + 2 ** width < OFFSET_LIMIT)) return 'linear slope reaches 2^53'
+      if (!(slopeWhole * (n - 1) + (n - 1) + POW2[width] < OFFSET_LIMIT)) return 'linear slope reaches 2^53'
       return bytesFor(n * width)
     }
     default:
