@@ -1,17 +1,29 @@
 /**
  * `npm start`: the main job on real data. Imports flights-3m (3 million rows,
- * shipped by vega-datasets), writes its columns file atomically, reopens and
- * fully verifies it with both backends, prints `oixk inspect` and the two
- * backends' timings side by side, then answers a few questions with the query
- * API on each backend and, for comparison, with hyparquet decoding the Parquet file.
+ * shipped by vega-datasets), writes its columns file in format 1 and format 2
+ * atomically, prints their sizes beside the Parquet file's, reopens and fully
+ * verifies each with both backends, prints `oixk inspect` of the format 2 file
+ * and the timings side by side, then answers a few questions with the query
+ * API on each file and backend and, for comparison, with hyparquet decoding
+ * the Parquet file. Every answer must agree.
  */
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { describeReader } from '../src/cli/inspect.js'
 import { openColumnsFile, writeFileAtomic } from '../src/node/files.js'
-import { importFlights } from './import-flights.js'
+import { openColumns } from '../src/read/open.js'
+import { mergeColumns } from '../src/write/merge.js'
+import { importFlights, vegaDataPath } from './import-flights.js'
 import { type Answers, answerWithHyparquet, answerWithOixk, describeAnswers } from './start-questions.js'
 
 const OUTPUT = 'build/flights-3m.oixk'
+const OUTPUT_V2 = 'build/flights-3m.v2.oixk'
+
+/** Parquet ZSTD's size of flights-3m as the size benchmark measured it (bench/results/size.json), if there. */
+function parquetZstdBytes(): number | null {
+  if (!existsSync('bench/results/size.json')) return null
+  const { datasets } = JSON.parse(readFileSync('bench/results/size.json', 'utf8')) as { datasets: { name: string; parquetBytes: { zstd: number } }[] }
+  return datasets.find((dataset) => dataset.name === 'flights-3m')?.parquetBytes.zstd ?? null
+}
 
 function progressBar(done: number, total: number): void {
   if (!process.stderr.isTTY && done < total) return
@@ -28,27 +40,45 @@ console.log(`  decoded ${imported.rowCount.toLocaleString('en-US')} rows with hy
 console.log(`  flushed 5 columns (${(imported.rowCount * 5).toLocaleString('en-US')} values) in ${(imported.writeMilliseconds / 1000).toFixed(2)} s`)
 mkdirSync('build', { recursive: true })
 await writeFileAtomic(OUTPUT, imported.bytes)
-console.log(`  wrote ${OUTPUT}: ${imported.bytes.length.toLocaleString('en-US')} bytes`)
-// Both backends on the same file: open (checksum + structure), full check, and every column decoded.
+// Format 2: the same documents through a merge (a flush of them writes the same bytes).
+const convertStarted = performance.now()
+const v2Bytes = (() => {
+  using source = openColumns(imported.bytes)
+  const docMap = Int32Array.from({ length: source.maxDoc }, (_, document) => document)
+  return mergeColumns([{ reader: source, docMap }], { maxDoc: source.maxDoc, format: 2 })!
+})()
+const convertMilliseconds = performance.now() - convertStarted
+await writeFileAtomic(OUTPUT_V2, v2Bytes)
+const size = (bytes: number) => `${bytes.toLocaleString('en-US').padStart(11)} bytes`
+const parquetBytes = statSync(vegaDataPath('flights-3m.parquet')).size
+const zstd = parquetZstdBytes()
+console.log(`  wrote ${OUTPUT.padEnd(24)} (format 1) ${size(imported.bytes.length)}  ${(imported.bytes.length / parquetBytes).toFixed(2)}× the Parquet file`)
+console.log(`  wrote ${OUTPUT_V2.padEnd(24)} (format 2) ${size(v2Bytes.length)}  ${(v2Bytes.length / parquetBytes).toFixed(2)}× the Parquet file (converted in ${(convertMilliseconds / 1000).toFixed(2)} s)`)
+console.log(`  flights-3m.parquet as shipped            ${size(parquetBytes)}`)
+if (zstd !== null) console.log(`  the same columns in Parquet ZSTD         ${size(zstd)}  (bench/results/size.json)`)
+// Each file with both backends: open (checksum + structure), full check, and every column decoded.
 const timings: string[] = []
-const answered: { backend: string; answers: Answers; milliseconds: number[] }[] = []
-for (const backend of ['wasm', 'ts'] as const) {
-  const openStarted = performance.now()
-  using reader = await openColumnsFile(OUTPUT, { backend })
-  const opened = performance.now()
-  reader.verify()
-  const verified = performance.now()
-  // Arrays allocated and touched beforehand: the timed run is the decode, once, without page faults.
-  const destinations = reader.columns.map((column) => new BigInt64Array(column.valueCount()).fill(0n))
-  const values = destinations.reduce((sum, destination) => sum + destination.length, 0)
-  const decodeStarted = performance.now()
-  reader.columns.forEach((column, index) => column.readValues(0, destinations[index]))
-  const decoded = performance.now()
-  timings.push(`  ${backend.padEnd(4)}  open ${(opened - openStarted).toFixed(0).padStart(4)} ms   full check ${(verified - opened).toFixed(0).padStart(4)} ms   decode all ${values.toLocaleString('en-US')} values (one cold run) ${(decoded - decodeStarted).toFixed(1).padStart(6)} ms`)
-  if (backend === 'wasm') console.log(describeReader(reader))
-  answered.push({ backend, ...answerWithOixk(reader) })
+const answered: { label: string; answers: Answers; milliseconds: number[] }[] = []
+for (const [format, path] of [[1, OUTPUT], [2, OUTPUT_V2]] as const) {
+  for (const backend of ['wasm', 'ts'] as const) {
+    const openStarted = performance.now()
+    using reader = await openColumnsFile(path, { backend })
+    const opened = performance.now()
+    reader.verify()
+    const verified = performance.now()
+    // Arrays allocated and touched beforehand: the timed run is the decode, once, without page faults.
+    const destinations = reader.columns.map((column) => new BigInt64Array(column.valueCount()).fill(0n))
+    const values = destinations.reduce((sum, destination) => sum + destination.length, 0)
+    const decodeStarted = performance.now()
+    reader.columns.forEach((column, index) => column.readValues(0, destinations[index]))
+    const decoded = performance.now()
+    const label = `v${format} ${backend}`
+    timings.push(`  ${label.padEnd(7)}  open ${(opened - openStarted).toFixed(0).padStart(4)} ms   full check ${(verified - opened).toFixed(0).padStart(5)} ms   decode all ${values.toLocaleString('en-US')} values (one cold run) ${(decoded - decodeStarted).toFixed(1).padStart(6)} ms`)
+    if (format === 2 && backend === 'wasm') console.log(describeReader(reader))
+    answered.push({ label, ...answerWithOixk(reader) })
+  }
 }
-console.log('\nBackends side by side (the same file, verified ok by both):')
+console.log('\nFiles and backends side by side (each verified ok):')
 for (const line of timings) console.log(line)
 
 console.log('\nQuestions (fastest of 20 runs each; the columns file answers from its compressed blocks):')
@@ -56,14 +86,14 @@ const parquet = await answerWithHyparquet()
 for (const line of describeAnswers(answered[0].answers)) console.log(line)
 const agree = answered.every(({ answers }) => JSON.stringify(answers) === JSON.stringify(parquet.answers))
 if (!agree) {
-  for (const { backend, answers } of answered) console.error(`${backend}: ${JSON.stringify(answers)}`)
+  for (const { label, answers } of answered) console.error(`${label}: ${JSON.stringify(answers)}`)
   console.error(`hyparquet: ${JSON.stringify(parquet.answers)}`)
   throw new Error('the answers differ between the columns file and the Parquet file')
 }
 const cell = (milliseconds: number) => `${milliseconds.toFixed(2)} ms`.padStart(10)
-console.log(`\n  ${'question'.padEnd(30)}${'OIXK wasm'.padStart(10)}${'OIXK ts'.padStart(10)}`)
+console.log(`\n  ${'question'.padEnd(30)}${answered.map(({ label }) => label.padStart(10)).join('')}`)
 const names = ['flights per origin', `delayed flights per origin`, 'flights per month']
 names.forEach((name, index) => console.log(`  ${name.padEnd(30)}${answered.map(({ milliseconds }) => cell(milliseconds[index])).join('')}`))
 console.log(`  hyparquet on the Parquet file: decode origin, delay, date ${cell(parquet.decodeMilliseconds)}, then all three questions in plain loops ${cell(parquet.loopMilliseconds)}`)
-console.log('  answers agree: OIXK wasm = OIXK ts = hyparquet')
+console.log(`  answers agree: ${answered.map(({ label }) => label).join(' = ')} = hyparquet`)
 console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(1)} s`)

@@ -85,16 +85,21 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     countValues(sequence, first, count, selection, selectionStart, counts) {
       if (sequence.cascade === null) return inner.countValues(sequence, first, count, selection, selectionStart, counts)
       chunks(sequence, first, count, (chunk, at, n, values) => {
-        // The kernel's range error would name a chunk position: find the first bad selected value here.
-        const words = selection?.words ?? null
-        for (let index = 0; index < n; index++) {
-          const low = values[2 * index], high = values[2 * index + 1]
-          if (high === 0 && low >>> 0 < counts.length) continue
-          const bit = selectionStart + at + index
-          if (words !== null && ((words[bit >>> 5] >>> (bit & 31)) & 1) === 0) continue
-          throw new CorruptIndexException(sequence.fileName, `${sequence.label}: value ${first + at + index} is ${int64ToBigInt(low, high)}, not in [0, ${counts.length})`)
+        try {
+          inner.countValues(chunk, 0, n, selection, selectionStart + at, counts)
+        } catch (error) {
+          if (!(error instanceof CorruptIndexException)) throw error
+          // The kernel checks each value but names a chunk position: find the first bad selected value to name it.
+          const words = selection?.words ?? null
+          for (let index = 0; index < n; index++) {
+            const low = values[2 * index], high = values[2 * index + 1]
+            if (high === 0 && low >>> 0 < counts.length) continue
+            const bit = selectionStart + at + index
+            if (words !== null && ((words[bit >>> 5] >>> (bit & 31)) & 1) === 0) continue
+            throw new CorruptIndexException(sequence.fileName, `${sequence.label}: value ${first + at + index} is ${int64ToBigInt(low, high)}, not in [0, ${counts.length})`)
+          }
+          throw error
         }
-        inner.countValues(chunk, 0, n, selection, selectionStart + at, counts)
       })
     },
     matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart) {
