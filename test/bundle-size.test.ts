@@ -18,12 +18,13 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
 
 /**
  * The reader's target (the format 2 issues), and the ceiling the test holds while the target is
- * missed: format 2's decoders (cascades, then keyword dictionaries) put it at 41.9 KB.
+ * missed: format 2's decoders (cascades, then keyword dictionaries) put it at 41.9 KB, its
+ * facets and histograms from the encodings at 43.6 KB.
  */
 const TARGET_BYTES = 30 * 1024
-const BUDGET_BYTES = 42 * 1024
+const BUDGET_BYTES = 44 * 1024
 const FALLBACK_BUDGET_BYTES = 15 * 1024
-const TOGETHER_BUDGET_BYTES = 56 * 1024
+const TOGETHER_BUDGET_BYTES = 58 * 1024
 /** The full check re-encodes dictionaries, so its chunk holds the FSST trainer. */
 const VERIFY_BUDGET_BYTES = 6 * 1024
 
@@ -78,7 +79,7 @@ async function readerBundleWith(exports: string, base: string): Promise<string> 
 }
 
 describe('browser bundles', () => {
-  it('the reader bundle stays under its ceiling of 42 KB gzip (JavaScript and kernels); prints how far it is from the 30 KB target', () => {
+  it('the reader bundle stays under its ceiling of 44 KB gzip (JavaScript and kernels); prints how far it is from the 30 KB target', () => {
     const code = read('oixk-reader.js')
     const size = gzipped(code)
     const kernels = /"(H4sI[A-Za-z0-9+/=]+)"|'(H4sI[A-Za-z0-9+/=]+)'/.exec(code.toString('utf8'))
@@ -91,7 +92,7 @@ describe('browser bundles', () => {
     expect(size).toBeLessThanOrEqual(BUDGET_BYTES)
   })
 
-  it('its pure-TypeScript fallback (two chunks) is at most 15 KB gzip, with the main file at most 56 KB; the full check\'s chunk at most 6 KB', () => {
+  it('its pure-TypeScript fallback (two chunks) is at most 15 KB gzip, with the main file at most 58 KB; the full check\'s chunk at most 6 KB', () => {
     const main = gzipped(read('oixk-reader.js'))
     const fallback = read('oixk-reader-ts.js')
     const size = gzipped(fallback) + gzipped(read('oixk-reader-shared.js'))

@@ -10,6 +10,7 @@ import type { QueryKernels } from '../backend/query-kernels.js'
 import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { int64ToBigInt } from '../format/int64.js'
+import { bucketSlots, createEncodedTallies, type Operation, type Tally, valueSlots } from './query-encodings.js'
 
 const CHUNK_BLOCKS = 16
 const CHUNK_VALUES = CHUNK_BLOCKS * BLOCK_VALUES
@@ -78,29 +79,39 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       visit(scratch, at, n, scratch.words(n))
     }
   }
+  // The decoding paths of the two counting questions, for what the encodings cannot answer.
+  const decodedCounts: Tally = (sequence, first, count, selection, selectionStart, counts) => {
+    chunks(sequence, first, count, (chunk, at, n, values) => {
+      try {
+        inner.countValues(chunk, 0, n, selection, selectionStart + at, counts)
+      } catch (error) {
+        if (!(error instanceof CorruptIndexException)) throw error
+        // The kernel checks each value but names a chunk position: find the first bad selected value to name it.
+        const words = selection?.words ?? null
+        for (let index = 0; index < n; index++) {
+          const low = values[2 * index], high = values[2 * index + 1]
+          if (high === 0 && low >>> 0 < counts.length) continue
+          const bit = selectionStart + at + index
+          if (words !== null && ((words[bit >>> 5] >>> (bit & 31)) & 1) === 0) continue
+          throw new CorruptIndexException(sequence.fileName, `${sequence.label}: value ${first + at + index} is ${int64ToBigInt(low, high)}, not in [0, ${counts.length})`)
+        }
+        throw error
+      }
+    })
+  }
+  const counting = (n: number): Operation => ({
+    slots: valueSlots(n),
+    inner: (sequence, first, count, selection, selectionStart, counts) => inner.countValues(sequence, first, count, selection, selectionStart, counts),
+    decode: decodedCounts,
+  })
+  const tallyEncoded = createEncodedTallies(backend)
   return {
     allocateBitset: (wordCount) => inner.allocateBitset(wordCount),
     countBits: (bitset) => inner.countBits(bitset),
     combineBits: (target, other, operation) => inner.combineBits(target, other, operation),
     countValues(sequence, first, count, selection, selectionStart, counts) {
       if (sequence.cascade === null) return inner.countValues(sequence, first, count, selection, selectionStart, counts)
-      chunks(sequence, first, count, (chunk, at, n, values) => {
-        try {
-          inner.countValues(chunk, 0, n, selection, selectionStart + at, counts)
-        } catch (error) {
-          if (!(error instanceof CorruptIndexException)) throw error
-          // The kernel checks each value but names a chunk position: find the first bad selected value to name it.
-          const words = selection?.words ?? null
-          for (let index = 0; index < n; index++) {
-            const low = values[2 * index], high = values[2 * index + 1]
-            if (high === 0 && low >>> 0 < counts.length) continue
-            const bit = selectionStart + at + index
-            if (words !== null && ((words[bit >>> 5] >>> (bit & 31)) & 1) === 0) continue
-            throw new CorruptIndexException(sequence.fileName, `${sequence.label}: value ${first + at + index} is ${int64ToBigInt(low, high)}, not in [0, ${counts.length})`)
-          }
-          throw error
-        }
-      })
+      if (count > 0) tallyEncoded(sequence, first, count, selection, selectionStart, counts, counting(counts.length), counting)
     },
     matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart) {
       if (sequence.cascade === null) return inner.matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart)
@@ -116,7 +127,13 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     },
     histogram(sequence, first, count, edges, selection, selectionStart, counts) {
       if (sequence.cascade === null) return inner.histogram(sequence, first, count, edges, selection, selectionStart, counts)
-      chunks(sequence, first, count, (chunk, at, n) => inner.histogram(chunk, 0, n, edges, selection, selectionStart + at, counts))
+      if (count === 0 || edges.length < 4) return
+      const op: Operation = {
+        slots: bucketSlots(edges),
+        inner: (view, from, n, chosen, start, out) => inner.histogram(view, from, n, edges, chosen, start, out),
+        decode: (view, from, n, chosen, start, out) => chunks(view, from, n, (chunk, at, m) => inner.histogram(chunk, 0, m, edges, chosen, start + at, out)),
+      }
+      tallyEncoded(sequence, first, count, selection, selectionStart, counts, op, counting)
     },
   }
 }

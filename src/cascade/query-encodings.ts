@@ -1,0 +1,295 @@
+/**
+ * Facets and histograms of format 2 sequences answered from their encodings
+ * rather than from decoded values, where an encoding lets the kernels skip work
+ * (docs/query.md, "Format 2"):
+ * - a sequence dictionary counts its codes (k slots), then adds each code's
+ *   count to its entry's slot, once per code;
+ * - patched blocks are counted by v1's packed kernels over their low fields
+ *   (a v1 record per block, made once per sequence), then each selected patch
+ *   moves one count from its low value's slot to its value's slot;
+ * - run blocks add each run's selected count to its value's slot;
+ * - constant and frame blocks are v1's and go to v1's kernels as they are.
+ * Other blocks are decoded a chunk at a time (query-adapter.ts). A value out of
+ * range, or a block that a valid file would not hold (positions or run starts
+ * out of order), sends the whole call to the decoding path, so errors are
+ * worded, and answers given, exactly as reads give them.
+ */
+import type { ColumnsBackend, ResidentFile, SequenceView } from '../backend/backend.js'
+import { popcount, selectionBits } from '../backend/bits.js'
+import type { BitsetMemory } from '../backend/query-kernels.js'
+import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
+import { CorruptIndexException } from '../format/errors.js'
+import { compareInt64 } from '../format/int64.js'
+import { bitsOf, bytesFor, fieldAt } from './bits.js'
+import { forEachException, positionsIncrease } from './blocks/positions.js'
+import { Kind, POSITIONS_LIST_FLAG } from './constants.js'
+
+const TWO_POW_32 = 4294967296
+
+/** Counts values of a run of a sequence into slots (countValues, or histogram with its edges bound). */
+export type Tally = (sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array) => void
+
+/** Where a raw value is counted: its slot, or -1 (strict: an error; else not counted). */
+export interface Slots {
+  readonly strict: boolean
+  slot(low: number, high: number): number
+}
+
+/** One question over values: its slots, v1's kernel for it, and the decoding path for what the encodings cannot answer. */
+export interface Operation {
+  readonly slots: Slots
+  readonly inner: Tally
+  readonly decode: Tally
+}
+
+/**
+ * Patched blocks go through the lens when they have at most this many patches: each costs a
+ * step in JS, where decoding the block in a kernel costs about as much as 64 of them.
+ */
+const LENS_PATCHES = 64
+
+/** Whether v1's kernels read the block (record word 0) through a lens: v1's own kinds, and patched blocks' low fields when patches are few. */
+function lensKind(word: number): boolean {
+  const kind = word & 0xff
+  return kind === Kind.constant || kind === Kind.frame || (kind === Kind.patched && (word >>> 16 & 1023) <= LENS_PATCHES)
+}
+
+/** countValues' slots: the value itself, in [0, n). */
+export function valueSlots(n: number): Slots {
+  return { strict: true, slot: (low, high) => (high === 0 && low >>> 0 < n ? low : -1) }
+}
+
+/** histogram's slots: bucket b with edge b ≤ raw < edge b + 1, else not counted. */
+export function bucketSlots(edges: Int32Array): Slots {
+  const buckets = (edges.length >>> 1) - 1
+  return {
+    strict: false,
+    slot(low, high) {
+      let lo = 0, hi = edges.length >>> 1
+      while (lo < hi) {
+        const middle = (lo + hi) >>> 1
+        if (compareInt64(edges[2 * middle], edges[2 * middle + 1], low, high) <= 0) lo = middle + 1
+        else hi = middle
+      }
+      return lo >= 1 && lo - 1 < buckets ? lo - 1 : -1
+    },
+  }
+}
+
+/** Thrown inside a call to hand it to the decoding path. */
+class Undecided extends Error {}
+
+/** Selected values among n from selection bit `bit`. */
+function selectedIn(selection: Int32Array | null, bit: number, n: number): number {
+  if (selection === null) return n
+  let total = 0
+  for (let at = 0; at < n; at += 32) total += popcount(selectionBits(selection, bit + at, Math.min(32, n - at)))
+  return total
+}
+
+/** raw = base + offset (offset < 2^53) as [low, high] into pair. */
+function addOffset(baseLow: number, baseHigh: number, offset: number, pair: Int32Array): void {
+  const sum = (baseLow >>> 0) + (offset % TWO_POW_32)
+  pair[0] = sum | 0
+  pair[1] = (baseHigh + Math.floor(offset / TWO_POW_32) + (sum >= TWO_POW_32 ? 1 : 0)) | 0
+}
+
+/** A sequence's blocks as v1 records (patched: its low fields as a frame), in the backend's memory too. */
+interface Lens {
+  readonly view: SequenceView
+  readonly file: ResidentFile
+}
+
+const pair = new Int32Array(2)
+const lowPair = new Int32Array(2)
+
+/** The sequence's file as aligned words, and where its data area starts in them: live (WebAssembly memory may have grown). */
+let liveWords: Int32Array<ArrayBufferLike> = new Int32Array(0)
+function dataOf(sequence: SequenceView): number {
+  const bytes = sequence.file.bytes
+  if (liveWords.buffer !== bytes.buffer || liveWords.length !== bytes.buffer.byteLength >>> 2) liveWords = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
+  return bytes.byteOffset + sequence.dataStart
+}
+
+/** Tallies over v2 encodings for one backend (`backend()` asked lazily, as it holds the kernels being made). */
+export function createEncodedTallies(backend: () => ColumnsBackend) {
+  const lenses = new WeakMap<SequenceView, Lens>()
+  const released = new FinalizationRegistry<ResidentFile>((file) => file.release())
+  const entryCache = new WeakMap<SequenceView, Int32Array>()
+
+  function lensOf(sequence: SequenceView): Lens {
+    let lens = lenses.get(sequence)
+    if (lens !== undefined) return lens
+    const source = sequence.records
+    const records = new Int32Array(source.length)
+    for (let at = 0; at < source.length; at += 6) {
+      const kind = source[at] & 0xff, width = (source[at] >>> 8) & 0xff
+      records.set(source.subarray(at, at + 6), at)
+      // Patched: a frame of its low fields (after its byte of patch width), or a constant when they are 0 bits wide.
+      if (kind === Kind.patched) {
+        records[at] = width === 0 ? Kind.constant : Kind.frame | (width << 8)
+        records[at + 1] = source[at + 1] + 1
+        if (width === 0) records[at + 4] = records[at + 5] = 0
+      }
+    }
+    const file = backend().loadWith(records.byteLength, (bytes) => bytes.set(new Uint8Array(records.buffer)))
+    const view: SequenceView = {
+      file: sequence.file, fileName: sequence.fileName, label: sequence.label, count: sequence.count, blockCount: sequence.blockCount,
+      records, recordsStart: file.address - sequence.file.address, dataStart: sequence.dataStart, dataLength: sequence.dataLength,
+      cascade: null,
+      get bytes() { return sequence.bytes },
+      get bufferWords() { return sequence.bufferWords },
+      get dataStartInBuffer() { return sequence.dataStartInBuffer },
+    }
+    lens = { view, file }
+    lenses.set(sequence, lens)
+    released.register(view, file)
+    return lens
+  }
+
+  function entriesOf(entries: SequenceView): Int32Array {
+    let raws = entryCache.get(entries)
+    if (raws === undefined) {
+      raws = new Int32Array(2 * entries.count)
+      backend().decodeRaw(entries, 0, entries.count, raws, 0)
+      entryCache.set(entries, raws)
+    }
+    return raws
+  }
+
+  /** Moves one count from the low value's slot to the value's slot for each selected patch in [from, to) of a patched block. */
+  function patches(
+    sequence: SequenceView, block: number, from: number, to: number, selection: Int32Array | null, bit: number, out: Uint32Array, slots: Slots,
+  ): void {
+    const records = sequence.records, at = 6 * block
+    const width = (records[at] >>> 8) & 0xff, param = records[at] >>> 16
+    const baseLow = records[at + 2], baseHigh = records[at + 3], g = records[at + 5] * TWO_POW_32 + (records[at + 4] >>> 0)
+    const n = Math.min(BLOCK_VALUES, sequence.count - (block << BLOCK_SHIFT))
+    const data = dataOf(sequence) + records[at + 1], words = liveWords
+    const highWidth = fieldAt(words, data, 0, 8), e = param & 1023, list = (param & POSITIONS_LIST_FLAG) !== 0
+    const positionWidth = bitsOf(n - 1)
+    const positionsAt = data + 1 + bytesFor(n * width)
+    const patchesAt = positionsAt + (list ? bytesFor(e * positionWidth) : bytesFor(n))
+    if (list && !positionsIncrease(words, positionsAt, e, n, positionWidth)) throw new Undecided()
+    const scale = 2 ** width
+    forEachException(words, positionsAt, list, e, n, positionWidth, from, to, (position, rank) => {
+      if (selection !== null && ((selection[(bit + position - from) >>> 5] >>> ((bit + position - from) & 31)) & 1) === 0) return
+      const low = fieldAt(words, data + 1, position, width)
+      addOffset(baseLow, baseHigh, g * low, lowPair)
+      addOffset(baseLow, baseHigh, g * (low + scale * fieldAt(words, patchesAt, rank, highWidth)), pair)
+      const was = slots.slot(lowPair[0], lowPair[1]), now = slots.slot(pair[0], pair[1])
+      if (now < 0 && slots.strict) throw new Undecided()
+      if (was >= 0) out[was]--
+      if (now >= 0) out[now]++
+    })
+  }
+
+  /** Adds each run's selected count in [from, to) of a run block to its value's slot. */
+  function runs(
+    sequence: SequenceView, block: number, from: number, to: number, selection: Int32Array | null, bit: number, out: Uint32Array, slots: Slots,
+  ): void {
+    const records = sequence.records, at = 6 * block
+    const width = (records[at] >>> 8) & 0xff, runCount = (records[at] >>> 16) + 1
+    const baseLow = records[at + 2], baseHigh = records[at + 3], g = records[at + 5] * TWO_POW_32 + (records[at + 4] >>> 0)
+    const n = Math.min(BLOCK_VALUES, sequence.count - (block << BLOCK_SHIFT))
+    // A block whose bound (base + g (2^width - 1)) shares the base's slot adds its selected count at once, as v1's kernels do.
+    if (!slots.strict) {
+      addOffset(baseLow, baseHigh, g * (2 ** width - 1), pair)
+      const top = slots.slot(pair[0], pair[1])
+      if (top >= 0 && top === slots.slot(baseLow, baseHigh)) {
+        out[top] += selectedIn(selection, bit, to - from)
+        return
+      }
+    }
+    const data = dataOf(sequence) + records[at + 1], words = liveWords
+    const positionWidth = bitsOf(n - 1), startsAt = data + bytesFor(runCount * width)
+    let start = 0
+    for (let run = 0; run < runCount && start < to; run++) {
+      const end = run + 1 < runCount ? fieldAt(words, startsAt, run, positionWidth) : n
+      if (end <= start || end > n) throw new Undecided()
+      const lo = Math.max(start, from), hi = Math.min(end, to)
+      if (lo < hi) {
+        const selected = selectedIn(selection, bit + lo - from, hi - lo)
+        if (selected > 0) {
+          addOffset(baseLow, baseHigh, g * fieldAt(words, data, run, width), pair)
+          const slot = slots.slot(pair[0], pair[1])
+          if (slot < 0 && slots.strict) throw new Undecided()
+          if (slot >= 0) out[slot] += selected
+        }
+      }
+      start = end
+    }
+  }
+
+  /** Values [first, first + count) tallied from the encodings into out; counting(n) counts codes below n. */
+  function tally(
+    sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array,
+    op: Operation, counting: (n: number) => Operation,
+  ): void {
+    const cascade = sequence.cascade
+    if (cascade === null) return op.inner(sequence, first, count, selection, selectionStart, out)
+    if (cascade.form === 1) {
+      // Codes are below k at open or counting refuses them (as a read would): then the decoding path words it.
+      const k = cascade.entries.count
+      const codeCounts = new Uint32Array(k)
+      tally(cascade.codes, first, count, selection, selectionStart, codeCounts, counting(k), counting)
+      const entries = entriesOf(cascade.entries)
+      for (let code = 0; code < k; code++) {
+        if (codeCounts[code] === 0) continue
+        const slot = op.slots.slot(entries[2 * code], entries[2 * code + 1])
+        if (slot < 0 && op.slots.strict) throw new Undecided()
+        if (slot >= 0) out[slot] += codeCounts[code]
+      }
+      return
+    }
+    if (cascade.form !== 0) return op.decode(sequence, first, count, selection, selectionStart, out)
+    const blocks = cascade.blocks
+    const kinds = blocks.records
+    const words = selection === null ? null : selection.words
+    const end = first + count
+    // Stretches of blocks the lens reads go to v1's kernels in one call each; the rest block by block.
+    for (let index = first; index < end;) {
+      const block = index >>> BLOCK_SHIFT
+      const kind = kinds[6 * block] & 0xff
+      let stop = Math.min(end, (block + 1) << BLOCK_SHIFT)
+      const bit = selectionStart + index - first
+      if (lensKind(kinds[6 * block])) {
+        while (stop < end && lensKind(kinds[6 * (stop >>> BLOCK_SHIFT)])) stop = Math.min(end, stop + BLOCK_VALUES)
+        op.inner(lensOf(blocks).view, index, stop - index, selection, bit, out)
+        for (let at = index; at < stop;) {
+          const b = at >>> BLOCK_SHIFT, next = Math.min(stop, (b + 1) << BLOCK_SHIFT)
+          if ((kinds[6 * b] & 0xff) === Kind.patched) {
+            patches(blocks, b, at - (b << BLOCK_SHIFT), next - (b << BLOCK_SHIFT), words, selectionStart + at - first, out, op.slots)
+          }
+          at = next
+        }
+      } else if (kind === Kind.runs) {
+        runs(blocks, block, index - (block << BLOCK_SHIFT), stop - (block << BLOCK_SHIFT), words, bit, out, op.slots)
+      } else {
+        // Decoded in one stretch with the blocks after it that neither the lens nor runs read.
+        const decoded = (word: number) => !lensKind(word) && (word & 0xff) !== Kind.runs
+        while (stop < end && decoded(kinds[6 * (stop >>> BLOCK_SHIFT)])) stop = Math.min(end, stop + BLOCK_VALUES)
+        op.decode(sequence, index, stop - index, selection, bit, out)
+      }
+      index = stop
+    }
+  }
+
+  /**
+   * Tallies values [first, first + count) of a v2 sequence into out from its encodings, or, when the
+   * encodings cannot say (a value out of range, a block no valid file holds), as decodePath does.
+   */
+  return function tallyEncoded(
+    sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array,
+    op: Operation, counting: (n: number) => Operation,
+  ): void {
+    const before = out.slice()
+    try {
+      tally(sequence, first, count, selection, selectionStart, out, op, counting)
+    } catch (error) {
+      if (!(error instanceof Undecided || error instanceof CorruptIndexException)) throw error
+      out.set(before)
+      op.decode(sequence, first, count, selection, selectionStart, out)
+    }
+  }
+}

@@ -1,0 +1,107 @@
+// Facets and histograms of format 2 answered from the encodings (src/cascade/query-encodings.ts):
+// sequence dictionaries counted by code, patched blocks through v1's kernels plus their patches,
+// run blocks per run (and whole blocks inside one bucket), the rest decoded. Each column's shape is
+// asserted, so the test covers the path it names; answers must equal the format 1 file's, both
+// backends, every DocSet density. A corrupt code gives the error a read gives.
+import { describe, expect, it } from 'vitest'
+import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
+import { signature, summarize } from '../src/cascade/describe.js'
+import { DocSet } from '../src/kernels/doc-set.js'
+import { openColumns } from '../src/read/open.js'
+import type { ColumnsReader } from '../src/read/reader.js'
+import { flushColumns } from '../src/write/columns-writer.js'
+import { seededRandom } from './helpers/random.js'
+
+const BACKENDS = wasmUnavailableReason() === null ? (['ts', 'wasm'] as const) : (['ts'] as const)
+const N = 20_500
+
+function documents() {
+  const random = seededRandom(0x5eed)
+  const terms = Array.from({ length: 300 }, (_, i) => `t${(i * 7919) % 1000}`)
+  return Array.from({ length: N }, (_, i) => ({
+    dictionaryCodes: terms[Math.floor(random() ** 3 * 300)],
+    fewPatches: random() < 0.985 ? `a${Math.floor(random() * 12)}` : `z${Math.floor(random() * 200)}`,
+    runBlocks: (Math.floor(i / 48) % 7) * 1_000_003 + Math.floor(i / 1024) * 99_999_989,
+    patchedFrame: random() < 0.99 ? Math.floor(random() * 100) : 1_000_000 + Math.floor(random() * 1000),
+    linear: i * 3 + Math.floor(random() * 4),
+    smallDictionary: [3, 17, 1000, 5, 99999][Math.floor(random() ** 2 * 5)],
+    // Empty in a few documents: the optional layout maps values to documents around the kernels.
+    when: i % 97 === 5 ? undefined : new Date(Date.UTC(2020, 0, 1) + Math.floor(i / 100) * 3_600_000).toISOString(),
+  }))
+}
+
+const SHAPES: Record<string, string> = {
+  dictionaryCodes: 'dictionary(300 entries, by frequency)[entries: blocks{frame}, codes: blocks{patched}]',
+  fewPatches: 'blocks{patched}',
+  runBlocks: 'blocks{runs}',
+  patchedFrame: 'blocks{patched frame}',
+  linear: 'blocks{linear}',
+  smallDictionary: 'dictionary(5 entries, ascending)[entries: blocks{patched}, codes: blocks{frequent}]',
+  when: 'runs(205 runs)[run values: blocks{linear}, run starts: blocks{linear}]',
+}
+
+const docs = documents()
+const schema = {
+  fields: Object.keys(SHAPES).map((name) => ({
+    name, column: true, type: name === 'when' ? 'date' : ['dictionaryCodes', 'fewPatches'].includes(name) ? 'keyword' : 'integral',
+  })),
+}
+const v1Bytes = flushColumns(schema, docs)!
+const v2Bytes = flushColumns(schema, docs, { format: 2 })!
+
+/** DocSets of several densities (and none, and every document). */
+function docSets(reader: ColumnsReader): (DocSet | undefined)[] {
+  const random = seededRandom(0xd0c5)
+  const sets: (DocSet | undefined)[] = [undefined, reader.allDocuments()]
+  for (const density of [0.001, 0.1, 0.5, 0.97]) {
+    sets.push(DocSet.fromDocuments(reader, Array.from({ length: N }, (_, d) => d).filter(() => random() < density)))
+  }
+  // Only documents of the last partial block, and one stretch across a block edge.
+  sets.push(DocSet.fromDocuments(reader, [N - 3, N - 1]))
+  sets.push(DocSet.fromDocuments(reader, Array.from({ length: 300 }, (_, d) => 1000 + d)))
+  return sets
+}
+
+/** Edges across the column's range: a few buckets (whole blocks inside one) and many (blocks cut). */
+function edgeSets(reader: ColumnsReader, name: string): number[][] {
+  const column = reader.getColumn(name)!
+  const min = Number(column.minRaw), max = Number(column.maxRaw)
+  const even = (buckets: number) => Array.from({ length: buckets + 1 }, (_, b) => Math.floor(min + ((max - min + 1) * b) / buckets))
+  return [even(3), even(7), even(101), [min + 1, Math.floor((min + max) / 2)]]
+}
+
+describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s backend)', (backend) => {
+  it('each column has the shape its path needs', () => {
+    using reader = openColumns(v2Bytes, { backend })
+    const shapes = Object.fromEntries(reader.columns.map((column) => [column.name, signature(summarize(column.values, 2))]))
+    expect(shapes).toEqual(SHAPES)
+  })
+
+  it('facetCounts equal the format 1 file\'s for every DocSet', () => {
+    using v1 = openColumns(v1Bytes, { backend })
+    using v2 = openColumns(v2Bytes, { backend })
+    const [sets1, sets2] = [docSets(v1), docSets(v2)]
+    for (const name of ['dictionaryCodes', 'fewPatches']) {
+      sets1.forEach((set, index) => {
+        expect([...v2.getColumn(name)!.facetCounts(sets2[index])], `${name} set ${index}`).toEqual([...v1.getColumn(name)!.facetCounts(set)])
+      })
+    }
+    // Not zero: the question really counts.
+    expect(v2.getColumn('fewPatches')!.facetCounts().reduce((sum, count) => sum + count, 0)).toBe(N)
+  })
+
+  it('histograms equal the format 1 file\'s for every DocSet and edge set', () => {
+    using v1 = openColumns(v1Bytes, { backend })
+    using v2 = openColumns(v2Bytes, { backend })
+    const [sets1, sets2] = [docSets(v1), docSets(v2)]
+    for (const name of ['runBlocks', 'patchedFrame', 'linear', 'smallDictionary', 'when']) {
+      for (const edges of edgeSets(v1, name)) {
+        const bounds = name === 'when' ? edges.map((edge) => new Date(edge).toISOString()) : edges
+        sets1.forEach((set, index) => {
+          const expected = [...v1.getColumn(name)!.histogram(bounds, set)]
+          expect([...v2.getColumn(name)!.histogram(bounds, sets2[index])], `${name} ${edges.length} edges, set ${index}`).toEqual(expected)
+        })
+      }
+    }
+  })
+})
