@@ -58,6 +58,8 @@ export { checkCanonical } from './canonical'
 export { xxh64, xxh64Finish, xxh64Start, xxh64Update } from './xxh64'
 // Query kernels: facet counts, range filters, aggregates and histograms over runs.
 export { queryCountValues } from './query-count'
+// Format 2 facets: the patches of patched blocks counted through v1's kernel as their low fields.
+export { queryPatchDeltas } from './cascade/query-patches'
 export { queryMatchRange } from './query-range'
 export { queryAggregate } from './query-aggregate'
 export { queryHistogram } from './query-histogram'

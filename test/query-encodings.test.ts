@@ -1,5 +1,5 @@
-// Facets and histograms of format 2 answered from the encodings (src/cascade/query-encodings.ts):
-// sequence dictionaries counted by code, patched blocks through v1's kernels plus their patches,
+// Facets, histograms and range filters of format 2 answered from the encodings (src/cascade/query-encodings.ts,
+// query-adapter.ts): sequence dictionaries counted by code and filtered by a code span, patched blocks through v1's kernels plus their patches,
 // run blocks per run (and whole blocks inside one bucket), the rest decoded. Each column's shape is
 // asserted, so the test covers the path it names; answers must equal the format 1 file's, both
 // backends, every DocSet density. A corrupt code gives the error a read gives.
@@ -17,6 +17,7 @@ const N = 20_500
 
 function documents() {
   const random = seededRandom(0x5eed)
+  const own = seededRandom(0xf4e9)
   const terms = Array.from({ length: 300 }, (_, i) => `t${(i * 7919) % 1000}`)
   return Array.from({ length: N }, (_, i) => ({
     dictionaryCodes: terms[Math.floor(random() ** 3 * 300)],
@@ -25,6 +26,7 @@ function documents() {
     patchedFrame: random() < 0.99 ? Math.floor(random() * 100) : 1_000_000 + Math.floor(random() * 1000),
     linear: i * 3 + Math.floor(random() * 4),
     smallDictionary: [3, 17, 1000, 5, 99999][Math.floor(random() ** 2 * 5)],
+    byFrequency: ((Math.floor(own() ** 4 * 60) * 7919) % 601) * 1000,
     // Empty in a few documents: the optional layout maps values to documents around the kernels.
     when: i % 97 === 5 ? undefined : new Date(Date.UTC(2020, 0, 1) + Math.floor(i / 100) * 3_600_000).toISOString(),
   }))
@@ -37,6 +39,7 @@ const SHAPES: Record<string, string> = {
   patchedFrame: 'blocks{patched frame}',
   linear: 'blocks{linear}',
   smallDictionary: 'dictionary(5 entries, ascending)[entries: blocks{patched}, codes: blocks{frequent}]',
+  byFrequency: 'dictionary(60 entries, by frequency)[entries: blocks{frame}, codes: blocks{frequent patched}]',
   when: 'runs(205 runs)[run values: blocks{linear}, run starts: blocks{linear}]',
 }
 
@@ -102,6 +105,28 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
           expect([...v2.getColumn(name)!.histogram(bounds, sets2[index])], `${name} ${edges.length} edges, set ${index}`).toEqual(expected)
         })
       }
+    }
+  })
+
+  it('range and term filters equal the format 1 file\'s for every DocSet (a span of codes, or codes apart)', () => {
+    using v1 = openColumns(v1Bytes, { backend })
+    using v2 = openColumns(v2Bytes, { backend })
+    const [sets1, sets2] = [docSets(v1), docSets(v2)]
+    const cases: [string, (reader: ColumnsReader, docs: DocSet | undefined) => DocSet][] = [
+      ['one term', (reader, docs) => reader.getColumn('dictionaryCodes')!.termFilter('t919', docs)],
+      ['terms apart', (reader, docs) => reader.getColumn('dictionaryCodes')!.termFilter(['t0', 't28', 't947'], docs)],
+      ['ordinal range', (reader, docs) => reader.getColumn('dictionaryCodes')!.rangeFilter(1, 3, docs)],
+      ['ascending entries', (reader, docs) => reader.getColumn('smallDictionary')!.rangeFilter(4, 1000, docs)],
+      ['no entry', (reader, docs) => reader.getColumn('smallDictionary')!.rangeFilter(6, 16, docs)],
+      ['frequency order', (reader, docs) => reader.getColumn('byFrequency')!.rangeFilter(100_000, 400_000, docs)],
+      ['one frequent value', (reader, docs) => reader.getColumn('byFrequency')!.rangeFilter(0, 0, docs)],
+    ]
+    for (const [name, filter] of cases) {
+      sets1.forEach((set, index) => {
+        const expected = filter(v1, set).toArray()
+        expect([...filter(v2, sets2[index]).toArray()], `${name}, set ${index}`).toEqual([...expected])
+        if (index === 0 && name !== 'no entry') expect(expected.length, name).toBeGreaterThan(0)
+      })
     }
   })
 })

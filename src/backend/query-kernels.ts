@@ -74,6 +74,16 @@ export interface QueryKernels {
     selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
   ): void
   /**
+   * Format 2, optional (the WebAssembly backend): for each selected patch of the patched blocks
+   * among values [first, first + count) of `sequence` (a form-0 cascade), one count from its low
+   * value's slot to its value's (src/cascade/query-encodings.ts). False, with counts left partly
+   * updated, when a value is out of range or a block holds what no valid file does.
+   */
+  countPatches?(
+    sequence: SequenceView, first: number, count: number,
+    selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
+  ): boolean
+  /**
    * Sets bit (outStart + i) of out for each selected value first + i with
    * lo ≤ raw ≤ hi, bounds = [loLow, loHigh, hiLow, hiHigh]; other bits are left as
    * they are. Returns how many values matched.

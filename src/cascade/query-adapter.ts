@@ -29,11 +29,11 @@ class Scratch implements SequenceView {
   readonly dataLength = 8 * CHUNK_VALUES + DATA_PADDING_BYTES
   readonly cascade = null
 
-  constructor(readonly file: ResidentFile) {
+  constructor(readonly file: ResidentFile, width: 32 | 64) {
     this.records = new Int32Array(6 * CHUNK_BLOCKS)
     for (let block = 0; block < CHUNK_BLOCKS; block++) {
-      // Frame blocks of width 64, base 0, divisor 1: each field is the raw value.
-      this.records.set([1 | (64 << 8), 8 * BLOCK_VALUES * block, 0, 0, 1, 0], 6 * block)
+      // Frame blocks of width 64 (or 32), base 0, divisor 1: each field is the raw value (an int32 below 2^31).
+      this.records.set([1 | (width << 8), (width / 8) * BLOCK_VALUES * block, 0, 0, 1, 0], 6 * block)
     }
     file.bytes.set(new Uint8Array(this.records.buffer), 0)
     this.fileName = ''
@@ -53,6 +53,12 @@ class Scratch implements SequenceView {
     return this.file.bytes.byteOffset + RECORDS_BYTES
   }
 
+  /** The data area as one int32 per value (a width 32 scratch). */
+  int32s(count: number): Int32Array {
+    const bytes = this.file.bytes
+    return new Int32Array(bytes.buffer, bytes.byteOffset + RECORDS_BYTES, count)
+  }
+
   /** The data area as int32 words, for the backend's decode to write a chunk into (in place). */
   words(count: number): Int32Array {
     const bytes = this.file.bytes
@@ -66,12 +72,13 @@ class Scratch implements SequenceView {
  */
 export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBackend): QueryKernels {
   let scratch: Scratch | null = null
+  let narrow: Scratch | null = null
   const chunks = (
     sequence: SequenceView, first: number, count: number,
     visit: (chunk: SequenceView, at: number, n: number, values: Int32Array) => void,
   ): void => {
     const owner = backend()
-    scratch ??= new Scratch(owner.loadWith(REGION_BYTES, () => {}))
+    scratch ??= new Scratch(owner.loadWith(REGION_BYTES, () => {}), 64)
     for (let at = 0; at < count; at += CHUNK_VALUES) {
       const n = Math.min(CHUNK_VALUES, count - at)
       owner.decodeRaw(sequence, first + at, n, scratch.words(n), 0)
@@ -80,7 +87,22 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     }
   }
   // The decoding paths of the two counting questions, for what the encodings cannot answer.
+  // Counts: chunks decoded as int32 (checked below n as they are) and counted from a width 32
+  // scratch; a chunk with a value out of range goes through the raw path, which names it.
   const decodedCounts: Tally = (sequence, first, count, selection, selectionStart, counts) => {
+    const owner = backend()
+    narrow ??= new Scratch(owner.loadWith(REGION_BYTES, () => {}), 32)
+    for (let at = 0; at < count; at += CHUNK_VALUES) {
+      const n = Math.min(CHUNK_VALUES, count - at)
+      if (owner.decodeInt32(sequence, first + at, n, counts.length, narrow.int32s(n), 0) < 0) {
+        narrow.count = n
+        inner.countValues(narrow, 0, n, selection, selectionStart + at, counts)
+      } else {
+        rawCounts(sequence, first + at, n, selection, selectionStart + at, counts)
+      }
+    }
+  }
+  const rawCounts: Tally = (sequence, first, count, selection, selectionStart, counts) => {
     chunks(sequence, first, count, (chunk, at, n, values) => {
       try {
         inner.countValues(chunk, 0, n, selection, selectionStart + at, counts)
@@ -99,12 +121,15 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       }
     })
   }
+  const countPatches = inner.countPatches
   const counting = (n: number): Operation => ({
     slots: valueSlots(n),
     inner: (sequence, first, count, selection, selectionStart, counts) => inner.countValues(sequence, first, count, selection, selectionStart, counts),
     decode: decodedCounts,
+    patches: countPatches === undefined ? undefined : (sequence, first, count, selection, selectionStart, counts) => countPatches(sequence, first, count, selection, selectionStart, counts),
   })
-  const tallyEncoded = createEncodedTallies(backend)
+  const { tallyEncoded, codeSpan } = createEncodedTallies(backend)
+  const codeBounds = new Int32Array(4)
   return {
     allocateBitset: (wordCount) => inner.allocateBitset(wordCount),
     countBits: (bitset) => inner.countBits(bitset),
@@ -114,11 +139,33 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       if (count > 0) tallyEncoded(sequence, first, count, selection, selectionStart, counts, counting(counts.length), counting)
     },
     matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart) {
-      if (sequence.cascade === null) return inner.matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart)
+      const cascade = sequence.cascade
+      if (cascade === null) return inner.matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart)
       let matched = 0
-      chunks(sequence, first, count, (chunk, at, n) => {
-        matched += inner.matchRange(chunk, 0, n, bounds, selection, selectionStart + at, out, outStart + at)
+      const raw = (from: number, n: number) => chunks(sequence, from, n, (chunk, at, m) => {
+        matched += inner.matchRange(chunk, 0, m, bounds, selection, selectionStart + from - first + at, out, outStart + from - first + at)
       })
+      // A sequence dictionary whose matching entries have consecutive codes (always, for one term):
+      // the codes are matched against them, decoded as int32 (checked below k as they are).
+      // (No matching entry: decoded anyway, so a code out of range is refused as a read refuses it.)
+      const span = count === 0 ? null : codeSpan(sequence, bounds)
+      if (span === null || span === 'none' || cascade.form !== 1) {
+        raw(first, count)
+        return matched
+      }
+      const owner = backend(), k = cascade.entries.count
+      narrow ??= new Scratch(owner.loadWith(REGION_BYTES, () => {}), 32)
+      codeBounds[0] = span[0]
+      codeBounds[2] = span[1]
+      for (let at = 0; at < count; at += CHUNK_VALUES) {
+        const n = Math.min(CHUNK_VALUES, count - at)
+        if (owner.decodeInt32(cascade.codes, first + at, n, k, narrow.int32s(n), 0) < 0) {
+          narrow.count = n
+          matched += inner.matchRange(narrow, 0, n, codeBounds, selection, selectionStart + at, out, outStart + at)
+        } else {
+          raw(first + at, n)
+        }
+      }
       return matched
     },
     aggregate(sequence, first, count, mode, selection, selectionStart, state) {

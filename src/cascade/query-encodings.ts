@@ -35,23 +35,30 @@ export interface Slots {
   slot(low: number, high: number): number
 }
 
-/** One question over values: its slots, v1's kernel for it, and the decoding path for what the encodings cannot answer. */
+/**
+ * One question over values: its slots, v1's kernel for it, the decoding path for what the
+ * encodings cannot answer, and (counting, where the backend has it) a kernel that moves the
+ * counts of every patched block's patches at once (false: it cannot say).
+ */
 export interface Operation {
   readonly slots: Slots
   readonly inner: Tally
   readonly decode: Tally
+  readonly patches?: (sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array) => boolean
 }
 
 /**
- * Patched blocks go through the lens when they have at most this many patches: each costs a
- * step in JS, where decoding the block in a kernel costs about as much as 64 of them.
+ * Patched blocks go through the lens when they have at most this many patches: each costs a step
+ * in JS (or in a kernel, the second limit), where decoding the block costs about as much as this
+ * many of them (flights-3m's origin codes, 31% patches, count faster decoded).
  */
 const LENS_PATCHES = 64
+const LENS_PATCHES_KERNEL = 128
 
-/** Whether v1's kernels read the block (record word 0) through a lens: v1's own kinds, and patched blocks' low fields when patches are few. */
-function lensKind(word: number): boolean {
+/** Whether v1's kernels read the block (record word 0) through a lens: v1's own kinds, and patched blocks' low fields with at most patchLimit patches. */
+function lensKind(word: number, patchLimit: number): boolean {
   const kind = word & 0xff
-  return kind === Kind.constant || kind === Kind.frame || (kind === Kind.patched && (word >>> 16 & 1023) <= LENS_PATCHES)
+  return kind === Kind.constant || kind === Kind.frame || (kind === Kind.patched && (word >>> 16 & 1023) <= patchLimit)
 }
 
 /** countValues' slots: the value itself, in [0, n). */
@@ -253,9 +260,16 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       const kind = kinds[6 * block] & 0xff
       let stop = Math.min(end, (block + 1) << BLOCK_SHIFT)
       const bit = selectionStart + index - first
-      if (lensKind(kinds[6 * block])) {
-        while (stop < end && lensKind(kinds[6 * (stop >>> BLOCK_SHIFT)])) stop = Math.min(end, stop + BLOCK_VALUES)
+      const patchKernel = op.patches
+      const patchLimit = patchKernel === undefined ? LENS_PATCHES : LENS_PATCHES_KERNEL
+      if (lensKind(kinds[6 * block], patchLimit)) {
+        while (stop < end && lensKind(kinds[6 * (stop >>> BLOCK_SHIFT)], patchLimit)) stop = Math.min(end, stop + BLOCK_VALUES)
         op.inner(lensOf(blocks).view, index, stop - index, selection, bit, out)
+        if (patchKernel !== undefined) {
+          if (!patchKernel(sequence, index, stop - index, selection, bit, out)) throw new Undecided()
+          index = stop
+          continue
+        }
         for (let at = index; at < stop;) {
           const b = at >>> BLOCK_SHIFT, next = Math.min(stop, (b + 1) << BLOCK_SHIFT)
           if ((kinds[6 * b] & 0xff) === Kind.patched) {
@@ -267,7 +281,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
         runs(blocks, block, index - (block << BLOCK_SHIFT), stop - (block << BLOCK_SHIFT), words, bit, out, op.slots)
       } else {
         // Decoded in one stretch with the blocks after it that neither the lens nor runs read.
-        const decoded = (word: number) => !lensKind(word) && (word & 0xff) !== Kind.runs
+        const decoded = (word: number) => !lensKind(word, patchLimit) && (word & 0xff) !== Kind.runs
         while (stop < end && decoded(kinds[6 * (stop >>> BLOCK_SHIFT)])) stop = Math.min(end, stop + BLOCK_VALUES)
         op.decode(sequence, index, stop - index, selection, bit, out)
       }
@@ -276,10 +290,30 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
   }
 
   /**
+   * The codes of a sequence dictionary whose entries lie in [lo, hi] (bounds = [loLow, loHigh,
+   * hiLow, hiHigh]): [first, last] when they are consecutive, 'none', or null (not a dictionary,
+   * or codes apart, as a frequency order leaves them).
+   */
+  function codeSpan(sequence: SequenceView, bounds: Int32Array): [number, number] | 'none' | null {
+    const cascade = sequence.cascade
+    if (cascade === null || cascade.form !== 1) return null
+    const entries = entriesOf(cascade.entries)
+    let from = -1, to = -1
+    for (let code = 0; code < cascade.entries.count; code++) {
+      const low = entries[2 * code], high = entries[2 * code + 1]
+      if (compareInt64(low, high, bounds[0], bounds[1]) < 0 || compareInt64(low, high, bounds[2], bounds[3]) > 0) continue
+      if (from < 0) from = code
+      else if (to !== code - 1) return null
+      to = code
+    }
+    return from < 0 ? 'none' : [from, to]
+  }
+
+  /**
    * Tallies values [first, first + count) of a v2 sequence into out from its encodings, or, when the
    * encodings cannot say (a value out of range, a block no valid file holds), as decodePath does.
    */
-  return function tallyEncoded(
+  const tallyEncoded = function tallyEncoded(
     sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array,
     op: Operation, counting: (n: number) => Operation,
   ): void {
@@ -292,4 +326,5 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       op.decode(sequence, first, count, selection, selectionStart, out)
     }
   }
+  return { tallyEncoded, codeSpan }
 }

@@ -43,6 +43,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
     records: number, data: number, first: number, count: number, selection: number, selectionStart: number,
     edges: number, edgeCount: number, area: number,
   ): number
+  queryPatchDeltas(node: number, first: number, count: number, selection: number, selectionStart: number, deltas: number, n: number): number
   bitsetCount(address: number, words: number): number
   bitsetCombine(target: number, other: number, words: number, operation: number): void
 }
@@ -50,7 +51,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
 const REQUIRED_EXPORTS = [
   'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
-  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'bitsetCount', 'bitsetCombine',
+  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryPatchDeltas', 'bitsetCount', 'bitsetCombine',
   'decodeRawOrdinals', 'cascadeGet', 'cascadeDecode', 'cascadeDecodeFloat64Sortable', 'cascadeDecodeFloat64Exact', 'cascadeDecodeInt32',
   'cascadeDecodeOrdinals', 'cascadeEntriesTable',
   'decodeTerms', 'digitsDecode',
