@@ -21,8 +21,9 @@ export interface Measurement {
 }
 
 /** Runs the tasks side by side in one tinybench run; reports medians. */
-export async function measure(tasks: Measured[], time = 400, warmupTime = 100): Promise<Measurement[]> {
-  const bench = new Bench({ time, warmup: true, warmupTime })
+export async function measure(tasks: Measured[], time = 400, warmupTime = 100, iterations?: number): Promise<Measurement[]> {
+  // iterations: tinybench's least number of calls per task (its default, 64, makes slow tasks take minutes).
+  const bench = new Bench({ time, warmup: true, warmupTime, ...(iterations === undefined ? {} : { iterations, warmupIterations: Math.min(iterations, 5) }) })
   for (const task of tasks) bench.add(task.name, task.run)
   await bench.run()
   return tasks.map((task, index) => {
@@ -39,9 +40,9 @@ export async function measure(tasks: Measured[], time = 400, warmupTime = 100): 
  * its one measurement (one full run here had w=17 into a BigInt64Array at 1.95 G/s, the next
  * at 2.80).
  */
-export async function measureRounds(tasks: Measured[], rounds: number, time: number): Promise<Measurement[]> {
+export async function measureRounds(tasks: Measured[], rounds: number, time: number, iterations?: number): Promise<Measurement[]> {
   const results: Measurement[][] = []
-  for (let round = 0; round < rounds; round++) results.push(await measure(tasks, time, time / 4))
+  for (let round = 0; round < rounds; round++) results.push(await measure(tasks, time, time / 4, iterations))
   return tasks.map((task, index) => {
     const times = results.map((round) => round[index].millisecondsPerCall).sort((a, b) => a - b)
     const milliseconds = times[(times.length - 1) >> 1]

@@ -10,7 +10,7 @@ import type { QueryKernels } from '../backend/query-kernels.js'
 import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { int64ToBigInt } from '../format/int64.js'
-import { bucketSlots, createEncodedTallies, type Operation, type Tally, valueSlots } from './query-encodings.js'
+import { bucketSlots, createEncodedTallies, type Operation, PATCH_LIMITS, type Tally, valueSlots } from './query-encodings.js'
 
 const CHUNK_BLOCKS = 16
 const CHUNK_VALUES = CHUNK_BLOCKS * BLOCK_VALUES
@@ -127,6 +127,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     inner: (sequence, first, count, selection, selectionStart, counts) => inner.countValues(sequence, first, count, selection, selectionStart, counts),
     decode: decodedCounts,
     patches: countPatches === undefined ? undefined : (sequence, first, count, selection, selectionStart, counts) => countPatches(sequence, first, count, selection, selectionStart, counts),
+    patchLimit: countPatches === undefined ? PATCH_LIMITS.typeScript : PATCH_LIMITS.wasmKernel,
   })
   const { tallyEncoded, codeSpan } = createEncodedTallies(backend)
   const codeBounds = new Int32Array(4)
@@ -179,6 +180,8 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
         slots: bucketSlots(edges),
         inner: (view, from, n, chosen, start, out) => inner.histogram(view, from, n, edges, chosen, start, out),
         decode: (view, from, n, chosen, start, out) => chunks(view, from, n, (chunk, at, m) => inner.histogram(chunk, 0, m, edges, chosen, start + at, out)),
+        // The backend with a patch kernel decodes blocks fast: there, many patches are cheaper decoded.
+        patchLimit: countPatches === undefined ? PATCH_LIMITS.typeScript : PATCH_LIMITS.wasmInJs,
       }
       tallyEncoded(sequence, first, count, selection, selectionStart, counts, op, counting)
     },

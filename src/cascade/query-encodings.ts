@@ -45,15 +45,19 @@ export interface Operation {
   readonly inner: Tally
   readonly decode: Tally
   readonly patches?: (sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array) => boolean
+  /** Patched blocks with more patches than this are decoded (PATCH_LIMITS). */
+  readonly patchLimit: number
 }
 
 /**
- * Patched blocks go through the lens when they have at most this many patches: each costs a step
- * in JS (or in a kernel, the second limit), where decoding the block costs about as much as this
- * many of them (flights-3m's origin codes, 31% patches, count faster decoded).
+ * Patched blocks go through the lens when they have at most this many patches (Operation.patchLimit):
+ * each patch costs a step, where decoding the block costs about as much as this many of them. In
+ * TypeScript a patch (~15 ns) beats decoding a block (~11 µs) up to most of the block, and so does
+ * the WebAssembly patch kernel (flights-3m's origin facet, codes with 31% patches: 16 ms against
+ * 21 ms decoding past 128, interleaved runs); patches stepped in JS over WebAssembly's decoding
+ * pay up to about 64.
  */
-const LENS_PATCHES = 64
-const LENS_PATCHES_KERNEL = 128
+export const PATCH_LIMITS = { typeScript: 1023, wasmInJs: 64, wasmKernel: 1023 }
 
 /** Whether v1's kernels read the block (record word 0) through a lens: v1's own kinds, and patched blocks' low fields with at most patchLimit patches. */
 function lensKind(word: number, patchLimit: number): boolean {
@@ -261,7 +265,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       let stop = Math.min(end, (block + 1) << BLOCK_SHIFT)
       const bit = selectionStart + index - first
       const patchKernel = op.patches
-      const patchLimit = patchKernel === undefined ? LENS_PATCHES : LENS_PATCHES_KERNEL
+      const patchLimit = op.patchLimit
       if (lensKind(kinds[6 * block], patchLimit)) {
         while (stop < end && lensKind(kinds[6 * (stop >>> BLOCK_SHIFT)], patchLimit)) stop = Math.min(end, stop + BLOCK_VALUES)
         op.inner(lensOf(blocks).view, index, stop - index, selection, bit, out)
