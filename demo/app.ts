@@ -1,5 +1,5 @@
 /**
- * The faceting demo: downloads build/flights-3m.oixk straight into the reader
+ * The faceting demo: downloads build/flights-3m.v2.oixk (format 2) straight into the reader
  * bundle's memory (openColumnsFromUrl, with a progress bar) and cross-filters four views (origin and destination facets, delay and
  * date histograms). Each view counts the flights that pass every filter except
  * its own, so a view never filters itself away. Plain DOM and SVG.
@@ -15,7 +15,8 @@ const DIMENSIONS: Dimension[] = ['origin', 'destination', 'delay', 'date']
 const DAY = 86_400_000
 const DELAY_EDGES = Array.from({ length: 21 }, (_, index) => -60 + 15 * index)
 const FACET_ROWS = 12
-const FILE_NAME = 'flights-3m.oixk'
+/** The format 2 file; `?format=1` downloads the format 1 file of the same flights, to compare. */
+const FILE_NAME = new URLSearchParams(location.search).get('format') === '1' ? 'flights-3m.oixk' : 'flights-3m.v2.oixk'
 
 /** What the page shows, for people and for the Chromium test. */
 export interface DemoStatus {
@@ -56,6 +57,18 @@ const charts = new Map<'delay' | 'date', Chart>()
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 const column = (name: Dimension): Column => reader!.getColumn(name)!
+
+/** The bytes downloaded beside the same documents in format 1 and Parquet (build/flights-3m.sizes.json, written by the server). */
+async function showSizes(downloaded: number): Promise<void> {
+  const response = await fetch('/build/flights-3m.sizes.json')
+  if (!response.ok) return
+  const sizes = await response.json() as { v1: number; v2: number; parquet: number; parquetZstd: number | null }
+  const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
+  const v2 = FILE_NAME.includes('.v2.')
+  element('download-sizes').textContent = `Downloaded ${megabytes(downloaded)} (format ${v2 ? 2 : 1}); the same flights are ` +
+    `${megabytes(v2 ? sizes.v1 : sizes.v2)} in format ${v2 ? 1 : 2}, ` +
+    `${megabytes(sizes.parquet)} as the Parquet file${sizes.parquetZstd === null ? '' : `, ${megabytes(sizes.parquetZstd)} in Parquet ZSTD`}.`
+}
 
 /** The download's progress bar and text (no total: an indeterminate bar). */
 function showProgress(loaded: number, total: number | null): void {
@@ -326,6 +339,7 @@ async function main(): Promise<void> {
     document.querySelector<HTMLInputElement>('input[value="ts"]')!.checked = true
   }
   wire()
+  await showSizes(first.bytes.length)
   element('loading').hidden = true
   element('app').hidden = false
   show(first, downloaded)

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DemoStatus } from '../../demo/app.js'
-import { ensureFlights } from '../../demo/flights.js'
+import { type DemoSizes, ensureDemoFiles } from '../../demo/flights.js'
 import { openColumns } from '../../src/index.js'
 import type { ColumnsReader } from '../../src/read/reader.js'
 import { bundleDirectory, ROOT } from './bundles.js'
@@ -74,9 +74,12 @@ describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () =>
   let browser: Awaited<ReturnType<typeof launchChromium>>
   let reader: ColumnsReader
   let fileBytes = 0
+  let sizes: DemoSizes
   beforeAll(async () => {
-    const file = await ensureFlights()
-    reader = openColumns(new Uint8Array(readFileSync(file)))
+    const files = await ensureDemoFiles()
+    sizes = files.sizes
+    reader = openColumns(new Uint8Array(readFileSync(files.v2Path)))
+    expect(reader.format).toBe(2)
     fileBytes = reader.bytes.length
     server = await startServer(await bundleDirectory(['oixk-reader']))
     browser = await launchChromium()
@@ -95,7 +98,10 @@ describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () =>
       await page.goto(`${server.origin}${path}`)
       await page.waitForFunction(() => (window as unknown as { oixkDemo?: DemoStatus }).oixkDemo?.ready === true, null, { timeout: 90_000 })
       // The download's progress bar and text as openColumnsFromUrl's onProgress last left them.
-      const progress = await page.evaluate(() => [(document.getElementById('download') as HTMLProgressElement).value, document.getElementById('download-status')!.textContent])
+      const progress = await page.evaluate(() => [
+        (document.getElementById('download') as HTMLProgressElement).value, document.getElementById('download-status')!.textContent,
+        document.getElementById('download-sizes')!.textContent,
+      ])
       const initial = await shown(page)
       const term = initial.origin[2][0]
       const before = (await status(page)).interactions
@@ -147,7 +153,11 @@ describe.skipIf(chromiumMissing !== null)('the faceting demo in Chromium', () =>
     const { term, progress, initial, afterClick, afterRange, afterDrag, dateRange, clickStatus, rangeStatus, dragStatus, warm } = wasmSession
     expect(clickStatus.backend).toBe('wasm')
     const megabytes = (fileBytes / 1e6).toFixed(1)
-    expect(progress).toEqual([1, `${megabytes} of ${megabytes} MB, opening…`])
+    const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`
+    expect(progress).toEqual([1, `${megabytes} of ${megabytes} MB, opening…`,
+      `Downloaded ${mb(fileBytes)} (format 2); the same flights are ${mb(sizes.v1)} in format 1, ${mb(sizes.parquet)} as the Parquet file` +
+      `${sizes.parquetZstd === null ? '' : `, ${mb(sizes.parquetZstd)} in Parquet ZSTD`}.`])
+    expect(fileBytes).toBeLessThan(sizes.v1)
     expect(initial).toEqual(expected(reader, null, null, []))
     expect(afterClick).toEqual(expected(reader, term, null, [term]))
     expect(afterRange).toEqual(expected(reader, term, [0, 59], [term]))
