@@ -96,4 +96,23 @@ export interface QueryKernels {
     sequence: SequenceView, first: number, count: number, edges: Int32Array,
     selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
   ): void
+  /**
+   * Multi layout, documents [from, to) (from a multiple of 32): document d holds values
+   * [offsets[d], offsets[d + 1]) of `values`, and bit d - from of docs selects it (null: all).
+   * counts[o] += 1 for each selected document holding ordinal o, once however often it holds it.
+   * An ordinal outside [0, counts.length) raises countValues' CorruptIndexException.
+   */
+  countDistinct(
+    offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null, counts: Uint32Array,
+  ): void
+  /**
+   * The same walk, setting bit d - from of out for each selected document with a matching value
+   * and clearing the others (every word of out for [from, to) is written; out may be docs). `test`:
+   * a Uint8Array by ordinal (1: matches; an ordinal outside it raises as countDistinct does), or
+   * bounds [loLow, loHigh, hiLow, hiHigh] (an Int32Array): lo ≤ raw ≤ hi matches.
+   */
+  matchAny(
+    offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null,
+    test: Uint8Array | Int32Array, out: BitsetMemory,
+  ): void
 }

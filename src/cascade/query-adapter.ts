@@ -82,6 +82,9 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     allocateBitset: (wordCount) => inner.allocateBitset(wordCount),
     countBits: (bitset) => inner.countBits(bitset),
     combineBits: (target, other, operation) => inner.combineBits(target, other, operation),
+    // The multi-valued kernels decode cascades themselves.
+    countDistinct: inner.countDistinct,
+    matchAny: inner.matchAny,
     countValues(sequence, first, count, selection, selectionStart, counts) {
       if (sequence.cascade === null) return inner.countValues(sequence, first, count, selection, selectionStart, counts)
       chunks(sequence, first, count, (chunk, at, n, values) => {
