@@ -36,12 +36,13 @@ function decodeAny(records: usize, data: usize, first: u32, n: u32, out: usize):
  * (records, data), or (0, node) for a v2 cascade. sel: selection bitset (bit d - from selects
  * document d; 0: all). area: work memory of TABLE_AT bytes plus the task's table. mode 0: facet,
  * counts (u32[n] at the table) += 1 per selected document per distinct ordinal, with a stamp per
- * ordinal (u32[n] after the counts, zeroed here) naming the last document that held it;
- * mode 1: membership, table = u8[n] by ordinal; mode 2: range, lo and hi i64 at scratch+0 and +8.
- * Modes 1 and 2 write word (d - from) >> 5 of out for every document word of the range: bit set
- * for each selected document with a matching value, others clear (out may be sel). Status 0; 1,
- * 5 or 6 from a decode (+16 when decoding values); 4: the first ordinal of a selected document
- * outside [0, n) (scratch: value index, raw at +8).
+ * ordinal (u32[n] after the counts, zeroed here) naming the last document that held it. Mode 3:
+ * value v matches when bit v of the value bitset at u32 scratch+0 is set; writes word (d - from)
+ * >> 5 of out for every document word of the range: bit set for each selected document with a
+ * matching value, others clear (out may be sel). Mode 4 (from = 0) sets bit v of out (a value
+ * bitset, zeroed) for each value v of a selected document. Modes 3 and 4 decode no values.
+ * Status 0; 1, 5 or 6 from a decode (+16 when decoding values); 4: the first ordinal of a
+ * selected document outside [0, n) (scratch: value index, raw at +8).
  */
 export function queryMulti(
   offRecords: usize, offData: usize, valRecords: usize, valData: usize, from: u32, to: u32,
@@ -49,7 +50,7 @@ export function queryMulti(
 ): i32 {
   const offsets = area, selected = area + SELECTED_AT, hits = area + HITS_AT, marks = area + MARKS_AT
   const values = area + VALUES_AT, table = area + TABLE_AT, stamps = table + (<usize>n << 2)
-  const lo = load<i64>(SCRATCH), hi = load<i64>(SCRATCH, 8)
+  const valueBits = <usize>load<u32>(SCRATCH)
   if (mode == 0) memory.fill(table, 0, <usize>n << 3)
   for (let start = from; start < to; start += CHUNK) {
     const count = min(CHUNK, to - start)
@@ -72,7 +73,7 @@ export function queryMulti(
       let marked: u32 = 0, d: u32 = 0
       for (let at = <u32>load<i64>(offsets); at < end; at += CAP) {
         const m = min(CAP, end - at)
-        status = decodeAny(valRecords, valData, at, m, values)
+        status = mode == 0 ? decodeAny(valRecords, valData, at, m, values) : OK
         if (status != OK) return status + FROM_VALUES
         memory.fill(marks, 0, <usize>m << 1)
         while (marked < count) {
@@ -90,13 +91,17 @@ export function queryMulti(
           const x = load<i64>(values + (<usize>i << 3))
           // Filters mask unselected documents per word at the end; facets and errors need the bit here.
           const bit = (load<u32>(selected + (<usize>(d >>> 5) << 2)) >>> (d & 31)) & 1
-          let hit: u32 = 0
-          if (mode == 2) hit = <u32>(x >= lo) & <u32>(x <= hi)
-          else if (<u64>x >= <u64>n) {
-            if (bit != 0) return valueRangeError(at + i, x)
+          let hit: u32 = 0, v = at + i
+          if (mode == 4) {
+            const o = out + (<usize>(v >>> 5) << 2)
+            store<u32>(o, load<u32>(o) | (bit << (v & 31)))
             continue
-          } else if (mode == 1) hit = load<u8>(table + <usize>x)
-          else {
+          }
+          if (mode == 3) hit = (load<u32>(valueBits + (<usize>(v >>> 5) << 2)) >>> (v & 31)) & 1
+          else if (<u64>x >= <u64>n) {
+            if (bit != 0) return valueRangeError(v, x)
+            continue
+          } else {
             const stamp = stamps + (<usize>x << 2), slot = table + (<usize>x << 2), mine = start + d + 1
             store<u32>(slot, load<u32>(slot) + (bit & <u32>(load<u32>(stamp) != mine)))
             store<u32>(stamp, mine)
@@ -112,7 +117,7 @@ export function queryMulti(
         store<u32>(hits + (<usize>word << 2), acc)
       }
     }
-    if (mode != 0) {
+    if (mode == 3) {
       for (let w: u32 = 0; w < words; w++) store<u32>(outWords + (<usize>w << 2), load<u32>(hits + (<usize>w << 2)) & load<u32>(selected + (<usize>w << 2)))
     }
   }

@@ -1,5 +1,6 @@
 /**
- * Model-based test of the multi-valued query kernels (countDistinct, matchAny):
+ * Model-based test of the multi-valued query kernels (countDistinct; matchAny, under
+ * termFilter, rangeFilter, boundingBoxFilter, aggregate and histogram with a DocSet):
  * multi columns of every type with 0..8 values per document, duplicates inside
  * documents, empty documents at the chunk edges (1023, 1024, 1025), a run of
  * long documents (a chunk's values split into pieces) and one document longer
@@ -141,7 +142,6 @@ describe('multi-valued kernels: a corrupt ordinal', () => {
       const reader = openColumns(bytes, { backend, fileName: 'bad.oixk' })
       const column = reader.getColumn('t')!
       expect(thrown(() => column.facetCounts()), backend).toBe(expected)
-      expect(thrown(() => column.termFilter([column.term(3)])), backend).toBe(expected)
       // Value 2,000 belongs to document 666 (3 values each): a DocSet without it reads no bad ordinal.
       const others = DocSet.fromDocuments(reader, [0, 665, 667, 1099])
       expect(thrown(() => column.facetCounts(others)), backend).toBe('none')

@@ -106,13 +106,13 @@ export interface QueryKernels {
     offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null, counts: Uint32Array,
   ): void
   /**
-   * The same walk, setting bit d - from of out for each selected document with a matching value
-   * and clearing the others (every word of out for [from, to) is written; out may be docs). `test`:
-   * a Uint8Array by ordinal (1: matches; an ordinal outside it raises as countDistinct does), or
-   * bounds [loLow, loHigh, hiLow, hiHigh] (an Int32Array): lo ≤ raw ≤ hi matches.
+   * The same walk. With a value bitset `test` (bit v: value v matches), sets bit d - from of out
+   * for each selected document with a matching value and clears the others (every word of out for
+   * [from, to) is written; out may be docs). With test null, the selected documents' values
+   * instead: bit v of out (a zeroed value bitset; from = 0) set for each value v they hold.
    */
   matchAny(
     offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null,
-    test: Uint8Array | Int32Array, out: BitsetMemory,
+    test: BitsetMemory | null, out: BitsetMemory,
   ): void
 }

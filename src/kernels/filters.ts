@@ -1,7 +1,7 @@
 /**
  * rangeFilter, termFilter and boundingBoxFilter: value matches from the
- * matchRange kernel, mapped to documents per layout; multi columns (but geo)
- * take the matchAny kernel, which maps values to documents itself (any value).
+ * matchRange kernel, mapped to documents per layout (multi: any value, in the
+ * matchAny kernel).
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
@@ -94,27 +94,13 @@ function fillRanges(
       temporaries.push(matches)
       matchRanges(backend, sequence, ranges, selection, matches)
       result.clear()
-      valuesToDocuments(column, backend, matches.words, result.words)
+      valuesToDocuments(column, backend, matches, result)
     }
   } finally {
     releaseSelection(selected)
     for (const temporary of temporaries) temporary.release()
     if (selectionSource !== filter) selectionSource!.release()
   }
-}
-
-/**
- * Multi columns: documents with any value passing `test` (a membership table by ordinal, or
- * bounds; null: none), in one kernel walk over offsets and values, the DocSet unexpanded.
- */
-function anyValueFilter(
-  column: Column, backend: ColumnsBackend, docs: DocSet | null | undefined, out: DocSet | undefined, test: Uint8Array | Int32Array | null,
-): DocSet {
-  const filter = filterOf(column, backend, docs)
-  return intoOutput(column, backend, out, (result) => {
-    if (test === null) result.clear()
-    else backend.query.matchAny(column.offsets!, column.values, 0, column.maxDoc, filter === null ? null : filter.memory, test, result.memory)
-  })
 }
 
 /** Documents with a value in [lo, hi] (inclusive, natural units); see Column.rangeFilter. */
@@ -125,7 +111,6 @@ export function rangeFilter(
   const rawLo = rawBound(column.name, column.type, lo, 'lower')
   const rawHi = rawBound(column.name, column.type, hi, 'upper')
   const ranges: RawRanges = rawLo === null || rawHi === null ? [] : [[rawLo, rawHi]]
-  if (column.layout === 'multi') return anyValueFilter(column, backend, docs, out, rawLo === null || rawHi === null || rawLo > rawHi ? null : boundsOf(rawLo, rawHi))
   return filterDocuments(column, backend, docs, out, ranges, null)
 }
 
@@ -155,11 +140,6 @@ export function termFilter(
   for (const term of termList(column.name, terms)) {
     const ordinal = column.dictionary!.lookupOrdinal(term)
     if (ordinal >= 0) ordinals.push(ordinal)
-  }
-  if (column.layout === 'multi') {
-    const table = new Uint8Array(column.dictionary!.termCount)
-    for (const ordinal of ordinals) table[ordinal] = 1
-    return anyValueFilter(column, backend, docs, out, ordinals.length === 0 ? null : table)
   }
   ordinals.sort((a, b) => a - b)
   // Consecutive ordinals share one range: one kernel pass per run of terms.
@@ -214,7 +194,7 @@ function fillMembers(column: Column, backend: ColumnsBackend, ordinals: Set<numb
     if (column.layout === 'dense') result.words.set(matchWords)
     else {
       result.clear()
-      valuesToDocuments(column, backend, matchWords, result.words)
+      valuesToDocuments(column, backend, matches, result)
     }
   } finally {
     releaseSelection(selected)

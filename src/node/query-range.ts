@@ -107,32 +107,18 @@ function selectValues(
   return { memory, start: 0, temporary: true }
 }
 
-/**
- * A multi-valued kernel over the range, given the range's words of the filter and of `out`
- * as kernel memory (bit 0: document `from`): the TS kernels use them in place, WebAssembly's
- * get copies in its memory (out copied back).
- */
-function multiInRange(
-  backend: ColumnsBackend, filter: Int32Array | null, range: DocumentRange, out: Int32Array | null,
-  run: (docs: BitsetMemory | null, result: BitsetMemory | null) => void,
-): void {
-  const first = range.from >>> 5, end = (range.to + 31) >>> 5
-  const local = (words: Int32Array | null): BitsetMemory | null => {
-    if (words === null) return null
-    if (usesWordsInPlace(backend)) return inPlace(words.subarray(first, end))
-    const memory = backend.query.allocateBitset(end - first)
-    memory.words.set(words.subarray(first, end))
-    return memory
+/** Multi: countDistinct over the range, the filter's words of the range in place (TS) or copied into WebAssembly's memory. */
+function countDistinctInRange(column: Column, backend: ColumnsBackend, filter: Int32Array | null, range: DocumentRange, counts: Uint32Array): void {
+  const words = filter === null ? null : filter.subarray(range.from >>> 5, (range.to + 31) >>> 5)
+  let docs: BitsetMemory | null = null
+  if (words !== null) {
+    docs = usesWordsInPlace(backend) ? inPlace(words) : backend.query.allocateBitset(words.length)
+    if (docs.words !== words) docs.words.set(words)
   }
-  const docs = local(filter)
-  let result: BitsetMemory | null = null
   try {
-    result = local(out)
-    run(docs, result)
-    if (out !== null && !usesWordsInPlace(backend)) out.set(result!.words, first)
+    backend.query.countDistinct(column.offsets!, column.values, range.from, range.to, docs, counts)
   } finally {
     docs?.release()
-    result?.release()
   }
 }
 
@@ -141,7 +127,7 @@ export function facetCountsInRange(column: Column, backend: ColumnsBackend, filt
   expectType(column, 'facetCounts', column.type === 'keyword' || column.type === 'bool', 'keyword/bool')
   const counts = new Uint32Array(column.type === 'bool' ? 2 : column.dictionary!.termCount)
   if (column.layout === 'multi') {
-    multiInRange(backend, filter, range, null, (docs) => backend.query.countDistinct(column.offsets!, column.values, range.from, range.to, docs, counts))
+    countDistinctInRange(column, backend, filter, range, counts)
     return counts
   }
   const [first, end] = valueRange(column, backend, range)
@@ -180,11 +166,6 @@ export function filterInRange(
   column: Column, backend: ColumnsBackend, filter: Int32Array | null, range: DocumentRange, out: Int32Array,
   ranges: RawRanges, second: { sequence: SequenceView; ranges: RawRanges } | null,
 ): void {
-  // Multi, one range or none: the matchAny kernel maps values to documents itself.
-  if (column.layout === 'multi' && second === null && ranges.length <= 1) {
-    if (ranges.length === 1 && ranges[0][0] <= ranges[0][1]) matchAnyInRange(column, backend, filter, range, out, new Int32Array(setBounds(ranges[0][0], ranges[0][1])))
-    return
-  }
   const { from, to } = range
   const [first, end] = valueRange(column, backend, range)
   const count = end - first
@@ -236,7 +217,6 @@ export function memberFilterInRange(
   const termCount = column.dictionary!.termCount
   const member = new Uint8Array(termCount)
   for (const ordinal of ordinals) member[ordinal] = 1
-  if (column.layout === 'multi') return matchAnyInRange(column, backend, filter, range, out, member)
   const [first, end] = valueRange(column, backend, range)
   const selection = selectValues(column, backend, filter, range, first, end)
   const matches = backend.query.allocateBitset(Math.max(1, (end - first + 31) >>> 5))
@@ -269,13 +249,6 @@ export function memberFilterInRange(
     release(selection)
     matches.release()
   }
-}
-
-/** Multi: the range's documents with any value passing `test` (see QueryKernels.matchAny), into out. */
-function matchAnyInRange(
-  column: Column, backend: ColumnsBackend, filter: Int32Array | null, range: DocumentRange, out: Int32Array, test: Uint8Array | Int32Array,
-): void {
-  multiInRange(backend, filter, range, out, (docs, result) => backend.query.matchAny(column.offsets!, column.values, range.from, range.to, docs, test, result!))
 }
 
 /** Documents of the range with a matching value (bit v - first of matches is value v). */

@@ -95,10 +95,7 @@ function termFilterInRange(column: Column, backend: ColumnsBackend, request: Que
     else ranges.push([BigInt(ordinal), BigInt(ordinal)])
   }
   const range = { from: request.from, to: request.to }
-  // Multi: one membership walk of offsets and values (no ordinals: nothing to set).
-  if (column.layout === 'multi') {
-    if (ordinals.length > 0) memberFilterInRange(column, backend, request.filter, range, request.out!, ordinals)
-  } else if (ranges.length <= MAX_TERM_RANGES) filterInRange(column, backend, request.filter, range, request.out!, ranges, null)
+  if (ranges.length <= MAX_TERM_RANGES) filterInRange(column, backend, request.filter, range, request.out!, ranges, null)
   else memberFilterInRange(column, backend, request.filter, range, request.out!, ordinals)
 }
 

@@ -9,7 +9,6 @@
  */
 import type { SequenceView } from '../backend.js'
 import type { BitsetMemory } from '../query-kernels.js'
-import { compareInt64 } from '../../format/int64.js'
 import { decodeRaw } from './decode.js'
 import { countRangeError } from './query-scan.js'
 
@@ -23,16 +22,16 @@ const hits = new Int32Array(32)
 let stamps = new Int32Array(0)
 
 /**
- * QueryKernels.countDistinct (task: the counts) and matchAny (task: a membership table or
- * bounds, and out): one walk, as assembly/query-multi.ts's queryMulti.
+ * QueryKernels.countDistinct (task: the counts) and matchAny (task: a value bitset or
+ * null, and out): one walk, as assembly/query-multi.ts's queryMulti.
  */
 export function walkMulti(
   offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null,
-  task: Uint32Array | Uint8Array | Int32Array, out: BitsetMemory | null,
+  task: Uint32Array | BitsetMemory | null, out: BitsetMemory | null,
 ): void {
   const selection = docs === null ? null : docs.words, output = out === null ? null : out.words
-  const counts = task instanceof Uint32Array ? task : null, bounds = task instanceof Int32Array ? task : null
-  const n = task.length
+  const counts = task instanceof Uint32Array ? task : null, valueBits = task === null || counts !== null ? null : (task as BitsetMemory).words
+  const n = counts !== null ? counts.length : 0
   if (counts !== null) {
     if (stamps.length < n) stamps = new Int32Array(n)
     stamps.fill(0, 0, n)
@@ -53,19 +52,20 @@ export function walkMulti(
       let marked = 0, d = 0
       for (let at = offsetWords[0] >>> 0; at < end; at += CAP) {
         const m = Math.min(CAP, end - at)
-        decodeRaw(values, at, m, valueWords, 0)
+        if (counts !== null) decodeRaw(values, at, m, valueWords, 0)
         marks.fill(0, 0, m)
         for (let e = 0; marked < count && (e = offsetWords[2 * marked + 2] >>> 0) < at + m; marked++) marks[e - at]++
         for (let i = 0; i < m; i++) {
           d += marks[i]
-          const low = valueWords[2 * i], high = valueWords[2 * i + 1]
-          const bit = (selected[d >>> 5] >>> (d & 31)) & 1
-          if (bounds !== null) {
-            if (compareInt64(low, high, bounds[0], bounds[1]) >= 0 && compareInt64(low, high, bounds[2], bounds[3]) <= 0) hits[d >>> 5] |= 1 << (d & 31)
-          } else if (high !== 0 || low >>> 0 >= n) {
-            if (bit !== 0) countRangeError(values, at + i, low, high, n)
-          } else if (counts === null) hits[d >>> 5] |= task[low] << (d & 31)
+          const bit = (selected[d >>> 5] >>> (d & 31)) & 1, v = at + i
+          if (valueBits !== null) hits[d >>> 5] |= ((valueBits[v >>> 5] >>> (v & 31)) & 1) << (d & 31)
+          else if (counts === null) output![v >>> 5] |= bit << (v & 31)
           else {
+            const low = valueWords[2 * i], high = valueWords[2 * i + 1]
+            if (high !== 0 || low >>> 0 >= n) {
+              if (bit !== 0) countRangeError(values, v, low, high, n)
+              continue
+            }
             const mine = start + d + 1
             counts[low] += bit & (stamps[low] !== mine ? 1 : 0)
             stamps[low] = mine
@@ -73,6 +73,6 @@ export function walkMulti(
         }
       }
     }
-    if (output !== null) for (let w = 0; w < words; w++) output[firstWord + w] = hits[w] & selected[w]
+    if (valueBits !== null) for (let w = 0; w < words; w++) output![firstWord + w] = hits[w] & selected[w]
   }
 }

@@ -103,13 +103,12 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
     throw new Error(`oixk: query kernel status ${status}`)
   }
 
-  /** queryMulti (mode 0 facet, 1 membership table, 2 range in scratch); +16 in a status: the values failed. */
+  /** queryMulti (mode 0 facet, 3 value bits to documents, 4 documents to value bits); +16 in a status: the values failed. */
   function multi(
     offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null, out: BitsetMemory | null,
-    mode: number, n: number, table: Uint8Array | null,
+    mode: number, n: number,
   ): number {
     const at = area(MULTI_TABLE + 8 * n)
-    if (table !== null) runtime.bytes.set(table, at + MULTI_TABLE)
     const place = (sequence: SequenceView): [number, number] => {
       const file = sequence.file.address
       return sequence.cascade === null ? [file + sequence.recordsStart, file + sequence.dataStart] : [0, file + sequence.cascade.start]
@@ -121,13 +120,13 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
 
   return {
     countDistinct(offsets, values, from, to, docs, counts) {
-      const n = counts.length, at = multi(offsets, values, from, to, docs, null, 0, n, null) >>> 2
+      const n = counts.length, at = multi(offsets, values, from, to, docs, null, 0, n) >>> 2
       for (let value = 0; value < n; value++) counts[value] += runtime.words[at + value] >>> 0
     },
 
     matchAny(offsets, values, from, to, docs, test, out) {
-      if (test instanceof Int32Array) runtime.words.set(test, scratchWord)
-      multi(offsets, values, from, to, docs, out, test instanceof Int32Array ? 2 : 1, test.length, test instanceof Uint8Array ? test : null)
+      runtime.words[scratchWord] = selectionAddress(test)
+      multi(offsets, values, from, to, docs, out, test === null ? 4 : 3, 0)
     },
 
     allocateBitset(wordCount: number): BitsetMemory {
