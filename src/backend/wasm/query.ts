@@ -103,7 +103,7 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
     throw new Error(`oixk: query kernel status ${status}`)
   }
 
-  /** queryMulti (mode 0 facet, 3 value bits to documents, 4 documents to value bits); +16 in a status: the values failed. */
+  /** queryMulti (mode 0 facet, 1 value bits to documents, 2 documents to value bits); +16 in a status: the values failed. */
   function multi(
     offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null, out: BitsetMemory | null,
     mode: number, n: number,
@@ -126,7 +126,7 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
 
     matchAny(offsets, values, from, to, docs, test, out) {
       runtime.words[scratchWord] = selectionAddress(test)
-      multi(offsets, values, from, to, docs, out, test === null ? 4 : 3, 0)
+      multi(offsets, values, from, to, docs, out, test === null ? 2 : 1, 0)
     },
 
     allocateBitset(wordCount: number): BitsetMemory {
