@@ -63,6 +63,8 @@ export { queryPatchDeltas } from './cascade/query-patches'
 export { queryMatchRange } from './query-range'
 export { queryAggregate } from './query-aggregate'
 export { queryHistogram } from './query-histogram'
+// Multi-valued columns: distinct facet counts and any-value filters over offsets and values together.
+export { queryMulti } from './query-multi'
 // DocSet operations: population count and in-place and / or / and-not.
 export { bitsetCombine, bitsetCount } from './bitset'
 

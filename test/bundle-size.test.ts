@@ -19,12 +19,12 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
 /**
  * The reader's target (the format 2 issues), and the ceiling the test holds while the target is
  * missed: format 2's decoders (cascades, then keyword dictionaries) put it at 41.9 KB, its
- * facets and histograms from the encodings at 43.6 KB.
+ * facets and histograms from the encodings at 43.6 KB, the multi-valued kernels at 44.7 KB.
  */
 const TARGET_BYTES = 30 * 1024
 const BUDGET_BYTES = 44 * 1024
 const FALLBACK_BUDGET_BYTES = 15 * 1024
-const TOGETHER_BUDGET_BYTES = 58 * 1024
+const TOGETHER_BUDGET_BYTES = 59 * 1024
 /** The full check re-encodes dictionaries, so its chunk holds the FSST trainer. */
 const VERIFY_BUDGET_BYTES = 6 * 1024
 
@@ -92,7 +92,7 @@ describe('browser bundles', () => {
     expect(size).toBeLessThanOrEqual(BUDGET_BYTES)
   })
 
-  it('its pure-TypeScript fallback (two chunks) is at most 15 KB gzip, with the main file at most 58 KB; the full check\'s chunk at most 6 KB', () => {
+  it('its pure-TypeScript fallback (two chunks) is at most 15 KB gzip, with the main file at most 59 KB; the full check\'s chunk at most 6 KB', () => {
     const main = gzipped(read('oixk-reader.js'))
     const fallback = read('oixk-reader-ts.js')
     const size = gzipped(fallback) + gzipped(read('oixk-reader-shared.js'))

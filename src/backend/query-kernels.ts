@@ -106,4 +106,23 @@ export interface QueryKernels {
     sequence: SequenceView, first: number, count: number, edges: Int32Array,
     selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
   ): void
+  /**
+   * Multi layout, documents [from, to) (from a multiple of 32): document d holds values
+   * [offsets[d], offsets[d + 1]) of `values`, and bit d - from of docs selects it (null: all).
+   * counts[o] += 1 for each selected document holding ordinal o, once however often it holds it.
+   * An ordinal outside [0, counts.length) raises countValues' CorruptIndexException.
+   */
+  countDistinct(
+    offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null, counts: Uint32Array,
+  ): void
+  /**
+   * The same walk. With a value bitset `test` (bit v: value v matches), sets bit d - from of out
+   * for each selected document with a matching value and clears the others (every word of out for
+   * [from, to) is written; out may be docs). With test null, the selected documents' values
+   * instead: bit v of out (a zeroed value bitset; from = 0) set for each value v they hold.
+   */
+  matchAny(
+    offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null,
+    test: BitsetMemory | null, out: BitsetMemory,
+  ): void
 }

@@ -135,6 +135,9 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     allocateBitset: (wordCount) => inner.allocateBitset(wordCount),
     countBits: (bitset) => inner.countBits(bitset),
     combineBits: (target, other, operation) => inner.combineBits(target, other, operation),
+    // The multi-valued kernels decode cascades themselves.
+    countDistinct: inner.countDistinct,
+    matchAny: inner.matchAny,
     countValues(sequence, first, count, selection, selectionStart, counts) {
       if (sequence.cascade === null) return inner.countValues(sequence, first, count, selection, selectionStart, counts)
       if (count > 0) tallyEncoded(sequence, first, count, selection, selectionStart, counts, counting(counts.length), counting)

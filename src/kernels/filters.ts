@@ -1,6 +1,7 @@
 /**
  * rangeFilter, termFilter and boundingBoxFilter: value matches from the
- * matchRange kernel, mapped to documents per layout (multi: any value).
+ * matchRange kernel, mapped to documents per layout (multi: any value, in the
+ * matchAny kernel).
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
@@ -93,7 +94,7 @@ function fillRanges(
       temporaries.push(matches)
       matchRanges(backend, sequence, ranges, selection, matches)
       result.clear()
-      valuesToDocuments(column, backend, matches.words, result.words)
+      valuesToDocuments(column, backend, matches, result)
     }
   } finally {
     releaseSelection(selected)
@@ -193,7 +194,7 @@ function fillMembers(column: Column, backend: ColumnsBackend, ordinals: Set<numb
     if (column.layout === 'dense') result.words.set(matchWords)
     else {
       result.clear()
-      valuesToDocuments(column, backend, matchWords, result.words)
+      valuesToDocuments(column, backend, matches, result)
     }
   } finally {
     releaseSelection(selected)

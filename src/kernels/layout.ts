@@ -2,7 +2,7 @@
  * Documents ↔ values for the three layouts, around the value kernels:
  * dense passes the DocSet as the value selection; optional compacts DocSet bits
  * through the presence bitmap (and spreads value matches back); multi expands
- * documents to their value runs through the offsets, decoded in chunks.
+ * documents to their value runs in the matchAny kernel (which walks the offsets).
  * Only the backend seam is called, so the same code serves every backend.
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
@@ -86,20 +86,8 @@ export function selectValues(column: Column, backend: ColumnsBackend, docs: DocS
     }
     return { selection: bitset, temporary: true }
   }
-  const offsets = column.offsets!
-  for (let start = 0; start < column.maxDoc; start += DOCUMENT_CHUNK) {
-    const count = Math.min(DOCUMENT_CHUNK, column.maxDoc - start)
-    if (!anyBitInRange(documents, start, start + count)) continue
-    loadOffsets(backend, offsets, start, count)
-    for (let word = start >>> 5; word < (start + count + 31) >>> 5; word++) {
-      let bits = documents[word]
-      while (bits !== 0) {
-        const document = (word << 5) + (31 - Math.clz32(bits & -bits)) - start
-        bits &= bits - 1
-        setBitRange(out, chunkOffsets[document], chunkOffsets[document + 1])
-      }
-    }
-  }
+  // Multi: the kernel walks the offsets and sets each selected document's values.
+  backend.query.matchAny(column.offsets!, column.values, 0, column.maxDoc, docs.memory, null, bitset)
   return { selection: bitset, temporary: true }
 }
 
@@ -112,39 +100,20 @@ export function releaseSelection(selected: ValueSelection): void {
  * Sets in `out` (already cleared) every document with a matching value, from a
  * value bitset of an optional or multi column (multi: any matching value).
  */
-export function valuesToDocuments(column: Column, backend: ColumnsBackend, matches: Int32Array, out: Int32Array): void {
+export function valuesToDocuments(column: Column, backend: ColumnsBackend, matches: BitsetMemory, out: DocSet): void {
   if (column.layout === 'optional') {
-    const presence = column.presence!.words
+    const presence = column.presence!.words, words = out.words, matched = matches.words
     let position = 0
-    for (let word = 0; word < out.length; word++) {
+    for (let word = 0; word < words.length; word++) {
       const present = presence[word]
       if (present === 0) continue
       const n = popcount(present)
-      const bits = selectionBits(matches, position, n)
-      if (bits !== 0) out[word] = present === -1 ? bits : depositBits(bits, present)
+      const bits = selectionBits(matched, position, n)
+      if (bits !== 0) words[word] = present === -1 ? bits : depositBits(bits, present)
       position += n
     }
     return
   }
-  const offsets = column.offsets!
-  for (let start = 0; start < column.maxDoc; start += DOCUMENT_CHUNK) {
-    const count = Math.min(DOCUMENT_CHUNK, column.maxDoc - start)
-    loadOffsets(backend, offsets, start, count)
-    const first = chunkOffsets[0], end = chunkOffsets[count]
-    if (!anyBitInRange(matches, first, end)) continue
-    // Walk the matching values in order; a document pointer follows them through the offsets.
-    let document = 0
-    for (let word = first >>> 5; word < (end + 31) >>> 5; word++) {
-      let bits = matches[word]
-      if (word === first >>> 5) bits &= -1 << (first & 31)
-      while (bits !== 0) {
-        const value = (word << 5) + (31 - Math.clz32(bits & -bits))
-        bits &= bits - 1
-        if (value >= end) break
-        while (chunkOffsets[document + 1] <= value) document++
-        const matched = start + document
-        out[matched >>> 5] |= 1 << (matched & 31)
-      }
-    }
-  }
+  // Multi: the kernel maps values to documents as it walks the offsets.
+  backend.query.matchAny(column.offsets!, column.values, 0, column.maxDoc, null, matches, out.memory)
 }

@@ -10,7 +10,6 @@
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import { createAggregateState, type AggregateState, type BitsetMemory } from '../backend/query-kernels.js'
 import { orBits, popcount, selectionBits } from '../backend/bits.js'
-import { countDistinct } from '../kernels/facets.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { int64Result, int64ToBigInt } from '../format/int64.js'
 import { expectType } from '../kernels/common.js'
@@ -108,12 +107,27 @@ function selectValues(
   return { memory, start: 0, temporary: true }
 }
 
+/** Multi: countDistinct over the range, the filter's words of the range in place (TS) or copied into WebAssembly's memory. */
+function countDistinctInRange(column: Column, backend: ColumnsBackend, filter: Int32Array | null, range: DocumentRange, counts: Uint32Array): void {
+  const words = filter === null ? null : filter.subarray(range.from >>> 5, (range.to + 31) >>> 5)
+  let docs: BitsetMemory | null = null
+  if (words !== null) {
+    docs = usesWordsInPlace(backend) ? inPlace(words) : backend.query.allocateBitset(words.length)
+    if (docs.words !== words) docs.words.set(words)
+  }
+  try {
+    backend.query.countDistinct(column.offsets!, column.values, range.from, range.to, docs, counts)
+  } finally {
+    docs?.release()
+  }
+}
+
 /** facetCounts of the range's documents (keyword: per ordinal; bool: [false, true]). */
 export function facetCountsInRange(column: Column, backend: ColumnsBackend, filter: Int32Array | null, range: DocumentRange): Uint32Array {
   expectType(column, 'facetCounts', column.type === 'keyword' || column.type === 'bool', 'keyword/bool')
   const counts = new Uint32Array(column.type === 'bool' ? 2 : column.dictionary!.termCount)
   if (column.layout === 'multi') {
-    countDistinct(column, backend, filter, range.from, range.to, counts)
+    countDistinctInRange(column, backend, filter, range, counts)
     return counts
   }
   const [first, end] = valueRange(column, backend, range)

@@ -8,6 +8,7 @@ import { popcount } from '../bits.js'
 import { aggregate } from './query-aggregate.js'
 import { countValues } from './query-count.js'
 import { histogram } from './query-histogram.js'
+import { walkMulti } from './query-multi.js'
 import { matchRange } from './query-range.js'
 
 /** A zeroed bitset of wordCount words in a plain Int32Array (address 0, nothing to free). */
@@ -41,4 +42,6 @@ export const typeScriptQueryKernels: QueryKernels = {
   matchRange,
   aggregate,
   histogram,
+  countDistinct: (offsets, values, from, to, docs, counts) => walkMulti(offsets, values, from, to, docs, counts, null),
+  matchAny: walkMulti,
 }

@@ -61,7 +61,7 @@ function findNode(view: SequenceView, node: number): SequenceView | null {
 }
 
 /** A kernel's status 5 or 6 (details in scratch), worded as src/cascade/reader/decode-ts.ts words it. */
-function cascadeError(runtime: WasmRuntime, sequence: SequenceView, status: number): never {
+export function cascadeError(runtime: WasmRuntime, sequence: SequenceView, status: number): never {
   const words = runtime.words, at = runtime.scratchWord
   const node = (words[at] >>> 0) - sequence.file.address
   const second = words[at + 1] >>> 0, value = words[at + 2] >>> 0, k = words[at + 3] >>> 0

@@ -8,6 +8,7 @@
 import type { SequenceView } from '../backend.js'
 import type { AggregateMode, AggregateState, BitsetMemory, QueryKernels } from '../query-kernels.js'
 import { CorruptIndexException } from '../../format/errors.js'
+import { cascadeError } from './cascade.js'
 import { tableIndexError, type WasmRuntime } from './runtime.js'
 
 /** Status codes of the kernels (assembly/common.ts, assembly/query-common.ts). */
@@ -22,6 +23,8 @@ const PAIR_TABLE_BYTES = 65536 * 4
 const OPERATIONS = { and: 0, or: 1, andNot: 2 } as const
 /** Bytes after a bitset's last word: the kernels touch words with unaligned 8-byte accesses. */
 const BITSET_SLACK = 16
+/** queryMulti's work area before its table: chunk offsets and the value window (assembly/query-multi.ts). */
+const MULTI_TABLE = 8 * 1040 + 512 + 2 * 8192 + 8 * 8192
 
 /** Regions of bitsets dropped without release(): freed when collected. */
 const forgottenBitsets = new FinalizationRegistry<{ runtime: WasmRuntime; address: number }>(({ runtime, address }) => {
@@ -92,6 +95,7 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
 
   function failed(status: number, sequence: SequenceView, n = 0): never {
     if (status === TABLE_INDEX_ERROR) tableIndexError(runtime, sequence)
+    if (status > 4) cascadeError(runtime, sequence, status)
     if (status === VALUE_RANGE_ERROR) {
       const valueIndex = runtime.words[scratchWord] >>> 0
       throw new CorruptIndexException(sequence.fileName, `${sequence.label}: value ${valueIndex} is ${scratchRaw(runtime)}, not in [0, ${n})`)
@@ -99,7 +103,32 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
     throw new Error(`oixk: query kernel status ${status}`)
   }
 
+  /** queryMulti (mode 0 facet, 1 value bits to documents, 2 documents to value bits); +16 in a status: the values failed. */
+  function multi(
+    offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null, out: BitsetMemory | null,
+    mode: number, n: number,
+  ): number {
+    const at = area(MULTI_TABLE + 8 * n)
+    const place = (sequence: SequenceView): [number, number] => {
+      const file = sequence.file.address
+      return sequence.cascade === null ? [file + sequence.recordsStart, file + sequence.dataStart] : [0, file + sequence.cascade.start]
+    }
+    const status = kernels.queryMulti(...place(offsets), ...place(values), from, to, selectionAddress(docs), selectionAddress(out), at, n, mode)
+    if (status !== 0) failed(status & 15, status & 16 || status === VALUE_RANGE_ERROR ? values : offsets, n)
+    return at + MULTI_TABLE
+  }
+
   return {
+    countDistinct(offsets, values, from, to, docs, counts) {
+      const n = counts.length, at = multi(offsets, values, from, to, docs, null, 0, n) >>> 2
+      for (let value = 0; value < n; value++) counts[value] += runtime.words[at + value] >>> 0
+    },
+
+    matchAny(offsets, values, from, to, docs, test, out) {
+      runtime.words[scratchWord] = selectionAddress(test)
+      multi(offsets, values, from, to, docs, out, test === null ? 2 : 1, 0)
+    },
+
     allocateBitset(wordCount: number): BitsetMemory {
       return new WasmBitset(runtime, wordCount)
     },

@@ -44,6 +44,10 @@ export interface Kernels extends CascadeKernels, StringKernels {
     edges: number, edgeCount: number, area: number,
   ): number
   queryPatchDeltas(node: number, first: number, count: number, selection: number, selectionStart: number, deltas: number, n: number): number
+  queryMulti(
+    offsetRecords: number, offsetData: number, valueRecords: number, valueData: number, from: number, to: number,
+    selection: number, out: number, area: number, n: number, mode: number,
+  ): number
   bitsetCount(address: number, words: number): number
   bitsetCombine(target: number, other: number, words: number, operation: number): void
 }
@@ -51,7 +55,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
 const REQUIRED_EXPORTS = [
   'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
-  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryPatchDeltas', 'bitsetCount', 'bitsetCombine',
+  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryPatchDeltas', 'queryMulti', 'bitsetCount', 'bitsetCombine',
   'decodeRawOrdinals', 'cascadeGet', 'cascadeDecode', 'cascadeDecodeFloat64Sortable', 'cascadeDecodeFloat64Exact', 'cascadeDecodeInt32',
   'cascadeDecodeOrdinals', 'cascadeEntriesTable',
   'decodeTerms', 'digitsDecode',

@@ -1,0 +1,95 @@
+/**
+ * Multi-valued columns against single-valued ones over the same documents (issue 27):
+ * 1,000,000 documents with 0-3 keyword and integral values each (about 1.44 M values,
+ * 200 terms), and a shape with 0-8 values; beside each multi column, a dense column
+ * holding one value per document. Asks facetCounts(), facetCounts(10% DocSet),
+ * termFilter(['tag3', 'tag7']) and rangeFilter(10, 60) of both, on WebAssembly and
+ * TypeScript, format 1 and 2 files, and prints multi / single ratios side by side
+ * (target: each ≤ 3×). Medians of tinybench runs; one process, so ratios compare.
+ * Run: node --expose-gc --import tsx bench/multi-valued.bench.ts [--quick]
+ */
+import { cpus } from 'node:os'
+import { typeScriptBackend } from '../src/backend/ts/index.js'
+import { createWasmBackend } from '../src/backend/wasm/index.js'
+import { DocSet } from '../src/kernels/doc-set.js'
+import { openColumns } from '../src/read/open.js'
+import { flushColumns } from '../src/write/columns-writer.js'
+import { measure, printTable, seededRandom, type Measured } from './common.js'
+
+const quick = process.argv.includes('--quick')
+const MAX_DOC = quick ? 200_000 : 1_000_000
+const TERMS = Array.from({ length: 200 }, (_, t) => `tag${t}`)
+
+/** Values per document of the 0-3 shape: P(0, 1, 2, 3) = (.26, .30, .18, .26), 1.44 on average. */
+function smallCount(random: () => number): number {
+  const r = random()
+  return r < 0.26 ? 0 : r < 0.56 ? 1 : r < 0.74 ? 2 : 3
+}
+
+/** The documents: per shape a multi keyword and integral column and single-valued ones beside them. */
+function documents(): { schema: { fields: object[] }; docs: Record<string, unknown>[]; values: Record<string, number> } {
+  const random = seededRandom(27)
+  // Skewed terms (a few frequent ones, as tags are); integers 0..99.
+  const term = () => TERMS[Math.floor(random() ** 2 * TERMS.length)]
+  const integer = () => Math.floor(random() * 100)
+  const values: Record<string, number> = { small: 0, large: 0 }
+  const docs = Array.from({ length: MAX_DOC }, () => {
+    const doc: Record<string, unknown> = {}
+    for (const [shape, count] of [['small', smallCount(random)], ['large', Math.floor(random() * 9)]] as const) {
+      values[shape] += count
+      doc[`tags_${shape}`] = Array.from({ length: count }, term)
+      doc[`nums_${shape}`] = Array.from({ length: count }, integer)
+      doc[`tag_${shape}`] = term()
+      doc[`num_${shape}`] = integer()
+    }
+    return doc
+  })
+  const fields = ['small', 'large'].flatMap((shape) => [
+    { name: `tags_${shape}`, type: 'keyword', facet: true, multi: true },
+    { name: `nums_${shape}`, type: 'integral', column: true, multi: true },
+    { name: `tag_${shape}`, type: 'keyword', facet: true },
+    { name: `num_${shape}`, type: 'integral', column: true },
+  ])
+  return { schema: { fields }, docs, values }
+}
+
+const { schema, docs, values } = documents()
+const SHAPES = [
+  { key: 'small', label: `0-3 values (${(values.small / 1e6).toFixed(2)} M)` },
+  { key: 'large', label: `0-8 values (${(values.large / 1e6).toFixed(2)} M)` },
+]
+const QUESTIONS = ['facetCounts()', 'facetCounts(10% DocSet)', "termFilter(['tag3', 'tag7'])", 'rangeFilter(10, 60)']
+
+console.log(`multi-valued columns: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${MAX_DOC.toLocaleString('en')} documents`)
+const rows: string[][] = []
+for (const format of [1, 2] as const) {
+  const bytes = flushColumns(schema as never, docs as never, { format })!
+  for (const [backendName, backend] of [['wasm', createWasmBackend()], ['ts', typeScriptBackend]] as const) {
+    const reader = openColumns(bytes, { backend })
+    const random = seededRandom(10)
+    const tenth = DocSet.fromDocuments(reader, Array.from({ length: MAX_DOC }, (_, d) => d).filter(() => random() < 0.1))
+    for (const shape of SHAPES) {
+      const column = (kind: string, multi: boolean) => reader.getColumn(`${kind}${multi ? 's' : ''}_${shape.key}`)!
+      const tasks = (multi: boolean): Measured[] => {
+        const keywords = column('tag', multi), integers = column('num', multi)
+        const out = reader.createDocSet()
+        return [
+          () => keywords.facetCounts(),
+          () => keywords.facetCounts(tenth),
+          () => keywords.termFilter(['tag3', 'tag7'], undefined, out),
+          () => integers.rangeFilter(10, 60, undefined, out),
+        ].map((run, index) => ({ name: `${multi ? 'multi' : 'single'} ${QUESTIONS[index]}`, itemsPerCall: MAX_DOC, run }))
+      }
+      const multi = tasks(true), single = tasks(false)
+      // Side by side in one tinybench run, so a neighbour's burst hits both alike.
+      const measured = await measure(QUESTIONS.flatMap((_, index) => [multi[index], single[index]]), quick ? 150 : 400, quick ? 50 : 100)
+      QUESTIONS.forEach((question, index) => {
+        const m = measured[2 * index].millisecondsPerCall, s = measured[2 * index + 1].millisecondsPerCall
+        rows.push([`v${format}`, backendName, shape.label, question, `${m.toFixed(2)} ms`, `${s.toFixed(2)} ms`, `${(m / s).toFixed(1)}×`])
+      })
+    }
+    reader.close()
+  }
+}
+printTable('multi vs single-valued column of the same documents (median per call; target: ratio ≤ 3×)',
+  ['format', 'backend', 'shape', 'question', 'multi', 'single', 'ratio'], rows)

@@ -1,0 +1,78 @@
+/**
+ * countDistinct and matchAny for the TS backend, the mirror of assembly/query-multi.ts:
+ * documents in chunks of 1,024 whose offsets are decoded once, their values in windows
+ * of at most CAP, each value finding its document through marks (documents ending at
+ * each value, summed as the loop goes):
+ * no branch on run lengths, which mispredicts about once a document. DocSets are read
+ * as selection words, never expanded to values. Same order of checks as WebAssembly,
+ * so the same first error.
+ */
+import type { SequenceView } from '../backend.js'
+import type { BitsetMemory } from '../query-kernels.js'
+import { decodeRaw } from './decode.js'
+import { countRangeError } from './query-scan.js'
+
+const CHUNK = 1024
+const CAP = 8192
+const offsetWords = new Int32Array(2 * (CHUNK + 1))
+const valueWords = new Int32Array(2 * CAP)
+const marks = new Uint16Array(CAP)
+const selected = new Int32Array(32)
+const hits = new Int32Array(32)
+let stamps = new Int32Array(0)
+
+/**
+ * QueryKernels.countDistinct (task: the counts) and matchAny (task: a value bitset or
+ * null, and out): one walk, as assembly/query-multi.ts's queryMulti.
+ */
+export function walkMulti(
+  offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null,
+  task: Uint32Array | BitsetMemory | null, out: BitsetMemory | null,
+): void {
+  const selection = docs === null ? null : docs.words, output = out === null ? null : out.words
+  const counts = task instanceof Uint32Array ? task : null, valueBits = task === null || counts !== null ? null : (task as BitsetMemory).words
+  const n = counts !== null ? counts.length : 0
+  if (counts !== null) {
+    if (stamps.length < n) stamps = new Int32Array(n)
+    stamps.fill(0, 0, n)
+  }
+  for (let start = from; start < to; start += CHUNK) {
+    const count = Math.min(CHUNK, to - start)
+    const words = (count + 31) >>> 5, firstWord = (start - from) >>> 5
+    let any = 0
+    for (let w = 0; w < words; w++) {
+      const left = count - (w << 5)
+      any |= selected[w] = (selection !== null ? selection[firstWord + w] : -1) & (left < 32 ? (1 << left) - 1 : -1)
+      hits[w] = 0
+    }
+    if (any !== 0) {
+      decodeRaw(offsets, start, count + 1, offsetWords, 0)
+      // Windows of CAP values; marks[e - at]: documents ending at value e; d carries across windows.
+      const end = offsetWords[2 * count] >>> 0
+      let marked = 0, d = 0
+      for (let at = offsetWords[0] >>> 0; at < end; at += CAP) {
+        const m = Math.min(CAP, end - at)
+        if (counts !== null) decodeRaw(values, at, m, valueWords, 0)
+        marks.fill(0, 0, m)
+        for (let e = 0; marked < count && (e = offsetWords[2 * marked + 2] >>> 0) < at + m; marked++) marks[e - at]++
+        for (let i = 0; i < m; i++) {
+          d += marks[i]
+          const bit = (selected[d >>> 5] >>> (d & 31)) & 1, v = at + i
+          if (valueBits !== null) hits[d >>> 5] |= ((valueBits[v >>> 5] >>> (v & 31)) & 1) << (d & 31)
+          else if (counts === null) output![v >>> 5] |= bit << (v & 31)
+          else {
+            const low = valueWords[2 * i], high = valueWords[2 * i + 1]
+            if (high !== 0 || low >>> 0 >= n) {
+              if (bit !== 0) countRangeError(values, v, low, high, n)
+              continue
+            }
+            const mine = start + d + 1
+            counts[low] += bit & (stamps[low] !== mine ? 1 : 0)
+            stamps[low] = mine
+          }
+        }
+      }
+    }
+    if (valueBits !== null) for (let w = 0; w < words; w++) output![firstWord + w] = hits[w] & selected[w]
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Model-based test of the multi-valued query kernels (countDistinct; matchAny, under
+ * termFilter, rangeFilter, boundingBoxFilter, aggregate and histogram with a DocSet):
+ * multi columns of every type with 0..8 values per document, duplicates inside
+ * documents, empty documents at the chunk edges (1023, 1024, 1025), a run of
+ * long documents (a chunk's values split into pieces) and one document longer
+ * than a piece (read in windows), every DocSet density, both backends, format
+ * 1 and 2 files: every answer equal to the naive model's. Plus outputs written
+ * in place and over old bits, and a corrupt ordinal's error on both backends.
+ */
+import { describe, expect, it } from 'vitest'
+import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
+import { DocSet } from '../src/kernels/doc-set.js'
+import { openColumns } from '../src/read/open.js'
+import type { ColumnsDocument } from '../src/write/columns-writer.js'
+import { flushColumns } from '../src/write/columns-writer.js'
+import type { SchemaField } from '../src/write/schema.js'
+import { buildFile, packedBlock, parseFile } from './helpers/file-surgery.js'
+import { checkColumn, docSets } from './helpers/query-checks.js'
+import { modelOf, modelRange, modelTerms } from './helpers/query-model.js'
+import { MAX_INT64, MIN_INT64, termPool } from './helpers/random-columns.js'
+import { seededRandom } from './helpers/random.js'
+
+type BackendName = 'ts' | 'wasm'
+const BACKENDS: BackendName[] = wasmUnavailableReason() === null ? ['ts', 'wasm'] : ['ts']
+const TYPES = ['keyword', 'integral', 'fractional', 'date', 'bool', 'geo_point'] as const
+/** Documents with no values: the chunk edges (1,024 documents a chunk) and the ends. */
+const EMPTY = new Set([0, 1023, 1024, 1025, 2047, 2048])
+/** Documents of 40 values: chunk 1 holds more values than a piece (8,192) and is split. */
+const LONG = { from: 1100, to: 1330 }
+/** One document longer than a piece: read in windows. */
+const HUGE = 2100
+const HUGE_VALUES = 9000
+
+/** Values per document: 0..8, but the special documents above. */
+function valueCount(random: () => number, document: number, maxDoc: number): number {
+  if (EMPTY.has(document) || document === maxDoc - 1) return 0
+  if (document >= LONG.from && document < LONG.to) return 40
+  if (document === HUGE) return HUGE_VALUES
+  return Math.floor(random() * 9)
+}
+
+/** A generator of one type's values: few distinct ones at times, so documents repeat values. */
+function valueSource(random: () => number, type: (typeof TYPES)[number]): () => unknown {
+  const pick = (n: number) => Math.floor(random() * n)
+  switch (type) {
+    case 'keyword': {
+      const pool = termPool(random, [3, 40, 300][pick(3)])
+      return () => pool[pick(pool.length)]
+    }
+    case 'integral': return () => (random() < 0.05 ? [MIN_INT64, MAX_INT64, 0n][pick(3)] : BigInt(pick(2000) - 1000))
+    case 'date': return () => pick(1000) * 86_400_000 - 5 * 86_400_000
+    case 'fractional': return () => (random() < 0.1 ? [NaN, -0, 0, Infinity, -Infinity][pick(5)] : (pick(2000) - 1000) / 8)
+    case 'bool': return () => random() < 0.5
+    case 'geo_point': return () => ({ lat: (pick(1800) - 900) / 10, lon: (pick(3600) - 1800) / 10 })
+  }
+}
+
+/** One multi column per type; each document's values often repeat one of its own. */
+function multiDocuments(seed: number, maxDoc: number): { fields: SchemaField[]; docs: ColumnsDocument[] } {
+  const random = seededRandom(seed)
+  const docs: Record<string, unknown>[] = Array.from({ length: maxDoc }, () => ({}))
+  const fields: SchemaField[] = TYPES.map((type) => ({ name: `${type}_multi`, type, column: type !== 'keyword', facet: type === 'keyword', multi: true }))
+  for (const type of TYPES) {
+    const next = valueSource(random, type)
+    for (let document = 0; document < maxDoc; document++) {
+      const values: unknown[] = []
+      for (let n = valueCount(random, document, maxDoc); n > 0; n--) values.push(values.length > 0 && random() < 0.3 ? values[Math.floor(random() * values.length)] : next())
+      if (values.length > 0) docs[document][`${type}_multi`] = values
+    }
+  }
+  return { fields, docs }
+}
+
+const FILES = [{ seed: 41, maxDoc: 1026 }, { seed: 42, maxDoc: 2200 }, { seed: 43, maxDoc: 3100 }]
+
+for (const backend of BACKENDS) {
+  describe(`multi-valued columns against the naive model (${backend} backend)`, () => {
+    for (const { seed, maxDoc, format } of FILES.flatMap((file) => [1, 2].map((format) => ({ ...file, format: format as 1 | 2 })))) {
+      it(`seed ${seed}, maxDoc ${maxDoc}, format ${format}: every type, every method, every DocSet density`, () => {
+        const { fields, docs } = multiDocuments(seed, maxDoc)
+        const reader = openColumns(flushColumns({ fields }, docs, { format })!, { backend })
+        const random = seededRandom(seed + 100)
+        const sets = docSets(reader, random)
+        for (const column of reader.columns) {
+          expect(column.layout).toBe('multi')
+          checkColumn(modelOf(column), sets, random)
+        }
+        reader.close()
+      })
+    }
+
+    it('filters write their output in place (out = docs) and over a set holding other documents', () => {
+      const { fields, docs } = multiDocuments(44, 2100)
+      for (const format of [1, 2] as const) {
+        const reader = openColumns(flushColumns({ fields }, docs, { format })!, { backend })
+        const keywords = reader.getColumn('keyword_multi')!, integers = reader.getColumn('integral_multi')!
+        const kModel = modelOf(keywords), iModel = modelOf(integers)
+        const random = seededRandom(45)
+        const ids = Array.from({ length: 2100 }, (_, d) => d).filter(() => random() < 0.4)
+        const terms = [keywords.term(0), keywords.term(keywords.dictionary!.termCount - 1)]
+        const ordinals = new Set(terms.map((term) => keywords.lookupOrdinal(term)))
+        const inPlace = DocSet.fromDocuments(reader, ids)
+        expect(keywords.termFilter(terms, inPlace, inPlace)).toBe(inPlace)
+        expect(inPlace.toArray(), `format ${format}: termFilter in place`).toEqual(Uint32Array.from(modelTerms(kModel, ordinals, ids)))
+        const dirty = reader.allDocuments()
+        expect(integers.rangeFilter(-100, 100, DocSet.fromDocuments(reader, ids), dirty).toArray(), `format ${format}: rangeFilter over old bits`)
+          .toEqual(Uint32Array.from(modelRange(iModel, -100, 100, ids)))
+        expect(integers.rangeFilter(5, 4, undefined, reader.allDocuments()).count(), `format ${format}: an empty range clears out`).toBe(0)
+        expect(keywords.termFilter(['no such term'], undefined, reader.allDocuments()).count(), `format ${format}: no known term clears out`).toBe(0)
+        reader.close()
+      }
+    })
+  })
+}
+
+/** Keyword "t" multi, 3 values each of 1,100 documents over 50 terms, value 2,000 set to `bad` (≥ 50: corrupt). */
+function corruptMultiFile(bad: bigint): Uint8Array {
+  const terms = termPool(seededRandom(46), 50)
+  const docs = Array.from({ length: 1100 }, (_, d) => ({ t: [terms[d % 50], terms[(d * 7) % 50], terms[d % 50]] }))
+  const model = parseFile(flushColumns({ fields: [{ name: 't', type: 'keyword', facet: true, multi: true }] }, docs)!)
+  const sequence = model.columns[0].section.values
+  const values = Array.from({ length: 1024 }, (_, i) => BigInt(i % 50))
+  values[2000 - 1024] = bad
+  sequence.blocks[1] = packedBlock(values, 0n, 1n, 7)
+  return buildFile(model)
+}
+
+describe('multi-valued kernels: a corrupt ordinal', () => {
+  it('raises the same CorruptIndexException on both backends, only when a selected document holds it', () => {
+    const bytes = corruptMultiFile(77n)
+    const thrown = (action: () => unknown): string => {
+      try {
+        action()
+      } catch (error) {
+        return `${(error as Error).constructor.name}: ${(error as Error).message}`
+      }
+      return 'none'
+    }
+    const expected = 'CorruptIndexException: bad.oixk: values of field "t": value 2000 is 77, not in [0, 50)'
+    for (const backend of BACKENDS) {
+      const reader = openColumns(bytes, { backend, fileName: 'bad.oixk' })
+      const column = reader.getColumn('t')!
+      expect(thrown(() => column.facetCounts()), backend).toBe(expected)
+      // Value 2,000 belongs to document 666 (3 values each): a DocSet without it reads no bad ordinal.
+      const others = DocSet.fromDocuments(reader, [0, 665, 667, 1099])
+      expect(thrown(() => column.facetCounts(others)), backend).toBe('none')
+      expect(thrown(() => column.facetCounts(DocSet.fromDocuments(reader, [666]))), backend).toBe(expected)
+      reader.close()
+    }
+  })
+})
