@@ -5,8 +5,7 @@
 // decoded, then its values in windows of at most CAP values. Each value finds
 // its document through marks (marks[i] = documents ending at value i, so a
 // running sum of them is the document), which keeps the loop free of branches
-// on run lengths: those mispredict about once a document (a first version that
-// looped per document took about 16 ns a document here, on a loaded machine).
+// on run lengths: those mispredict about once a document.
 // A DocSet is read as selection words, never expanded to values. Both
 // sequences are decoded by the existing entry points: v1 blocks (decodeRaw)
 // or v2 cascades (cascadeDecode). Mirrored by src/backend/ts/query-multi.ts.

@@ -51,11 +51,10 @@ export interface Operation {
 
 /**
  * Patched blocks go through the lens when they have at most this many patches (Operation.patchLimit):
- * each patch costs a step, where decoding the block costs about as much as this many of them. In
- * TypeScript a patch (~15 ns) beats decoding a block (~11 µs) up to most of the block, and so does
- * the WebAssembly patch kernel (flights-3m's origin facet, codes with 31% patches: 16 ms against
- * 21 ms decoding past 128, interleaved runs); patches stepped in JS over WebAssembly's decoding
- * pay up to about 64.
+ * each patch costs a step, where decoding the block costs a pass over all its values. TypeScript
+ * decodes slowly, so stepping wins up to most of the block, and so does the WebAssembly patch
+ * kernel; patches stepped in JS over WebAssembly's fast decoding pay only when few
+ * (docs/performance.md, bench/results/v2-queries.md).
  */
 export const PATCH_LIMITS = { typeScript: 1023, wasmInJs: 64, wasmKernel: 1023 }
 
@@ -143,7 +142,13 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
         if (width === 0) records[at + 4] = records[at + 5] = 0
       }
     }
-    const file = backend().loadWith(records.byteLength, (bytes) => bytes.set(new Uint8Array(records.buffer)))
+    let file: ResidentFile
+    try {
+      file = backend().loadWith(records.byteLength, (bytes) => bytes.set(new Uint8Array(records.buffer)))
+    } catch {
+      // No memory for the records (a pool worker's bounded arena): count the decoding way.
+      throw new Undecided()
+    }
     const view: SequenceView = {
       file: sequence.file, fileName: sequence.fileName, label: sequence.label, count: sequence.count, blockCount: sequence.blockCount,
       records, recordsStart: file.address - sequence.file.address, dataStart: sequence.dataStart, dataLength: sequence.dataLength,
