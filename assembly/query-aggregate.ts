@@ -9,12 +9,11 @@
 //
 // State (scratch, 48 bytes): f64 count, f64 sum, i64 min, i64 max, u64 sumLow, u64 sumHigh.
 import {
-  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, SCRATCH, recordAux, recordBase,
+  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, SCRATCH, recordAux, recordBase,
   recordDataOffset, recordKind, recordWidth, tableIndexError,
 } from './common'
-import { decodeBlock } from './decode'
 import {
-  SEL_WORDS, TABLE_COUNTS, U_BUFFER, addSigned, addSignedTimes, addUnsignedProduct, blockRecord, blockTake,
+  SEL_WORDS, TABLE_COUNTS, U_BUFFER, addSigned, blockValues, valuesStatus, addSignedTimes, addUnsignedProduct, blockRecord, blockTake,
   countTableBlock, fields4, fields8, loadLimit, loadSelection, loadSum, packedFits, prepareUnpack, prepareUnpack16,
   selectedCount, simdWidth, storeSum, unpack16Mask, unpack16Multiplier, unpackMask, unpackMultiplier, unpackU32,
   window16,
@@ -157,20 +156,54 @@ function sumPacked16(p: usize, from: u32, take: u32, W: u32): void {
   uMax = max(uMax, <u32>i16x8.extract_lane_u(most, 0))
 }
 
-/** Selected raw values of BLOCK_BUFFER (decoded from position `from`), one at a time. */
-function addRaw(take: u32, sortable: bool): void {
+/**
+ * Selected raw values at `values` (the block's from position on) into the totals. Integers gather
+ * in i64 locals, the low and the high 32 bits of each apart (at most 1,024 values: neither sum can
+ * overflow), and join the 128-bit sum once a block; doubles add one at a time in value order.
+ */
+function addRaw(values: usize, take: u32, sortable: bool): void {
   const chunks = (take + 31) >>> 5
+  if (sortable) {
+    for (let c: u32 = 0; c < chunks; c++) {
+      let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+      while (word != 0) {
+        const raw = load<i64>(values + (<usize>((c << 5) + ctz(word)) << 3))
+        word &= word - 1
+        extend(raw, raw, 1)
+        sortableSum += reinterpret<f64>(raw ^ ((raw >> 63) & 0x7FFF_FFFF_FFFF_FFFF))
+      }
+    }
+    return
+  }
+  let lows: i64 = 0, highs: i64 = 0, least = i64.MAX_VALUE, most = i64.MIN_VALUE, k: u64 = 0
   for (let c: u32 = 0; c < chunks; c++) {
     let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    const at = values + (<usize>(c << 5) << 3)
+    if (word == 0xFFFF_FFFF) {
+      for (let j: usize = 0; j < 256; j += 8) {
+        const raw = load<i64>(at + j)
+        lows += raw & 0xFFFF_FFFF
+        highs += raw >> 32
+        least = min(least, raw)
+        most = max(most, raw)
+      }
+      k += 32
+      continue
+    }
+    k += popcnt(word)
     while (word != 0) {
-      const j = (c << 5) + ctz(word)
+      const raw = load<i64>(at + (<usize>ctz(word) << 3))
       word &= word - 1
-      const raw = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
-      extend(raw, raw, 1)
-      if (sortable) sortableSum += reinterpret<f64>(raw ^ ((raw >> 63) & 0x7FFF_FFFF_FFFF_FFFF))
-      else addSigned(raw)
+      lows += raw & 0xFFFF_FFFF
+      highs += raw >> 32
+      least = min(least, raw)
+      most = max(most, raw)
     }
   }
+  if (k == 0) return
+  extend(least, most, k)
+  addSigned(lows)
+  addSignedTimes(highs, <u64>1 << 32)
 }
 
 /** A table block's selected values as doubles in value order (indexes in U_BUFFER; a bad selected one raises). */
@@ -251,9 +284,9 @@ export function queryAggregate(records: usize, data: usize, first: u32, count: u
       addUnsignedProduct(<u64>aux, uSum)
       continue
     }
-    const status = decodeBlock(record, data, block, from, from + take, BLOCK_BUFFER)
-    if (status != OK) return status
-    addRaw(take, sortable)
+    const values = blockValues(record, data, block, from, take)
+    if (values == 0) return valuesStatus
+    addRaw(values, take, sortable)
   }
   store<f64>(SCRATCH, <f64>seen)
   store<f64>(SCRATCH, sortableSum, 8)

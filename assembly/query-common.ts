@@ -7,7 +7,11 @@
 // (SEL_WORDS), so a block with nothing selected costs 32 loads and is skipped,
 // and the inner loops see one aligned word per 32 positions whatever
 // selectionStart is.
-import { BLOCK_VALUES, OK, RECORD_BYTES, SCRATCH, tableIndexError } from './common'
+import {
+  BLOCK_BUFFER, BLOCK_VALUES, KIND_PACKED, OK, RECORD_BYTES, SCRATCH, recordAux, recordBase, recordDataOffset, recordKind, recordWidth,
+  tableIndexError,
+} from './common'
+import { decodeBlock } from './decode'
 
 /** Query statuses beyond common.ts: a counted value outside [0, n) (scratch: u32 value index, i64 raw at +8). */
 export const VALUE_RANGE_ERROR: i32 = 4
@@ -22,6 +26,25 @@ export const TABLE_COUNTS: usize = memory.data(4 * 256, 16)
 const UNPACK_VECTORS: usize = memory.data(64, 16)
 /** Swizzle mask and multipliers of the u16 unpack (see fields8). */
 const UNPACK16_VECTORS: usize = memory.data(32, 16)
+
+/** The status of the last blockValues that failed. */
+export let valuesStatus: i32 = OK
+
+/**
+ * Where the raw values [from, from + take) of a block lie: in place when its fields are the values
+ * themselves (a frame of width 64, base 0, divisor 1: the chunks format 2's queries decode into,
+ * src/cascade/query-adapter.ts), so no copy; else decoded to BLOCK_BUFFER. 0 when the decode
+ * fails (its status in valuesStatus).
+ */
+export function blockValues(record: usize, data: usize, block: u32, from: u32, take: u32): usize {
+  if (recordKind(record) == KIND_PACKED && recordWidth(record) == 64 && recordBase(record) == 0 && recordAux(record) == 1) {
+    return data + recordDataOffset(record) + (<usize>from << 3)
+  }
+  const status = decodeBlock(record, data, block, from, from + take, BLOCK_BUFFER)
+  if (status == OK) return BLOCK_BUFFER
+  valuesStatus = status
+  return 0
+}
 
 /** Set by loadSelection: the run covers a whole block and selects all of it. */
 export let selectionAll = false

@@ -7,12 +7,11 @@
 // indexes one range), the fields are unpacked to u32 and compared 32 at a
 // time with SIMD into a bit mask that is anded with the selection.
 import {
-  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, SCRATCH, recordAux, recordBase,
+  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, SCRATCH, recordAux, recordBase,
   recordDataOffset, recordKind, recordWidth, tableIndexError,
 } from './common'
-import { decodeBlock } from './decode'
 import {
-  SEL_WORDS, U_BUFFER, blockRecord, blockTake, fields4, fields8, loadLimit, loadSelection, maskOf8, orBits,
+  SEL_WORDS, U_BUFFER, blockRecord, blockTake, blockValues, valuesStatus, fields4, fields8, loadLimit, loadSelection, maskOf8, orBits,
   packedBound, packedFits, prepareUnpack, prepareUnpack16, rangeMask32, simdWidth, uAtLeast, uAtMost, unpack16Mask,
   unpack16Multiplier, unpackMask, unpackMultiplier, unpackU32, upperBound, window16,
 } from './query-common'
@@ -155,18 +154,18 @@ function matchPacked(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u32,
 
 /** Raw values compared one by one (packed blocks whose u's do not fit u32 or might wrap). */
 function matchRaw(record: usize, data: usize, block: u32, from: u32, take: u32, lo: i64, hi: i64, out: usize, bit: u32): i32 {
-  const status = decodeBlock(record, data, block, from, from + take, BLOCK_BUFFER)
-  if (status != OK) return status
+  const values = blockValues(record, data, block, from, take)
+  if (values == 0) return valuesStatus
+  // lo ≤ raw ≤ hi as one unsigned compare (lo ≤ hi here); no branch on the data, which it would mispredict.
+  const span = <u64>(hi - lo)
   const chunks = (take + 31) >>> 5
   for (let c: u32 = 0; c < chunks; c++) {
-    let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    const word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    if (word == 0) continue
+    const at = values + (<usize>(c << 5) << 3), n = min<u32>(32, take - (c << 5))
     let mask: u32 = 0
-    while (word != 0) {
-      const j = ctz(word)
-      word &= word - 1
-      const raw = load<i64>(BLOCK_BUFFER + (<usize>((c << 5) + j) << 3))
-      if (raw >= lo && raw <= hi) mask |= <u32>1 << j
-    }
+    for (let j: u32 = 0; j < n; j++) mask |= <u32>(<u64>(load<i64>(at + (<usize>j << 3)) - lo) <= span) << j
+    mask &= word
     if (mask == 0) continue
     orBits(out, bit + (c << 5), mask)
     matched += popcnt(mask)
