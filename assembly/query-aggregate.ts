@@ -176,16 +176,19 @@ function addRaw(values: usize, take: u32, sortable: bool): void {
     return
   }
   let lows: i64 = 0, highs: i64 = 0, least = i64.MAX_VALUE, most = i64.MIN_VALUE, k: u64 = 0
+  // Whole chunks two values a vector (i64 lanes: sums of words, least and greatest by compare and select).
+  const words = i64x2.splat(0xFFFF_FFFF)
+  let lowLanes = i64x2.splat(0), highLanes = i64x2.splat(0), leastLanes = i64x2.splat(i64.MAX_VALUE), mostLanes = i64x2.splat(i64.MIN_VALUE)
   for (let c: u32 = 0; c < chunks; c++) {
     let word = load<u32>(SEL_WORDS + (<usize>c << 2))
     const at = values + (<usize>(c << 5) << 3)
     if (word == 0xFFFF_FFFF) {
-      for (let j: usize = 0; j < 256; j += 8) {
-        const raw = load<i64>(at + j)
-        lows += raw & 0xFFFF_FFFF
-        highs += raw >> 32
-        least = min(least, raw)
-        most = max(most, raw)
+      for (let j: usize = 0; j < 256; j += 16) {
+        const v = v128.load(at + j)
+        lowLanes = i64x2.add(lowLanes, v128.and(v, words))
+        highLanes = i64x2.add(highLanes, i64x2.shr_s(v, 32))
+        leastLanes = v128.bitselect(v, leastLanes, i64x2.lt_s(v, leastLanes))
+        mostLanes = v128.bitselect(v, mostLanes, i64x2.gt_s(v, mostLanes))
       }
       k += 32
       continue
@@ -201,6 +204,10 @@ function addRaw(values: usize, take: u32, sortable: bool): void {
     }
   }
   if (k == 0) return
+  lows += i64x2.extract_lane(lowLanes, 0) + i64x2.extract_lane(lowLanes, 1)
+  highs += i64x2.extract_lane(highLanes, 0) + i64x2.extract_lane(highLanes, 1)
+  least = min(least, min(i64x2.extract_lane(leastLanes, 0), i64x2.extract_lane(leastLanes, 1)))
+  most = max(most, max(i64x2.extract_lane(mostLanes, 0), i64x2.extract_lane(mostLanes, 1)))
   extend(least, most, k)
   addSigned(lows)
   addSignedTimes(highs, <u64>1 << 32)

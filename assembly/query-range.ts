@@ -158,13 +158,22 @@ function matchRaw(record: usize, data: usize, block: u32, from: u32, take: u32, 
   if (values == 0) return valuesStatus
   // lo ≤ raw ≤ hi as one unsigned compare (lo ≤ hi here); no branch on the data, which it would mispredict.
   const span = <u64>(hi - lo)
+  const low = i64x2.splat(lo), top = i64x2.splat(i64.MIN_VALUE), limit = i64x2.splat(<i64>span ^ i64.MIN_VALUE)
   const chunks = (take + 31) >>> 5
   for (let c: u32 = 0; c < chunks; c++) {
     const word = load<u32>(SEL_WORDS + (<usize>c << 2))
     if (word == 0) continue
     const at = values + (<usize>(c << 5) << 3), n = min<u32>(32, take - (c << 5))
     let mask: u32 = 0
-    for (let j: u32 = 0; j < n; j++) mask |= <u32>(<u64>(load<i64>(at + (<usize>j << 3)) - lo) <= span) << j
+    if (n == 32) {
+      // Two values a vector: raw - lo ≤ span unsigned, as a signed compare with both sides' top bit flipped.
+      for (let j: u32 = 0; j < 32; j += 2) {
+        const x = v128.xor(i64x2.sub(v128.load(at + (<usize>j << 3)), low), top)
+        mask |= <u32>i64x2.bitmask(i64x2.le_s(x, limit)) << j
+      }
+    } else {
+      for (let j: u32 = 0; j < n; j++) mask |= <u32>(<u64>(load<i64>(at + (<usize>j << 3)) - lo) <= span) << j
+    }
     mask &= word
     if (mask == 0) continue
     orBits(out, bit + (c << 5), mask)
