@@ -10,7 +10,7 @@ import { openColumns } from '../src/read/open.js'
 import { flushColumns } from '../src/write/columns-writer.js'
 import { denseFile } from './helpers/dense-file.js'
 import { seededRandom } from './helpers/random.js'
-import { buildFile, canonicalSequence, col, decodeSequence, expectCorrupt, FILE_NAME, parseFile } from './helpers/file-surgery.js'
+import { buildFile, canonicalSequence, col, decodeSequence, expectCorrupt, FILE_NAME, fixChecksum, parseFile } from './helpers/file-surgery.js'
 import { createValueBuffer } from '../src/read/buffers.js'
 
 const random = seededRandom(23)
@@ -107,6 +107,52 @@ for (const [termCount, width] of [[300, 9], [200, 8]] as const) describe(`int32 
       const expected = [...expectedOrdinals.slice(0, at), ...new Array(3000 - at).fill(-7)]
       for (const destination of destinations) expect(Array.from(destination)).toEqual(expected)
       buffer.release()
+    })
+  }
+})
+
+// Format 2 narrows whole blocks four values a vector (assembly/cascade/index.ts, narrowChecked):
+// one value beyond int32 in any lane of a group, in either half of the vector pair, must be refused
+// where the TypeScript backend refuses it, and nothing from it on written.
+describe('format 2 → Int32Array: one value beyond int32 at each lane of a group of four', () => {
+  for (const at of [1024, 1025, 1026, 1027, 2045, 2046, 2047]) {
+    for (const bad of [MAX + 1, MIN - 1]) {
+      it(`${bad} at value ${at}`, () => {
+        const column = Array.from({ length: 3000 }, (_, index) => ({ v: index === at ? bad : (index * 37) % 1000 }))
+        const file = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, column, { format: 2 })!
+        const [wasm, ts] = (['wasm', 'ts'] as const).map((backend) => openColumns(file, { backend }).getColumn('v')!)
+        const a = new Int32Array(3000).fill(99), b = new Int32Array(3000).fill(99)
+        expect(() => wasm.readValues(0, a)).toThrow(`field "v": value ${at} (${bad})`)
+        expect(() => ts.readValues(0, b)).toThrow(`field "v": value ${at} (${bad})`)
+        expect(Array.from(a)).toEqual(Array.from(b))
+        // Valid runs on either side still narrow.
+        const before = new Int32Array(at)
+        wasm.readValues(0, before)
+        expect(Array.from(before)).toEqual(column.slice(0, at).map(({ v }) => v))
+      })
+    }
+  }
+})
+
+describe('format 2 keyword ordinals → Int32Array: one ordinal beyond the terms at each lane of a group of four', () => {
+  const terms = Array.from({ length: 200 }, (_, index) => `t${String(index).padStart(3, '0')}`)
+  const documents = Array.from({ length: 3000 }, (_, index) => ({ k: terms[(index * 7919) % 200] }))
+  const valid = flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, documents, { format: 2 })!
+  const sequence = openColumns(valid, { backend: 'ts' }).getColumn('k')!.values
+  for (const at of [1024, 1025, 1026, 1027, 2047]) {
+    it(`ordinal 255 at value ${at}`, () => {
+      const block = at >>> 10, record = 6 * block
+      // A frame of 8-bit ordinals: value j of the block is byte j of its data.
+      expect([sequence.records[record] & 0xff, sequence.records[record] >>> 8]).toEqual([1, 8])
+      const bytes = valid.slice()
+      bytes[sequence.dataStart + sequence.records[record + 1] + (at & 1023)] = 255
+      const file = fixChecksum(bytes)
+      const [wasm, ts] = (['wasm', 'ts'] as const).map((backend) => openColumns(file, { backend, fileName: FILE_NAME }).getColumn('k')!)
+      const message = `values of field "k": value ${at} has ordinal 255, not in [0, 200), the term ordinals`
+      const a = new Int32Array(3000).fill(-7), b = new Int32Array(3000).fill(-7)
+      expectCorrupt(() => wasm.readValues(0, a), message)
+      expectCorrupt(() => ts.readValues(0, b), message)
+      expect(Array.from(a)).toEqual(Array.from(b))
     })
   }
 })

@@ -66,6 +66,34 @@ export function cascadeDecodeFloat64Exact(node: usize, first: u32, n: u32, out: 
 }
 
 /**
+ * The `take` raw values of BLOCK_BUFFER as int32 to o, four a vector, when every one is in range
+ * (ordinals: below limit, unsigned; else an int32); false (nothing written) when one is not, for
+ * the caller's value-by-value loop to find and report. Whole groups of four only: the rest by it.
+ */
+function narrowChecked(take: u32, ordinals: bool, limit: u32, o: usize): bool {
+  const groups = take >>> 2
+  if (groups << 2 != take) return false
+  const top = i64x2.splat(i64.MIN_VALUE), bound = i64x2.splat(<i64>limit ^ i64.MIN_VALUE)
+  let bad = i64x2.splat(0)
+  for (let g: u32 = 0; g < groups; g++) {
+    const a = v128.load(BLOCK_BUFFER + (<usize>g << 5)), b = v128.load(BLOCK_BUFFER + (<usize>g << 5), 16)
+    if (ordinals) {
+      // v ≥ limit unsigned, as a signed compare with the top bits flipped.
+      bad = v128.or(bad, v128.or(i64x2.ge_s(v128.xor(a, top), bound), i64x2.ge_s(v128.xor(b, top), bound)))
+    } else {
+      // Not an int32: the low word sign-extended differs from the value.
+      bad = v128.or(bad, v128.or(i64x2.ne(i64x2.shr_s(i64x2.shl(a, 32), 32), a), i64x2.ne(i64x2.shr_s(i64x2.shl(b, 32), 32), b)))
+    }
+  }
+  if (v128.any_true(bad)) return false
+  for (let g: u32 = 0; g < groups; g++) {
+    const a = v128.load(BLOCK_BUFFER + (<usize>g << 5)), b = v128.load(BLOCK_BUFFER + (<usize>g << 5), 16)
+    v128.store(o + (<usize>g << 4), i32x4.shuffle(a, b, 0, 2, 4, 6))
+  }
+  return true
+}
+
+/**
  * Raw values as int32 to out (4 bytes each). limit = 0xFFFFFFFF: plain integers, status 2 at the
  * first value outside int32; otherwise keyword ordinals, status 3 at the first value < 0 or ≥
  * limit (scratch: position within the run, raw value). Status 5 or 6 for a corrupt dictionary.
@@ -77,6 +105,7 @@ export function cascadeDecodeInt32(node: usize, first: u32, n: u32, limit: u32, 
     const status = cascadeDecode(node, first + done, take, BLOCK_BUFFER)
     if (status != OK) return status
     const o = out + (<usize>done << 2)
+    if (narrowChecked(take, ordinals, limit, o)) continue
     for (let j: u32 = 0; j < take; j++) {
       const v = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
       // Unsigned compare for ordinals: negative values look huge and fail too.
