@@ -33,6 +33,8 @@ export type Tally = (sequence: SequenceView, first: number, count: number, selec
 export interface Slots {
   readonly strict: boolean
   slot(low: number, high: number): number
+  /** The slot of a value given as an exact number (|value| ≤ 2^53 - 1), where the slots offer it. */
+  numberSlot?(value: number): number
 }
 
 /**
@@ -71,15 +73,48 @@ export function valueSlots(n: number): Slots {
 
 /** histogram's slots: bucket b with edge b ≤ raw < edge b + 1, else not counted. */
 export function bucketSlots(edges: Int32Array): Slots {
-  const buckets = (edges.length >>> 1) - 1
-  return {
-    strict: false,
-    slot(low, high) {
-      let lo = 0, hi = edges.length >>> 1
+  const count = edges.length >>> 1, buckets = count - 1
+  // The last answer's edge count: runs in value order mostly fall where the last one did, so two
+  // compares confirm it before any search.
+  let last = 0
+  // The edges as numbers when every one is exact: values that are exact numbers then compare as numbers.
+  const numbers = new Float64Array(count)
+  let exact = true
+  for (let e = 0; e < count; e++) {
+    numbers[e] = edges[2 * e + 1] * TWO_POW_32 + (edges[2 * e] >>> 0)
+    exact &&= Number.isSafeInteger(numbers[e])
+  }
+  let lastNumber = 0
+  const numberSlot = (value: number): number => {
+    let lo = lastNumber
+    if (!((lo === 0 || numbers[lo - 1] <= value) && (lo === count || numbers[lo] > value))) {
+      lo = 0
+      let hi = count
       while (lo < hi) {
         const middle = (lo + hi) >>> 1
-        if (compareInt64(edges[2 * middle], edges[2 * middle + 1], low, high) <= 0) lo = middle + 1
+        if (numbers[middle] <= value) lo = middle + 1
         else hi = middle
+      }
+      lastNumber = lo
+    }
+    return lo >= 1 && lo - 1 < buckets ? lo - 1 : -1
+  }
+  return {
+    strict: false,
+    numberSlot: exact ? numberSlot : undefined,
+    slot(low, high) {
+      let lo = last
+      const fits = (lo === 0 || compareInt64(edges[2 * lo - 2], edges[2 * lo - 1], low, high) <= 0)
+        && (lo === count || compareInt64(edges[2 * lo], edges[2 * lo + 1], low, high) > 0)
+      if (!fits) {
+        lo = 0
+        let hi = count
+        while (lo < hi) {
+          const middle = (lo + hi) >>> 1
+          if (compareInt64(edges[2 * middle], edges[2 * middle + 1], low, high) <= 0) lo = middle + 1
+          else hi = middle
+        }
+        last = lo
       }
       return lo >= 1 && lo - 1 < buckets ? lo - 1 : -1
     },
@@ -219,6 +254,9 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     }
     const data = dataOf(sequence) + records[at + 1], words = liveWords
     const positionWidth = bitsOf(n - 1), startsAt = data + bytesFor(runCount * width)
+    // Every value of the block an exact number (base and bound are): each run's slot by numbers, no pairs.
+    const base = baseHigh * TWO_POW_32 + (baseLow >>> 0), numberSlot = slots.numberSlot
+    const numeric = numberSlot !== undefined && Number.isSafeInteger(base) && Number.isSafeInteger(base + g * (2 ** width - 1))
     let start = 0
     for (let run = 0; run < runCount && start < to; run++) {
       const end = run + 1 < runCount ? fieldAt(words, startsAt, run, positionWidth) : n
@@ -226,7 +264,10 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       const lo = Math.max(start, from), hi = Math.min(end, to)
       if (lo < hi) {
         const selected = selectedIn(selection, bit + lo - from, hi - lo)
-        if (selected > 0) {
+        if (selected > 0 && numeric) {
+          const slot = numberSlot!(base + g * fieldAt(words, data, run, width))
+          if (slot >= 0) out[slot] += selected
+        } else if (selected > 0) {
           addOffset(baseLow, baseHigh, g * fieldAt(words, data, run, width), pair)
           const slot = slots.slot(pair[0], pair[1])
           if (slot < 0 && slots.strict) throw new Undecided()
