@@ -10,7 +10,7 @@ import type { BlockAnalysis } from '../block-analysis.js'
 import { auxMinusBase, type BlockView } from '../block-view.js'
 import { EXCEPTION_GCD_FLAG, Kind, POSITIONS_LIST_FLAG } from '../constants.js'
 import { exceptionRank, forEachException, positionsAsList, positionsIncrease, positionsSize, writePositions } from './positions.js'
-import { putPair } from './pairs.js'
+import { fillPairs, putPair } from './pairs.js'
 import type { BlockRecord } from './record.js'
 
 interface Exceptions {
@@ -94,10 +94,7 @@ export function frequentPairs(view: BlockView, from: number, to: number, destina
     for (let index = from; index < to; index++, d += 2) putPair(baseLow, baseHigh, frequentOffsetAt(view, index), destination, d)
     return
   }
-  for (let at = d, end = d + 2 * (to - from); at < end; at += 2) {
-    destination[at] = baseLow
-    destination[at + 1] = baseHigh
-  }
+  fillPairs(baseLow, baseHigh, destination, d, to - from)
   const low = auxMinusBase(view), step = divisor, values = valuesAt, words = view.words, width = view.width
   forEachException(words, positionsAt, list, e, view.n, positionWidth, from, to, (position, rank) => {
     putPair(baseLow, baseHigh, low + step * fieldAt(words, values, rank, width), destination, d + 2 * (position - from))

@@ -26,3 +26,19 @@ export function putPair(baseLow: number, baseHigh: number, offset: number, desti
 export function putPairs(baseLow: number, baseHigh: number, offsets: Float64Array, count: number, destination: Int32Array, d: number): void {
   for (let at = 0; at < count; at++, d += 2) putPair(baseLow, baseHigh, offsets[at], destination, d)
 }
+
+/**
+ * count copies of the pair (low, high) into destination from word d: one native fill of an int64
+ * view where the pairs lie on 8 bytes (one BigInt a call, not per value), else a loop.
+ */
+export function fillPairs(low: number, high: number, destination: Int32Array, d: number, count: number): void {
+  const byte = destination.byteOffset + 4 * d
+  if (count >= 64 && (byte & 7) === 0) {
+    new BigInt64Array(destination.buffer, byte, count).fill((BigInt(high) << 32n) | BigInt(low >>> 0))
+    return
+  }
+  for (let at = d, end = d + 2 * count; at < end; at += 2) {
+    destination[at] = low
+    destination[at + 1] = high
+  }
+}

@@ -6,7 +6,7 @@
  * for the list), then the high fields. param bits 0-9 = e. The low width is the
  * one giving the fewest bytes (ties: the wider).
  */
-import { bitsOf, bytesFor, type FieldWriter, fieldAt, unpackFields, unpackSmall } from '../bits.js'
+import { bitsOf, bytesFor, type FieldWriter, fieldAt, unpackFields } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
 import { auxNumber, type BlockView } from '../block-view.js'
 import { Kind, POSITIONS_LIST_FLAG } from '../constants.js'
@@ -99,7 +99,6 @@ export function patchedOffsets(view: BlockView, from: number, to: number, out: F
   if (g !== 1) for (let index = at; index < at + to - from; index++) out[index] *= g
 }
 
-const lows = new Int32Array(1024)
 const scratch = new Float64Array(1024)
 
 /**
@@ -117,14 +116,16 @@ export function patchedPairs(view: BlockView, from: number, to: number, destinat
     putPairs(baseLow, baseHigh, scratch, count, destination, d)
     return
   }
-  unpackSmall(view.words, view.data + 1, from, count, view.width, lows, 0)
-  for (let index = 0, at = d; index < count; index++, at += 2) {
-    destination[at] = (baseLow + g * lows[index]) | 0
+  // Low fields unpacked in the same loop (as unpackSmall reads them); a patch reads its own again.
+  const words = view.words, start = view.data + 1, W = view.width, wordBase = start >>> 2, mask = (1 << W) - 1
+  for (let at = d, end = d + 2 * count, bit = from * W + (start & 3) * 8; at < end; at += 2, bit += W) {
+    const word = wordBase + (bit >>> 5), shift = bit & 31
+    destination[at] = (baseLow + g * (((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask)) | 0
     destination[at + 1] = baseHigh
   }
-  const words = view.words, patches = patchesAt, width = highWidth, scale = 2 ** view.width
+  const patches = patchesAt, width = highWidth, scale = 2 ** view.width
   forEachException(words, positionsAt, list, e, view.n, positionWidth, from, to, (position, rank) => {
-    const q = lows[position - from] + scale * fieldAt(words, patches, rank, width)
+    const q = fieldAt(words, start, position, W) + scale * fieldAt(words, patches, rank, width)
     putPair(baseLow, baseHigh, g * q, destination, d + 2 * (position - from))
   })
 }
