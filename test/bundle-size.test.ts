@@ -19,12 +19,14 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
 /**
  * The reader's target (the format 2 issues), and the ceiling the test holds while the target is
  * missed: format 2's decoders (cascades, keyword dictionaries), its answers from the encodings and
- * the multi-valued kernels are in the bundle (sizes: docs/performance.md).
+ * the multi-valued kernels are in the bundle (sizes: docs/performance.md). Raised by 1 KB each
+ * for the vector raw-value query loops, int32 narrowing and single-pass block decodes that made
+ * format 2's answers and TypeScript decodes faster (bench/results/v2-queries.md).
  */
 const TARGET_BYTES = 30 * 1024
-const BUDGET_BYTES = 44 * 1024
-const FALLBACK_BUDGET_BYTES = 15 * 1024
-const TOGETHER_BUDGET_BYTES = 59 * 1024
+const BUDGET_BYTES = 45 * 1024
+const FALLBACK_BUDGET_BYTES = 16 * 1024
+const TOGETHER_BUDGET_BYTES = 60 * 1024
 /** The full check re-encodes dictionaries, so its chunk holds the FSST trainer. */
 const VERIFY_BUDGET_BYTES = 6 * 1024
 
