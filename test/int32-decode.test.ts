@@ -156,3 +156,35 @@ describe('format 2 keyword ordinals → Int32Array: one ordinal beyond the terms
     })
   }
 })
+
+// The same in a patched block, whose ordinals take format 2's own int32 decode (narrowChecked):
+// two patches at values 1,026 and 1,027 (the second vector of the group 1,024..1,027) made to name
+// ordinals beyond the 200 terms.
+describe('format 2 keyword ordinals → Int32Array: bad ordinals in the second vector of a group (patched block)', () => {
+  const terms = Array.from({ length: 200 }, (_, index) => `t${String(index).padStart(3, '0')}`)
+  const ordinal = (i: number) => (i >= 1024 && i < 2048 ? (i === 1026 || i === 1027 ? 150 : (i * 5) % 8) : (i * 7919) % 200)
+  const documents = Array.from({ length: 3000 }, (_, i) => ({ k: terms[ordinal(i)] }))
+  const valid = flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, documents, { format: 2 })!
+  const sequence = openColumns(valid, { backend: 'ts' }).getColumn('k')!.values
+
+  it('both backends refuse value 1,026 with the same message and write the same values before it', () => {
+    // Block 1: patched (kind 6), low fields of 3 bits, 2 patches listed (param 1024 | 2).
+    expect([sequence.records[6] & 0xff, (sequence.records[6] >>> 8) & 0xff, sequence.records[6] >>> 16]).toEqual([6, 3, 1026])
+    const bytes = valid.slice()
+    const p = sequence.dataStart + sequence.records[7], highWidth = bytes[p]
+    // Patch width byte, 1,024 low fields of 3 bits (384 bytes), 2 positions of 10 bits (3 bytes), then the highs.
+    const highs = p + 1 + 384 + 3
+    bytes[highs] = 0xff
+    bytes[highs + 1] |= 0x03
+    expect(highWidth).toBe(5)
+    const bad = 6 + 31 * 8
+    const file = fixChecksum(bytes)
+    const [wasm, ts] = (['wasm', 'ts'] as const).map((backend) => openColumns(file, { backend, fileName: FILE_NAME }).getColumn('k')!)
+    const message = `values of field "k": value 1026 has ordinal ${bad}, not in [0, 200), the term ordinals`
+    const a = new Int32Array(3000).fill(-7), b = new Int32Array(3000).fill(-7)
+    expectCorrupt(() => wasm.readValues(0, a), message)
+    expectCorrupt(() => ts.readValues(0, b), message)
+    expect(Array.from(a)).toEqual(Array.from(b))
+    expect(Array.from(a.subarray(0, 1026))).toEqual(documents.slice(0, 1026).map((_, i) => ordinal(i)))
+  })
+})
