@@ -13,10 +13,10 @@ import {
   recordDataOffset, recordKind, recordWidth, tableIndexError,
 } from './common'
 import {
-  SEL_WORDS, TABLE_COUNTS, U_BUFFER, addSigned, blockValues, valuesStatus, addSignedTimes, addUnsignedProduct, blockRecord, blockTake,
+  SEL_WORDS, TABLE_COUNTS, U_BUFFER, addSigned, addSignedTimes, addUnsignedProduct, blockRecord, blockTake, blockValues,
   countTableBlock, fields4, fields8, loadLimit, loadSelection, loadSum, packedFits, prepareUnpack, prepareUnpack16,
   selectedCount, simdWidth, storeSum, unpack16Mask, unpack16Multiplier, unpackMask, unpackMultiplier, unpackU32,
-  window16,
+  valuesStatus, window16,
 } from './query-common'
 
 let seen: u64 = 0

@@ -14,7 +14,7 @@ import {
 import { decodeBlock } from './decode'
 import {
   SEL_WORDS, TABLE_COUNTS, U_BUFFER, blockRecord, blockTake, bump, countTableBlock, firstSelected, loadSelection,
-  packedBound, packedFits, selectedCount, selectionAll, unpackU32, valueRangeError,
+  packedBound, packedFits, selectedCount, selectionAll, unpackU32, valueRangeError, blockValues, valuesStatus,
 } from './query-common'
 
 /** First selected position j of the block whose raw value is outside [0, n), from the raw values in BLOCK_BUFFER. */
@@ -33,15 +33,15 @@ function firstBadRaw(from: u32, take: u32, n: u32): u32 {
 
 /** Any value of the block checked one at a time: raw values decoded, each tested against n. */
 function countRaw(record: usize, data: usize, block: u32, from: u32, take: u32, area: usize, n: u32): i32 {
-  const status = decodeBlock(record, data, block, from, from + take, BLOCK_BUFFER)
-  if (status != OK) return status
+  const values = blockValues(record, data, block, from, take)
+  if (values == 0) return valuesStatus
   const chunks = (take + 31) >>> 5
   for (let c: u32 = 0; c < chunks; c++) {
     let word = load<u32>(SEL_WORDS + (<usize>c << 2))
     while (word != 0) {
       const j = (c << 5) + ctz(word)
       word &= word - 1
-      const raw = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
+      const raw = load<i64>(values + (<usize>j << 3))
       if (<u64>raw >= <u64>n) return valueRangeError((block << BLOCK_SHIFT) + from + j, raw)
       bump(area + (<usize>raw << 2), 1)
     }

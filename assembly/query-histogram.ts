@@ -8,13 +8,12 @@
 // span become thresholds in u space (u ≥ t ⇔ v ≥ edge): a few are counted
 // with SIMD compares per threshold, more by a binary search per value.
 import {
-  BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, recordAux, recordBase, recordDataOffset,
+  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, recordAux, recordBase, recordDataOffset,
   recordKind, recordWidth,
 } from './common'
-import { decodeBlock } from './decode'
 import {
-  SEL_WORDS, TABLE_COUNTS, U_BUFFER, blockRecord, blockTake, bump, countTableBlock, loadSelection, packedBound,
-  packedFits, rangeMask32, selectedCount, uAtLeast, unpackU32, upperBound,
+  SEL_WORDS, TABLE_COUNTS, U_BUFFER, blockRecord, blockTake, blockValues, bump, countTableBlock, loadSelection, packedBound,
+  packedFits, valuesStatus, rangeMask32, selectedCount, uAtLeast, unpackU32, upperBound,
 } from './query-common'
 
 /** Thresholds in u space of the edges inside one packed block's span. */
@@ -174,15 +173,15 @@ export function queryHistogram(
         if (countBetween(from, take, m, area + (<usize>s0 << 2), W)) continue
       }
     }
-    const status = decodeBlock(record, data, block, from, from + take, BLOCK_BUFFER)
-    if (status != OK) return status
+    const values = blockValues(record, data, block, from, take)
+    if (values == 0) return valuesStatus
     const chunks = (take + 31) >>> 5
     for (let c: u32 = 0; c < chunks; c++) {
       let word = load<u32>(SEL_WORDS + (<usize>c << 2))
       while (word != 0) {
         const j = (c << 5) + ctz(word)
         word &= word - 1
-        bump(area + (<usize>upperBound(edges, edgeCount, load<i64>(BLOCK_BUFFER + (<usize>j << 3))) << 2), 1)
+        bump(area + (<usize>upperBound(edges, edgeCount, load<i64>(values + (<usize>j << 3))) << 2), 1)
       }
     }
   }

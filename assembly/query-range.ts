@@ -11,9 +11,9 @@ import {
   recordDataOffset, recordKind, recordWidth, tableIndexError,
 } from './common'
 import {
-  SEL_WORDS, U_BUFFER, blockRecord, blockTake, blockValues, valuesStatus, fields4, fields8, loadLimit, loadSelection, maskOf8, orBits,
+  SEL_WORDS, U_BUFFER, blockRecord, blockTake, blockValues, fields4, fields8, loadLimit, loadSelection, maskOf8, orBits,
   packedBound, packedFits, prepareUnpack, prepareUnpack16, rangeMask32, simdWidth, uAtLeast, uAtMost, unpack16Mask,
-  unpack16Multiplier, unpackMask, unpackMultiplier, unpackU32, upperBound, window16,
+  unpack16Multiplier, unpackMask, unpackMultiplier, unpackU32, upperBound, valuesStatus, window16,
 } from './query-common'
 
 let matched: u32 = 0

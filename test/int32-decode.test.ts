@@ -134,6 +134,7 @@ describe('format 2 → Int32Array: one value beyond int32 at each lane of a grou
   }
 })
 
+// Frame blocks of a format 2 file: read by v1's int32 path (the patched block below reaches format 2's own).
 describe('format 2 keyword ordinals → Int32Array: one ordinal beyond the terms at each lane of a group of four', () => {
   const terms = Array.from({ length: 200 }, (_, index) => `t${String(index).padStart(3, '0')}`)
   const documents = Array.from({ length: 3000 }, (_, index) => ({ k: terms[(index * 7919) % 200] }))

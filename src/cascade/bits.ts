@@ -114,6 +114,16 @@ export function fieldAt(words: Int32Array, start: number, index: number, width: 
   return high * TWO_POW_32 + low
 }
 
+/**
+ * The field of width ≤ 31 at bit `bit` of the stream whose first word is wordBase (mask = 2^width - 1):
+ * what unpackSmall reads, for loops that use each field where they read it. bit counts from the
+ * word: (start & 3) × 8 + index × width for a stream at byte start.
+ */
+export function smallField(words: Int32Array, wordBase: number, bit: number, mask: number): number {
+  const word = wordBase + (bit >>> 5), shift = bit & 31
+  return ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask
+}
+
 /** Fields [first, first + count) of width ≤ 31 into an Int32Array (indexes, codes) from position at; see fieldAt. */
 export function unpackSmall(
   words: Int32Array, start: number, first: number, count: number, width: number, out: Int32Array, at: number,
@@ -124,8 +134,7 @@ export function unpackSmall(
   }
   const wordBase = start >>> 2, mask = (1 << width) - 1
   for (let index = 0, bit = first * width + (start & 3) * 8; index < count; index++, bit += width) {
-    const word = wordBase + (bit >>> 5), shift = bit & 31
-    out[at + index] = ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask
+    out[at + index] = smallField(words, wordBase, bit, mask)
   }
 }
 

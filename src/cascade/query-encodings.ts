@@ -74,19 +74,18 @@ export function valueSlots(n: number): Slots {
 /** histogram's slots: bucket b with edge b ≤ raw < edge b + 1, else not counted. */
 export function bucketSlots(edges: Int32Array): Slots {
   const count = edges.length >>> 1, buckets = count - 1
-  // The last answer's edge count: runs in value order mostly fall where the last one did, so two
-  // compares confirm it before any search.
-  let last = 0
-  // The edges as numbers when every one is exact: values that are exact numbers then compare as numbers.
+  // The edges as numbers when every one is exact: exact values then compare as numbers.
   const numbers = new Float64Array(count)
   let exact = true
   for (let e = 0; e < count; e++) {
     numbers[e] = edges[2 * e + 1] * TWO_POW_32 + (edges[2 * e] >>> 0)
     exact &&= Number.isSafeInteger(numbers[e])
   }
-  let lastNumber = 0
+  // The last answer's edge count: runs in value order mostly fall where the last one did, so two
+  // compares confirm it before any search.
+  let last = 0
   const numberSlot = (value: number): number => {
-    let lo = lastNumber
+    let lo = last
     if (!((lo === 0 || numbers[lo - 1] <= value) && (lo === count || numbers[lo] > value))) {
       lo = 0
       let hi = count
@@ -95,7 +94,7 @@ export function bucketSlots(edges: Int32Array): Slots {
         if (numbers[middle] <= value) lo = middle + 1
         else hi = middle
       }
-      lastNumber = lo
+      last = lo
     }
     return lo >= 1 && lo - 1 < buckets ? lo - 1 : -1
   }
@@ -103,18 +102,13 @@ export function bucketSlots(edges: Int32Array): Slots {
     strict: false,
     numberSlot: exact ? numberSlot : undefined,
     slot(low, high) {
-      let lo = last
-      const fits = (lo === 0 || compareInt64(edges[2 * lo - 2], edges[2 * lo - 1], low, high) <= 0)
-        && (lo === count || compareInt64(edges[2 * lo], edges[2 * lo + 1], low, high) > 0)
-      if (!fits) {
-        lo = 0
-        let hi = count
-        while (lo < hi) {
-          const middle = (lo + hi) >>> 1
-          if (compareInt64(edges[2 * middle], edges[2 * middle + 1], low, high) <= 0) lo = middle + 1
-          else hi = middle
-        }
-        last = lo
+      const value = high * TWO_POW_32 + (low >>> 0)
+      if (exact && Number.isSafeInteger(value)) return numberSlot(value)
+      let lo = 0, hi = count
+      while (lo < hi) {
+        const middle = (lo + hi) >>> 1
+        if (compareInt64(edges[2 * middle], edges[2 * middle + 1], low, high) <= 0) lo = middle + 1
+        else hi = middle
       }
       return lo >= 1 && lo - 1 < buckets ? lo - 1 : -1
     },

@@ -5,7 +5,7 @@
  * fields in width bits; base = first + the smallest residual. Sequential data
  * (row ids, evenly spaced dates, running offsets) needs only its jitter's bits.
  */
-import { bitsOf, bytesFor, type FieldWriter, fieldAt, unpackFields } from '../bits.js'
+import { bitsOf, bytesFor, type FieldWriter, fieldAt, smallField, unpackFields } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
 import type { BlockView } from '../block-view.js'
 import { Kind } from '../constants.js'
@@ -81,19 +81,18 @@ export function linearPairs(view: BlockView, from: number, to: number, destinati
   const q = slopeWhole, f = slopeFraction, baseLow = view.baseLow, baseHigh = view.baseHigh
   const last = (view.n - 1) * q + (((view.n - 1) * f) >> 10)
   const low = Math.min(0, last), high = Math.max(0, last) + 2 ** view.width - 1
-  if ((baseLow >>> 0) + low >= 0 && (baseLow >>> 0) + high < 2 ** 32 && view.width <= 31) {
-    // Residuals unpacked in the same loop (as unpackSmall reads them), not through an array.
+  const lowWord = (baseLow >>> 0) + low >= 0 && (baseLow >>> 0) + high < 2 ** 32
+  if (lowWord && view.width <= 31) {
+    // Residuals read in the loop that uses them, not unpacked to an array first.
     const words = view.words, wordBase = view.data >>> 2, mask = (1 << view.width) - 1, width = view.width
     for (let j = from, bit = from * width + (view.data & 3) * 8; j < to; j++, d += 2, bit += width) {
-      const word = wordBase + (bit >>> 5), shift = bit & 31
-      const residual = ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask
-      destination[d] = (baseLow + j * q + ((j * f) >> 10) + residual) | 0
+      destination[d] = (baseLow + j * q + ((j * f) >> 10) + smallField(words, wordBase, bit, mask)) | 0
       destination[d + 1] = baseHigh
     }
     return
   }
   unpackFields(view.words, view.data, from, to - from, view.width, residuals2, 0)
-  if ((baseLow >>> 0) + low >= 0 && (baseLow >>> 0) + high < 2 ** 32) {
+  if (lowWord) {
     for (let j = from; j < to; j++, d += 2) {
       destination[d] = (baseLow + j * q + ((j * f) >> 10) + residuals2[j - from]) | 0
       destination[d + 1] = baseHigh

@@ -6,7 +6,7 @@
  * for the list), then the high fields. param bits 0-9 = e. The low width is the
  * one giving the fewest bytes (ties: the wider).
  */
-import { bitsOf, bytesFor, type FieldWriter, fieldAt, unpackFields } from '../bits.js'
+import { bitsOf, bytesFor, type FieldWriter, fieldAt, smallField, unpackFields } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
 import { auxNumber, type BlockView } from '../block-view.js'
 import { Kind, POSITIONS_LIST_FLAG } from '../constants.js'
@@ -116,11 +116,10 @@ export function patchedPairs(view: BlockView, from: number, to: number, destinat
     putPairs(baseLow, baseHigh, scratch, count, destination, d)
     return
   }
-  // Low fields unpacked in the same loop (as unpackSmall reads them); a patch reads its own again.
+  // Low fields read in the loop that uses them (not unpacked to an array first); a patch reads its own again.
   const words = view.words, start = view.data + 1, W = view.width, wordBase = start >>> 2, mask = (1 << W) - 1
   for (let at = d, end = d + 2 * count, bit = from * W + (start & 3) * 8; at < end; at += 2, bit += W) {
-    const word = wordBase + (bit >>> 5), shift = bit & 31
-    destination[at] = (baseLow + g * (((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask)) | 0
+    destination[at] = (baseLow + g * smallField(words, wordBase, bit, mask)) | 0
     destination[at + 1] = baseHigh
   }
   const patches = patchesAt, width = highWidth, scale = 2 ** view.width
