@@ -20,15 +20,15 @@ import { BLOCK_ENTRIES, bytesOf, field, unpackValues } from '../common'
 /** The rank of position `index` among the exceptions, or -1 when it is none. */
 export function exceptionRank(start: usize, list: bool, e: u32, pw: u32, index: u32): i32 {
   if (list) {
-    let lo: i32 = 0, hi: i32 = <i32>e - 1
-    while (lo <= hi) {
-      const middle = (lo + hi) >>> 1
-      const position = <u32>field(start, middle, pw)
-      if (position == index) return middle
-      if (position < index) lo = middle + 1
-      else hi = middle - 1
+    if (e == 0) return -1
+    // The last rank whose position is ≤ index (rank 0 when none is), as runs.ts's runOf searches.
+    let base: u32 = 0, length = e
+    while (length > 1) {
+      const half = length >>> 1
+      base = select<u32>(base + half, base, <u32>field(start, base + half, pw) <= index)
+      length -= half
     }
-    return -1
+    return <u32>field(start, base, pw) == index ? <i32>base : -1
   }
   // 8-byte words: a load at word w ends at most 7 bytes past the bitmap.
   const word = index >>> 6

@@ -6,15 +6,19 @@
 import { OK, bitsOf, recordAux, recordBase, recordWidth } from '../../common'
 import { bytesOf, field, fillRun, recordParam } from '../common'
 
-/** The run holding value j: the last run whose start is ≤ j (starts of runs 1..last at `starts`). */
+/**
+ * The run holding value j: the last run whose start is ≤ j (starts of runs 1..last at `starts`).
+ * A fixed number of halvings for a given last, each a select rather than a branch: a random read
+ * would mispredict about half of a branchy search's steps.
+ */
 function runOf(starts: usize, last: u32, pw: u32, j: u32): u32 {
-  let lo: u32 = 0, hi = last
-  while (lo < hi) {
-    const middle = (lo + hi + 1) >>> 1
-    if (<u32>field(starts, middle - 1, pw) <= j) lo = middle
-    else hi = middle - 1
+  let base: u32 = 0, length = last + 1
+  while (length > 1) {
+    const half = length >>> 1
+    base = select<u32>(base + half, base, <u32>field(starts, base + half - 1, pw) <= j)
+    length -= half
   }
-  return lo
+  return base
 }
 
 /**

@@ -43,15 +43,15 @@ function popcount(value: number): number {
  */
 export function exceptionRank(words: Int32Array, start: number, list: boolean, e: number, positionWidth: number, index: number): number {
   if (list) {
-    let lo = 0, hi = e - 1
-    while (lo <= hi) {
-      const middle = (lo + hi) >>> 1
-      const position = fieldAt(words, start, middle, positionWidth)
-      if (position === index) return middle
-      if (position < index) lo = middle + 1
-      else hi = middle - 1
+    if (e === 0) return -1
+    // The last rank whose position is ≤ index (rank 0 when none is): the WebAssembly kernel's search.
+    let base = 0, length = e
+    while (length > 1) {
+      const half = length >>> 1
+      if (fieldAt(words, start, base + half, positionWidth) <= index) base += half
+      length -= half
     }
-    return -1
+    return fieldAt(words, start, base, positionWidth) === index ? base : -1
   }
   const word = index >>> 5
   const bits = fieldAt(words, start, word, 32)

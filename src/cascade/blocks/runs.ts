@@ -26,15 +26,19 @@ export function writeRuns(a: BlockAnalysis, writer: FieldWriter, record: BlockRe
   for (let index = 1; index < a.n; index++) if (u[index] !== u[index - 1]) writer.write(index, a.positionWidth)
 }
 
-/** The run holding value `index`: the last run whose start is ≤ index. */
+/**
+ * The run holding value `index`: the last run whose start is ≤ index (run 0 starts at 0; runs
+ * 1..r-1 have stored starts). A fixed number of halvings for a given r, as the WebAssembly
+ * kernel's, so both give the same run on any file, starts in order or not.
+ */
 function runOf(view: BlockView, startsAt: number, positionWidth: number, index: number): number {
-  let lo = 0, hi = view.param // runs 1..r-1 have stored starts; run 0 starts at 0
-  while (lo < hi) {
-    const middle = (lo + hi + 1) >>> 1
-    if (fieldAt(view.words, startsAt, middle - 1, positionWidth) <= index) lo = middle
-    else hi = middle - 1
+  let base = 0, length = view.param + 1
+  while (length > 1) {
+    const half = length >>> 1
+    if (fieldAt(view.words, startsAt, base + half - 1, positionWidth) <= index) base += half
+    length -= half
   }
-  return lo
+  return base
 }
 
 /** Offset of value `index` from the base. */
