@@ -23,6 +23,16 @@ export const ORDINAL_ERROR: i32 = 3
 /** 64 bytes JS reads results and error details from; 16-aligned so typed-array views fit. */
 export const SCRATCH: usize = memory.data(64, 16)
 
+/** Where the single reads that return a number (getRawNumber, cascadeGetNumber) land; off the scratch, which a failed read fills. */
+export const NUMBER_SLOT: usize = memory.data(8, 8)
+
+/** The value at NUMBER_SLOT as an exact double, or NaN beyond 2^53 - 1 (|v| ≤ 2^53 - 1 ⇔ v + (2^53 - 1) ≤ 2^54 - 2 unsigned). */
+// @ts-ignore: decorator
+@inline export function slotNumber(): f64 {
+  const v = load<i64>(NUMBER_SLOT)
+  return <u64>(v + 0x1F_FFFF_FFFF_FFFF) <= <u64>0x3F_FFFF_FFFF_FFFE ? <f64>v : NaN
+}
+
 /**
  * One block of decoded values (1,024 × i64): the int32 decoder and the canonical
  * check decode into it, since their own output cannot hold raw i64 values.

@@ -2,8 +2,8 @@
 // and getRaw. Results are bit-identical to src/backend/ts/decode.ts: packed
 // values are base + g × u with wrapping 64-bit arithmetic.
 import {
-  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, RECORD_BYTES,
-  recordAux, recordBase, recordDataOffset, recordKind, recordWidth, tableIndexError,
+  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, NUMBER_SLOT, OK, RECORD_BYTES,
+  recordAux, recordBase, recordDataOffset, recordKind, recordWidth, slotNumber, tableIndexError,
 } from './common'
 import { decodeTable, unpackScaled, unpackUnit } from './widths'
 
@@ -87,4 +87,9 @@ export function getRaw(records: usize, data: usize, index: u32, out: usize): i32
   u &= <u64>-1 >>> <u64>(64 - width)
   store<i64>(out, recordBase(record) + recordAux(record) * u)
   return OK
+}
+
+/** getRaw's value as an exact double; NaN at a bad table index or beyond 2^53 - 1 (the caller then reads it with getRaw, which reports). */
+export function getRawNumber(records: usize, data: usize, index: u32): f64 {
+  return getRaw(records, data, index, NUMBER_SLOT) == OK ? slotNumber() : NaN
 }

@@ -41,13 +41,14 @@
 //   outside [0, n) (scratch: u32 value index, raw i64 at +8).
 import { SCRATCH } from './common'
 
-// Raw values: a run of a sequence (decodeRaw) or one value (getRaw).
-export { decodeRaw, getRaw } from './decode'
+// Raw values: a run of a sequence (decodeRaw) or one value (getRaw; getRawNumber returns it as an exact double).
+export { decodeRaw, getRaw, getRawNumber } from './decode'
 // Typed runs: sortable or exact doubles, int32 or keyword ordinals.
 export { decodeFloat64Exact, decodeFloat64Sortable, decodeInt32, decodeRawOrdinals } from './typed'
 // Format v2: raw and typed reads of any cascade (assembly/cascade/).
 export {
   cascadeDecode, cascadeDecodeFloat64Exact, cascadeDecodeFloat64Sortable, cascadeDecodeInt32, cascadeDecodeOrdinals, cascadeEntriesTable, cascadeGet,
+  cascadeGetNumber,
 } from './cascade/index'
 // Format 2 keyword dictionaries: FSST codes and front coding decoded at open (assembly/strings/).
 export { decodeTerms } from './strings/terms'

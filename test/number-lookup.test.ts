@@ -11,6 +11,8 @@ import { openColumns } from '../src/read/open.js'
 import { createValueBuffer } from '../src/read/buffers.js'
 import { denseFile, randomInteger } from './helpers/dense-file.js'
 import { seededRandom } from './helpers/random.js'
+import { ColumnsWriter } from '../src/write/columns-writer.js'
+import { signature, summarize } from '../src/cascade/describe.js'
 
 const random = seededRandom(11)
 // Block by block: constant, packed w=1..32 (g = 1 and g = 1000), packed w=40, a table, values beyond 2^53, negatives.
@@ -23,6 +25,8 @@ const blocks: ((index: number) => number | bigint)[] = [
   () => 2n ** 60n + BigInt(randomInteger(random, 10)),
   () => -(2 ** 31) + randomInteger(random, 31),
   () => 2 ** 53 - 1 - randomInteger(random, 8),
+  // The edges of exact numbers: ±(2^53 - 1) read, ±2^53 refused.
+  (index) => [2 ** 53 - 1, -(2 ** 53 - 1), 2n ** 53n, -(2n ** 53n)][index % 4],
 ]
 const values = blocks.flatMap((make) => Array.from({ length: 1024 }, (_, index) => make(index))).concat([5, 6, 7])
 const bytes = denseFile(values.length, (index) => values[index])
@@ -47,8 +51,38 @@ describe.each(['ts', 'wasm'] as const)('NumberLookup (%s)', (backend) => {
       if (exact >= -(2n ** 53n) + 1n && exact <= 2n ** 53n - 1n) expect(column.getInt64(index)).toBe(Number(exact))
       else expect(() => column.getInt64(index)).toThrow('is beyond 2^53; use getInt64BigInt')
     }
-    // Constant, 32 widths, g = 1000, negatives and near 2^53 are served here; width 40, the table and the 2^60 block are not.
-    expect(fast).toBe(values.length - 3 * 1024)
+    // Constant, 32 widths, g = 1000, negatives and near 2^53 are served here; width 40, the table, 2^60 and the edges are not.
+    expect(fast).toBe(values.length - 4 * 1024)
+    reader.close()
+  })
+})
+
+// Format 2 blocks NumberLookup declines (runs, frequent, patched, linear, dictionary) beside v1's kinds and the edges of 2^53.
+const v2Values: (number | bigint)[] = [
+  ...Array.from({ length: 1024 }, (_, index) => 5e9 + 3 * (index >> 6)),
+  ...Array.from({ length: 1024 }, (_, index) => (index % 97 === 5 ? 1e6 * (index + 1) : 7)),
+  ...Array.from({ length: 1024 }, (_, index) => (index % 89 === 3 ? 2 ** 40 + index : index % 8)),
+  ...Array.from({ length: 1024 }, (_, index) => 1.6e12 + 60_123 * index + (index * 7) % 16),
+  ...Array.from({ length: 1024 }, (_, index) => [3e12, -7, 2 ** 40, 12345678901, 2 ** 53 - 1][index % 5]),
+  ...values,
+]
+
+describe.each(['ts', 'wasm'] as const)('single reads of format 2 blocks (%s)', (backend) => {
+  it('getInt64 and the backend\'s getNumber give every safe value exactly and refuse the rest', () => {
+    const writer = new ColumnsWriter({ fields: [{ name: 'v', type: 'integral', column: true }] }, { format: 2 })
+    v2Values.forEach((v, document) => writer.addDocument(document, { v }))
+    const reader = openColumns(writer.finish(v2Values.length)!, { backend })
+    const column = reader.getColumn('v')!
+    expect(signature(summarize(column.values, 2))).toMatch(/^blocks\{.*\}$/)
+    const kinds = [...summarize(column.values, 2).kinds.keys()]
+    for (const kind of ['runs', 'frequent', 'patched', 'linear', 'dictionary']) expect(kinds).toContain(kind)
+    for (let index = 0; index < v2Values.length; index++) {
+      const exact = BigInt(v2Values[index])
+      const safe = exact >= -(2n ** 53n) + 1n && exact <= 2n ** 53n - 1n
+      expect(column.backend.getNumber(column.values, index)).toBe(safe ? Number(exact) : NaN)
+      if (safe) expect(column.getInt64(index)).toBe(Number(exact))
+      else expect(() => column.getInt64(index)).toThrow('is beyond 2^53; use getInt64BigInt')
+    }
     reader.close()
   })
 })

@@ -3,7 +3,7 @@
 // form byte). The typed runs go in chunks of 1,024 values from `first`, each
 // decoded whole and then converted, exactly as the TypeScript backend does
 // (src/backend/ts/typed.ts): both report the same first bad value.
-import { BLOCK_BUFFER, BLOCK_VALUES, NOT_REPRESENTABLE, OK, ORDINAL_ERROR, SCRATCH } from '../common'
+import { BLOCK_BUFFER, BLOCK_VALUES, NOT_REPRESENTABLE, NUMBER_SLOT, OK, ORDINAL_ERROR, SCRATCH, slotNumber } from '../common'
 import { firstBeyond, sortableInPlace } from '../typed'
 import { FORM_DECIMAL, FORM_DICTIONARY } from './common'
 import { decimalDecode, decimalGet, integerDecode, integerGet } from './sequences/decimal'
@@ -16,6 +16,15 @@ const MAX_SAFE: u64 = 0x1F_FFFF_FFFF_FFFF
 export function cascadeGet(node: usize, index: u32, out: usize): i32 {
   if (load<u8>(node) == FORM_DECIMAL) return decimalGet(node, index, out)
   return integerGet(node, index, out)
+}
+
+/**
+ * Value `index` of the sequence at node as an exact double, or NaN when the read fails (status 5
+ * or 6) or the value is beyond 2^53 - 1: the caller then reads it with cascadeGet, which reports.
+ * Returned, not stored: a single read from JS saves the scratch's round trip through memory.
+ */
+export function cascadeGetNumber(node: usize, index: u32): f64 {
+  return cascadeGet(node, index, NUMBER_SLOT) == OK ? slotNumber() : NaN
 }
 
 /** Raw i64 values [first, first + n) of the sequence at node to out (8-aligned); status 0, 5 or 6. */

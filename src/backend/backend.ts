@@ -163,6 +163,11 @@ export interface ColumnsBackend {
   /** The raw value at index of the sequence, into int64Result. */
   getRaw(sequence: SequenceView, index: number): void
   /**
+   * The raw value at index as an exact number, or NaN when it is beyond 2^53 or the read fails
+   * (getRaw then reports it); single reads of the blocks NumberLookup cannot serve.
+   */
+  getNumber(sequence: SequenceView, index: number): number
+  /**
    * Raw values [first, first + count) into destination from value position destinationIndex: a
    * BigInt64Array's elements, or an Int32Array's (low, high) word pairs.
    */

@@ -189,6 +189,8 @@ export class Column {
     if (nth === 0 && document >>> 0 === document && document < lookup.count) {
       const value = lookup.value(document)
       if (value === value) return value
+      const read = this.backend.getNumber(this.values, document)
+      if (read === read) return read
     }
     this.loadInt64Number(document, nth)
     return numberResult[0]

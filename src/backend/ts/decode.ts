@@ -262,3 +262,10 @@ export function getRawV1(sequence: SequenceView, index: number): void {
   int64Result[0] = low
   int64Result[1] = baseHigh + unitHigh + ((low ^ 0x80000000) < (baseLow ^ 0x80000000) ? 1 : 0)
 }
+
+/** One raw value as an exact number, NaN beyond 2^53 (getRaw's errors propagate). */
+export function getNumber(sequence: SequenceView, index: number): number {
+  getRaw(sequence, index)
+  const value = int64Result[1] * 4294967296 + (int64Result[0] >>> 0)
+  return Number.isSafeInteger(value) ? value : NaN
+}

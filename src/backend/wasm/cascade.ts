@@ -15,6 +15,7 @@ import type { WasmRuntime } from './runtime.js'
 /** The cascade kernels' exports (assembly/index.ts documents the ABI). */
 export interface CascadeKernels {
   cascadeGet(node: number, index: number, out: number): number
+  cascadeGetNumber(node: number, index: number): number
   cascadeDecode(node: number, first: number, count: number, out: number): number
   cascadeDecodeFloat64Sortable(node: number, first: number, count: number, out: number): number
   cascadeDecodeFloat64Exact(node: number, first: number, count: number, out: number): number

@@ -212,6 +212,11 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       int64Result[0] = runtime.words[runtime.scratchWord]
       int64Result[1] = runtime.words[runtime.scratchWord + 1]
     },
+    getNumber(sequence, index) {
+      const cascade = sequence.cascade, base = sequence.file.address
+      if (cascade !== null) return kernels.cascadeGetNumber(base + cascade.start, index)
+      return kernels.getRawNumber(base + sequence.recordsStart, base + sequence.dataStart, index)
+    },
     // Runs of constant blocks bound for an array outside linear memory are filled there, in the Node build (constant-spans.ts).
     decodeRaw(of, first, count, target, destinationIndex) {
       const kernel = of.cascade === null ? kernels.decodeRaw : cascade.select(of, cascade.raw)

@@ -19,6 +19,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
   scratch(): number
   decodeRaw(records: number, data: number, count: number, first: number, length: number, out: number): number
   getRaw(records: number, data: number, index: number, out: number): number
+  getRawNumber(records: number, data: number, index: number): number
   decodeFloat64Sortable(records: number, data: number, count: number, first: number, length: number, out: number): number
   decodeFloat64Exact(records: number, data: number, count: number, first: number, length: number, out: number): number
   decodeInt32(records: number, data: number, count: number, first: number, length: number, limit: number, out: number): number
@@ -53,11 +54,11 @@ export interface Kernels extends CascadeKernels, StringKernels {
 }
 
 const REQUIRED_EXPORTS = [
-  'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
+  'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'getRawNumber', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
   'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryPatchDeltas', 'queryMulti', 'bitsetCount', 'bitsetCombine',
   'decodeRawOrdinals', 'cascadeGet', 'cascadeDecode', 'cascadeDecodeFloat64Sortable', 'cascadeDecodeFloat64Exact', 'cascadeDecodeInt32',
-  'cascadeDecodeOrdinals', 'cascadeEntriesTable',
+  'cascadeDecodeOrdinals', 'cascadeEntriesTable', 'cascadeGetNumber',
   'decodeTerms', 'digitsDecode',
 ]
 
