@@ -61,6 +61,7 @@ export { xxh64, xxh64Finish, xxh64Start, xxh64Update } from './xxh64'
 export { queryCountValues } from './query-count'
 // Format 2 facets: the patches of patched blocks counted through v1's kernel as their low fields.
 export { queryPatchDeltas } from './cascade/query-patches'
+export { queryCountDecoded } from './cascade/query-decoded'
 export { queryMatchRange } from './query-range'
 export { queryAggregate } from './query-aggregate'
 export { queryHistogram } from './query-histogram'

@@ -131,6 +131,24 @@ describe.each(BACKENDS)('format 2 corruption when read, and by the full check (%
     expectRefused(() => reader.getColumn('v')!.getInt64(0), /value 0 has dictionary code 2\d\d, beyond its 200 entries/)
   })
 
+  it('a keyword ordinal beyond the dictionary in a frequent block is refused by a facet that counts it, not by one that skips it', () => {
+    const values = Array.from({ length: 4096 }, (_, i) => (i % 50 === 7 ? 'c' : i % 97 === 3 ? 'b' : 'a'))
+    const bytes = fileOf('keyword', values)
+    const view = valuesOf(bytes)
+    expect(view.cascade?.form).toBe(0)
+    const [start] = sequenceExtent(view)
+    // Block 2's record: kind 5 (frequent); its aux (the least exception, ordinal 1) raised by 2, to 3 and 4 (the first just past the three terms).
+    const record = start + 13 + 2 * 24
+    expect(bytes[record]).toBe(5)
+    const reader = open(patched(bytes, (b) => { b[record + 16] += 2 }), backend)
+    const column = reader.getColumn('v')!
+    expectRefused(() => column.facetCounts(), /value 2\d\d\d is [34], not in \[0, 3\)/)
+    // A DocSet of block 2's documents holding 'a' alone: nothing out of range is counted.
+    const quiet = reader.createDocSet()
+    for (let d = 2048; d < 3072; d++) if (values[d] === 'a') quiet.add(d)
+    expect([...column.facetCounts(quiet)]).toEqual([quiet.count(), 0, 0])
+  })
+
   it('a valid but not canonical choice (the dictionary order byte, where both orders give the same codes) fails the full check only', () => {
     // Equal counts: the frequency order is the ascending one, and a flush writes order 0 (the tie's winner).
     const values = Array.from({ length: 4096 }, (_, i) => [1_000_000_007, 5, 77_777_777_777, 9][i % 4])

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { wasmRuntime } from '../src/backend/wasm/runtime.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../src/format/constants.js'
+import type { ColumnsBackend } from '../src/backend/backend.js'
 import { NumberLookup } from '../src/read/number-lookup.js'
 import { openColumns } from '../src/read/open.js'
 import { createValueBuffer } from '../src/read/buffers.js'
@@ -79,7 +80,7 @@ describe.each(['ts', 'wasm'] as const)('single reads of format 2 blocks (%s)', (
     for (let index = 0; index < v2Values.length; index++) {
       const exact = BigInt(v2Values[index])
       const safe = exact >= -(2n ** 53n) + 1n && exact <= 2n ** 53n - 1n
-      expect(column.backend.getNumber(column.values, index)).toBe(safe ? Number(exact) : NaN)
+      expect((column as unknown as { backend: ColumnsBackend }).backend.getNumber(column.values, index)).toBe(safe ? Number(exact) : NaN)
       if (safe) expect(column.getInt64(index)).toBe(Number(exact))
       else expect(() => column.getInt64(index)).toThrow('is beyond 2^53; use getInt64BigInt')
     }

@@ -84,6 +84,15 @@ export interface QueryKernels {
     selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
   ): boolean
   /**
+   * Format 2, optional (the WebAssembly backend): countValues over a cascade of any form, each
+   * block decoded and counted inside the kernel. False, with counts untouched, when a value is
+   * out of range or a read fails: the caller then counts the way that words the error.
+   */
+  countDecoded?(
+    sequence: SequenceView, first: number, count: number,
+    selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
+  ): boolean
+  /**
    * Sets bit (outStart + i) of out for each selected value first + i with
    * lo ≤ raw ≤ hi, bounds = [loLow, loHigh, hiLow, hiHigh]; other bits are left as
    * they are. Returns how many values matched.

@@ -89,7 +89,10 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
   // The decoding paths of the two counting questions, for what the encodings cannot answer.
   // Counts: chunks decoded as int32 (checked below n as they are) and counted from a width 32
   // scratch; a chunk with a value out of range goes through the raw path, which names it.
+  const countDecoded = inner.countDecoded
   const decodedCounts: Tally = (sequence, first, count, selection, selectionStart, counts) => {
+    // The WebAssembly kernel decodes and counts in one call; on a bad value or read it leaves counts as they were.
+    if (countDecoded !== undefined && countDecoded(sequence, first, count, selection, selectionStart, counts)) return
     const owner = backend()
     narrow ??= new Scratch(owner.loadWith(REGION_BYTES, () => {}), 32)
     for (let at = 0; at < count; at += CHUNK_VALUES) {

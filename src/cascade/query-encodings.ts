@@ -54,11 +54,11 @@ export interface Operation {
 /**
  * Patched blocks go through the lens when they have at most this many patches (Operation.patchLimit):
  * each patch costs a step, where decoding the block costs a pass over all its values. TypeScript
- * decodes slowly, so stepping wins up to most of the block, and so does the WebAssembly patch
- * kernel; patches stepped in JS over WebAssembly's fast decoding pay only when few
- * (docs/performance.md, bench/results/v2-queries.md).
+ * decodes slowly, so stepping wins up to most of the block. WebAssembly decodes and counts a block
+ * in one kernel (countDecoded), which beats the patch kernel's steps beyond a few patches a block;
+ * patches stepped in JS pay only when few (docs/performance.md, bench/results/v2-queries.md).
  */
-export const PATCH_LIMITS = { typeScript: 1023, wasmInJs: 64, wasmKernel: 1023 }
+export const PATCH_LIMITS = { typeScript: 1023, wasmInJs: 64, wasmKernel: 16 }
 
 /** Whether v1's kernels read the block (record word 0) through a lens: v1's own kinds, and patched blocks' low fields with at most patchLimit patches. */
 function lensKind(word: number, patchLimit: number): boolean {

@@ -7,6 +7,7 @@
  */
 import type { SequenceView } from '../backend.js'
 import type { AggregateMode, AggregateState, BitsetMemory, QueryKernels } from '../query-kernels.js'
+import { BLOCK_VALUES } from '../../format/constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
 import { cascadeError } from './cascade.js'
 import { tableIndexError, type WasmRuntime } from './runtime.js'
@@ -158,6 +159,22 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
       if (status !== 0) failed(status, sequence, n)
       const words = runtime.words, from = at >>> 2
       for (let value = 0; value < n; value++) counts[value] += words[from + value] >>> 0
+    },
+
+    countDecoded(sequence, first, count, selection, selectionStart, counts) {
+      const n = counts.length
+      if (count === 0 || sequence.cascade === null) return true
+      const lanes = n <= MAX_INTERLEAVED_VALUES ? 4 : 1
+      // Stride > n: slot n takes the values out of range.
+      const stride = Math.max(64, (n + 4) & ~3)
+      const at = area(lanes * stride * 4 + 8 * BLOCK_VALUES)
+      const status = kernels.queryCountDecoded(
+        sequence.file.address + sequence.cascade.start, first, count, selectionAddress(selection), selectionStart, at, n, stride, lanes,
+      )
+      if (status !== 0) return false
+      const words = runtime.words, from = at >>> 2
+      for (let value = 0; value < n; value++) counts[value] += words[from + value] >>> 0
+      return true
     },
 
     countPatches(sequence, first, count, selection, selectionStart, counts) {

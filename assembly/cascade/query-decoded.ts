@@ -1,0 +1,66 @@
+// Facets over format 2 blocks no lens reads cheaply (many patches, dictionary,
+// frequent and linear blocks, sequence runs): each block's stretch is decoded
+// in place (cascadeDecode) into a staging area and counted there, never through
+// JS chunks. Counts go to `lanes` sub-arrays of `stride` u32 as in
+// query-count.ts; a value outside [0, n) counts at slot n instead (a select,
+// no branch), and any count there fails the call (status 4), which the caller
+// answers by the decoding path that words the error. Statuses 5 and 6 from a
+// decode likewise. The caller merges lane 0 into its counts only on status 0.
+import { OK } from '../common'
+import { bump, blockTake, loadSelection, SEL_WORDS } from '../query-common'
+import { cascadeDecode } from './index'
+
+const RANGE_ERROR: i32 = 4
+
+/** Slot of raw value v: v itself when in [0, n), else n. */
+// @ts-ignore: decorator
+@inline function slotOf(staging: usize, j: u32, n: u32): usize {
+  const v = load<i64>(staging + (<usize>j << 3))
+  return <usize>select<u32>(<u32>v, n, <u64>v < <u64>n) << 2
+}
+
+/**
+ * Counts of the selected values [first, first + count) of the cascade at node (sel: selection
+ * bits from selStart, 0: all) into lane 0 of area (lanes × stride u32, stride > n), then staging
+ * of 8 × 1,024 bytes after the lanes. Status 0, 4 (a value outside [0, n)), 5 or 6 (a decode).
+ */
+export function queryCountDecoded(
+  node: usize, first: u32, count: u32, sel: usize, selStart: u32, area: usize, n: u32, stride: u32, lanes: u32,
+): i32 {
+  const row: usize = <usize>stride << 2
+  memory.fill(area, 0, <usize>lanes * row)
+  const staging = area + <usize>lanes * row
+  const step: usize = lanes == 4 ? row : 0
+  const end = first + count
+  for (let index = first, take: u32 = 0; index < end; index += take) {
+    take = blockTake(index, end)
+    if (loadSelection(sel, selStart + (index - first), take) == 0) continue
+    const status = cascadeDecode(node, index, take, staging)
+    if (status != OK) return status
+    for (let c: u32 = 0, chunks = (take + 31) >>> 5; c < chunks; c++) {
+      let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+      const at = c << 5
+      if (word == 0xFFFF_FFFF) {
+        // Four lanes: a run of one value does not wait on its own previous increment.
+        for (let j = at; j < at + 32; j += 4) {
+          bump(area + slotOf(staging, j, n), 1)
+          bump(area + step + slotOf(staging, j + 1, n), 1)
+          bump(area + 2 * step + slotOf(staging, j + 2, n), 1)
+          bump(area + 3 * step + slotOf(staging, j + 3, n), 1)
+        }
+        continue
+      }
+      for (; word != 0; word &= word - 1) bump(area + slotOf(staging, at + ctz(word), n), 1)
+    }
+  }
+  let stray: u32 = 0
+  for (let lane: u32 = 0; lane < lanes; lane++) stray |= load<u32>(area + <usize>lane * row + (<usize>n << 2))
+  if (stray != 0) return RANGE_ERROR
+  if (lanes == 4) {
+    for (let v: u32 = 0; v < n; v++) {
+      const at = area + (<usize>v << 2)
+      store<u32>(at, load<u32>(at) + load<u32>(at + row) + load<u32>(at + 2 * row) + load<u32>(at + 3 * row))
+    }
+  }
+  return OK
+}
