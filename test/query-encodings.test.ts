@@ -18,6 +18,7 @@ const N = 20_500
 function documents() {
   const random = seededRandom(0x5eed)
   const own = seededRandom(0xf4e9)
+  const extra = seededRandom(0xf7e9)
   const terms = Array.from({ length: 300 }, (_, i) => `t${(i * 7919) % 1000}`)
   return Array.from({ length: N }, (_, i) => ({
     dictionaryCodes: terms[Math.floor(random() ** 3 * 300)],
@@ -25,6 +26,8 @@ function documents() {
     runBlocks: (Math.floor(i / 48) % 7) * 1_000_003 + Math.floor(i / 1024) * 99_999_989,
     patchedFrame: random() < 0.99 ? Math.floor(random() * 100) : 1_000_000 + Math.floor(random() * 1000),
     linear: i * 3 + Math.floor(random() * 4),
+    frequentTerms: extra() < 0.97 ? 'top' : `x${Math.floor(extra() * 40)}`,
+    frequentValues: extra() < 0.97 ? 42 : 1_000_000 + Math.floor(extra() * 100_000) * 7,
     smallDictionary: [3, 17, 1000, 5, 99999][Math.floor(random() ** 2 * 5)],
     byFrequency: ((Math.floor(own() ** 4 * 60) * 7919) % 601) * 1000,
     // Empty in a few documents: the optional layout maps values to documents around the kernels.
@@ -38,6 +41,8 @@ const SHAPES: Record<string, string> = {
   runBlocks: 'blocks{runs}',
   patchedFrame: 'blocks{patched frame}',
   linear: 'blocks{linear}',
+  frequentTerms: 'blocks{frequent constant}',
+  frequentValues: 'blocks{frequent constant}',
   smallDictionary: 'dictionary(5 entries, ascending)[entries: blocks{patched}, codes: blocks{frequent}]',
   byFrequency: 'dictionary(60 entries, by frequency)[entries: blocks{frame}, codes: blocks{frequent patched}]',
   when: 'runs(205 runs)[run values: blocks{linear}, run starts: blocks{linear}]',
@@ -46,7 +51,7 @@ const SHAPES: Record<string, string> = {
 const docs = documents()
 const schema = {
   fields: Object.keys(SHAPES).map((name) => ({
-    name, column: true, type: name === 'when' ? 'date' : ['dictionaryCodes', 'fewPatches'].includes(name) ? 'keyword' : 'integral',
+    name, column: true, type: name === 'when' ? 'date' : ['dictionaryCodes', 'fewPatches', 'frequentTerms'].includes(name) ? 'keyword' : 'integral',
   })),
 }
 const v1Bytes = flushColumns(schema, docs)!
@@ -84,7 +89,7 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
     using v1 = openColumns(v1Bytes, { backend })
     using v2 = openColumns(v2Bytes, { backend })
     const [sets1, sets2] = [docSets(v1), docSets(v2)]
-    for (const name of ['dictionaryCodes', 'fewPatches']) {
+    for (const name of ['dictionaryCodes', 'fewPatches', 'frequentTerms']) {
       sets1.forEach((set, index) => {
         expect([...v2.getColumn(name)!.facetCounts(sets2[index])], `${name} set ${index}`).toEqual([...v1.getColumn(name)!.facetCounts(set)])
       })
@@ -97,7 +102,7 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
     using v1 = openColumns(v1Bytes, { backend })
     using v2 = openColumns(v2Bytes, { backend })
     const [sets1, sets2] = [docSets(v1), docSets(v2)]
-    for (const name of ['runBlocks', 'patchedFrame', 'linear', 'smallDictionary', 'when']) {
+    for (const name of ['runBlocks', 'patchedFrame', 'linear', 'smallDictionary', 'frequentValues', 'when']) {
       for (const edges of edgeSets(v1, name)) {
         const bounds = name === 'when' ? edges.map((edge) => new Date(edge).toISOString()) : edges
         sets1.forEach((set, index) => {

@@ -8,6 +8,8 @@
  *   (a v1 record per block, made once per sequence), then each selected patch
  *   moves one count from its low value's slot to its value's slot;
  * - run blocks add each run's selected count to its value's slot;
+ * - frequent blocks add their top value's selected count at once (the selected
+ *   values less the selected exceptions), and each selected exception alone;
  * - constant and frame blocks are v1's and go to v1's kernels as they are.
  * Other blocks are decoded a chunk at a time (query-adapter.ts). A value out of
  * range, or a block that a valid file would not hold (positions or run starts
@@ -21,8 +23,8 @@ import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { compareInt64 } from '../format/int64.js'
 import { bitsOf, bytesFor, fieldAt } from './bits.js'
-import { forEachException, positionsIncrease } from './blocks/positions.js'
-import { Kind, POSITIONS_LIST_FLAG } from './constants.js'
+import { forEachException, positionsIncrease, positionsSize } from './blocks/positions.js'
+import { EXCEPTION_GCD_FLAG, Kind, POSITIONS_LIST_FLAG } from './constants.js'
 
 const TWO_POW_32 = 4294967296
 
@@ -272,6 +274,40 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     }
   }
 
+  /** Adds a frequent block's selected values in [from, to) to their slots: the top value's count at once, then each selected exception. */
+  function frequent(
+    sequence: SequenceView, block: number, from: number, to: number, selection: Int32Array | null, bit: number, out: Uint32Array, slots: Slots,
+  ): void {
+    const records = sequence.records, at = 6 * block
+    const width = (records[at] >>> 8) & 0xff, param = records[at] >>> 16
+    const n = Math.min(BLOCK_VALUES, sequence.count - (block << BLOCK_SHIFT))
+    const data = dataOf(sequence) + records[at + 1], words = liveWords
+    const e = param & 1023, list = (param & POSITIONS_LIST_FLAG) !== 0, positionWidth = bitsOf(n - 1)
+    // Exception = x0 (aux) + divisor × field (the divisor stored first when the flag says so).
+    const hasDivisor = (param & EXCEPTION_GCD_FLAG) !== 0
+    const divisor = hasDivisor ? (fieldAt(words, data, 0, 32) >>> 0) + fieldAt(words, data + 4, 0, 32) * TWO_POW_32 : 1
+    const positionsAt = data + (hasDivisor ? 8 : 0), valuesAt = positionsAt + positionsSize(e, n, positionWidth)
+    if (list && !positionsIncrease(words, positionsAt, e, n, positionWidth)) throw new Undecided()
+    const auxLow = records[at + 4], auxHigh = records[at + 5]
+    let exceptions = 0
+    forEachException(words, positionsAt, list, e, n, positionWidth, from, to, (position, rank) => {
+      const b = bit + position - from
+      if (selection !== null && ((selection[b >>> 5] >>> (b & 31)) & 1) === 0) return
+      const offset = divisor * fieldAt(words, valuesAt, rank, width)
+      if (!Number.isSafeInteger(offset)) throw new Undecided()
+      addOffset(auxLow, auxHigh, offset, pair)
+      const slot = slots.slot(pair[0], pair[1])
+      if (slot < 0 && slots.strict) throw new Undecided()
+      if (slot >= 0) out[slot]++
+      exceptions++
+    })
+    const top = selectedIn(selection, bit, to - from) - exceptions
+    if (top === 0) return
+    const slot = slots.slot(records[at + 2], records[at + 3])
+    if (slot < 0 && slots.strict) throw new Undecided()
+    if (slot >= 0) out[slot] += top
+  }
+
   /** Values [first, first + count) tallied from the encodings into out; counting(n) counts codes below n. */
   function tally(
     sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array,
@@ -323,9 +359,11 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
         }
       } else if (kind === Kind.runs) {
         runs(blocks, block, index - (block << BLOCK_SHIFT), stop - (block << BLOCK_SHIFT), words, bit, out, op.slots)
+      } else if (kind === Kind.frequent) {
+        frequent(blocks, block, index - (block << BLOCK_SHIFT), stop - (block << BLOCK_SHIFT), words, bit, out, op.slots)
       } else {
-        // Decoded in one stretch with the blocks after it that neither the lens nor runs read.
-        const decoded = (word: number) => !lensKind(word, patchLimit) && (word & 0xff) !== Kind.runs
+        // Decoded in one stretch with the blocks after it that neither the lens, runs nor frequent read.
+        const decoded = (word: number) => !lensKind(word, patchLimit) && (word & 0xff) !== Kind.runs && (word & 0xff) !== Kind.frequent
         while (stop < end && decoded(kinds[6 * (stop >>> BLOCK_SHIFT)])) stop = Math.min(end, stop + BLOCK_VALUES)
         op.decode(sequence, index, stop - index, selection, bit, out)
       }
