@@ -149,6 +149,32 @@ describe.each(BACKENDS)('format 2 corruption when read, and by the full check (%
     expect([...column.facetCounts(quiet)]).toEqual([quiet.count(), 0, 0])
   })
 
+  it('a patch whose high part is 0 (so its value is its low field) is matched by term filters as reads give it', () => {
+    // Eight frequent terms apart (a dictionary by frequency: codes 0-7, 3 low bits) and rare ones patched above them, in a list.
+    const terms = Array.from({ length: 40 }, (_, t) => `t${String(t).padStart(2, '0')}`)
+    const values = Array.from({ length: 2048 }, (_, i) => terms[i % 53 === 50 ? 8 + (i % 32) : [3, 17, 25, 30, 31, 36, 38, 39][(i * 5) % 8]])
+    const bytes = fileOf('keyword', values)
+    const blocks = (valuesOf(bytes).cascade as { codes: SequenceView }).codes.cascade as unknown as { blocks: SequenceView }
+    const view = blocks.blocks, word = view.records[0], n = 1024
+    expect(word & 0xff).toBe(6)
+    const lw = (word >>> 8) & 0xff, e = (word >>> 16) & 1023, list = ((word >>> 16) & 1024) !== 0
+    expect([lw, list]).toEqual([3, true])
+    const data = view.dataStart + view.records[1], positionWidth = 10
+    const highsAt = data + 1 + Math.ceil((n * lw) / 8) + Math.ceil((e * positionWidth) / 8)
+    const highWidth = bytes[data]
+    const reader = open(patched(bytes, (b) => { b[highsAt] &= ~((1 << highWidth) - 1) }), backend)
+    const column = reader.getColumn('v')!
+    const ordinals = Array.from({ length: values.length }, (_, d) => column.getOrdinal(d))
+    // The first patch now reads as a frequent term: one document fewer holds a rare one.
+    const frequent = new Set([3, 17, 25, 30, 31, 36, 38, 39].map((t) => column.lookupOrdinal(terms[t])))
+    expect(ordinals.filter((ordinal) => !frequent.has(ordinal)).length).toBe(values.filter((v) => !frequent.has(column.lookupOrdinal(v))).length - 1)
+    for (const term of new Set(values)) {
+      const ordinal = column.lookupOrdinal(term)
+      using docs = column.termFilter(term)
+      expect([...docs.toArray()], term).toEqual(ordinals.flatMap((o, d) => (o === ordinal ? [d] : [])))
+    }
+  })
+
   it('a valid but not canonical choice (the dictionary order byte, where both orders give the same codes) fails the full check only', () => {
     // Equal counts: the frequency order is the ascending one, and a flush writes order 0 (the tie's winner).
     const values = Array.from({ length: 4096 }, (_, i) => [1_000_000_007, 5, 77_777_777_777, 9][i % 4])

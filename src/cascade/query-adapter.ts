@@ -10,6 +10,7 @@ import type { QueryKernels } from '../backend/query-kernels.js'
 import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { int64ToBigInt } from '../format/int64.js'
+import { createCodeMatcher } from './query-match-codes.js'
 import { bucketSlots, createEncodedTallies, type Operation, PATCH_LIMITS, type Tally, valueSlots } from './query-encodings.js'
 
 const CHUNK_BLOCKS = 16
@@ -132,7 +133,8 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     patches: countPatches === undefined ? undefined : (sequence, first, count, selection, selectionStart, counts) => countPatches(sequence, first, count, selection, selectionStart, counts),
     patchLimit: countPatches === undefined ? PATCH_LIMITS.typeScript : PATCH_LIMITS.wasmKernel,
   })
-  const { tallyEncoded, codeSpan } = createEncodedTallies(backend)
+  const { tallyEncoded, codeSpan, lensOf } = createEncodedTallies(backend)
+  const matchCodes = createCodeMatcher(inner, lensOf)
   const codeBounds = new Int32Array(4)
   return {
     allocateBitset: (wordCount) => inner.allocateBitset(wordCount),
@@ -148,32 +150,40 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart) {
       const cascade = sequence.cascade
       if (cascade === null) return inner.matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart)
-      let matched = 0
-      const raw = (from: number, n: number) => chunks(sequence, from, n, (chunk, at, m) => {
-        matched += inner.matchRange(chunk, 0, m, bounds, selection, selectionStart + from - first + at, out, outStart + from - first + at)
-      })
-      // A sequence dictionary whose matching entries have consecutive codes (always, for one term):
-      // the codes are matched against them, decoded as int32 (checked below k as they are).
-      // (No matching entry: decoded anyway, so a code out of range is refused as a read refuses it.)
-      const span = count === 0 ? null : codeSpan(sequence, bounds)
-      if (span === null || span === 'none' || cascade.form !== 1) {
-        raw(first, count)
-        return matched
+      // Values [from, from + n) decoded raw and matched; how many matched.
+      const raw = (from: number, n: number): number => {
+        let found = 0
+        chunks(sequence, from, n, (chunk, at, m) => {
+          found += inner.matchRange(chunk, 0, m, bounds, selection, selectionStart + from - first + at, out, outStart + from - first + at)
+        })
+        return found
       }
+      // A sequence dictionary whose matching entries have consecutive codes (always, for one term):
+      // the codes are matched against them, from their encodings (query-match-codes.ts) or decoded
+      // as int32 (checked below k as they are). (No matching entry: decoded anyway, so a code out
+      // of range is refused as a read refuses it.)
+      const span = count === 0 ? null : codeSpan(sequence, bounds)
+      if (span === null || span === 'none' || cascade.form !== 1) return raw(first, count)
       const owner = backend(), k = cascade.entries.count
       narrow ??= new Scratch(owner.loadWith(REGION_BYTES, () => {}), 32)
       codeBounds[0] = span[0]
       codeBounds[2] = span[1]
-      for (let at = 0; at < count; at += CHUNK_VALUES) {
-        const n = Math.min(CHUNK_VALUES, count - at)
-        if (owner.decodeInt32(cascade.codes, first + at, n, k, narrow.int32s(n), 0) < 0) {
-          narrow.count = n
-          matched += inner.matchRange(narrow, 0, n, codeBounds, selection, selectionStart + at, out, outStart + at)
-        } else {
-          raw(first + at, n)
+      const decoded = (from: number, n: number): number => {
+        let found = 0
+        for (let at = from; at < from + n; at += CHUNK_VALUES) {
+          const m = Math.min(CHUNK_VALUES, from + n - at)
+          if (owner.decodeInt32(cascade.codes, at, m, k, narrow!.int32s(m), 0) < 0) {
+            narrow!.count = m
+            found += inner.matchRange(narrow!, 0, m, codeBounds, selection, selectionStart + at - first, out, outStart + at - first)
+          } else {
+            found += raw(at, m)
+          }
         }
+        return found
       }
-      return matched
+      const codes = cascade.codes.cascade
+      if (codes === null || codes.form !== 0) return decoded(first, count)
+      return matchCodes(codes.blocks, first, count, codeBounds, span[1], selection, selectionStart, out, outStart, decoded)
     },
     aggregate(sequence, first, count, mode, selection, selectionStart, state) {
       if (sequence.cascade === null) return inner.aggregate(sequence, first, count, mode, selection, selectionStart, state)

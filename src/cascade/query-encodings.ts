@@ -408,5 +408,5 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       op.decode(sequence, first, count, selection, selectionStart, out)
     }
   }
-  return { tallyEncoded, codeSpan }
+  return { tallyEncoded, codeSpan, lensOf: (sequence: SequenceView) => lensOf(sequence).view }
 }

@@ -1,0 +1,141 @@
+/**
+ * Range and term filters over a sequence dictionary's codes when the matching
+ * entries hold the consecutive codes [c0, c1] (query-adapter.ts), without
+ * decoding a code where the encodings allow it: constant and frame blocks, and
+ * patched blocks whose every patched value lies above c1 (base + g × 2^lw > c1,
+ * as for a frequent term among codes numbered by frequency), are matched by
+ * v1's kernels on their low fields through the lens into a scratch bitset; the
+ * patched positions are then cleared there (their values cannot match) and the
+ * scratch or-ed into the caller's bits. Patched blocks are checked once per
+ * sequence (positions in order, no patch of high part 0, a bitmap of exactly e
+ * bits), so the answer is the one reads give; blocks that fail, and other
+ * kinds, go to the caller's decoding path.
+ */
+import type { SequenceView } from '../backend/backend.js'
+import { orBits, popcount } from '../backend/bits.js'
+import type { BitsetMemory, QueryKernels } from '../backend/query-kernels.js'
+import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
+import { bitsOf, bytesFor, fieldAt } from './bits.js'
+import { forEachException, positionsIncrease, positionsSize } from './blocks/positions.js'
+import { Kind, POSITIONS_LIST_FLAG } from './constants.js'
+
+const TWO_POW_32 = 4294967296
+const UNKNOWN = 0, EXACT = 1, DECODE = 2
+
+/** A patched block as laid out in the file: where its positions and high parts lie, and how many. */
+interface Patches { words: Int32Array; positionsAt: number; list: boolean; e: number; n: number; positionWidth: number; highsAt: number; highWidth: number }
+
+/** The resident file as aligned words (after anything that may grow WebAssembly memory). */
+function fileWords(sequence: SequenceView): Int32Array {
+  const buffer = sequence.file.bytes.buffer
+  return new Int32Array(buffer, 0, buffer.byteLength >>> 2)
+}
+
+/** Block `block`'s patch layout (a patched block) in the file's words. */
+function patchesOf(sequence: SequenceView, block: number, words: Int32Array): Patches {
+  const bytes = sequence.file.bytes
+  const records = sequence.records, at = 6 * block
+  const width = (records[at] >>> 8) & 0xff, param = records[at] >>> 16
+  const n = Math.min(BLOCK_VALUES, sequence.count - (block << BLOCK_SHIFT))
+  const data = bytes.byteOffset + sequence.dataStart + records[at + 1]
+  // Data: u8 high width, n low fields, the positions, e high parts.
+  const positionsAt = data + 1 + bytesFor(n * width), list = (param & POSITIONS_LIST_FLAG) !== 0, e = param & 1023, positionWidth = bitsOf(n - 1)
+  return { words, positionsAt, list, e, n, positionWidth, highsAt: positionsAt + positionsSize(e, n, positionWidth), highWidth: fieldAt(words, data, 0, 8) }
+}
+
+/** Whether a patched block holds what a valid one does: positions in order (a bitmap of e bits), every high part above 0. */
+function patchesValid(sequence: SequenceView, block: number): boolean {
+  const { words, positionsAt, list, e, n, positionWidth, highsAt, highWidth } = patchesOf(sequence, block, fileWords(sequence))
+  if (list && !positionsIncrease(words, positionsAt, e, n, positionWidth)) return false
+  if (!list) {
+    let bits = 0
+    for (let w = 0; w < n >>> 5; w++) bits += popcount(fieldAt(words, positionsAt, w, 32))
+    if (n & 31) bits += popcount(fieldAt(words, positionsAt, n >>> 5, 32) & ((1 << (n & 31)) - 1))
+    if (bits !== e) return false
+  }
+  for (let rank = 0; rank < e; rank++) if (fieldAt(words, highsAt, rank, highWidth) === 0) return false
+  return true
+}
+
+/** Matches codes [c0, c1] of a form-0 codes sequence from their encodings where they allow it. */
+export function createCodeMatcher(inner: QueryKernels, lensOf: (sequence: SequenceView) => SequenceView) {
+  const checked = new WeakMap<SequenceView, Uint8Array>()
+
+  /** Whether v1's kernels on the lens, then clearing the patches, match block `block` exactly. */
+  function lensMatches(sequence: SequenceView, block: number, c1: number): boolean {
+    const records = sequence.records, at = 6 * block, kind = records[at] & 0xff
+    if (kind === Kind.constant || kind === Kind.frame) return true
+    if (kind !== Kind.patched) return false
+    const base = records[at + 3] * TWO_POW_32 + (records[at + 2] >>> 0), g = records[at + 5] * TWO_POW_32 + (records[at + 4] >>> 0)
+    if (!(g >= 1 && base + g * 2 ** ((records[at] >>> 8) & 0xff) > c1)) return false
+    let states = checked.get(sequence)
+    if (states === undefined) checked.set(sequence, (states = new Uint8Array(sequence.blockCount)))
+    if (states[block] === UNKNOWN) states[block] = patchesValid(sequence, block) ? EXACT : DECODE
+    return states[block] === EXACT
+  }
+
+  /**
+   * Sets bit outStart + i of out for each selected code first + i in [c0, c1] (bounds: the codes as
+   * [loLow, loHigh, hiLow, hiHigh]) where the encodings answer; `decode(from, n)` answers the other
+   * stretches. Returns how many matched.
+   */
+  return function matchCodes(
+    codes: SequenceView, first: number, count: number, bounds: Int32Array, c1: number,
+    selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
+    decode: (from: number, n: number) => number,
+  ): number {
+    const end = first + count
+    let matched = 0
+    for (let index = first; index < end;) {
+      const block = index >>> BLOCK_SHIFT
+      let stop = Math.min(end, (block + 1) << BLOCK_SHIFT)
+      const lens = lensMatches(codes, block, c1)
+      while (stop < end && lensMatches(codes, stop >>> BLOCK_SHIFT, c1) === lens) stop = Math.min(end, stop + BLOCK_VALUES)
+      matched += lens ? matchLens(codes, index, stop - index, bounds, selection, selectionStart + index - first, out, outStart + index - first) : decode(index, stop - index)
+      index = stop
+    }
+    return matched
+  }
+
+  /** One stretch of lens blocks: matched into a scratch bitset, patches cleared, or-ed into out. */
+  function matchLens(
+    codes: SequenceView, first: number, count: number, bounds: Int32Array,
+    selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
+  ): number {
+    const wordCount = (count + 31) >>> 5
+    const scratch = inner.allocateBitset(wordCount)
+    try {
+      inner.matchRange(lensOf(codes), first, count, bounds, selection, selectionStart, scratch, 0)
+      // Views after the allocation and the kernel (WebAssembly memory may have grown).
+      const bits = scratch.words, file = fileWords(codes)
+      for (let block = first >>> BLOCK_SHIFT; block << BLOCK_SHIFT < first + count; block++) {
+        if ((codes.records[6 * block] & 0xff) !== Kind.patched) continue
+        const start = block << BLOCK_SHIFT
+        const from = Math.max(first, start) - start, to = Math.min(first + count, start + BLOCK_VALUES) - start
+        const { words, positionsAt, list, e, n, positionWidth } = patchesOf(codes, block, file)
+        const offset = start - first
+        if (!list && from === 0 && (offset & 31) === 0) {
+          // A whole block on a word boundary: its bitmap clears 32 positions a step.
+          for (let w = 0; w < (to + 31) >>> 5; w++) bits[(offset >>> 5) + w] &= ~fieldAt(words, positionsAt, w, 32)
+        } else {
+          forEachException(words, positionsAt, list, e, n, positionWidth, from, to, (position) => {
+            const bit = offset + position
+            bits[bit >>> 5] &= ~(1 << (bit & 31))
+          })
+        }
+      }
+      // Bits past count (a bitmap's last word) are cleared with the rest: the lens set none there.
+      const target = out.words
+      let matched = 0
+      for (let w = 0; w < wordCount; w++) {
+        const word = bits[w]
+        if (word === 0) continue
+        matched += popcount(word)
+        orBits(target, outStart + 32 * w, word)
+      }
+      return matched
+    } finally {
+      scratch.release()
+    }
+  }
+}
