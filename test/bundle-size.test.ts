@@ -21,12 +21,14 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * missed: format 2's decoders (cascades, keyword dictionaries), its answers from the encodings and
  * the multi-valued kernels are in the bundle (sizes: docs/performance.md). Raised by 1 KB each
  * for the vector raw-value query loops, int32 narrowing and single-pass block decodes that made
- * format 2's answers and TypeScript decodes faster (bench/results/v2-queries.md).
+ * format 2's answers and TypeScript decodes faster (bench/results/v2-queries.md), then by 2 KB
+ * (reader and reader without WebAssembly) for the answers from frequent blocks, patched code blocks
+ * and the decode-and-count facet kernel, and single reads returned as numbers.
  */
 const TARGET_BYTES = 30 * 1024
-const BUDGET_BYTES = 45 * 1024
+const BUDGET_BYTES = 47 * 1024
 const FALLBACK_BUDGET_BYTES = 16 * 1024
-const TOGETHER_BUDGET_BYTES = 60 * 1024
+const TOGETHER_BUDGET_BYTES = 62 * 1024
 /** The full check re-encodes dictionaries, so its chunk holds the FSST trainer. */
 const VERIFY_BUDGET_BYTES = 6 * 1024
 
@@ -81,7 +83,7 @@ async function readerBundleWith(exports: string, base: string): Promise<string> 
 }
 
 describe('browser bundles', () => {
-  it('the reader bundle stays under its ceiling of 44 KB gzip (JavaScript and kernels); prints how far it is from the 30 KB target', () => {
+  it('the reader bundle stays under its ceiling of 47 KB gzip (JavaScript and kernels); prints how far it is from the 30 KB target', () => {
     const code = read('oixk-reader.js')
     const size = gzipped(code)
     const kernels = /"(H4sI[A-Za-z0-9+/=]+)"|'(H4sI[A-Za-z0-9+/=]+)'/.exec(code.toString('utf8'))
@@ -94,7 +96,7 @@ describe('browser bundles', () => {
     expect(size).toBeLessThanOrEqual(BUDGET_BYTES)
   })
 
-  it('its pure-TypeScript fallback (two chunks) is at most 15 KB gzip, with the main file at most 59 KB; the full check\'s chunk at most 6 KB', () => {
+  it('its pure-TypeScript fallback (two chunks) is at most 16 KB gzip, with the main file at most 62 KB; the full check\'s chunk at most 6 KB', () => {
     const main = gzipped(read('oixk-reader.js'))
     const fallback = read('oixk-reader-ts.js')
     const size = gzipped(fallback) + gzipped(read('oixk-reader-shared.js'))
