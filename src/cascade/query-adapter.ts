@@ -183,7 +183,8 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       }
       const codes = cascade.codes.cascade
       if (codes === null || codes.form !== 0) return decoded(first, count)
-      return matchCodes(codes.blocks, first, count, codeBounds, span[1], selection, selectionStart, out, outStart, decoded)
+      const inRange = (from: number, n: number) => owner.decodeInt32(cascade.codes, from, n, k, narrow!.int32s(n), 0) < 0
+      return matchCodes(codes.blocks, first, count, codeBounds, span[1], selection, selectionStart, out, outStart, decoded, inRange)
     },
     aggregate(sequence, first, count, mode, selection, selectionStart, state) {
       if (sequence.cascade === null) return inner.aggregate(sequence, first, count, mode, selection, selectionStart, state)

@@ -6,10 +6,10 @@
  * as for a frequent term among codes numbered by frequency), are matched by
  * v1's kernels on their low fields through the lens into a scratch bitset; the
  * patched positions are then cleared there (their values cannot match) and the
- * scratch or-ed into the caller's bits. Patched blocks are checked once per
- * sequence (positions in order, no patch of high part 0, a bitmap of exactly e
- * bits), so the answer is the one reads give; blocks that fail, and other
- * kinds, go to the caller's decoding path.
+ * scratch or-ed into the caller's bits. Each block is checked once per sequence
+ * (every code below k; patched blocks: positions in order, no patch of high part
+ * 0, a bitmap of exactly e bits), so the answer, or the refusal, is the one
+ * reads give; blocks that fail, and other kinds, go to the caller's decoding path.
  */
 import type { SequenceView } from '../backend/backend.js'
 import { orBits, popcount } from '../backend/bits.js'
@@ -61,36 +61,45 @@ function patchesValid(sequence: SequenceView, block: number): boolean {
 export function createCodeMatcher(inner: QueryKernels, lensOf: (sequence: SequenceView) => SequenceView) {
   const checked = new WeakMap<SequenceView, Uint8Array>()
 
-  /** Whether v1's kernels on the lens, then clearing the patches, match block `block` exactly. */
-  function lensMatches(sequence: SequenceView, block: number, c1: number): boolean {
+  /**
+   * Whether v1's kernels on the lens, then clearing the patches, match block `block` exactly:
+   * checked once per sequence (every code below k, by `inRange`, and the patches valid), then
+   * for this span (every patched value above c1).
+   */
+  function lensMatches(sequence: SequenceView, block: number, c1: number, inRange: (first: number, n: number) => boolean): boolean {
     const records = sequence.records, at = 6 * block, kind = records[at] & 0xff
-    if (kind === Kind.constant || kind === Kind.frame) return true
-    if (kind !== Kind.patched) return false
-    const base = records[at + 3] * TWO_POW_32 + (records[at + 2] >>> 0), g = records[at + 5] * TWO_POW_32 + (records[at + 4] >>> 0)
-    if (!(g >= 1 && base + g * 2 ** ((records[at] >>> 8) & 0xff) > c1)) return false
+    if (kind !== Kind.constant && kind !== Kind.frame && kind !== Kind.patched) return false
     let states = checked.get(sequence)
     if (states === undefined) checked.set(sequence, (states = new Uint8Array(sequence.blockCount)))
-    if (states[block] === UNKNOWN) states[block] = patchesValid(sequence, block) ? EXACT : DECODE
-    return states[block] === EXACT
+    if (states[block] === UNKNOWN) {
+      const start = block << BLOCK_SHIFT, n = Math.min(BLOCK_VALUES, sequence.count - start)
+      states[block] = inRange(start, n) && (kind !== Kind.patched || patchesValid(sequence, block)) ? EXACT : DECODE
+    }
+    if (states[block] !== EXACT) return false
+    if (kind !== Kind.patched) return true
+    const base = records[at + 3] * TWO_POW_32 + (records[at + 2] >>> 0), g = records[at + 5] * TWO_POW_32 + (records[at + 4] >>> 0)
+    return g >= 1 && base + g * 2 ** ((records[at] >>> 8) & 0xff) > c1
   }
 
   /**
    * Sets bit outStart + i of out for each selected code first + i in [c0, c1] (bounds: the codes as
    * [loLow, loHigh, hiLow, hiHigh]) where the encodings answer; `decode(from, n)` answers the other
-   * stretches. Returns how many matched.
+   * stretches; `inRange(from, n)` says whether codes [from, from + n) are all below the entries'
+   * count (decoding them; a block with one beyond goes to `decode`, which refuses it as reads do).
+   * Returns how many matched.
    */
   return function matchCodes(
     codes: SequenceView, first: number, count: number, bounds: Int32Array, c1: number,
     selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
-    decode: (from: number, n: number) => number,
+    decode: (from: number, n: number) => number, inRange: (from: number, n: number) => boolean,
   ): number {
     const end = first + count
     let matched = 0
     for (let index = first; index < end;) {
       const block = index >>> BLOCK_SHIFT
       let stop = Math.min(end, (block + 1) << BLOCK_SHIFT)
-      const lens = lensMatches(codes, block, c1)
-      while (stop < end && lensMatches(codes, stop >>> BLOCK_SHIFT, c1) === lens) stop = Math.min(end, stop + BLOCK_VALUES)
+      const lens = lensMatches(codes, block, c1, inRange)
+      while (stop < end && lensMatches(codes, stop >>> BLOCK_SHIFT, c1, inRange) === lens) stop = Math.min(end, stop + BLOCK_VALUES)
       matched += lens ? matchLens(codes, index, stop - index, bounds, selection, selectionStart + index - first, out, outStart + index - first) : decode(index, stop - index)
       index = stop
     }
