@@ -11,6 +11,9 @@ import { openColumns } from '../src/read/open.js'
 import type { ColumnsReader } from '../src/read/reader.js'
 import { flushColumns } from '../src/write/columns-writer.js'
 import { seededRandom } from './helpers/random.js'
+import type { SequenceView } from '../src/backend/backend.js'
+import type { QueryKernels } from '../src/backend/query-kernels.js'
+import { createCodeMatcher } from '../src/cascade/query-match-codes.js'
 
 const BACKENDS = wasmUnavailableReason() === null ? (['ts', 'wasm'] as const) : (['ts'] as const)
 const N = 20_500
@@ -178,5 +181,22 @@ describe.each(BACKENDS)('format 2 aggregates and range filters over decoded valu
     const innerValues = inner.map((d) => wide[d].v)
     const innerAggregate = v2.getColumn('v')!.aggregate(DocSet.fromDocuments(v2, inner))
     expect([BigInt(innerAggregate.min!), BigInt(innerAggregate.max!)]).toEqual([innerValues.reduce((a, b) => (b < a ? b : a)), innerValues.reduce((a, b) => (b > a ? b : a))])
+  })
+})
+
+describe('code filters from patched low fields', () => {
+  it('hand every stretch to the decoding path when the backend has no memory for the lens', () => {
+    using reader = openColumns(v2Bytes, { backend: 'ts' })
+    const codes = (reader.getColumn('dictionaryCodes')!.values.cascade as unknown as { codes: SequenceView }).codes.cascade as unknown as { blocks: SequenceView }
+    const decoded: number[][] = []
+    const matchCodes = createCodeMatcher({} as QueryKernels, () => null)
+    const out = reader.createDocSet()
+    const matched = matchCodes(codes.blocks, 100, 5000, new Int32Array([0, 0, 0, 0]), 0, null, 0, out.memory, 0, (from, n) => {
+      decoded.push([from, n])
+      return n
+    }, () => true)
+    expect(matched).toBe(5000)
+    expect(decoded.reduce((sum, [, n]) => sum + n, 0)).toBe(5000)
+    expect(decoded[0][0]).toBe(100)
   })
 })

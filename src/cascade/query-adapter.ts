@@ -133,8 +133,8 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     patches: countPatches === undefined ? undefined : (sequence, first, count, selection, selectionStart, counts) => countPatches(sequence, first, count, selection, selectionStart, counts),
     patchLimit: countPatches === undefined ? PATCH_LIMITS.typeScript : PATCH_LIMITS.wasmKernel,
   })
-  const { tallyEncoded, codeSpan, lensOf } = createEncodedTallies(backend)
-  const matchCodes = createCodeMatcher(inner, lensOf)
+  const { tallyEncoded, codeSpan, lensView } = createEncodedTallies(backend)
+  const matchCodes = createCodeMatcher(inner, lensView)
   const codeBounds = new Int32Array(4)
   return {
     allocateBitset: (wordCount) => inner.allocateBitset(wordCount),

@@ -408,5 +408,14 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       op.decode(sequence, first, count, selection, selectionStart, out)
     }
   }
-  return { tallyEncoded, codeSpan, lensOf: (sequence: SequenceView) => lensOf(sequence).view }
+  /** The lens's view of a sequence, or null where the backend has no memory for its records. */
+  const lensView = (sequence: SequenceView): SequenceView | null => {
+    try {
+      return lensOf(sequence).view
+    } catch (error) {
+      if (error instanceof Undecided) return null
+      throw error
+    }
+  }
+  return { tallyEncoded, codeSpan, lensView }
 }

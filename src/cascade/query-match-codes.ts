@@ -58,7 +58,7 @@ function patchesValid(sequence: SequenceView, block: number): boolean {
 }
 
 /** Matches codes [c0, c1] of a form-0 codes sequence from their encodings where they allow it. */
-export function createCodeMatcher(inner: QueryKernels, lensOf: (sequence: SequenceView) => SequenceView) {
+export function createCodeMatcher(inner: QueryKernels, lensView: (sequence: SequenceView) => SequenceView | null) {
   const checked = new WeakMap<SequenceView, Uint8Array>()
 
   /**
@@ -100,21 +100,24 @@ export function createCodeMatcher(inner: QueryKernels, lensOf: (sequence: Sequen
       let stop = Math.min(end, (block + 1) << BLOCK_SHIFT)
       const lens = lensMatches(codes, block, c1, inRange)
       while (stop < end && lensMatches(codes, stop >>> BLOCK_SHIFT, c1, inRange) === lens) stop = Math.min(end, stop + BLOCK_VALUES)
-      matched += lens ? matchLens(codes, index, stop - index, bounds, selection, selectionStart + index - first, out, outStart + index - first) : decode(index, stop - index)
+      const found = lens ? matchLens(codes, index, stop - index, bounds, selection, selectionStart + index - first, out, outStart + index - first) : null
+      matched += found ?? decode(index, stop - index)
       index = stop
     }
     return matched
   }
 
-  /** One stretch of lens blocks: matched into a scratch bitset, patches cleared, or-ed into out. */
+  /** One stretch of lens blocks: matched into a scratch bitset, patches cleared, or-ed into out; null without a lens. */
   function matchLens(
     codes: SequenceView, first: number, count: number, bounds: Int32Array,
     selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
-  ): number {
+  ): number | null {
+    const lens = lensView(codes)
+    if (lens === null) return null
     const wordCount = (count + 31) >>> 5
     const scratch = inner.allocateBitset(wordCount)
     try {
-      inner.matchRange(lensOf(codes), first, count, bounds, selection, selectionStart, scratch, 0)
+      inner.matchRange(lens, first, count, bounds, selection, selectionStart, scratch, 0)
       // Views after the allocation and the kernel (WebAssembly memory may have grown).
       const bits = scratch.words, file = fileWords(codes)
       for (let block = first >>> BLOCK_SHIFT; block << BLOCK_SHIFT < first + count; block++) {
