@@ -26,11 +26,17 @@ export const SCRATCH: usize = memory.data(64, 16)
 /** Where the single reads that return a number (getRawNumber, cascadeGetNumber) land; off the scratch, which a failed read fills. */
 export const NUMBER_SLOT: usize = memory.data(8, 8)
 
-/** The value at NUMBER_SLOT as an exact double, or NaN beyond 2^53 - 1 (|v| ≤ 2^53 - 1 ⇔ v + (2^53 - 1) ≤ 2^54 - 2 unsigned). */
+/** Whether a double holds v exactly with every integer below it: |v| ≤ 2^53 - 1 ⇔ v + (2^53 - 1) ≤ 2^54 - 2 unsigned. */
+// @ts-ignore: decorator
+@inline export function isSafeInteger(v: i64): bool {
+  return <u64>(v + 0x1F_FFFF_FFFF_FFFF) <= <u64>0x3F_FFFF_FFFF_FFFE
+}
+
+/** The value at NUMBER_SLOT as an exact double, or NaN beyond 2^53 - 1. */
 // @ts-ignore: decorator
 @inline export function slotNumber(): f64 {
   const v = load<i64>(NUMBER_SLOT)
-  return <u64>(v + 0x1F_FFFF_FFFF_FFFF) <= <u64>0x3F_FFFF_FFFF_FFFE ? <f64>v : NaN
+  return isSafeInteger(v) ? <f64>v : NaN
 }
 
 /**

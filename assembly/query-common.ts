@@ -401,3 +401,11 @@ export function addSignedTimes(value: i64, k: u64): void {
   multiplyWide(<u64>value, k)
   add128(productLow, value < 0 ? productHigh - k : productHigh)
 }
+
+/** Adds lanes 1-3 of a four-lane count area (rows of `row` bytes) into lane 0, for the n values. */
+export function mergeLanes(area: usize, n: u32, row: usize): void {
+  for (let v: u32 = 0; v < n; v++) {
+    const at = area + (<usize>v << 2)
+    store<u32>(at, load<u32>(at) + load<u32>(at + row) + load<u32>(at + 2 * row) + load<u32>(at + 3 * row))
+  }
+}

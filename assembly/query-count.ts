@@ -14,7 +14,7 @@ import {
 import { decodeBlock } from './decode'
 import {
   SEL_WORDS, TABLE_COUNTS, U_BUFFER, blockRecord, blockTake, bump, countTableBlock, firstSelected, loadSelection,
-  packedBound, packedFits, selectedCount, selectionAll, unpackU32, valueRangeError, blockValues, valuesStatus,
+  blockValues, mergeLanes, packedBound, packedFits, selectedCount, selectionAll, unpackU32, valueRangeError, valuesStatus,
 } from './query-common'
 
 /** First selected position j of the block whose raw value is outside [0, n), from the raw values in BLOCK_BUFFER. */
@@ -241,12 +241,6 @@ export function queryCountValues(
     if (status != OK) return status
   }
   if (pairsUsed) foldPairs(pairs, area, n)
-  if (lanes == 4) {
-    const row = <usize>stride << 2
-    for (let v: u32 = 0; v < n; v++) {
-      const at = area + (<usize>v << 2)
-      store<u32>(at, load<u32>(at) + load<u32>(at + row) + load<u32>(at + 2 * row) + load<u32>(at + 3 * row))
-    }
-  }
+  if (lanes == 4) mergeLanes(area, n, <usize>stride << 2)
   return OK
 }

@@ -7,12 +7,9 @@
 // backend (src/backend/ts/typed.ts) does: a run holding both a table index
 // error and a bad value reports whichever its chunk order meets first, the same
 // with both backends. A chunk (8 KiB) is still in L1 when it is converted.
-import { BLOCK_BUFFER, BLOCK_VALUES, NOT_REPRESENTABLE, OK, ORDINAL_ERROR, SCRATCH } from './common'
+import { BLOCK_BUFFER, BLOCK_VALUES, NOT_REPRESENTABLE, OK, ORDINAL_ERROR, SCRATCH, isSafeInteger } from './common'
 import { decodeRaw } from './decode'
 import { float64Chunk, int32Chunk } from './widths'
-
-/** The largest integer a double holds exactly, with all below it: 2^53 - 1. */
-const MAX_SAFE: u64 = 0x1F_FFFF_FFFF_FFFF
 
 /** Status 2 (or 3) with the position within the run at scratch+0 and the raw value at scratch+8. */
 function reportValue(status: i32, position: u32, value: i64): i32 {
@@ -61,8 +58,7 @@ export function decodeFloat64Exact(records: usize, data: usize, count: u32, firs
     if (status != OK) return status
     for (let j: u32 = 0; j < take; j++) {
       const v = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
-      // |v| ≤ 2^53 - 1 ⇔ v + (2^53 - 1) in [0, 2^54 - 2] as unsigned.
-      if (<u64>(v + MAX_SAFE) > 2 * MAX_SAFE) return reportValue(NOT_REPRESENTABLE, done + j, v)
+      if (!isSafeInteger(v)) return reportValue(NOT_REPRESENTABLE, done + j, v)
       store<f64>(o + (<usize>j << 3), <f64>v)
     }
   }

@@ -3,14 +3,11 @@
 // form byte). The typed runs go in chunks of 1,024 values from `first`, each
 // decoded whole and then converted, exactly as the TypeScript backend does
 // (src/backend/ts/typed.ts): both report the same first bad value.
-import { BLOCK_BUFFER, BLOCK_VALUES, NOT_REPRESENTABLE, NUMBER_SLOT, OK, ORDINAL_ERROR, SCRATCH, slotNumber } from '../common'
+import { BLOCK_BUFFER, BLOCK_VALUES, NOT_REPRESENTABLE, NUMBER_SLOT, OK, ORDINAL_ERROR, SCRATCH, isSafeInteger, slotNumber } from '../common'
 import { firstBeyond, sortableInPlace } from '../typed'
 import { FORM_DECIMAL, FORM_DICTIONARY } from './common'
 import { decimalDecode, decimalGet, integerDecode, integerGet } from './sequences/decimal'
 import { setEntriesTable } from './sequences/dictionary'
-
-/** The largest integer a double holds exactly, with all below it: 2^53 - 1. */
-const MAX_SAFE: u64 = 0x1F_FFFF_FFFF_FFFF
 
 /** Raw i64 value `index` of the sequence at node to out; status 0, 5 or 6 (assembly/index.ts). */
 export function cascadeGet(node: usize, index: u32, out: usize): i32 {
@@ -66,8 +63,7 @@ export function cascadeDecodeFloat64Exact(node: usize, first: u32, n: u32, out: 
     const o = out + (<usize>done << 3)
     for (let j: u32 = 0; j < take; j++) {
       const v = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
-      // |v| ≤ 2^53 - 1 ⇔ v + (2^53 - 1) in [0, 2^54 - 2] as unsigned.
-      if (<u64>(v + MAX_SAFE) > 2 * MAX_SAFE) return reportValue(NOT_REPRESENTABLE, done + j, v)
+      if (!isSafeInteger(v)) return reportValue(NOT_REPRESENTABLE, done + j, v)
       store<f64>(o + (<usize>j << 3), <f64>v)
     }
   }

@@ -1,5 +1,6 @@
-// Facets over format 2 blocks no lens reads cheaply (many patches, dictionary,
-// frequent and linear blocks, sequence runs): each block's stretch is decoded
+// Facets over format 2 blocks the encodings do not answer (patched blocks with
+// many patches, dictionary and linear blocks, sequence runs; any block whose
+// answer from its encoding was refused): each block's stretch is decoded
 // in place (cascadeDecode) into a staging area and counted there, never through
 // JS chunks. Counts go to `lanes` sub-arrays of `stride` u32 as in
 // query-count.ts; a value outside [0, n) counts at slot n instead (a select,
@@ -7,7 +8,7 @@
 // answers by the decoding path that words the error. Statuses 5 and 6 from a
 // decode likewise. The caller merges lane 0 into its counts only on status 0.
 import { OK } from '../common'
-import { bump, blockTake, loadSelection, SEL_WORDS } from '../query-common'
+import { SEL_WORDS, blockTake, bump, loadSelection, mergeLanes } from '../query-common'
 import { cascadeDecode } from './index'
 
 const RANGE_ERROR: i32 = 4
@@ -56,11 +57,6 @@ export function queryCountDecoded(
   let stray: u32 = 0
   for (let lane: u32 = 0; lane < lanes; lane++) stray |= load<u32>(area + <usize>lane * row + (<usize>n << 2))
   if (stray != 0) return RANGE_ERROR
-  if (lanes == 4) {
-    for (let v: u32 = 0; v < n; v++) {
-      const at = area + (<usize>v << 2)
-      store<u32>(at, load<u32>(at) + load<u32>(at + row) + load<u32>(at + 2 * row) + load<u32>(at + 3 * row))
-    }
-  }
+  if (lanes == 4) mergeLanes(area, n, row)
   return OK
 }

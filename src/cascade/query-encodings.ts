@@ -152,6 +152,26 @@ function dataOf(sequence: SequenceView): number {
   return bytes.byteOffset + sequence.dataStart
 }
 
+/** Where a patched block's parts lie in the live file words (data: u8 high width, n low fields, the positions, e high parts). */
+export interface PatchedLayout {
+  words: Int32Array; lowsAt: number; width: number; positionsAt: number; list: boolean; e: number; n: number
+  positionWidth: number; highsAt: number; highWidth: number
+}
+
+/** The layout of block `block` (a patched block) of a form-0 sequence. */
+export function patchedLayout(sequence: SequenceView, block: number): PatchedLayout {
+  const records = sequence.records, at = 6 * block
+  const width = (records[at] >>> 8) & 0xff, param = records[at] >>> 16
+  const n = Math.min(BLOCK_VALUES, sequence.count - (block << BLOCK_SHIFT))
+  const data = dataOf(sequence) + records[at + 1], words = liveWords
+  const e = param & 1023, list = (param & POSITIONS_LIST_FLAG) !== 0, positionWidth = bitsOf(n - 1)
+  const positionsAt = data + 1 + bytesFor(n * width)
+  return {
+    words, lowsAt: data + 1, width, positionsAt, list, e, n, positionWidth,
+    highsAt: positionsAt + positionsSize(e, n, positionWidth), highWidth: fieldAt(words, data, 0, 8),
+  }
+}
+
 /** Tallies over v2 encodings for one backend (`backend()` asked lazily, as it holds the kernels being made). */
 export function createEncodedTallies(backend: () => ColumnsBackend) {
   const lenses = new WeakMap<SequenceView, Lens>()
@@ -209,21 +229,15 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     sequence: SequenceView, block: number, from: number, to: number, selection: Int32Array | null, bit: number, out: Uint32Array, slots: Slots,
   ): void {
     const records = sequence.records, at = 6 * block
-    const width = (records[at] >>> 8) & 0xff, param = records[at] >>> 16
     const baseLow = records[at + 2], baseHigh = records[at + 3], g = records[at + 5] * TWO_POW_32 + (records[at + 4] >>> 0)
-    const n = Math.min(BLOCK_VALUES, sequence.count - (block << BLOCK_SHIFT))
-    const data = dataOf(sequence) + records[at + 1], words = liveWords
-    const highWidth = fieldAt(words, data, 0, 8), e = param & 1023, list = (param & POSITIONS_LIST_FLAG) !== 0
-    const positionWidth = bitsOf(n - 1)
-    const positionsAt = data + 1 + bytesFor(n * width)
-    const patchesAt = positionsAt + (list ? bytesFor(e * positionWidth) : bytesFor(n))
+    const { words, lowsAt, width, positionsAt, list, e, n, positionWidth, highsAt, highWidth } = patchedLayout(sequence, block)
     if (list && !positionsIncrease(words, positionsAt, e, n, positionWidth)) throw new Undecided()
     const scale = 2 ** width
     forEachException(words, positionsAt, list, e, n, positionWidth, from, to, (position, rank) => {
       if (selection !== null && ((selection[(bit + position - from) >>> 5] >>> ((bit + position - from) & 31)) & 1) === 0) return
-      const low = fieldAt(words, data + 1, position, width)
+      const low = fieldAt(words, lowsAt, position, width)
       addOffset(baseLow, baseHigh, g * low, lowPair)
-      addOffset(baseLow, baseHigh, g * (low + scale * fieldAt(words, patchesAt, rank, highWidth)), pair)
+      addOffset(baseLow, baseHigh, g * (low + scale * fieldAt(words, highsAt, rank, highWidth)), pair)
       const was = slots.slot(lowPair[0], lowPair[1]), now = slots.slot(pair[0], pair[1])
       if (now < 0 && slots.strict) throw new Undecided()
       if (was >= 0) out[was]--

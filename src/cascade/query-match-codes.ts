@@ -15,37 +15,17 @@ import type { SequenceView } from '../backend/backend.js'
 import { orBits, popcount } from '../backend/bits.js'
 import type { BitsetMemory, QueryKernels } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
-import { bitsOf, bytesFor, fieldAt } from './bits.js'
-import { forEachException, positionsIncrease, positionsSize } from './blocks/positions.js'
-import { Kind, POSITIONS_LIST_FLAG } from './constants.js'
+import { fieldAt } from './bits.js'
+import { forEachException, positionsIncrease } from './blocks/positions.js'
+import { Kind } from './constants.js'
+import { patchedLayout } from './query-encodings.js'
 
 const TWO_POW_32 = 4294967296
 const UNKNOWN = 0, EXACT = 1, DECODE = 2
 
-/** A patched block as laid out in the file: where its positions and high parts lie, and how many. */
-interface Patches { words: Int32Array; positionsAt: number; list: boolean; e: number; n: number; positionWidth: number; highsAt: number; highWidth: number }
-
-/** The resident file as aligned words (after anything that may grow WebAssembly memory). */
-function fileWords(sequence: SequenceView): Int32Array {
-  const buffer = sequence.file.bytes.buffer
-  return new Int32Array(buffer, 0, buffer.byteLength >>> 2)
-}
-
-/** Block `block`'s patch layout (a patched block) in the file's words. */
-function patchesOf(sequence: SequenceView, block: number, words: Int32Array): Patches {
-  const bytes = sequence.file.bytes
-  const records = sequence.records, at = 6 * block
-  const width = (records[at] >>> 8) & 0xff, param = records[at] >>> 16
-  const n = Math.min(BLOCK_VALUES, sequence.count - (block << BLOCK_SHIFT))
-  const data = bytes.byteOffset + sequence.dataStart + records[at + 1]
-  // Data: u8 high width, n low fields, the positions, e high parts.
-  const positionsAt = data + 1 + bytesFor(n * width), list = (param & POSITIONS_LIST_FLAG) !== 0, e = param & 1023, positionWidth = bitsOf(n - 1)
-  return { words, positionsAt, list, e, n, positionWidth, highsAt: positionsAt + positionsSize(e, n, positionWidth), highWidth: fieldAt(words, data, 0, 8) }
-}
-
 /** Whether a patched block holds what a valid one does: positions in order (a bitmap of e bits), every high part above 0. */
 function patchesValid(sequence: SequenceView, block: number): boolean {
-  const { words, positionsAt, list, e, n, positionWidth, highsAt, highWidth } = patchesOf(sequence, block, fileWords(sequence))
+  const { words, positionsAt, list, e, n, positionWidth, highsAt, highWidth } = patchedLayout(sequence, block)
   if (list && !positionsIncrease(words, positionsAt, e, n, positionWidth)) return false
   if (!list) {
     let bits = 0
@@ -119,12 +99,12 @@ export function createCodeMatcher(inner: QueryKernels, lensView: (sequence: Sequ
     try {
       inner.matchRange(lens, first, count, bounds, selection, selectionStart, scratch, 0)
       // Views after the allocation and the kernel (WebAssembly memory may have grown).
-      const bits = scratch.words, file = fileWords(codes)
+      const bits = scratch.words
       for (let block = first >>> BLOCK_SHIFT; block << BLOCK_SHIFT < first + count; block++) {
         if ((codes.records[6 * block] & 0xff) !== Kind.patched) continue
         const start = block << BLOCK_SHIFT
         const from = Math.max(first, start) - start, to = Math.min(first + count, start + BLOCK_VALUES) - start
-        const { words, positionsAt, list, e, n, positionWidth } = patchesOf(codes, block, file)
+        const { words, positionsAt, list, e, n, positionWidth } = patchedLayout(codes, block)
         const offset = start - first
         if (!list && from === 0 && (offset & 31) === 0) {
           // A whole block on a word boundary: its bitmap clears 32 positions a step.
