@@ -6,6 +6,8 @@
 // its document through marks (marks[i] = documents ending at value i, so a
 // running sum of them is the document), which keeps the loop free of branches
 // on run lengths: those mispredict about once a document.
+// Filters (mode 1) walk no values: a document matches iff the value bits set
+// before its run's end exceed those before its start (matchDocuments).
 // A DocSet is read as selection words, never expanded to values. Both
 // sequences are decoded by the existing entry points: v1 blocks (decodeRaw)
 // or v2 cascades (cascadeDecode). Mirrored by src/backend/ts/query-multi.ts.
@@ -66,6 +68,11 @@ export function queryMulti(
     if (any != 0) {
       let status = decodeAny(offRecords, offData, start, count + 1, offsets)
       if (status != OK) return status
+      if (mode == 1) {
+        matchDocuments(offsets, count, valueBits, hits)
+        for (let w: u32 = 0; w < words; w++) store<u32>(outWords + (<usize>w << 2), load<u32>(hits + (<usize>w << 2)) & load<u32>(selected + (<usize>w << 2)))
+        continue
+      }
       // The chunk's values in windows of CAP; marks[e - at] counts the documents ending at value e of
       // the window, and `d` (the document of the value at hand) carries from window to window.
       const end = <u32>load<i64>(offsets + (<usize>count << 3))
@@ -82,43 +89,60 @@ export function queryMulti(
           store<u16>(mark, load<u16>(mark) + 1)
           marked++
         }
-        // The hits of document word `word` stay in `acc` until the word changes: a store and a load
-        // of the same word per value would chain each value behind the last (store forwarding).
-        let word = d >>> 5, acc = load<u32>(hits + (<usize>word << 2))
         for (let i: u32 = 0; i < m; i++) {
           d += load<u16>(marks + (<usize>i << 1))
-          const x = load<i64>(values + (<usize>i << 3))
-          // Filters mask unselected documents per word at the end; facets and errors need the bit here.
+          // Facets and errors need the document's selection bit per value.
           const bit = (load<u32>(selected + (<usize>(d >>> 5) << 2)) >>> (d & 31)) & 1
-          let hit: u32 = 0, v = at + i
+          const v = at + i
           if (mode == 2) {
             const o = out + (<usize>(v >>> 5) << 2)
             store<u32>(o, load<u32>(o) | (bit << (v & 31)))
             continue
           }
-          if (mode == 1) hit = (load<u32>(valueBits + (<usize>(v >>> 5) << 2)) >>> (v & 31)) & 1
-          else if (<u64>x >= <u64>n) {
+          const x = load<i64>(values + (<usize>i << 3))
+          if (<u64>x >= <u64>n) {
             if (bit != 0) return valueRangeError(v, x)
             continue
-          } else {
-            const stamp = stamps + (<usize>x << 2), slot = table + (<usize>x << 2), mine = start + d + 1
-            store<u32>(slot, load<u32>(slot) + (bit & <u32>(load<u32>(stamp) != mine)))
-            store<u32>(stamp, mine)
-            continue
           }
-          if (d >>> 5 != word) {
-            store<u32>(hits + (<usize>word << 2), acc)
-            word = d >>> 5
-            acc = load<u32>(hits + (<usize>word << 2))
-          }
-          acc |= hit << (d & 31)
+          const stamp = stamps + (<usize>x << 2), slot = table + (<usize>x << 2), mine = start + d + 1
+          store<u32>(slot, load<u32>(slot) + (bit & <u32>(load<u32>(stamp) != mine)))
+          store<u32>(stamp, mine)
         }
-        store<u32>(hits + (<usize>word << 2), acc)
       }
     }
+    // No document selected: the chunk's words clear (hits were zeroed above).
     if (mode == 1) {
       for (let w: u32 = 0; w < words; w++) store<u32>(outWords + (<usize>w << 2), load<u32>(hits + (<usize>w << 2)) & load<u32>(selected + (<usize>w << 2)))
     }
   }
   return OK
+}
+
+/**
+ * Mode 1 over one chunk: bit j of hits set iff a value of document j (values [off[j], off[j+1]))
+ * has its bit set, i.e. iff the bits set before its end exceed those before its start. Counts
+ * run from the word of the chunk's first value: one popcount per document and one per 32
+ * values passed, no loop over a document's values.
+ */
+function matchDocuments(offsets: usize, count: u32, valueBits: usize, hits: usize): void {
+  const first = <u32>load<i64>(offsets)
+  // full: bits of words [first >>> 5, word); rank(e) = full + bits of word e >>> 5 below e, word moved there first.
+  let word = first >>> 5, full: u32 = 0
+  let previous: u32 = (first & 31) == 0 ? 0 : popcnt(load<u32>(valueBits + (<usize>word << 2)) & ((<u32>1 << (first & 31)) - 1))
+  let acc: u32 = 0
+  for (let j: u32 = 0; j < count; j++) {
+    const end = <u32>load<i64>(offsets + (<usize>(j + 1) << 3))
+    // Offsets never decrease (checked at open); the word of `end` is read only when a value lies below end in it.
+    const at = end >>> 5
+    for (; word < at; word++) full += popcnt(load<u32>(valueBits + (<usize>word << 2)))
+    const tail = end & 31
+    const rank = full + (tail == 0 ? 0 : popcnt(load<u32>(valueBits + (<usize>at << 2)) & ((<u32>1 << tail) - 1)))
+    acc |= <u32>(rank != previous) << (j & 31)
+    previous = rank
+    if ((j & 31) == 31) {
+      store<u32>(hits + (<usize>(j >>> 5) << 2), acc)
+      acc = 0
+    }
+  }
+  if ((count & 31) != 0) store<u32>(hits + (<usize>(count >>> 5) << 2), acc)
 }

@@ -3,12 +3,14 @@
  * documents in chunks of 1,024 whose offsets are decoded once, their values in windows
  * of at most CAP, each value finding its document through marks (documents ending at
  * each value, summed as the loop goes):
- * no branch on run lengths, which mispredicts about once a document. DocSets are read
+ * no branch on run lengths, which mispredicts about once a document. matchAny with a value
+ * bitset walks documents only, counting set bits up to each run's end. DocSets are read
  * as selection words, never expanded to values. Same order of checks as WebAssembly,
  * so the same first error.
  */
 import type { SequenceView } from '../backend.js'
 import type { BitsetMemory } from '../query-kernels.js'
+import { popcount } from '../bits.js'
 import { decodeRaw } from './decode.js'
 import { countRangeError } from './query-scan.js'
 
@@ -47,6 +49,11 @@ export function walkMulti(
     }
     if (any !== 0) {
       decodeRaw(offsets, start, count + 1, offsetWords, 0)
+      if (valueBits !== null) {
+        matchDocuments(count, valueBits)
+        for (let w = 0; w < words; w++) output![firstWord + w] = hits[w] & selected[w]
+        continue
+      }
       // Windows of CAP values; marks[e - at]: documents ending at value e; d carries across windows.
       const end = offsetWords[2 * count] >>> 0
       let marked = 0, d = 0
@@ -58,8 +65,7 @@ export function walkMulti(
         for (let i = 0; i < m; i++) {
           d += marks[i]
           const bit = (selected[d >>> 5] >>> (d & 31)) & 1, v = at + i
-          if (valueBits !== null) hits[d >>> 5] |= ((valueBits[v >>> 5] >>> (v & 31)) & 1) << (d & 31)
-          else if (counts === null) output![v >>> 5] |= bit << (v & 31)
+          if (counts === null) output![v >>> 5] |= bit << (v & 31)
           else {
             const low = valueWords[2 * i], high = valueWords[2 * i + 1]
             if (high !== 0 || low >>> 0 >= n) {
@@ -75,4 +81,30 @@ export function walkMulti(
     }
     if (valueBits !== null) for (let w = 0; w < words; w++) output![firstWord + w] = hits[w] & selected[w]
   }
+}
+
+/**
+ * matchAny over one chunk (offsets in offsetWords): bit j of hits set iff a value of document j
+ * has its bit set, i.e. iff the bits set before its end exceed those before its start; counts run
+ * from the word of the chunk's first value (assembly/query-multi.ts's matchDocuments).
+ */
+function matchDocuments(count: number, valueBits: Int32Array): void {
+  const first = offsetWords[0] >>> 0
+  let word = first >>> 5, full = 0
+  let previous = (first & 31) === 0 ? 0 : popcount(valueBits[word] & ((1 << (first & 31)) - 1))
+  let acc = 0
+  for (let j = 0; j < count; j++) {
+    const end = offsetWords[2 * j + 2] >>> 0
+    const at = end >>> 5
+    for (; word < at; word++) full += popcount(valueBits[word])
+    const tail = end & 31
+    const rank = full + (tail === 0 ? 0 : popcount(valueBits[at] & ((1 << tail) - 1)))
+    acc |= (rank !== previous ? 1 : 0) << (j & 31)
+    previous = rank
+    if ((j & 31) === 31) {
+      hits[j >>> 5] = acc
+      acc = 0
+    }
+  }
+  if ((count & 31) !== 0) hits[count >>> 5] = acc
 }
