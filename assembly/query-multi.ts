@@ -8,6 +8,8 @@
 // on run lengths: those mispredict about once a document.
 // Filters (mode 1) walk no values: a document matches iff the value bits set
 // before its run's end exceed those before its start (matchDocuments).
+// Facets over a chunk with at most a quarter of its documents selected visit
+// those documents' runs alone (facetSelected).
 // A DocSet is read as selection words, never expanded to values. Both
 // sequences are decoded by the existing entry points: v1 blocks (decodeRaw)
 // or v2 cascades (cascadeDecode). Mirrored by src/backend/ts/query-multi.ts.
@@ -68,6 +70,11 @@ export function queryMulti(
     if (any != 0) {
       let status = decodeAny(offRecords, offData, start, count + 1, offsets)
       if (status != OK) return status
+      if (mode == 0 && sparse(selected, words, count)) {
+        status = facetSelected(offsets, count, start, selected, valRecords, valData, values, table, stamps, n)
+        if (status != OK) return status
+        continue
+      }
       if (mode == 1) {
         matchDocuments(offsets, count, valueBits, hits)
         for (let w: u32 = 0; w < words; w++) store<u32>(outWords + (<usize>w << 2), load<u32>(hits + (<usize>w << 2)) & load<u32>(selected + (<usize>w << 2)))
@@ -145,4 +152,51 @@ function matchDocuments(offsets: usize, count: u32, valueBits: usize, hits: usiz
     }
   }
   if ((count & 31) != 0) store<u32>(hits + (<usize>(count >>> 5) << 2), acc)
+}
+
+/** A chunk's selected documents are few (at most 1 in SPARSE): facets visit them alone (ad hoc: faster up to about 30-40% selected). */
+const SPARSE: u32 = 4
+
+/** Whether at most count / SPARSE documents of the chunk are selected. */
+function sparse(selected: usize, words: u32, count: u32): bool {
+  let total: u32 = 0
+  for (let w: u32 = 0; w < words; w++) total += popcnt(load<u32>(selected + (<usize>w << 2)))
+  return total * SPARSE <= count
+}
+
+/**
+ * Mode 0 over a chunk with few selected documents: each one's values counted as the walk
+ * with marks counts them (a stamp per ordinal), the values decoded in windows of CAP from the
+ * first one a selected document needs, so runs of unselected documents are not walked.
+ */
+function facetSelected(
+  offsets: usize, count: u32, start: u32, selected: usize, valRecords: usize, valData: usize, values: usize,
+  table: usize, stamps: usize, n: u32,
+): i32 {
+  const chunkEnd = <u32>load<i64>(offsets + (<usize>count << 3))
+  // Values [windowStart, windowEnd) are decoded at `values`.
+  let windowStart: u32 = 0, windowEnd: u32 = 0
+  for (let w: u32 = 0; w < (count + 31) >>> 5; w++) {
+    let bits = load<u32>(selected + (<usize>w << 2))
+    while (bits != 0) {
+      const j = (w << 5) + ctz(bits)
+      bits &= bits - 1
+      const first = <u32>load<i64>(offsets + (<usize>j << 3)), end = <u32>load<i64>(offsets + (<usize>(j + 1) << 3))
+      const mine = start + j + 1
+      for (let v = first; v < end; v++) {
+        if (v >= windowEnd) {
+          windowStart = v
+          windowEnd = v + min(CAP, chunkEnd - v)
+          const status = decodeAny(valRecords, valData, v, windowEnd - v, values)
+          if (status != OK) return status + FROM_VALUES
+        }
+        const x = load<i64>(values + (<usize>(v - windowStart) << 3))
+        if (<u64>x >= <u64>n) return valueRangeError(v, x)
+        const stamp = stamps + (<usize>x << 2), slot = table + (<usize>x << 2)
+        store<u32>(slot, load<u32>(slot) + <u32>(load<u32>(stamp) != mine))
+        store<u32>(stamp, mine)
+      }
+    }
+  }
+  return OK
 }

@@ -49,6 +49,10 @@ export function walkMulti(
     }
     if (any !== 0) {
       decodeRaw(offsets, start, count + 1, offsetWords, 0)
+      if (counts !== null && sparse(words, count)) {
+        facetSelected(values, count, start, counts, n)
+        continue
+      }
       if (valueBits !== null) {
         matchDocuments(count, valueBits)
         for (let w = 0; w < words; w++) output![firstWord + w] = hits[w] & selected[w]
@@ -107,4 +111,44 @@ function matchDocuments(count: number, valueBits: Int32Array): void {
     }
   }
   if ((count & 31) !== 0) hits[count >>> 5] = acc
+}
+
+/** A chunk's selected documents are few (at most 1 in SPARSE): facets visit them alone. */
+const SPARSE = 4
+
+/** Whether at most count / SPARSE documents of the chunk are selected. */
+function sparse(words: number, count: number): boolean {
+  let total = 0
+  for (let w = 0; w < words; w++) total += popcount(selected[w])
+  return total * SPARSE <= count
+}
+
+/**
+ * countDistinct over a chunk with few selected documents: each one's values counted with the
+ * stamps, decoded in windows of CAP from the first value a selected document needs
+ * (assembly/query-multi.ts's facetSelected, same windows, so the same first error).
+ */
+function facetSelected(values: SequenceView, count: number, start: number, counts: Uint32Array, n: number): void {
+  const chunkEnd = offsetWords[2 * count] >>> 0
+  let windowStart = 0, windowEnd = 0
+  for (let w = 0; w < (count + 31) >>> 5; w++) {
+    let bits = selected[w]
+    while (bits !== 0) {
+      const j = (w << 5) + 31 - Math.clz32(bits & -bits)
+      bits &= bits - 1
+      const first = offsetWords[2 * j] >>> 0, end = offsetWords[2 * j + 2] >>> 0
+      const mine = start + j + 1
+      for (let v = first; v < end; v++) {
+        if (v >= windowEnd) {
+          windowStart = v
+          windowEnd = v + Math.min(CAP, chunkEnd - v)
+          decodeRaw(values, v, windowEnd - v, valueWords, 0)
+        }
+        const low = valueWords[2 * (v - windowStart)], high = valueWords[2 * (v - windowStart) + 1]
+        if (high !== 0 || low >>> 0 >= n) countRangeError(values, v, low, high, n)
+        counts[low] += stamps[low] !== mine ? 1 : 0
+        stamps[low] = mine
+      }
+    }
+  }
 }
