@@ -7,7 +7,9 @@
 // running sum of them is the document), which keeps the loop free of branches
 // on run lengths: those mispredict about once a document.
 // Filters (mode 1) walk no values: a document matches iff the value bits set
-// before its run's end exceed those before its start (matchDocuments).
+// before its run's end exceed those before its start (matchDocuments); a
+// DocSet becomes value bits by toggles where the selection changes between
+// runs (mode 2, selectRuns).
 // Facets over a chunk with at most a quarter of its documents selected visit
 // those documents' runs alone (facetSelected).
 // A DocSet is read as selection words, never expanded to values. Both
@@ -75,6 +77,10 @@ export function queryMulti(
         if (status != OK) return status
         continue
       }
+      if (mode == 2) {
+        selectRuns(offsets, count, selected, out)
+        continue
+      }
       if (mode == 1) {
         matchDocuments(offsets, count, valueBits, hits)
         for (let w: u32 = 0; w < words; w++) store<u32>(outWords + (<usize>w << 2), load<u32>(hits + (<usize>w << 2)) & load<u32>(selected + (<usize>w << 2)))
@@ -86,7 +92,7 @@ export function queryMulti(
       let marked: u32 = 0, d: u32 = 0
       for (let at = <u32>load<i64>(offsets); at < end; at += CAP) {
         const m = min(CAP, end - at)
-        status = mode == 0 ? decodeAny(valRecords, valData, at, m, values) : OK
+        status = decodeAny(valRecords, valData, at, m, values)
         if (status != OK) return status + FROM_VALUES
         memory.fill(marks, 0, <usize>m << 1)
         while (marked < count) {
@@ -98,14 +104,9 @@ export function queryMulti(
         }
         for (let i: u32 = 0; i < m; i++) {
           d += load<u16>(marks + (<usize>i << 1))
-          // Facets and errors need the document's selection bit per value.
+          // The document's selection bit: unselected documents count nothing and raise no error.
           const bit = (load<u32>(selected + (<usize>(d >>> 5) << 2)) >>> (d & 31)) & 1
           const v = at + i
-          if (mode == 2) {
-            const o = out + (<usize>(v >>> 5) << 2)
-            store<u32>(o, load<u32>(o) | (bit << (v & 31)))
-            continue
-          }
           const x = load<i64>(values + (<usize>i << 3))
           if (<u64>x >= <u64>n) {
             if (bit != 0) return valueRangeError(v, x)
@@ -199,4 +200,52 @@ function facetSelected(
     }
   }
   return OK
+}
+
+/** Bit i set iff an odd number of bits at or below i are (a prefix parity within the word). */
+// @ts-ignore: decorator
+@inline function prefixParity(x: u32): u32 {
+  x ^= x << 1
+  x ^= x << 2
+  x ^= x << 4
+  x ^= x << 8
+  return x ^ (x << 16)
+}
+
+/**
+ * Mode 2 over one chunk: the values of its selected documents set in the value bitset out. The
+ * selection changes only at run boundaries: a toggle at off[j] where document j's selection
+ * differs from document j - 1's, and bit i is the parity of the toggles at or below i. Toggles
+ * gather in the word being built; words a run passes whole are filled. One step per document
+ * and per 32 values; bits of out are or-ed, never cleared (the chunk's first word may hold the
+ * previous chunk's values).
+ */
+function selectRuns(offsets: usize, count: u32, selected: usize, out: usize): void {
+  const end = <u32>load<i64>(offsets + (<usize>count << 3))
+  let word = <u32>load<i64>(offsets) >>> 5, toggles: u32 = 0, carry: u32 = 0, previous: u32 = 0
+  for (let j: u32 = 0; j < count; j++) {
+    const position = <u32>load<i64>(offsets + (<usize>j << 3)), at = position >>> 5
+    if (at != word) {
+      // Word `word` is complete; the ones up to `at` hold no toggle: all of them carry the parity.
+      const bits = prefixParity(toggles) ^ carry
+      store<u32>(out + (<usize>word << 2), load<u32>(out + (<usize>word << 2)) | bits)
+      carry = 0 - (bits >>> 31)
+      toggles = 0
+      for (word++; word < at; word++) store<u32>(out + (<usize>word << 2), load<u32>(out + (<usize>word << 2)) | carry)
+    }
+    const chosen = (load<u32>(selected + (<usize>(j >>> 5) << 2)) >>> (j & 31)) & 1
+    toggles ^= (chosen ^ previous) << (position & 31)
+    previous = chosen
+  }
+  // The last run closes at `end`, which changes no bit below it: the word of value end - 1 is the last written.
+  if (end == 0 || (end - 1) >>> 5 < word) return
+  for (; word < (end - 1) >>> 5; word++) {
+    const bits = prefixParity(toggles) ^ carry
+    store<u32>(out + (<usize>word << 2), load<u32>(out + (<usize>word << 2)) | bits)
+    carry = 0 - (bits >>> 31)
+    toggles = 0
+  }
+  const tail = end & 31
+  const bits = (prefixParity(toggles) ^ carry) & (tail == 0 ? 0xFFFF_FFFF : (<u32>1 << tail) - 1)
+  store<u32>(out + (<usize>word << 2), load<u32>(out + (<usize>word << 2)) | bits)
 }

@@ -53,6 +53,10 @@ export function walkMulti(
         facetSelected(values, count, start, counts, n)
         continue
       }
+      if (counts === null && valueBits === null) {
+        selectRuns(count, output!)
+        continue
+      }
       if (valueBits !== null) {
         matchDocuments(count, valueBits)
         for (let w = 0; w < words; w++) output![firstWord + w] = hits[w] & selected[w]
@@ -63,23 +67,20 @@ export function walkMulti(
       let marked = 0, d = 0
       for (let at = offsetWords[0] >>> 0; at < end; at += CAP) {
         const m = Math.min(CAP, end - at)
-        if (counts !== null) decodeRaw(values, at, m, valueWords, 0)
+        decodeRaw(values, at, m, valueWords, 0)
         marks.fill(0, 0, m)
         for (let e = 0; marked < count && (e = offsetWords[2 * marked + 2] >>> 0) < at + m; marked++) marks[e - at]++
         for (let i = 0; i < m; i++) {
           d += marks[i]
           const bit = (selected[d >>> 5] >>> (d & 31)) & 1, v = at + i
-          if (counts === null) output![v >>> 5] |= bit << (v & 31)
-          else {
-            const low = valueWords[2 * i], high = valueWords[2 * i + 1]
-            if (high !== 0 || low >>> 0 >= n) {
-              if (bit !== 0) countRangeError(values, v, low, high, n)
-              continue
-            }
-            const mine = start + d + 1
-            counts[low] += bit & (stamps[low] !== mine ? 1 : 0)
-            stamps[low] = mine
+          const low = valueWords[2 * i], high = valueWords[2 * i + 1]
+          if (high !== 0 || low >>> 0 >= n) {
+            if (bit !== 0) countRangeError(values, v, low, high, n)
+            continue
           }
+          const mine = start + d + 1
+          counts![low] += bit & (stamps[low] !== mine ? 1 : 0)
+          stamps[low] = mine
         }
       }
     }
@@ -151,4 +152,44 @@ function facetSelected(values: SequenceView, count: number, start: number, count
       }
     }
   }
+}
+
+/** Bit i set iff an odd number of bits at or below i are (a prefix parity within the word). */
+function prefixParity(x: number): number {
+  x ^= x << 1
+  x ^= x << 2
+  x ^= x << 4
+  x ^= x << 8
+  return x ^ (x << 16)
+}
+
+/**
+ * matchAny without a value bitset over one chunk: its selected documents' values set in out, by
+ * toggles where the selection changes between runs (assembly/query-multi.ts's selectRuns).
+ */
+function selectRuns(count: number, out: Int32Array): void {
+  const end = offsetWords[2 * count] >>> 0
+  let word = (offsetWords[0] >>> 0) >>> 5, toggles = 0, carry = 0, previous = 0
+  for (let j = 0; j < count; j++) {
+    const position = offsetWords[2 * j] >>> 0, at = position >>> 5
+    if (at !== word) {
+      const bits = prefixParity(toggles) ^ carry
+      out[word] |= bits
+      carry = bits >> 31
+      toggles = 0
+      for (word++; word < at; word++) out[word] |= carry
+    }
+    const chosen = (selected[j >>> 5] >>> (j & 31)) & 1
+    toggles ^= (chosen ^ previous) << (position & 31)
+    previous = chosen
+  }
+  if (end === 0 || (end - 1) >>> 5 < word) return
+  for (; word < (end - 1) >>> 5; word++) {
+    const bits = prefixParity(toggles) ^ carry
+    out[word] |= bits
+    carry = bits >> 31
+    toggles = 0
+  }
+  const tail = end & 31
+  out[word] |= (prefixParity(toggles) ^ carry) & (tail === 0 ? -1 : (1 << tail) - 1)
 }
