@@ -46,6 +46,8 @@ function decodeAny(records: usize, data: usize, first: u32, n: u32, out: usize):
  * >> 5 of out for every document word of the range: bit set for each selected document with a
  * matching value, others clear (out may be sel). Mode 2 (from = 0) sets bit v of out (a value
  * bitset, zeroed) for each value v of a selected document. Modes 1 and 2 decode no values.
+ * Mode 3 (from = 0, sel = 0): mode 0's walk, setting bit v of out (a value bitset, zeroed) for
+ * each value that is the first of its ordinal in its document instead of counting it.
  * Status 0; 1, 5 or 6 from a decode (+16 when decoding values); 4: the first ordinal of a
  * selected document outside [0, n) (scratch: value index, raw at +8).
  */
@@ -56,7 +58,7 @@ export function queryMulti(
   const offsets = area, selected = area + SELECTED_AT, hits = area + HITS_AT, marks = area + MARKS_AT
   const values = area + VALUES_AT, table = area + TABLE_AT, stamps = table + (<usize>n << 2)
   const valueBits = <usize>load<u32>(SCRATCH)
-  if (mode == 0) memory.fill(table, 0, <usize>n << 3)
+  if (mode == 0 || mode == 3) memory.fill(table, 0, <usize>n << 3)
   for (let start = from; start < to; start += CHUNK) {
     const count = min(CHUNK, to - start)
     const words = (count + 31) >>> 5
@@ -113,8 +115,12 @@ export function queryMulti(
             continue
           }
           const stamp = stamps + (<usize>x << 2), slot = table + (<usize>x << 2), mine = start + d + 1
-          store<u32>(slot, load<u32>(slot) + (bit & <u32>(load<u32>(stamp) != mine)))
+          const first = <u32>(load<u32>(stamp) != mine)
           store<u32>(stamp, mine)
+          if (mode == 3) {
+            const o = out + (<usize>(v >>> 5) << 2)
+            store<u32>(o, load<u32>(o) | (first << (v & 31)))
+          } else store<u32>(slot, load<u32>(slot) + (bit & first))
         }
       }
     }

@@ -23,12 +23,14 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * for the vector raw-value query loops, int32 narrowing and single-pass block decodes that made
  * format 2's answers and TypeScript decodes faster (bench/results/v2-queries.md), then by 2 KB
  * (reader and reader without WebAssembly) for the answers from frequent blocks, patched code blocks
- * and the decode-and-count facet kernel, and single reads returned as numbers.
+ * and the decode-and-count facet kernel, and single reads returned as numbers; then by 1 KB (reader
+ * without WebAssembly) for the multi-valued walks by document (filters by counts of set bits, a
+ * DocSet's values by toggles, facets over few selected documents, first values kept per column).
  */
 const TARGET_BYTES = 30 * 1024
 const BUDGET_BYTES = 47 * 1024
 const FALLBACK_BUDGET_BYTES = 16 * 1024
-const TOGETHER_BUDGET_BYTES = 62 * 1024
+const TOGETHER_BUDGET_BYTES = 63 * 1024
 /** The full check re-encodes dictionaries, so its chunk holds the FSST trainer. */
 const VERIFY_BUDGET_BYTES = 6 * 1024
 
@@ -96,7 +98,7 @@ describe('browser bundles', () => {
     expect(size).toBeLessThanOrEqual(BUDGET_BYTES)
   })
 
-  it('its pure-TypeScript fallback (two chunks) is at most 16 KB gzip, with the main file at most 62 KB; the full check\'s chunk at most 6 KB', () => {
+  it('its pure-TypeScript fallback (two chunks) is at most 16 KB gzip, with the main file at most 63 KB; the full check\'s chunk at most 6 KB', () => {
     const main = gzipped(read('oixk-reader.js'))
     const fallback = read('oixk-reader-ts.js')
     const size = gzipped(fallback) + gzipped(read('oixk-reader-shared.js'))

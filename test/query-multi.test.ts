@@ -150,3 +150,41 @@ describe('multi-valued kernels: a corrupt ordinal', () => {
     }
   })
 })
+
+describe('multi-valued facets over every document: the first values, marked once and kept', () => {
+  /** Keyword "t": document d holds terms d % 5 and (d * 3) % 7 (+ 5), and term d % 5 again when `repeat` and d % 4 = 0. */
+  const file = (repeat: boolean) => {
+    const terms = Array.from({ length: 12 }, (_, t) => `t${String(t).padStart(2, '0')}`)
+    const docs = Array.from({ length: 3000 }, (_, d) => ({
+      t: d % 11 === 0 ? [] : [terms[d % 5], terms[5 + ((d * 3) % 7)], ...(repeat && d % 4 === 0 ? [terms[d % 5]] : [])],
+    }))
+    const expected = new Uint32Array(12)
+    for (const { t } of docs) for (const term of new Set(t)) expected[terms.indexOf(term)]++
+    return { bytes: flushColumns({ fields: [{ name: 't', type: 'keyword', facet: true, multi: true }] }, docs)!, expected, docs }
+  }
+  for (const backend of BACKENDS) {
+    it(`${backend}: counts each document once per term, twice in a row, then the kept bits go with close()`, () => {
+      for (const repeat of [true, false]) {
+        const { bytes, expected, docs } = file(repeat)
+        const reader = openColumns(bytes, { backend })
+        const column = reader.getColumn('t')!
+        expect(column.firstValues).toBeNull()
+        expect(Array.from(column.facetCounts()), `repeat ${repeat}`).toEqual(Array.from(expected))
+        const kept = column.firstValues!
+        // With a repeated term, the bits mark every value but the repeats; without, none are needed.
+        if (repeat) {
+          const repeats = docs.filter((_, d) => d % 11 !== 0 && d % 4 === 0).length
+          expect(kept.bits!.wordCount).toBe(Math.ceil(column.totalValueCount / 32))
+          const marked = Array.from(kept.bits!.words).reduce((sum, word) => sum + (word >>> 0).toString(2).replace(/[^1]/g, '').length, 0)
+          expect(marked).toBe(column.totalValueCount - repeats)
+        } else expect(kept.bits).toBeNull()
+        expect(Array.from(column.facetCounts()), `repeat ${repeat}, kept`).toEqual(Array.from(expected))
+        expect(column.firstValues).toBe(kept)
+        // A DocSet still counts through the walk, and agrees.
+        expect(Array.from(column.facetCounts(reader.allDocuments()))).toEqual(Array.from(expected))
+        reader.close()
+        expect(column.firstValues).toBeNull()
+      }
+    })
+  }
+})

@@ -134,4 +134,11 @@ export interface QueryKernels {
     offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null,
     test: BitsetMemory | null, out: BitsetMemory,
   ): void
+  /**
+   * countDistinct's walk over documents [0, to), none left out, marking instead of counting: sets
+   * bit v of out (a value bitset, zeroed) for each value that is the first of its ordinal in its
+   * document, so that countValues over those bits gives countDistinct's counts. n: the ordinal
+   * limit; an ordinal outside [0, n) raises countDistinct's error at the same value.
+   */
+  markFirstValues(offsets: SequenceView, values: SequenceView, to: number, n: number, out: BitsetMemory): void
 }

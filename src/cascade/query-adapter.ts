@@ -143,6 +143,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     // The multi-valued kernels decode cascades themselves.
     countDistinct: inner.countDistinct,
     matchAny: inner.matchAny,
+    markFirstValues: inner.markFirstValues,
     countValues(sequence, first, count, selection, selectionStart, counts) {
       if (sequence.cascade === null) return inner.countValues(sequence, first, count, selection, selectionStart, counts)
       if (count > 0) tallyEncoded(sequence, first, count, selection, selectionStart, counts, counting(counts.length), counting)

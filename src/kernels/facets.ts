@@ -1,9 +1,11 @@
 /**
  * facetCounts and topTerms. Dense and optional columns count in the countValues
  * kernel; multi columns count each document once per distinct term in the
- * countDistinct kernel (offsets and values walked together).
+ * countDistinct kernel (offsets and values walked together), or, over every
+ * document, count their values marked first of their term in their document.
  */
 import type { ColumnsBackend } from '../backend/backend.js'
+import type { BitsetMemory } from '../backend/query-kernels.js'
 import type { Column } from '../read/column.js'
 import { expectType, filterOf } from './common.js'
 import type { DocSet } from './doc-set.js'
@@ -17,6 +19,30 @@ export interface TermCount {
   count: number
 }
 
+/**
+ * The multi column's first values (see Column.firstValues), marked on first use; null when every
+ * value is first (no term twice in a document: counted with no selection). For another backend
+ * than the one kept, made again and not kept (temporary: the caller releases them).
+ */
+function firstValues(column: Column, backend: ColumnsBackend, limit: number): { bits: BitsetMemory | null; temporary: boolean } {
+  const kept = column.firstValues
+  if (kept !== null && kept.backend === backend) return { bits: kept.bits, temporary: false }
+  let bits: BitsetMemory | null = backend.query.allocateBitset(Math.max(1, (column.totalValueCount + 31) >>> 5))
+  try {
+    backend.query.markFirstValues(column.offsets!, column.values, column.maxDoc, limit, bits)
+  } catch (error) {
+    bits.release()
+    throw error
+  }
+  if (backend.query.countBits(bits) === column.totalValueCount) {
+    bits.release()
+    bits = null
+  }
+  if (kept !== null) return { bits, temporary: true }
+  column.firstValues = { backend, bits }
+  return { bits, temporary: false }
+}
+
 /** Documents per ordinal (keyword) or per value (bool: [false, true]); see Column.facetCounts. */
 export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocSet | null, counts?: Uint32Array): Uint32Array {
   expectType(column, 'facetCounts', column.type === 'keyword' || column.type === 'bool', 'keyword/bool')
@@ -27,7 +53,18 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
     throw new RangeError(`field "${column.name}": counts must be a Uint32Array of length ${limit}`)
   } else counts.fill(0)
   if (column.layout === 'multi') {
-    backend.query.countDistinct(column.offsets!, column.values, 0, column.maxDoc, filter === null ? null : filter.memory, counts)
+    if (filter === null) {
+      // Every document: count the values that are the first of their term in their document,
+      // marked by one walk the first time and kept (a value bitset) while the reader is open.
+      const first = firstValues(column, backend, limit)
+      try {
+        backend.query.countValues(column.values, 0, column.totalValueCount, first.bits, 0, counts)
+      } finally {
+        if (first.temporary) first.bits?.release()
+      }
+      return counts
+    }
+    backend.query.countDistinct(column.offsets!, column.values, 0, column.maxDoc, filter.memory, counts)
     return counts
   }
   const selected = selectValues(column, backend, filter)

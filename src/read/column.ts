@@ -4,6 +4,7 @@
  * Accessors allocate nothing (but getKeyword's view and BigInt results).
  */
 import type { ColumnsBackend, PresenceView, SequenceView } from '../backend/backend.js'
+import type { BitsetMemory } from '../backend/query-kernels.js'
 import type { ColumnType, Layout } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { int64Result, int64ToBigInt, sortableToFloat64Into } from '../format/int64.js'
@@ -79,6 +80,12 @@ export class Column {
   private readonly fileName: string
   /** @internal The reader's tracker of the DocSets its queries make (released when it closes); set by the reader. */
   docSetOwner: DocSetOwner | null = null
+  /**
+   * @internal Multi keyword and bool columns: the values that are the first of their ordinal in
+   * their document (markFirstValues), made by the first facetCounts without a DocSet and kept
+   * until close, with the backend that holds them; bits null: every value is first.
+   */
+  firstValues: { backend: ColumnsBackend; bits: BitsetMemory | null } | null = null
   /** Set by the reader's close(), after which no read may touch its memory. */
   private closed = false
   private readonly integerLike: boolean
@@ -216,6 +223,8 @@ export class Column {
   markClosed(): void {
     this.closed = true
     this.numberLookup = NO_LOOKUP
+    this.firstValues?.bits?.release()
+    this.firstValues = null
   }
 
   /** The nth value as a bigint (exact for every i64). */

@@ -25,7 +25,8 @@ let stamps = new Int32Array(0)
 
 /**
  * QueryKernels.countDistinct (task: the counts) and matchAny (task: a value bitset or
- * null, and out): one walk, as assembly/query-multi.ts's queryMulti.
+ * null, and out): one walk, as assembly/query-multi.ts's queryMulti. Counts and out together
+ * (markFirstValues; docs null): the counts give the ordinal limit, out gets the first values.
  */
 export function walkMulti(
   offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null,
@@ -78,9 +79,10 @@ export function walkMulti(
             if (bit !== 0) countRangeError(values, v, low, high, n)
             continue
           }
-          const mine = start + d + 1
-          counts![low] += bit & (stamps[low] !== mine ? 1 : 0)
+          const mine = start + d + 1, first = stamps[low] !== mine ? 1 : 0
           stamps[low] = mine
+          if (output !== null) output[v >>> 5] |= first << (v & 31)
+          else counts![low] += bit & first
         }
       }
     }

@@ -44,4 +44,5 @@ export const typeScriptQueryKernels: QueryKernels = {
   histogram,
   countDistinct: (offsets, values, from, to, docs, counts) => walkMulti(offsets, values, from, to, docs, counts, null),
   matchAny: walkMulti,
+  markFirstValues: (offsets, values, to, n, out) => walkMulti(offsets, values, 0, to, null, new Uint32Array(n), out),
 }

@@ -104,7 +104,7 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
     throw new Error(`oixk: query kernel status ${status}`)
   }
 
-  /** queryMulti (mode 0 facet, 1 value bits to documents, 2 documents to value bits); +16 in a status: the values failed. */
+  /** queryMulti (mode 0 facet, 1 value bits to documents, 2 documents to value bits, 3 first values); +16 in a status: the values failed. */
   function multi(
     offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null, out: BitsetMemory | null,
     mode: number, n: number,
@@ -128,6 +128,10 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
     matchAny(offsets, values, from, to, docs, test, out) {
       runtime.words[scratchWord] = selectionAddress(test)
       multi(offsets, values, from, to, docs, out, test === null ? 2 : 1, 0)
+    },
+
+    markFirstValues(offsets, values, to, n, out) {
+      multi(offsets, values, 0, to, null, out, 3, n)
     },
 
     allocateBitset(wordCount: number): BitsetMemory {
