@@ -53,9 +53,11 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
     throw new RangeError(`field "${column.name}": counts must be a Uint32Array of length ${limit}`)
   } else counts.fill(0)
   if (column.layout === 'multi') {
-    if (filter === null) {
-      // Every document: count the values that are the first of their term in their document,
-      // marked by one walk the first time and kept (a value bitset) while the reader is open.
+    // Every document: count the values that are the first of their term in their document, marked
+    // by one walk the first time and kept (a value bitset) while the reader is open. Not for format 2
+    // values in TypeScript: counting marks over a cascade there measured slower than the walk
+    // (bench/results/multi-valued.md).
+    if (filter === null && (column.values.cascade === null || backend.name !== 'ts')) {
       const first = firstValues(column, backend, limit)
       try {
         backend.query.countValues(column.values, 0, column.totalValueCount, first.bits, 0, counts)
@@ -64,7 +66,7 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
       }
       return counts
     }
-    backend.query.countDistinct(column.offsets!, column.values, 0, column.maxDoc, filter.memory, counts)
+    backend.query.countDistinct(column.offsets!, column.values, 0, column.maxDoc, filter === null ? null : filter.memory, counts)
     return counts
   }
   const selected = selectValues(column, backend, filter)

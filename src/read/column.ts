@@ -359,7 +359,7 @@ export class Column {
 
   // Queries (docs/query.md): thin delegations to src/kernels, which call only the backend seam.
 
-  /** Documents per ordinal (keyword, length termCount) or per value (bool, [false, true]); multi: once per distinct term. */
+  /** Documents per ordinal (keyword, length termCount) or per value (bool, [false, true]); multi: once per distinct term (the first call without docs keeps a bit per value until close: docs/query.md). */
   facetCounts(docs?: DocSet, counts?: Uint32Array): Uint32Array {
     this.assertOpen()
     return facetCounts(this, this.backend, docs, counts)
