@@ -30,6 +30,24 @@ const VALUES_AT: usize = MARKS_AT + 2 * CAP
 const TABLE_AT: usize = VALUES_AT + 8 * CAP
 /** Added to a status when the values (not the offsets) failed, so JS names the right sequence. */
 const FROM_VALUES: i32 = 16
+/** A chunk with at most 1 document in SPARSE selected: facets visit the selected documents alone. */
+const SPARSE: u32 = 4
+
+/** 1 if no value of document `mine` (its number + 1) held ordinal x before, else 0; the stamp then names it. */
+// @ts-ignore: decorator
+@inline function firstIn(stamps: usize, x: i64, mine: u32): u32 {
+  const stamp = stamps + (<usize>x << 2)
+  const first = <u32>(load<u32>(stamp) != mine)
+  store<u32>(stamp, mine)
+  return first
+}
+
+/** Adds `one` (0 or 1) to count x. */
+// @ts-ignore: decorator
+@inline function count1(table: usize, x: i64, one: u32): void {
+  const slot = table + (<usize>x << 2)
+  store<u32>(slot, load<u32>(slot) + one)
+}
 
 /** Raw i64 values [first, first + n) to out: v1 blocks, or (records = 0) the cascade whose node is `data`. */
 function decodeAny(records: usize, data: usize, first: u32, n: u32, out: usize): i32 {
@@ -63,19 +81,19 @@ export function queryMulti(
     const count = min(CHUNK, to - start)
     const words = (count + 31) >>> 5
     const selWords = sel + (<usize>(start - from) >>> 3), outWords = out + (<usize>(start - from) >>> 3)
-    let any: u32 = 0
+    let chosen: u32 = 0
     for (let w: u32 = 0; w < words; w++) {
       const left = count - (w << 5)
       const word = (sel != 0 ? load<u32>(selWords + (<usize>w << 2)) : 0xFFFF_FFFF) & (left < 32 ? (<u32>1 << left) - 1 : 0xFFFF_FFFF)
       store<u32>(selected + (<usize>w << 2), word)
-      store<u32>(hits + (<usize>w << 2), 0)
-      any |= word
+      chosen += popcnt(word)
     }
-    if (any != 0) {
+    if (chosen != 0) {
       let status = decodeAny(offRecords, offData, start, count + 1, offsets)
       if (status != OK) return status
-      if (mode == 0 && sparse(selected, words, count)) {
-        status = facetSelected(offsets, count, start, selected, valRecords, valData, values, table, stamps, n)
+      // Few selected documents (at most 1 in SPARSE): a facet visits theirs alone.
+      if (mode == 0 && chosen * SPARSE <= count) {
+        status = facetSelected(offsets, count, words, start, selected, valRecords, valData, values, table, stamps, n)
         if (status != OK) return status
         continue
       }
@@ -114,19 +132,16 @@ export function queryMulti(
             if (bit != 0) return valueRangeError(v, x)
             continue
           }
-          const stamp = stamps + (<usize>x << 2), slot = table + (<usize>x << 2), mine = start + d + 1
-          const first = <u32>(load<u32>(stamp) != mine)
-          store<u32>(stamp, mine)
+          const first = firstIn(stamps, x, start + d + 1)
           if (mode == 3) {
             const o = out + (<usize>(v >>> 5) << 2)
             store<u32>(o, load<u32>(o) | (first << (v & 31)))
-          } else store<u32>(slot, load<u32>(slot) + (bit & first))
+          } else count1(table, x, bit & first)
         }
       }
-    }
-    // No document selected: the chunk's words clear (hits were zeroed above).
-    if (mode == 1) {
-      for (let w: u32 = 0; w < words; w++) store<u32>(outWords + (<usize>w << 2), load<u32>(hits + (<usize>w << 2)) & load<u32>(selected + (<usize>w << 2)))
+    } else if (mode == 1) {
+      // No document selected: a filter clears the chunk's words.
+      memory.fill(outWords, 0, <usize>words << 2)
     }
   }
   return OK
@@ -161,29 +176,19 @@ function matchDocuments(offsets: usize, count: u32, valueBits: usize, hits: usiz
   if ((count & 31) != 0) store<u32>(hits + (<usize>(count >>> 5) << 2), acc)
 }
 
-/** A chunk's selected documents are few (at most 1 in SPARSE): facets visit them alone (ad hoc: faster up to about 30-40% selected). */
-const SPARSE: u32 = 4
-
-/** Whether at most count / SPARSE documents of the chunk are selected. */
-function sparse(selected: usize, words: u32, count: u32): bool {
-  let total: u32 = 0
-  for (let w: u32 = 0; w < words; w++) total += popcnt(load<u32>(selected + (<usize>w << 2)))
-  return total * SPARSE <= count
-}
-
 /**
  * Mode 0 over a chunk with few selected documents: each one's values counted as the walk
  * with marks counts them (a stamp per ordinal), the values decoded in windows of CAP from the
  * first one a selected document needs, so runs of unselected documents are not walked.
  */
 function facetSelected(
-  offsets: usize, count: u32, start: u32, selected: usize, valRecords: usize, valData: usize, values: usize,
+  offsets: usize, count: u32, words: u32, start: u32, selected: usize, valRecords: usize, valData: usize, values: usize,
   table: usize, stamps: usize, n: u32,
 ): i32 {
   const chunkEnd = <u32>load<i64>(offsets + (<usize>count << 3))
   // Values [windowStart, windowEnd) are decoded at `values`.
   let windowStart: u32 = 0, windowEnd: u32 = 0
-  for (let w: u32 = 0; w < (count + 31) >>> 5; w++) {
+  for (let w: u32 = 0; w < words; w++) {
     let bits = load<u32>(selected + (<usize>w << 2))
     while (bits != 0) {
       const j = (w << 5) + ctz(bits)
@@ -199,9 +204,7 @@ function facetSelected(
         }
         const x = load<i64>(values + (<usize>(v - windowStart) << 3))
         if (<u64>x >= <u64>n) return valueRangeError(v, x)
-        const stamp = stamps + (<usize>x << 2), slot = table + (<usize>x << 2)
-        store<u32>(slot, load<u32>(slot) + <u32>(load<u32>(stamp) != mine))
-        store<u32>(stamp, mine)
+        count1(table, x, firstIn(stamps, x, mine))
       }
     }
   }

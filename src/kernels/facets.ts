@@ -21,26 +21,22 @@ export interface TermCount {
 
 /**
  * The multi column's first values (see Column.firstValues), marked on first use; null when every
- * value is first (no term twice in a document: counted with no selection). For another backend
- * than the one kept, made again and not kept (temporary: the caller releases them).
+ * value is first (no term twice in a document: counted with no selection). `backend` is the
+ * column's own (Column passes it), which holds the kept bits.
  */
-function firstValues(column: Column, backend: ColumnsBackend, limit: number): { bits: BitsetMemory | null; temporary: boolean } {
-  const kept = column.firstValues
-  if (kept !== null && kept.backend === backend) return { bits: kept.bits, temporary: false }
-  let bits: BitsetMemory | null = backend.query.allocateBitset(Math.max(1, (column.totalValueCount + 31) >>> 5))
+function firstValues(column: Column, backend: ColumnsBackend, limit: number): BitsetMemory | null {
+  if (column.firstValues !== null) return column.firstValues.bits
+  const bits = backend.query.allocateBitset(Math.max(1, (column.totalValueCount + 31) >>> 5))
   try {
     backend.query.markFirstValues(column.offsets!, column.values, column.maxDoc, limit, bits)
   } catch (error) {
     bits.release()
     throw error
   }
-  if (backend.query.countBits(bits) === column.totalValueCount) {
-    bits.release()
-    bits = null
-  }
-  if (kept !== null) return { bits, temporary: true }
-  column.firstValues = { backend, bits }
-  return { bits, temporary: false }
+  const allFirst = backend.query.countBits(bits) === column.totalValueCount
+  if (allFirst) bits.release()
+  column.firstValues = { bits: allFirst ? null : bits }
+  return column.firstValues.bits
 }
 
 /** Documents per ordinal (keyword) or per value (bool: [false, true]); see Column.facetCounts. */
@@ -58,12 +54,7 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
     // values in TypeScript: counting marks over a cascade there measured slower than the walk
     // (bench/results/multi-valued.md).
     if (filter === null && (column.values.cascade === null || backend.name !== 'ts')) {
-      const first = firstValues(column, backend, limit)
-      try {
-        backend.query.countValues(column.values, 0, column.totalValueCount, first.bits, 0, counts)
-      } finally {
-        if (first.temporary) first.bits?.release()
-      }
+      backend.query.countValues(column.values, 0, column.totalValueCount, firstValues(column, backend, limit), 0, counts)
       return counts
     }
     backend.query.countDistinct(column.offsets!, column.values, 0, column.maxDoc, filter === null ? null : filter.memory, counts)

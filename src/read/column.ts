@@ -83,9 +83,9 @@ export class Column {
   /**
    * @internal Multi keyword and bool columns: the values that are the first of their ordinal in
    * their document (markFirstValues), made by the first facetCounts without a DocSet and kept
-   * until close, with the backend that holds them; bits null: every value is first.
+   * until close, in this column's backend; bits null: every value is first.
    */
-  firstValues: { backend: ColumnsBackend; bits: BitsetMemory | null } | null = null
+  firstValues: { bits: BitsetMemory | null } | null = null
   /** Set by the reader's close(), after which no read may touch its memory. */
   private closed = false
   private readonly integerLike: boolean

@@ -16,6 +16,8 @@ import { countRangeError } from './query-scan.js'
 
 const CHUNK = 1024
 const CAP = 8192
+/** A chunk with at most 1 document in SPARSE selected: facets visit the selected documents alone. */
+const SPARSE = 4
 const offsetWords = new Int32Array(2 * (CHUNK + 1))
 const valueWords = new Int32Array(2 * CAP)
 const marks = new Uint16Array(CAP)
@@ -42,52 +44,60 @@ export function walkMulti(
   for (let start = from; start < to; start += CHUNK) {
     const count = Math.min(CHUNK, to - start)
     const words = (count + 31) >>> 5, firstWord = (start - from) >>> 5
-    let any = 0
+    let chosen = 0
     for (let w = 0; w < words; w++) {
       const left = count - (w << 5)
-      any |= selected[w] = (selection !== null ? selection[firstWord + w] : -1) & (left < 32 ? (1 << left) - 1 : -1)
-      hits[w] = 0
+      chosen += popcount(selected[w] = (selection !== null ? selection[firstWord + w] : -1) & (left < 32 ? (1 << left) - 1 : -1))
     }
-    if (any !== 0) {
-      decodeRaw(offsets, start, count + 1, offsetWords, 0)
-      if (counts !== null && sparse(words, count)) {
-        facetSelected(values, count, start, counts, n)
-        continue
-      }
-      if (counts === null && valueBits === null) {
-        selectRuns(count, output!)
-        continue
-      }
-      if (valueBits !== null) {
-        matchDocuments(count, valueBits)
-        for (let w = 0; w < words; w++) output![firstWord + w] = hits[w] & selected[w]
-        continue
-      }
-      // Windows of CAP values; marks[e - at]: documents ending at value e; d carries across windows.
-      const end = offsetWords[2 * count] >>> 0
-      let marked = 0, d = 0
-      for (let at = offsetWords[0] >>> 0; at < end; at += CAP) {
-        const m = Math.min(CAP, end - at)
-        decodeRaw(values, at, m, valueWords, 0)
-        marks.fill(0, 0, m)
-        for (let e = 0; marked < count && (e = offsetWords[2 * marked + 2] >>> 0) < at + m; marked++) marks[e - at]++
-        for (let i = 0; i < m; i++) {
-          d += marks[i]
-          const bit = (selected[d >>> 5] >>> (d & 31)) & 1, v = at + i
-          const low = valueWords[2 * i], high = valueWords[2 * i + 1]
-          if (high !== 0 || low >>> 0 >= n) {
-            if (bit !== 0) countRangeError(values, v, low, high, n)
-            continue
-          }
-          const mine = start + d + 1, first = stamps[low] !== mine ? 1 : 0
-          stamps[low] = mine
-          if (output !== null) output[v >>> 5] |= first << (v & 31)
-          else counts![low] += bit & first
+    if (chosen === 0) {
+      // No document selected: a filter clears the chunk's words.
+      if (valueBits !== null) output!.fill(0, firstWord, firstWord + words)
+      continue
+    }
+    decodeRaw(offsets, start, count + 1, offsetWords, 0)
+    // Few selected documents (at most 1 in SPARSE): a facet visits theirs alone.
+    if (counts !== null && output === null && chosen * SPARSE <= count) {
+      facetSelected(values, count, words, start, counts, n)
+      continue
+    }
+    if (counts === null && valueBits === null) {
+      selectRuns(count, output!)
+      continue
+    }
+    if (valueBits !== null) {
+      matchDocuments(count, valueBits)
+      for (let w = 0; w < words; w++) output![firstWord + w] = hits[w] & selected[w]
+      continue
+    }
+    // Windows of CAP values; marks[e - at]: documents ending at value e; d carries across windows.
+    const end = offsetWords[2 * count] >>> 0
+    let marked = 0, d = 0
+    for (let at = offsetWords[0] >>> 0; at < end; at += CAP) {
+      const m = Math.min(CAP, end - at)
+      decodeRaw(values, at, m, valueWords, 0)
+      marks.fill(0, 0, m)
+      for (let e = 0; marked < count && (e = offsetWords[2 * marked + 2] >>> 0) < at + m; marked++) marks[e - at]++
+      for (let i = 0; i < m; i++) {
+        d += marks[i]
+        const bit = (selected[d >>> 5] >>> (d & 31)) & 1, v = at + i
+        const low = valueWords[2 * i], high = valueWords[2 * i + 1]
+        if (high !== 0 || low >>> 0 >= n) {
+          if (bit !== 0) countRangeError(values, v, low, high, n)
+          continue
         }
+        const first = firstIn(low, start + d + 1)
+        if (output !== null) output[v >>> 5] |= first << (v & 31)
+        else counts![low] += bit & first
       }
     }
-    if (valueBits !== null) for (let w = 0; w < words; w++) output![firstWord + w] = hits[w] & selected[w]
   }
+}
+
+/** 1 if no value of document `mine` (its number + 1) held ordinal x before, else 0; the stamp then names it. */
+function firstIn(x: number, mine: number): number {
+  const first = stamps[x] !== mine ? 1 : 0
+  stamps[x] = mine
+  return first
 }
 
 /**
@@ -116,25 +126,15 @@ function matchDocuments(count: number, valueBits: Int32Array): void {
   if ((count & 31) !== 0) hits[count >>> 5] = acc
 }
 
-/** A chunk's selected documents are few (at most 1 in SPARSE): facets visit them alone. */
-const SPARSE = 4
-
-/** Whether at most count / SPARSE documents of the chunk are selected. */
-function sparse(words: number, count: number): boolean {
-  let total = 0
-  for (let w = 0; w < words; w++) total += popcount(selected[w])
-  return total * SPARSE <= count
-}
-
 /**
  * countDistinct over a chunk with few selected documents: each one's values counted with the
  * stamps, decoded in windows of CAP from the first value a selected document needs
  * (assembly/query-multi.ts's facetSelected, same windows, so the same first error).
  */
-function facetSelected(values: SequenceView, count: number, start: number, counts: Uint32Array, n: number): void {
+function facetSelected(values: SequenceView, count: number, words: number, start: number, counts: Uint32Array, n: number): void {
   const chunkEnd = offsetWords[2 * count] >>> 0
   let windowStart = 0, windowEnd = 0
-  for (let w = 0; w < (count + 31) >>> 5; w++) {
+  for (let w = 0; w < words; w++) {
     let bits = selected[w]
     while (bits !== 0) {
       const j = (w << 5) + 31 - Math.clz32(bits & -bits)
@@ -149,8 +149,7 @@ function facetSelected(values: SequenceView, count: number, start: number, count
         }
         const low = valueWords[2 * (v - windowStart)], high = valueWords[2 * (v - windowStart) + 1]
         if (high !== 0 || low >>> 0 >= n) countRangeError(values, v, low, high, n)
-        counts[low] += stamps[low] !== mine ? 1 : 0
-        stamps[low] = mine
+        counts[low] += firstIn(low, mine)
       }
     }
   }
