@@ -11,7 +11,7 @@ import { openColumns } from '../src/read/open.js'
 import type { ColumnsReader } from '../src/read/reader.js'
 import { flushColumns } from '../src/write/columns-writer.js'
 import { seededRandom } from './helpers/random.js'
-import type { SequenceView } from '../src/backend/backend.js'
+import type { ColumnsBackend, SequenceView } from '../src/backend/backend.js'
 import type { QueryKernels } from '../src/backend/query-kernels.js'
 import { createCodeMatcher } from '../src/cascade/query-match-codes.js'
 
@@ -142,6 +142,43 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
 // Aggregates and range filters that decode (src/cascade/query-adapter.ts): values of every 64-bit
 // magnitude, so the exact sums (low and high words gathered apart per block) and the unsigned
 // range compare of the raw-value kernels meet carries, signs and both ends of int64.
+describe.each(BACKENDS)('format 2 counts over runs that start and end inside blocks (%s backend)', (backend) => {
+  it('countValues and histogram equal a model over random runs and selections', () => {
+    using reader = openColumns(v2Bytes, { backend })
+    using v1 = openColumns(v1Bytes, { backend: 'ts' })
+    const random = seededRandom(0x7a11)
+    const query = (reader.getColumn('fewPatches')! as unknown as { backend: ColumnsBackend }).backend.query
+    // Patched codes with list positions (fewPatches), with a bitmap (dictionaryCodes), patched values (patchedFrame).
+    for (const name of ['fewPatches', 'dictionaryCodes', 'patchedFrame']) {
+      const column = reader.getColumn(name)!
+      const keyword = column.dictionary !== null
+      const model = v1.getColumn(name)!
+      const raws = Array.from({ length: N }, (_, d) => (keyword ? model.getOrdinal(d) : Number(model.getInt64(d))))
+      const n = keyword ? column.dictionary!.termCount : 0
+      const edges = keyword ? null : [0, 10, 50, 99, 1_000_000, 1_000_500, 1_001_000]
+      for (let trial = 0; trial < 40; trial++) {
+        const first = Math.floor(random() * N), count = Math.floor(random() * (N - first + 1)), start = Math.floor(random() * 40)
+        const words = random() < 0.3 ? null : Int32Array.from({ length: ((start + count + 31) >>> 5) + 1 }, () => (random() * 2 ** 32) | 0)
+        const selected = (i: number) => words === null || ((words[(start + i) >>> 5] >>> ((start + i) & 31)) & 1) === 1
+        const expected = new Uint32Array(keyword ? n : edges!.length - 1)
+        for (let i = 0; i < count; i++) {
+          if (!selected(i)) continue
+          const value = raws[first + i]
+          if (keyword) expected[value]++
+          else for (let b = 0; b + 1 < edges!.length; b++) if (value >= edges![b] && value < edges![b + 1]) expected[b]++
+        }
+        const selection = words === null ? null : query.allocateBitset(words.length)
+        selection?.words.set(words!)
+        const counts = new Uint32Array(expected.length)
+        if (keyword) query.countValues(column.values, first, count, selection, start, counts)
+        else query.histogram(column.values, first, count, Int32Array.from(edges!.flatMap((edge) => [edge, 0])), selection, start, counts)
+        selection?.release()
+        expect([...counts], `${name} [${first}, ${first + count}) from bit ${start}`).toEqual([...expected])
+      }
+    }
+  })
+})
+
 describe.each(BACKENDS)('format 2 aggregates and range filters over decoded values (%s backend)', (backend) => {
   const random = seededRandom(0x64b1)
   const big = () => BigInt(Math.floor(random() * 2 ** 32)) << 32n | BigInt(Math.floor(random() * 2 ** 32))

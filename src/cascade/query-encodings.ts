@@ -25,6 +25,7 @@ import { compareInt64 } from '../format/int64.js'
 import { bitsOf, bytesFor, fieldAt } from './bits.js'
 import { forEachException, positionsIncrease, positionsSize } from './blocks/positions.js'
 import { EXCEPTION_GCD_FLAG, Kind, POSITIONS_LIST_FLAG } from './constants.js'
+import { patchesByNumber } from './query-patch-moves.js'
 
 const TWO_POW_32 = 4294967296
 
@@ -37,6 +38,8 @@ export interface Slots {
   slot(low: number, high: number): number
   /** The slot of a value given as an exact number (|value| ≤ 2^53 - 1), where the slots offer it. */
   numberSlot?(value: number): number
+  /** Set when the slot of a value is the value itself, in [0, below) (countValues). */
+  readonly below?: number
 }
 
 /**
@@ -70,7 +73,7 @@ function lensKind(word: number, patchLimit: number): boolean {
 
 /** countValues' slots: the value itself, in [0, n). */
 export function valueSlots(n: number): Slots {
-  return { strict: true, slot: (low, high) => (high === 0 && low >>> 0 < n ? low : -1) }
+  return { strict: true, slot: (low, high) => (high === 0 && low >>> 0 < n ? low : -1), numberSlot: (value) => (value >= 0 && value < n ? value : -1), below: n }
 }
 
 /** histogram's slots: bucket b with edge b ≤ raw < edge b + 1, else not counted. */
@@ -230,9 +233,16 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
   ): void {
     const records = sequence.records, at = 6 * block
     const baseLow = records[at + 2], baseHigh = records[at + 3], g = records[at + 5] * TWO_POW_32 + (records[at + 4] >>> 0)
-    const { words, lowsAt, width, positionsAt, list, e, n, positionWidth, highsAt, highWidth } = patchedLayout(sequence, block)
+    const layout = patchedLayout(sequence, block)
+    const { words, lowsAt, width, positionsAt, list, e, n, positionWidth, highsAt, highWidth } = layout
     if (list && !positionsIncrease(words, positionsAt, e, n, positionWidth)) throw new Undecided()
     const scale = 2 ** width
+    const base = baseHigh * TWO_POW_32 + (baseLow >>> 0)
+    // Every value of the block an exact number (codes, small integers): slots by number, no pairs.
+    if (slots.numberSlot !== undefined && width <= 31 && highWidth <= 31 && Math.abs(base) + g * scale * 2 ** highWidth < 2 ** 53) {
+      if (!patchesByNumber(layout, base, g, from, to, selection, bit, out, slots)) throw new Undecided()
+      return
+    }
     forEachException(words, positionsAt, list, e, n, positionWidth, from, to, (position, rank) => {
       if (selection !== null && ((selection[(bit + position - from) >>> 5] >>> ((bit + position - from) & 31)) & 1) === 0) return
       const low = fieldAt(words, lowsAt, position, width)
