@@ -131,6 +131,8 @@ describe.each(BACKENDS)('format 2 corruption when read, and by the full check (%
     expectRefused(() => reader.getColumn('v')!.getInt64(0), /value 0 has dictionary code 2\d\d, beyond its 200 entries/)
     // A filter over the codes (one value: a span of one code) refuses them too, rather than matching none.
     expectRefused(() => reader.getColumn('v')!.rangeFilter(dictionaryValues[1], dictionaryValues[1]), /has dictionary code 2\d\d, beyond its 200 entries/)
+    // An aggregate (codes counted, entries added count times) refuses them with the same words.
+    expectRefused(() => reader.getColumn('v')!.aggregate(), /value 0 has dictionary code 2\d\d, beyond its 200 entries/)
   })
 
   it('a keyword ordinal beyond the dictionary in a frequent block is refused by a facet that counts it, not by one that skips it', () => {

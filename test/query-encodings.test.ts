@@ -221,6 +221,29 @@ describe.each(BACKENDS)('format 2 aggregates and range filters over decoded valu
   })
 })
 
+describe.each(BACKENDS)('format 2 integer aggregates of sequence dictionaries by code counts (%s backend)', (backend) => {
+  it('equal a BigInt model: int64 extremes, a sum beyond 64 bits, every DocSet density', () => {
+    const random = seededRandom(0xa99)
+    const pool = [-(2n ** 63n), 2n ** 63n - 1n, 2n ** 62n + 12345n, -7n, 0n, 99n, ...Array.from({ length: 40 }, (_, i) => BigInt(i) * 1_000_000_007n - 3n ** 30n)]
+    const values = Array.from({ length: 9000 }, () => pool[Math.floor(random() ** 2 * pool.length)])
+    const bytes = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, values.map((v) => ({ v })), { format: 2 })!
+    using reader = openColumns(bytes, { backend })
+    const column = reader.getColumn('v')!
+    expect(signature(summarize(column.values, 2))).toMatch(/^dictionary\(46 entries/)
+    const text = (value: unknown) => JSON.stringify(value, (_, x) => (typeof x === 'bigint' ? `${x}n` : x))
+    for (const density of [1, 0.5, 0.02, 0]) {
+      const chosen = Array.from({ length: values.length }, (_, d) => d).filter(() => density === 1 || random() < density)
+      const picked = chosen.map((d) => values[d])
+      const model = picked.length === 0
+        ? { count: 0 }
+        : { count: picked.length, min: picked.reduce((a, b) => (b < a ? b : a)), max: picked.reduce((a, b) => (b > a ? b : a)), sum: picked.reduce((a, b) => a + b, 0n) }
+      const got = column.aggregate(density === 1 ? undefined : DocSet.fromDocuments(reader, chosen))
+      const answer = got.count === 0 ? { count: 0 } : { count: got.count, min: BigInt(got.min!), max: BigInt(got.max!), sum: BigInt(got.sum) }
+      expect(text(answer), `density ${density}`).toBe(text(model))
+    }
+  })
+})
+
 describe('code filters from patched low fields', () => {
   it('hand every stretch to the decoding path when the backend has no memory for the lens', () => {
     using reader = openColumns(v2Bytes, { backend: 'ts' })

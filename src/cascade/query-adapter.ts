@@ -6,10 +6,10 @@
  * stay identical. Kernels that read the encodings directly replace it where they exist.
  */
 import type { ColumnsBackend, ResidentFile, SequenceView } from '../backend/backend.js'
-import type { QueryKernels } from '../backend/query-kernels.js'
+import type { AggregateState, QueryKernels } from '../backend/query-kernels.js'
 import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
-import { int64ToBigInt } from '../format/int64.js'
+import { compareInt64, int64ToBigInt } from '../format/int64.js'
 import { createCodeMatcher } from './query-match-codes.js'
 import { bucketSlots, createEncodedTallies, type Operation, PATCH_LIMITS, type Tally, valueSlots } from './query-encodings.js'
 
@@ -133,7 +133,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     patches: countPatches === undefined ? undefined : (sequence, first, count, selection, selectionStart, counts) => countPatches(sequence, first, count, selection, selectionStart, counts),
     patchLimit: countPatches === undefined ? PATCH_LIMITS.typeScript : PATCH_LIMITS.wasmKernel,
   })
-  const { tallyEncoded, codeSpan, lensView } = createEncodedTallies(backend)
+  const { tallyEncoded, codeSpan, lensView, entriesOf } = createEncodedTallies(backend)
   const matchCodes = createCodeMatcher(inner, lensView)
   const codeBounds = new Int32Array(4)
   return {
@@ -188,7 +188,22 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       return matchCodes(codes.blocks, first, count, codeBounds, span[1], selection, selectionStart, out, outStart, decoded, inRange)
     },
     aggregate(sequence, first, count, mode, selection, selectionStart, state) {
-      if (sequence.cascade === null) return inner.aggregate(sequence, first, count, mode, selection, selectionStart, state)
+      const cascade = sequence.cascade
+      if (cascade === null) return inner.aggregate(sequence, first, count, mode, selection, selectionStart, state)
+      // Integers of a sequence dictionary with fewer entries than values: codes counted, then each
+      // entry added count times (a double sum must add values in order: decoded).
+      if (cascade.form === 1 && mode === 'integer' && cascade.entries.count <= count >>> 2) {
+        const k = cascade.entries.count, codeCounts = new Uint32Array(k)
+        let counted = true
+        try {
+          tallyEncoded(cascade.codes, first, count, selection, selectionStart, codeCounts, counting(k), counting)
+        } catch (error) {
+          // A code beyond the entries: the decoding path below refuses it as a read does.
+          if (!(error instanceof CorruptIndexException)) throw error
+          counted = false
+        }
+        if (counted) return addEntryCounts(state, entriesOf(cascade.entries), codeCounts)
+      }
       chunks(sequence, first, count, (chunk, at, n) => inner.aggregate(chunk, 0, n, mode, selection, selectionStart + at, state))
     },
     histogram(sequence, first, count, edges, selection, selectionStart, counts) {
@@ -204,4 +219,28 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       tallyEncoded(sequence, first, count, selection, selectionStart, counts, op, counting)
     },
   }
+}
+
+/**
+ * Adds counts[c] copies of entry c (raw i64 pairs) to an integer aggregate state: count, min and
+ * max over the entries counted, and the exact 128-bit sum (BigInt once per entry, never per value).
+ */
+function addEntryCounts(state: AggregateState, entries: Int32Array, counts: Uint32Array): void {
+  const words = state.words
+  let total = 0, sum = 0n
+  for (let code = 0; code < counts.length; code++) {
+    const times = counts[code]
+    if (times === 0) continue
+    const low = entries[2 * code], high = entries[2 * code + 1]
+    // Count 0 seeds min and max (their words mean nothing before).
+    if ((state.numbers[0] === 0 && total === 0) || compareInt64(low, high, words[0], words[1]) < 0) { words[0] = low; words[1] = high }
+    if ((state.numbers[0] === 0 && total === 0) || compareInt64(low, high, words[2], words[3]) > 0) { words[2] = low; words[3] = high }
+    total += times
+    sum += BigInt(times) * int64ToBigInt(low, high)
+  }
+  if (total === 0) return
+  state.numbers[0] += total
+  const before = BigInt.asIntN(128, (BigInt(words[7] >>> 0) << 96n) | (BigInt(words[6] >>> 0) << 64n) | (BigInt(words[5] >>> 0) << 32n) | BigInt(words[4] >>> 0))
+  const after = BigInt.asUintN(128, before + sum)
+  for (let at = 0; at < 4; at++) words[4 + at] = Number(BigInt.asIntN(32, after >> BigInt(32 * at)))
 }

@@ -441,5 +441,5 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       throw error
     }
   }
-  return { tallyEncoded, codeSpan, lensView }
+  return { tallyEncoded, codeSpan, lensView, entriesOf }
 }
