@@ -10,7 +10,7 @@ import type { AggregateState, QueryKernels } from '../backend/query-kernels.js'
 import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { compareInt64, int64ToBigInt } from '../format/int64.js'
-import { createCodeMatcher } from './query-match-codes.js'
+import { createCodeMatcher, matchMemberCodes } from './query-match-codes.js'
 import { bucketSlots, createEncodedTallies, type Operation, PATCH_LIMITS, type Tally, valueSlots } from './query-encodings.js'
 
 const CHUNK_BLOCKS = 16
@@ -133,7 +133,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     patches: countPatches === undefined ? undefined : (sequence, first, count, selection, selectionStart, counts) => countPatches(sequence, first, count, selection, selectionStart, counts),
     patchLimit: countPatches === undefined ? PATCH_LIMITS.typeScript : PATCH_LIMITS.wasmKernel,
   })
-  const { tallyEncoded, codeSpan, lensView, entriesOf } = createEncodedTallies(backend)
+  const { tallyEncoded, codeSpan, codeMembers, lensView, entriesOf } = createEncodedTallies(backend)
   const matchCodes = createCodeMatcher(inner, lensView)
   const codeBounds = new Int32Array(4)
   return {
@@ -164,6 +164,23 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       // as int32 (checked below k as they are). (No matching entry: decoded anyway, so a code out
       // of range is refused as a read refuses it.)
       const span = count === 0 ? null : codeSpan(sequence, bounds)
+      if (span === null && count > 0 && cascade.form === 1 && inner.countDecoded === undefined) {
+        // Matching entries apart (codes by frequency), in TypeScript: each code looked up in a table of
+        // the entries that match. (A backend that decodes and counts in one kernel decodes and matches
+        // raw values faster than it looks codes up.)
+        const members = codeMembers(sequence, bounds)
+        const owner = backend(), k = cascade.entries.count
+        narrow ??= new Scratch(owner.loadWith(REGION_BYTES, () => {}), 32)
+        let found = 0
+        for (let at = first; at < first + count; at += CHUNK_VALUES) {
+          const m = Math.min(CHUNK_VALUES, first + count - at)
+          const codes = narrow.int32s(m)
+          // A code not below k: the chunk decoded raw, which refuses it as a read does.
+          if (owner.decodeInt32(cascade.codes, at, m, k, codes, 0) >= 0) found += raw(at, m)
+          else found += matchMemberCodes(codes, m, members, selection?.words ?? null, selectionStart + at - first, out.words, outStart + at - first)
+        }
+        return found
+      }
       if (span === null || span === 'none' || cascade.form !== 1) return raw(first, count)
       const owner = backend(), k = cascade.entries.count
       narrow ??= new Scratch(owner.loadWith(REGION_BYTES, () => {}), 32)

@@ -16,7 +16,7 @@
  * out of order), sends the whole call to the decoding path, so errors are
  * worded, and answers given, exactly as reads give them.
  */
-import type { ColumnsBackend, ResidentFile, SequenceView } from '../backend/backend.js'
+import type { ColumnsBackend, DictionaryCascade, ResidentFile, SequenceView } from '../backend/backend.js'
 import { popcount, selectionBits } from '../backend/bits.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
@@ -415,6 +415,18 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     return from < 0 ? 'none' : [from, to]
   }
 
+  /** One byte per entry of a sequence dictionary (form 1): 1 where the entry lies in [lo, hi] (bounds as codeSpan's). */
+  function codeMembers(sequence: SequenceView, bounds: Int32Array): Uint8Array {
+    const cascade = sequence.cascade as DictionaryCascade
+    const entries = entriesOf(cascade.entries), k = cascade.entries.count
+    const members = new Uint8Array(k)
+    for (let code = 0; code < k; code++) {
+      const low = entries[2 * code], high = entries[2 * code + 1]
+      members[code] = compareInt64(low, high, bounds[0], bounds[1]) >= 0 && compareInt64(low, high, bounds[2], bounds[3]) <= 0 ? 1 : 0
+    }
+    return members
+  }
+
   /**
    * Tallies values [first, first + count) of a v2 sequence into out from its encodings, or, when the
    * encodings cannot say (a value out of range, a block no valid file holds), as decodePath does.
@@ -441,5 +453,5 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       throw error
     }
   }
-  return { tallyEncoded, codeSpan, lensView, entriesOf }
+  return { tallyEncoded, codeSpan, codeMembers, lensView, entriesOf }
 }

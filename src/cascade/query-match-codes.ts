@@ -12,7 +12,7 @@
  * reads give; blocks that fail, and other kinds, go to the caller's decoding path.
  */
 import type { SequenceView } from '../backend/backend.js'
-import { orBits, popcount } from '../backend/bits.js'
+import { orBits, popcount, selectionBits } from '../backend/bits.js'
 import type { BitsetMemory, QueryKernels } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { fieldAt } from './bits.js'
@@ -130,4 +130,25 @@ export function createCodeMatcher(inner: QueryKernels, lensView: (sequence: Sequ
       scratch.release()
     }
   }
+}
+
+/**
+ * Sets bit outStart + i of out for each selected code i < n of `codes` (all below members.length)
+ * whose entry matches (members[code] = 1), 32 codes to a mask; selection bits from selectionStart
+ * (null: all). Returns how many matched.
+ */
+export function matchMemberCodes(
+  codes: Int32Array, n: number, members: Uint8Array, selection: Int32Array | null, selectionStart: number, out: Int32Array, outStart: number,
+): number {
+  let matched = 0
+  for (let at = 0; at < n; at += 32) {
+    const take = Math.min(32, n - at)
+    let mask = 0
+    for (let j = 0; j < take; j++) mask |= members[codes[at + j]] << j
+    mask &= selectionBits(selection, selectionStart + at, take)
+    if (mask === 0) continue
+    matched += popcount(mask)
+    orBits(out, outStart + at, mask)
+  }
+  return matched
 }
