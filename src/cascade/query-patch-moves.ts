@@ -3,9 +3,9 @@
  * patch takes one count from its low value's slot, where v1's kernels counted it through the lens
  * (query-encodings.ts), to its value's slot.
  */
-import { popcount } from '../backend/bits.js'
 import { BLOCK_VALUES } from '../format/constants.js'
-import { fieldAt, smallField, unpackSmall } from './bits.js'
+import { smallField, unpackSmall } from './bits.js'
+import { firstRankIn, positionsIn } from './blocks/positions.js'
 import type { PatchedLayout, Slots } from './query-encodings.js'
 
 const patchPositions = new Int32Array(BLOCK_VALUES)
@@ -15,8 +15,8 @@ const patchLows = new Int32Array(BLOCK_VALUES)
 /**
  * For each selected patch at a position in [from, to) of a patched block whose values are exact
  * numbers (base + g (low + 2^width high), |value| < 2^53), one count from the low value's slot to
- * the value's (slots.numberSlot, present). The positions (their ranks consecutive) are gathered
- * first, then the patches' low and high parts unpacked in one pass each. False, with counts partly
+ * the value's (slots.numberSlot, present). The positions are gathered first (positionsIn), then
+ * the patches' low and high parts unpacked in one pass each. False, with counts partly
  * moved, when a strict slot refuses a value.
  */
 export function patchesByNumber(
@@ -24,38 +24,7 @@ export function patchesByNumber(
   out: Uint32Array, slots: Slots,
 ): boolean {
   const { words, lowsAt, width, positionsAt, list, e, n, positionWidth, highsAt, highWidth } = layout
-  let first = 0, m = 0
-  if (list) {
-    let hi = e
-    while (first < hi) {
-      const middle = (first + hi) >>> 1
-      if (fieldAt(words, positionsAt, middle, positionWidth) < from) first = middle + 1
-      else hi = middle
-    }
-    for (let rank = first; rank < e; rank++, m++) {
-      const position = fieldAt(words, positionsAt, rank, positionWidth)
-      if (position >= to) break
-      patchPositions[m] = position
-    }
-  } else {
-    // Ranks count from word 0; bits past n (the next sub-stream) and past the e-th set bit name nothing.
-    let rank = 0
-    for (let word = 0; 32 * word < n && 32 * word < to && rank < e; word++) {
-      let bits = fieldAt(words, positionsAt, word, 32)
-      if (n - 32 * word < 32) bits &= (1 << (n - 32 * word)) - 1
-      if (32 * (word + 1) <= from) {
-        rank += popcount(bits)
-        continue
-      }
-      for (; bits !== 0 && rank < e; bits &= bits - 1, rank++) {
-        const position = 32 * word + 31 - Math.clz32(bits & -bits)
-        if (position >= to) break
-        if (position < from) continue
-        if (m === 0) first = rank
-        patchPositions[m++] = position
-      }
-    }
-  }
+  const m = positionsIn(words, positionsAt, list, e, n, positionWidth, from, to, patchPositions), first = firstRankIn
   if (m === 0) return true
   unpackSmall(words, highsAt, first, m, highWidth, patchHighs, 0)
   unpackAt(words, lowsAt, width, m)

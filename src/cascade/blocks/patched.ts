@@ -6,16 +6,17 @@
  * for the list), then the high fields. param bits 0-9 = e. The low width is the
  * one giving the fewest bytes (ties: the wider).
  */
-import { bitsOf, bytesFor, type FieldWriter, fieldAt, smallField, unpackFields } from '../bits.js'
+import { bitsOf, bytesFor, type FieldWriter, fieldAt, smallField, unpackFields, unpackSmall } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
 import { auxNumber, type BlockView } from '../block-view.js'
 import { Kind, POSITIONS_LIST_FLAG } from '../constants.js'
-import { exceptionRank, forEachException, positionsAsList, positionsIncrease, positionsSize, writePositions } from './positions.js'
+import { exceptionRank, firstRankIn, forEachException, positionsAsList, positionsIn, positionsIncrease, positionsSize, writePositions } from './positions.js'
 import { putPair, putPairs } from './pairs.js'
 import type { BlockRecord } from './record.js'
 
 const histogram = new Int32Array(65)
 const positions = new Int32Array(1024)
+const highs = new Int32Array(1024)
 let bestWidth = 0, bestPatches = 0
 
 /** Chooses the low width: sizes every width below the full one from a histogram of bits(q). */
@@ -122,9 +123,21 @@ export function patchedPairs(view: BlockView, from: number, to: number, destinat
     destination[at] = (baseLow + g * smallField(words, wordBase, bit, mask)) | 0
     destination[at + 1] = baseHigh
   }
-  const patches = patchesAt, width = highWidth, scale = 2 ** view.width
-  forEachException(words, positionsAt, list, e, view.n, positionWidth, from, to, (position, rank) => {
-    const q = fieldAt(words, start, position, W) + scale * fieldAt(words, patches, rank, width)
-    putPair(baseLow, baseHigh, g * q, destination, d + 2 * (position - from))
-  })
+  // The patches: positions gathered, their high parts unpacked, then each value put whole.
+  const m = positionsIn(words, positionsAt, list, e, view.n, positionWidth, from, to, positions)
+  if (m === 0) return
+  const scale = 2 ** W
+  if (highWidth <= 31) unpackSmall(words, patchesAt, firstRankIn, m, highWidth, highs, 0)
+  else for (let r = 0; r < m; r++) highs[r] = -1
+  // Every value below 2^32 - baseLow: one int32 a patch, its high word the base's (written above).
+  const small = highWidth <= 31 && (baseLow >>> 0) + g * (2 ** (W + highWidth) - 1) < 2 ** 32
+  for (let r = 0; r < m; r++) {
+    const position = positions[r], at = d + 2 * (position - from)
+    if (small) {
+      destination[at] = (baseLow + g * (smallField(words, wordBase, position * W + (start & 3) * 8, mask) + scale * highs[r])) | 0
+    } else {
+      const high = highWidth <= 31 ? highs[r] : fieldAt(words, patchesAt, firstRankIn + r, highWidth)
+      putPair(baseLow, baseHigh, g * (fieldAt(words, start, position, W) + scale * high), destination, at)
+    }
+  }
 }

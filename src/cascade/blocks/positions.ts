@@ -116,3 +116,51 @@ export function forEachException(
     }
   }
 }
+
+/** The rank of the first position positionsIn gathered (its last call). */
+export let firstRankIn = 0
+
+/**
+ * The exception positions in [from, to), in order, into out; returns how many (their ranks are
+ * consecutive from firstRankIn). A list is searched for its first position ≥ from (a list must
+ * increase: the caller checks it, positionsIncrease); a bitmap's bits past n and past the e-th
+ * set bit name nothing.
+ */
+export function positionsIn(
+  words: Int32Array, start: number, list: boolean, e: number, n: number, positionWidth: number, from: number, to: number, out: Int32Array,
+): number {
+  let m = 0
+  if (list) {
+    let first = 0, hi = e
+    while (first < hi) {
+      const middle = (first + hi) >>> 1
+      if (fieldAt(words, start, middle, positionWidth) < from) first = middle + 1
+      else hi = middle
+    }
+    firstRankIn = first
+    for (let rank = first; rank < e; rank++, m++) {
+      const position = fieldAt(words, start, rank, positionWidth)
+      if (position >= to) break
+      out[m] = position
+    }
+    return m
+  }
+  let rank = 0
+  firstRankIn = 0
+  for (let word = 0; 32 * word < n && 32 * word < to && rank < e; word++) {
+    let bits = fieldAt(words, start, word, 32)
+    if (n - 32 * word < 32) bits &= (1 << (n - 32 * word)) - 1
+    if (32 * (word + 1) <= from) {
+      rank += popcount(bits)
+      continue
+    }
+    for (; bits !== 0 && rank < e; bits &= bits - 1, rank++) {
+      const position = 32 * word + 31 - Math.clz32(bits & -bits)
+      if (position >= to) break
+      if (position < from) continue
+      if (m === 0) firstRankIn = rank
+      out[m++] = position
+    }
+  }
+  return m
+}
