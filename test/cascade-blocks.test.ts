@@ -64,6 +64,25 @@ describe('block kinds', () => {
     }
   })
 
+  it('dictionary blocks of every entry width 1..53 read back (fields across word edges at every offset)', () => {
+    let dictionaries = 0
+    for (let width = 1; width <= 53; width++) {
+      // k distinct entries of `width` bits (the widest one sets the width), each used several times.
+      const k = Math.min(2 ** width, 300)
+      const entries = new Set<bigint>([2n ** BigInt(width) - 1n])
+      while (entries.size < k) entries.add(big(width) % 2n ** BigInt(width))
+      const pool = [...entries]
+      const values = Array.from({ length: 1024 + 333 }, (_, i) => 123_456_789n + (i < k ? pool[i] : pool[int(k)]))
+      const words = wordsOf(values)
+      const encoded = encodeBlocks(words)
+      if (!encoded.signature.includes('dictionary')) continue
+      dictionaries++
+      expectDecodes(encoded, words)
+    }
+    // Narrow entries come out as frame blocks (indexes cost as much as the values): widths 13..51 here.
+    expect(dictionaries).toBe(39)
+  })
+
   it('frequent blocks: bitmap and list positions, with and without the exceptions\' divisor', () => {
     // e exceptions among 1,024: the list (10 bits each) is smaller below 103 exceptions.
     const cases: [string, bigint[], number][] = [

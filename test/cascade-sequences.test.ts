@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { chooseExponent, decimalOf, decimalParts } from '../src/cascade/sequences/decimal.js'
 import { doubleWords, encodeRuns, encodeSequence, expectDecodes, wordsOf } from './helpers/cascade-harness.js'
 import { seededRandom } from './helpers/random.js'
+import { typeScriptBackend } from '../src/backend/ts/index.js'
 
 const random = seededRandom(77)
 const int = (below: number) => Math.floor(random() * below)
@@ -69,6 +70,13 @@ describe('sequence forms', () => {
     const encoded = encodeSequence(words, 'double')
     expect(encoded.signature).toMatch(/^decimal\(n \/ 10\^2, 9 exceptions\)\[integers: blocks\{frame\}\]$/)
     expectDecodes(encoded, words)
+    // Straight to doubles (n / 10^e, exceptions converted): the same bits, from several starts.
+    for (const [first, n] of [[0, 9000], [999, 1], [1000, 3000], [4998, 4002]]) {
+      const out = new Float64Array(n + 2)
+      expect(typeScriptBackend.decodeFloat64(encoded.view, first, n, 'sortable', out, 1)).toBe(-1)
+      const got = new BigInt64Array(out.buffer, 8, n), wanted = new BigInt64Array(Float64Array.from(values.slice(first, first + n)).buffer)
+      expect([...got], `[${first}, ${first + n})`).toEqual([...wanted])
+    }
   })
 
   it('decimal over a dictionary: few distinct decimals', () => {

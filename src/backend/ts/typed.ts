@@ -6,6 +6,7 @@ import type { Float64Mode, SequenceView } from '../backend.js'
 import { BLOCK_VALUES } from '../../format/constants.js'
 import { sortableToFloat64Into } from '../../format/int64.js'
 import { decodeRaw } from './decode.js'
+import { decimalDoubles } from '../../cascade/reader/decode-ts.js'
 
 const scratch = new Int32Array(2 * BLOCK_VALUES)
 
@@ -13,6 +14,11 @@ const scratch = new Int32Array(2 * BLOCK_VALUES)
 export function decodeFloat64(
   sequence: SequenceView, first: number, count: number, mode: Float64Mode, destination: Float64Array, destinationIndex: number,
 ): number {
+  // Decimals: n / 10^e into the doubles directly.
+  if (mode === 'sortable' && sequence.cascade?.form === 3) {
+    decimalDoubles(sequence, first, count, destination, destinationIndex)
+    return -1
+  }
   for (let done = 0; done < count; done += BLOCK_VALUES) {
     const chunk = Math.min(BLOCK_VALUES, count - done)
     decodeRaw(sequence, first + done, chunk, scratch, 0)

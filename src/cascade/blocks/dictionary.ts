@@ -5,7 +5,7 @@
  * (ew - 1) << 10. Any number of distinct values (v1's table stops at 256 and
  * stores entries in 8 bytes each).
  */
-import { bitsOf, bytesFor, type FieldWriter, fieldAt, unpackFields, unpackSmall } from '../bits.js'
+import { bitsOf, bytesFor, type FieldWriter, fieldAt, unpackFields } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
 import { auxNumber, type BlockView } from '../block-view.js'
 import { Kind } from '../constants.js'
@@ -61,27 +61,68 @@ export function dictionaryOffsetAt(view: BlockView, index: number): number {
 }
 
 const entries = new Float64Array(1024)
-const indexes = new Int32Array(1024)
 const entryLow = new Int32Array(1024), entryHigh = new Int32Array(1024)
 const pair = new Int32Array(2)
+const TWO_POW_32 = 4294967296
 
 /** Values [from, to) as (low, high) pairs into destination from word d: each entry's pair made once, then copied. */
 export function dictionaryPairs(view: BlockView, from: number, to: number, destination: Int32Array, d: number): void {
   const k = dictionaryEntries(view.param), entryWidth = dictionaryEntryWidth(view.param)
-  unpackFields(view.words, view.data, 0, k, entryWidth, entries, 0)
-  const g = auxNumber(view)
-  for (let entry = 0; entry < k; entry++) {
-    putPair(view.baseLow, view.baseHigh, g * entries[entry], pair, 0)
-    entryLow[entry] = pair[0]
-    entryHigh[entry] = pair[1]
+  const words = view.words, g = auxNumber(view)
+  if (g === 1) {
+    // Entries as int32 words: the field's low and high 32 bits added to the base with a carry.
+    // Read from a word kept between fields, as the indexes below: the low min(ew, 32) bits, then the rest.
+    const baseLow = view.baseLow >>> 0, baseHigh = view.baseHigh
+    const lowWidth = Math.min(entryWidth, 32), highWidth = entryWidth - lowWidth
+    const lowMask = lowWidth === 32 ? -1 : (1 << lowWidth) - 1, highMask = (1 << highWidth) - 1
+    let word = view.data >>> 2, shift = (view.data & 3) * 8, current = words[word]
+    for (let entry = 0; entry < k; entry++) {
+      let low = current >>> shift
+      shift += lowWidth
+      if (shift >= 32) {
+        current = words[++word]
+        shift -= 32
+        if (shift !== 0) low |= current << (lowWidth - shift)
+      }
+      let high = 0
+      if (highWidth !== 0) {
+        high = current >>> shift
+        shift += highWidth
+        if (shift >= 32) {
+          current = words[++word]
+          shift -= 32
+          if (shift !== 0) high |= current << (highWidth - shift)
+        }
+        high &= highMask
+      }
+      const sum = baseLow + ((low & lowMask) >>> 0)
+      entryLow[entry] = sum | 0
+      entryHigh[entry] = (baseHigh + high + (sum >= TWO_POW_32 ? 1 : 0)) | 0
+    }
+  } else {
+    unpackFields(words, view.data, 0, k, entryWidth, entries, 0)
+    for (let entry = 0; entry < k; entry++) {
+      putPair(view.baseLow, view.baseHigh, g * entries[entry], pair, 0)
+      entryLow[entry] = pair[0]
+      entryHigh[entry] = pair[1]
+    }
   }
-  const count = to - from
-  unpackSmall(view.words, view.data + bytesFor(k * entryWidth), from, count, view.width, indexes, 0)
-  for (let index = 0; index < count; index++, d += 2) {
-    const entry = indexes[index]
+  // Each index read where it is used, from a word kept between indexes (one load per 32 bits).
+  const start = view.data + bytesFor(k * entryWidth), W = view.width, mask = W === 0 ? 0 : (1 << W) - 1
+  const bit = from * W + (start & 3) * 8
+  let word = (start >>> 2) + (bit >>> 5), shift = bit & 31, current = words[word]
+  for (let end = d + 2 * (to - from); d < end; d += 2) {
+    let entry = current >>> shift
+    shift += W
+    if (shift >= 32) {
+      current = words[++word]
+      shift -= 32
+      // The field's bits from the next word (none when it ended on the word's edge).
+      if (shift !== 0) entry |= current << (W - shift)
+    }
+    entry &= mask
     if (entry >= k) indexError(view, entry, k)
     destination[d] = entryLow[entry]
     destination[d + 1] = entryHigh[entry]
   }
 }
-

@@ -117,10 +117,20 @@ export function patchedPairs(view: BlockView, from: number, to: number, destinat
     putPairs(baseLow, baseHigh, scratch, count, destination, d)
     return
   }
-  // Low fields read in the loop that uses them (not unpacked to an array first); a patch reads its own again.
+  // Low fields read in the loop that uses them, from a word kept between fields (one load per 32 bits);
+  // g × low < 2^31 (checked above), so an int32 product. A patch reads its own low field again.
   const words = view.words, start = view.data + 1, W = view.width, wordBase = start >>> 2, mask = (1 << W) - 1
-  for (let at = d, end = d + 2 * count, bit = from * W + (start & 3) * 8; at < end; at += 2, bit += W) {
-    destination[at] = (baseLow + g * smallField(words, wordBase, bit, mask)) | 0
+  const firstBit = from * W + (start & 3) * 8
+  let word = wordBase + (firstBit >>> 5), shift = firstBit & 31, current = words[word]
+  for (let at = d, end = d + 2 * count; at < end; at += 2) {
+    let low = current >>> shift
+    shift += W
+    if (shift >= 32) {
+      current = words[++word]
+      shift -= 32
+      if (shift !== 0) low |= current << (W - shift)
+    }
+    destination[at] = (baseLow + Math.imul(g, low & mask)) | 0
     destination[at + 1] = baseHigh
   }
   // The patches: positions gathered, their high parts unpacked, then each value put whole.

@@ -8,7 +8,7 @@ import type { BlocksCascade, DecimalCascade, DictionaryCascade, RunsCascade, Seq
 import { decodeRawV1, getRawV1 } from '../../backend/ts/decode.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../../format/constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
-import { float64ToSortable, int64Result, readInt32, readUint32 } from '../../format/int64.js'
+import { float64ToSortable, int64Result, readInt32, readUint32, sortableToFloat64Into } from '../../format/int64.js'
 import { addOffset } from '../block-analysis.js'
 import { type BlockView, createBlockView } from '../block-view.js'
 import { Kind } from '../constants.js'
@@ -106,18 +106,23 @@ function dictionaryDecode(sequence: SequenceView, cascade: DictionaryCascade, fi
   for (let done = 0; done < count; done += BLOCK_VALUES) {
     const chunk = Math.min(BLOCK_VALUES, count - done)
     blocksDecode(cascade.codes, first + done, chunk, codes, 0)
+    const entryWords = cascade.entryWords
+    if (entryWords !== null) {
+      for (let at = 0, c = 0, d = 2 * (out + done); at < chunk; at++, c += 2, d += 2) {
+        const code = codes[c] >>> 0
+        if (codes[c + 1] !== 0 || code >= entries) codeError(sequence, first + done + at, code, entries)
+        destination[d] = entryWords[2 * code]
+        destination[d + 1] = entryWords[2 * code + 1]
+      }
+      continue
+    }
     for (let at = 0; at < chunk; at++) {
       const code = codes[2 * at] >>> 0
       if (codes[2 * at + 1] !== 0 || code >= entries) codeError(sequence, first + done + at, code, entries)
       const d = 2 * (out + done + at)
-      if (cascade.entryWords !== null) {
-        destination[d] = cascade.entryWords[2 * code]
-        destination[d + 1] = cascade.entryWords[2 * code + 1]
-      } else {
-        blocksGet(cascade.entries, code)
-        destination[d] = int64Result[0]
-        destination[d + 1] = int64Result[1]
-      }
+      blocksGet(cascade.entries, code)
+      destination[d] = int64Result[0]
+      destination[d + 1] = int64Result[1]
     }
   }
 }
@@ -249,5 +254,33 @@ export function decodeRawCascade(sequence: SequenceView, first: number, count: n
     case 1: return dictionaryDecode(sequence, cascade, first, count, destination, out)
     case 2: return runsDecode(sequence, cascade, first, count, destination, out)
     case 3: return decimalDecode(sequence, cascade, first, count, destination, out)
+  }
+}
+
+const integers = new Int32Array(2 * BLOCK_VALUES)
+
+/**
+ * Values [first, first + count) of a decimal sequence (form 3) as doubles into destination from
+ * index at: each n / 10^e straight from its integer (no SortableBits between), the exceptions'
+ * raw values converted, as decimalDecode's words would give.
+ */
+export function decimalDoubles(sequence: SequenceView, first: number, count: number, destination: Float64Array, at: number): void {
+  const cascade = sequence.cascade as DecimalCascade
+  const scale = POWERS_OF_TEN[cascade.exponent]
+  for (let done = 0; done < count; done += BLOCK_VALUES) {
+    const chunk = Math.min(BLOCK_VALUES, count - done)
+    decodeRawCascade(cascade.integers, first + done, chunk, integers, 0)
+    for (let index = 0, w = 0, o = at + done; index < chunk; index++, w += 2, o++) destination[o] = (integers[w + 1] * TWO_POW_32 + (integers[w] >>> 0)) / scale
+  }
+  let lo = 0, hi = cascade.exceptionCount
+  while (lo < hi) {
+    const middle = (lo + hi) >>> 1
+    if (readUint32(sequence.bytes, cascade.positionsStart + 4 * middle) < first) lo = middle + 1
+    else hi = middle
+  }
+  for (let rank = lo; rank < cascade.exceptionCount; rank++) {
+    const position = readUint32(sequence.bytes, cascade.positionsStart + 4 * rank)
+    if (position >= first + count) break
+    sortableToFloat64Into(readInt32(sequence.bytes, cascade.exceptionsStart + 8 * rank), readInt32(sequence.bytes, cascade.exceptionsStart + 8 * rank + 4), destination, at + position - first)
   }
 }
