@@ -50,10 +50,8 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
   } else counts.fill(0)
   if (column.layout === 'multi') {
     // Every document: count the values that are the first of their term in their document, marked
-    // by one walk the first time and kept (a value bitset) while the reader is open. Not for format 2
-    // values in TypeScript: counting marks over a cascade there measured slower than the walk
-    // (bench/results/multi-valued.md).
-    if (filter === null && (column.values.cascade === null || backend.name !== 'ts')) {
+    // by one walk the first time and kept (a value bitset) while the reader is open.
+    if (filter === null) {
       backend.query.countValues(column.values, 0, column.totalValueCount, firstValues(column, backend, limit), 0, counts)
       return counts
     }
