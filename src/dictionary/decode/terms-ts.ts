@@ -31,7 +31,11 @@ export function fsstCodesTs(
         detail[0] = term; detail[1] = position - 1 - start; detail[2] = code
         return -BAD_CODE
       }
-      for (let index = 0; index < length && at + index < limit; index++) out[at + index] = table[8 * code + index]
+      if (at + length <= limit) {
+        for (let index = 0, symbol = 8 * code; index < length; index++) out[at + index] = table[symbol + index]
+      } else {
+        for (let index = 0; at + index < limit; index++) out[at + index] = table[8 * code + index]
+      }
       at += length
     }
     if (at > limit) {
@@ -60,7 +64,9 @@ export function decodeTermsTs(job: TermsJob, detail: Int32Array): DecodedTerms |
       detail[0] = term
       return TOO_LONG
     }
-    out.copyWithin(at, previous, previous + common)
+    // Short prefixes and pieces by a loop: a native call (and a subarray) per term costs more.
+    if (common < 32) for (let index = 0; index < common; index++) out[at + index] = out[previous + index]
+    else out.copyWithin(at, previous, previous + common)
     at += common
     const end = position + pieceLengths[term]
     if (table !== null) {
@@ -71,8 +77,11 @@ export function decodeTermsTs(job: TermsJob, detail: Int32Array): DecodedTerms |
         detail[0] = term
         return TOO_LONG
       }
-      out.set(source.subarray(position, end), at)
-      at += end - position
+      if (end - position < 32) for (let index = position; index < end; index++) out[at++] = source[index]
+      else {
+        out.set(source.subarray(position, end), at)
+        at += end - position
+      }
     }
     position = end
     if (term > 0) {
