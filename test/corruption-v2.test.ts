@@ -136,6 +136,9 @@ describe.each(BACKENDS)('format 2 corruption when read, and by the full check (%
     expectRefused(() => reader.getColumn('v')!.rangeFilter(sorted[0], sorted[100]), /has dictionary code 2\d\d, beyond its 200 entries/)
     // An aggregate (codes counted, entries added count times) refuses them with the same words.
     expectRefused(() => reader.getColumn('v')!.aggregate(), /value 0 has dictionary code 2\d\d, beyond its 200 entries/)
+    // Codes of 2^31 and more (an int32 below zero) are refused by bulk reads too, not taken as entries.
+    const huge = open(patched(bytes, (b) => { b[codesStart + 13 + 8 + 3] |= 0x80 }), backend)
+    expectRefused(() => huge.getColumn('v')!.readValues(0, new BigInt64Array(4096)), /value 0 has dictionary code 21474\d+, beyond its 200 entries/)
   })
 
   it('a keyword ordinal beyond the dictionary in a frequent block is refused by a facet that counts it, not by one that skips it', () => {

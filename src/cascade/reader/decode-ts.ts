@@ -109,8 +109,9 @@ function dictionaryDecode(sequence: SequenceView, cascade: DictionaryCascade, fi
     const entryWords = cascade.entryWords
     if (entryWords !== null) {
       for (let at = 0, c = 0, d = 2 * (out + done); at < chunk; at++, c += 2, d += 2) {
-        const code = codes[c] >>> 0
-        if (codes[c + 1] !== 0 || code >= entries) codeError(sequence, first + done + at, code, entries)
+        // An int32 code (not >>> 0, which makes a key V8 reads slowly): negative means ≥ 2^31.
+        const code = codes[c]
+        if (codes[c + 1] !== 0 || code < 0 || code >= entries) codeError(sequence, first + done + at, code >>> 0, entries)
         destination[d] = entryWords[2 * code]
         destination[d + 1] = entryWords[2 * code + 1]
       }
