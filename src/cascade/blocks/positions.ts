@@ -74,6 +74,17 @@ export function positionsIncrease(words: Int32Array, start: number, e: number, n
   return true
 }
 
+/** The rank of a list's first position ≥ from (binary search; e if none). */
+function firstListRank(words: Int32Array, start: number, e: number, positionWidth: number, from: number): number {
+  let lo = 0, hi = e
+  while (lo < hi) {
+    const middle = (lo + hi) >>> 1
+    if (fieldAt(words, start, middle, positionWidth) < from) lo = middle + 1
+    else hi = middle
+  }
+  return lo
+}
+
 /**
  * Calls visit(position, rank) for each exception at a position in [from, to), in order
  * (rank: its place among all the block's exceptions).
@@ -83,13 +94,7 @@ export function forEachException(
   visit: (position: number, rank: number) => void,
 ): void {
   if (list) {
-    let lo = 0, hi = e
-    while (lo < hi) {
-      const middle = (lo + hi) >>> 1
-      if (fieldAt(words, start, middle, positionWidth) < from) lo = middle + 1
-      else hi = middle
-    }
-    for (let rank = lo; rank < e; rank++) {
+    for (let rank = firstListRank(words, start, e, positionWidth, from); rank < e; rank++) {
       const position = fieldAt(words, start, rank, positionWidth)
       if (position >= to) return
       visit(position, rank)
@@ -131,12 +136,7 @@ export function positionsIn(
 ): number {
   let m = 0
   if (list) {
-    let first = 0, hi = e
-    while (first < hi) {
-      const middle = (first + hi) >>> 1
-      if (fieldAt(words, start, middle, positionWidth) < from) first = middle + 1
-      else hi = middle
-    }
+    const first = firstListRank(words, start, e, positionWidth, from)
     firstRankIn = first
     for (let rank = first; rank < e; rank++, m++) {
       const position = fieldAt(words, start, rank, positionWidth)

@@ -173,6 +173,17 @@ function exceptionOf(sequence: SequenceView, cascade: DecimalCascade, index: num
   return -1
 }
 
+/** The rank of a decimal sequence's first exception at a position ≥ first (binary search). */
+function firstException(sequence: SequenceView, cascade: DecimalCascade, first: number): number {
+  let lo = 0, hi = cascade.exceptionCount
+  while (lo < hi) {
+    const middle = (lo + hi) >>> 1
+    if (readUint32(sequence.bytes, cascade.positionsStart + 4 * middle) < first) lo = middle + 1
+    else hi = middle
+  }
+  return lo
+}
+
 /** SortableBits of n / 10^e for the i64 n in int64Result, back into int64Result. */
 function decimalToRaw(exponent: number): void {
   const n = int64Result[1] * TWO_POW_32 + (int64Result[0] >>> 0)
@@ -219,13 +230,7 @@ function decimalDecode(sequence: SequenceView, cascade: DecimalCascade, first: n
     }
   }
   // The exceptions in [first, first + count): the first position ≥ first, then in order.
-  let lo = 0, hi = cascade.exceptionCount
-  while (lo < hi) {
-    const middle = (lo + hi) >>> 1
-    if (readUint32(sequence.bytes, cascade.positionsStart + 4 * middle) < first) lo = middle + 1
-    else hi = middle
-  }
-  for (let rank = lo; rank < cascade.exceptionCount; rank++) {
+  for (let rank = firstException(sequence, cascade, first); rank < cascade.exceptionCount; rank++) {
     const position = readUint32(sequence.bytes, cascade.positionsStart + 4 * rank)
     if (position >= first + count) break
     const d = 2 * (out + position - first)
@@ -273,13 +278,7 @@ export function decimalDoubles(sequence: SequenceView, first: number, count: num
     decodeRawCascade(cascade.integers, first + done, chunk, integers, 0)
     for (let index = 0, w = 0, o = at + done; index < chunk; index++, w += 2, o++) destination[o] = (integers[w + 1] * TWO_POW_32 + (integers[w] >>> 0)) / scale
   }
-  let lo = 0, hi = cascade.exceptionCount
-  while (lo < hi) {
-    const middle = (lo + hi) >>> 1
-    if (readUint32(sequence.bytes, cascade.positionsStart + 4 * middle) < first) lo = middle + 1
-    else hi = middle
-  }
-  for (let rank = lo; rank < cascade.exceptionCount; rank++) {
+  for (let rank = firstException(sequence, cascade, first); rank < cascade.exceptionCount; rank++) {
     const position = readUint32(sequence.bytes, cascade.positionsStart + 4 * rank)
     if (position >= first + count) break
     sortableToFloat64Into(readInt32(sequence.bytes, cascade.exceptionsStart + 8 * rank), readInt32(sequence.bytes, cascade.exceptionsStart + 8 * rank + 4), destination, at + position - first)
