@@ -207,8 +207,8 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     aggregate(sequence, first, count, mode, selection, selectionStart, state) {
       const cascade = sequence.cascade
       if (cascade === null) return inner.aggregate(sequence, first, count, mode, selection, selectionStart, state)
-      // Integers of a sequence dictionary with fewer entries than values: codes counted, then each
-      // entry added count times (a double sum must add values in order: decoded).
+      // Integers of a sequence dictionary with at most a quarter as many entries as values: codes
+      // counted, then each entry added count times (a double sum must add values in order: decoded).
       if (cascade.form === 1 && mode === 'integer' && cascade.entries.count <= count >>> 2) {
         const k = cascade.entries.count, codeCounts = new Uint32Array(k)
         let counted = true
