@@ -189,3 +189,31 @@ describe('format 2 keyword ordinals → Int32Array: bad ordinals in the second v
     expect(Array.from(a.subarray(0, 1026))).toEqual(documents.slice(0, 1026).map((_, i) => ordinal(i)))
   })
 })
+
+// An ordinal exactly at the limit (200 of 200 terms) from a patched block, the one value that tells
+// "≥ limit" from "> limit": low field 0 of value 1,026 (ordinal 152) with its patch's high part set to 25.
+describe('format 2 keyword ordinals → Int32Array: an ordinal equal to the term count (patched block)', () => {
+  const terms = Array.from({ length: 200 }, (_, index) => `t${String(index).padStart(3, '0')}`)
+  const ordinal = (i: number) => (i >= 1024 && i < 2048 ? (i === 1026 || i === 1027 ? 152 : (i * 5) % 8) : (i * 7919) % 200)
+  const documents = Array.from({ length: 3000 }, (_, i) => ({ k: terms[ordinal(i)] }))
+  const valid = flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, documents, { format: 2 })!
+  const sequence = openColumns(valid, { backend: 'ts' }).getColumn('k')!.values
+
+  it('both backends refuse value 1,026 (ordinal 200) with the same message', () => {
+    expect([sequence.records[6] & 0xff, (sequence.records[6] >>> 8) & 0xff, sequence.records[6] >>> 16]).toEqual([6, 3, 1026])
+    const bytes = valid.slice()
+    const p = sequence.dataStart + sequence.records[7]
+    expect(bytes[p]).toBe(5)
+    const highs = p + 1 + 384 + 3
+    // The first patch's high part (bits 0-4): 19 (152 >> 3) becomes 25, so 0 + 25 × 8 = 200.
+    expect(bytes[highs] & 0x1f).toBe(19)
+    bytes[highs] = (bytes[highs] & ~0x1f) | 25
+    const file = fixChecksum(bytes)
+    const [wasm, ts] = (['wasm', 'ts'] as const).map((backend) => openColumns(file, { backend, fileName: FILE_NAME }).getColumn('k')!)
+    const message = 'values of field "k": value 1026 has ordinal 200, not in [0, 200), the term ordinals'
+    const a = new Int32Array(3000).fill(-7), b = new Int32Array(3000).fill(-7)
+    expectCorrupt(() => wasm.readValues(0, a), message)
+    expectCorrupt(() => ts.readValues(0, b), message)
+    expect(Array.from(a)).toEqual(Array.from(b))
+  })
+})
