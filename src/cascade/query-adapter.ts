@@ -250,8 +250,9 @@ function addEntryCounts(state: AggregateState, entries: Int32Array, counts: Uint
     if (times === 0) continue
     const low = entries[2 * code], high = entries[2 * code + 1]
     // Count 0 seeds min and max (their words mean nothing before).
-    if ((state.numbers[0] === 0 && total === 0) || compareInt64(low, high, words[0], words[1]) < 0) { words[0] = low; words[1] = high }
-    if ((state.numbers[0] === 0 && total === 0) || compareInt64(low, high, words[2], words[3]) > 0) { words[2] = low; words[3] = high }
+    const seed = state.numbers[0] === 0 && total === 0
+    if (seed || compareInt64(low, high, words[0], words[1]) < 0) { words[0] = low; words[1] = high }
+    if (seed || compareInt64(low, high, words[2], words[3]) > 0) { words[2] = low; words[3] = high }
     total += times
     sum += BigInt(times) * int64ToBigInt(low, high)
   }

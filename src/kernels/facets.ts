@@ -55,7 +55,7 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
       backend.query.countValues(column.values, 0, column.totalValueCount, firstValues(column, backend, limit), 0, counts)
       return counts
     }
-    backend.query.countDistinct(column.offsets!, column.values, 0, column.maxDoc, filter === null ? null : filter.memory, counts)
+    backend.query.countDistinct(column.offsets!, column.values, 0, column.maxDoc, filter.memory, counts)
     return counts
   }
   const selected = selectValues(column, backend, filter)
