@@ -62,6 +62,7 @@ export { queryCountValues } from './query-count'
 // Format 2 facets: the patches of patched blocks counted through v1's kernel as their low fields.
 export { queryPatchDeltas } from './cascade/query-patches'
 export { queryCountDecoded } from './cascade/query-decoded'
+export { queryMatchMembers } from './cascade/query-members'
 export { queryMatchRange } from './query-range'
 export { queryAggregate } from './query-aggregate'
 export { queryHistogram } from './query-histogram'

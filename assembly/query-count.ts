@@ -141,7 +141,7 @@ function largestByte(p: usize): u32 {
  * base·257 is the pair (v0, v1) itself, one increment per pair in a 2^16
  * table folded into the counts at the end. Half the read-modify-writes.
  */
-function countPairs(p: usize, offset: u32, pairs: usize): void {
+export function countPairs(p: usize, offset: u32, pairs: usize): void {
   for (let q = p; q < p + 1024; q += 8) {
     bump(pairs + (<usize>(<u32>load<u16>(q) + offset) << 2), 1)
     bump(pairs + (<usize>(<u32>load<u16>(q, 2) + offset) << 2), 1)
@@ -151,7 +151,7 @@ function countPairs(p: usize, offset: u32, pairs: usize): void {
 }
 
 /** Adds pair counts into area: entry (v1 << 8 | v0) counts once for v0 and once for v1. */
-function foldPairs(pairs: usize, area: usize, n: u32): void {
+export function foldPairs(pairs: usize, area: usize, n: u32): void {
   const columns = (n + 3) & ~3
   for (let high: u32 = 0; high < n; high++) {
     const row = pairs + (<usize>high << 10)

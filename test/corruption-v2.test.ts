@@ -11,6 +11,7 @@ import { openColumns } from '../src/read/open.js'
 import type { ColumnsReader } from '../src/read/reader.js'
 import { flushColumns } from '../src/write/columns-writer.js'
 import { fixChecksum } from './helpers/file-surgery.js'
+import { seededRandom } from './helpers/random.js'
 
 const BACKENDS = ['ts', 'wasm'] as const
 const FILE = 'v2.oixk'
@@ -142,6 +143,29 @@ describe.each(BACKENDS)('format 2 corruption when read, and by the full check (%
     // A base of -1 (every byte 0xff): negative codes, refused by bulk reads as the u32 of their low word.
     const negative = open(patched(bytes, (b) => { b.fill(0xff, codesStart + 13 + 8, codesStart + 13 + 16) }), backend)
     expectRefused(() => negative.getColumn('v')!.readValues(0, new BigInt64Array(4096)), /value 0 has dictionary code 4294967295, beyond its 200 entries/)
+  })
+
+  it('codes of a whole patched block pushed past the entries are refused by facets, not counted', () => {
+    // Codes by frequency, a third of them patched (a bitmap): the shape flights' keyword columns take.
+    const terms = Array.from({ length: 300 }, (_, t) => `t${String(t).padStart(3, '0')}`)
+    const random = seededRandom(0x5eed)
+    const values = Array.from({ length: 8192 }, () => terms[(Math.floor(random() ** 3 * 300) * 137) % 300])
+    const bytes = fileOf('keyword', values)
+    const codes = (valuesOf(bytes).cascade as { codes: SequenceView }).codes
+    const blocks = (codes.cascade as unknown as { blocks: SequenceView }).blocks
+    const word = blocks.records[0]
+    expect([word & 0xff, (word >>> 16) & 1024, (word >>> 16 & 1023) > 64]).toEqual([6, 0, true])
+    const [codesStart] = sequenceExtent(codes)
+    // Block 0's base raised by 2^20, far past the entries (and past any slack of a counting area), for every value of the block.
+    const reader = open(patched(bytes, (_b, d) => { d.setUint32(codesStart + 13 + 8, d.getUint32(codesStart + 13 + 8, true) + 2 ** 20, true) }), backend)
+    const column = reader.getColumn('v')!
+    expectRefused(() => column.facetCounts(), /value 0 has dictionary code \d+, beyond its 300 entries/)
+    // Only block 1 selected: nothing out of range is counted, and the answer is block 1's.
+    const later = reader.createDocSet()
+    for (let d = 1024; d < 2048; d++) later.add(d)
+    const expected = new Uint32Array(column.dictionary!.termCount)
+    for (let d = 1024; d < 2048; d++) expected[column.lookupOrdinal(values[d])]++
+    expect([...column.facetCounts(later)]).toEqual([...expected])
   })
 
   it('a keyword ordinal beyond the dictionary in a frequent block is refused by a facet that counts it, not by one that skips it', () => {

@@ -23,6 +23,9 @@ function documents() {
   const own = seededRandom(0xf4e9)
   const extra = seededRandom(0xf7e9)
   const terms = Array.from({ length: 300 }, (_, i) => `t${(i * 7919) % 1000}`)
+  const third = seededRandom(0x0ff5)
+  const fourth = seededRandom(0x4ea1)
+  const many = Array.from({ length: 20_000 }, (_, i) => `k${String(i).padStart(5, '0')}`)
   return Array.from({ length: N }, (_, i) => ({
     dictionaryCodes: terms[Math.floor(random() ** 3 * 300)],
     fewPatches: random() < 0.985 ? `a${Math.floor(random() * 12)}` : `z${Math.floor(random() * 200)}`,
@@ -33,6 +36,10 @@ function documents() {
     frequentValues: extra() < 0.97 ? 42 : 1_000_000 + Math.floor(extra() * 100_000) * 7,
     smallDictionary: [3, 17, 1000, 5, 99999][Math.floor(random() ** 2 * 5)],
     byFrequency: ((Math.floor(own() ** 4 * 60) * 7919) % 601) * 1000,
+    // Patched ordinals whose blocks start above 0 (base > 0), and codes whose patches are 12 bits wide.
+    offsetOrdinals: many[(i >> 10) * 50 + Math.floor(third() * (third() < 0.7 ? 8 : 200))],
+    spread: Math.floor(fourth() * 2 ** 31),
+    wideHighs: third() < 0.7 ? many[100 + Math.floor(third() * 2)] : many[Math.floor(third() * 20_000)],
     // Empty in a few documents: the optional layout maps values to documents around the kernels.
     when: i % 97 === 5 ? undefined : new Date(Date.UTC(2020, 0, 1) + Math.floor(i / 100) * 3_600_000).toISOString(),
   }))
@@ -48,13 +55,16 @@ const SHAPES: Record<string, string> = {
   frequentValues: 'blocks{frequent constant}',
   smallDictionary: 'dictionary(5 entries, ascending)[entries: blocks{patched}, codes: blocks{frequent}]',
   byFrequency: 'dictionary(60 entries, by frequency)[entries: blocks{frame}, codes: blocks{frequent patched}]',
+  offsetOrdinals: 'blocks{patched}',
+  spread: 'blocks{frame frequent}',
+  wideHighs: 'dictionary(5252 entries, by frequency)[entries: blocks{linear patched}, codes: blocks{patched}]',
   when: 'runs(205 runs)[run values: blocks{linear}, run starts: blocks{linear}]',
 }
 
 const docs = documents()
 const schema = {
   fields: Object.keys(SHAPES).map((name) => ({
-    name, column: true, type: name === 'when' ? 'date' : ['dictionaryCodes', 'fewPatches', 'frequentTerms'].includes(name) ? 'keyword' : 'integral',
+    name, column: true, type: name === 'when' ? 'date' : ['dictionaryCodes', 'fewPatches', 'frequentTerms', 'offsetOrdinals', 'wideHighs'].includes(name) ? 'keyword' : 'integral',
   })),
 }
 const v1Bytes = flushColumns(schema, docs)!
@@ -92,7 +102,7 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
     using v1 = openColumns(v1Bytes, { backend })
     using v2 = openColumns(v2Bytes, { backend })
     const [sets1, sets2] = [docSets(v1), docSets(v2)]
-    for (const name of ['dictionaryCodes', 'fewPatches', 'frequentTerms']) {
+    for (const name of ['dictionaryCodes', 'fewPatches', 'frequentTerms', 'offsetOrdinals', 'wideHighs']) {
       sets1.forEach((set, index) => {
         expect([...v2.getColumn(name)!.facetCounts(sets2[index])], `${name} set ${index}`).toEqual([...v1.getColumn(name)!.facetCounts(set)])
       })
@@ -128,6 +138,12 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
       ['no entry', (reader, docs) => reader.getColumn('smallDictionary')!.rangeFilter(6, 16, docs)],
       ['frequency order', (reader, docs) => reader.getColumn('byFrequency')!.rangeFilter(100_000, 400_000, docs)],
       ['one frequent value', (reader, docs) => reader.getColumn('byFrequency')!.rangeFilter(0, 0, docs)],
+      // After a filter that leaves wide fields in the kernels' buffers: the last, partial block's chunk reads no stale code.
+      ['codes apart after wide fields', (reader, docs) => {
+        // (Format 1's kernels unpack the wide fields into the buffer the member kernel reads codes from.)
+        v1.getColumn('spread')!.rangeFilter(0, 2 ** 30)
+        return reader.getColumn('byFrequency')!.rangeFilter(100_000, 400_000, docs)
+      }],
     ]
     for (const [name, filter] of cases) {
       sets1.forEach((set, index) => {
@@ -148,8 +164,9 @@ describe.each(BACKENDS)('format 2 counts over runs that start and end inside blo
     using v1 = openColumns(v1Bytes, { backend: 'ts' })
     const random = seededRandom(0x7a11)
     const query = (reader.getColumn('fewPatches')! as unknown as { backend: ColumnsBackend }).backend.query
-    // Patched codes with list positions (fewPatches), with a bitmap (dictionaryCodes), patched values (patchedFrame).
-    for (const name of ['fewPatches', 'dictionaryCodes', 'patchedFrame']) {
+    // Patched codes with list positions (fewPatches), with a bitmap (dictionaryCodes, and wide patches: wideHighs),
+    // ordinals in blocks based above 0 (offsetOrdinals), patched values (patchedFrame).
+    for (const name of ['fewPatches', 'dictionaryCodes', 'offsetOrdinals', 'wideHighs', 'patchedFrame']) {
       const column = reader.getColumn(name)!
       const keyword = column.dictionary !== null
       const model = v1.getColumn(name)!

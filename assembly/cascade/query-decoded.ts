@@ -7,8 +7,13 @@
 // no branch), and any count there fails the call (status 4), which the caller
 // answers by the decoding path that words the error. Statuses 5 and 6 from a
 // decode likewise. The caller merges lane 0 into its counts only on status 0.
+// A whole patched block whose values fit u32 skips the decode (patchedUnits):
+// checked below n once, then counted unchecked, by pairs when n ≤ 256.
 import { OK } from '../common'
-import { SEL_WORDS, blockTake, bump, loadSelection, mergeLanes } from '../query-common'
+import { countPairs, foldPairs } from '../query-count'
+import { SEL_WORDS, U_BUFFER, blockTake, bump, loadSelection, mergeLanes, selectionAll } from '../query-common'
+import { wholePatched } from './blocks/patched-units'
+import { BLOCK_ENTRIES } from './common'
 import { cascadeDecode } from './index'
 
 const RANGE_ERROR: i32 = 4
@@ -20,14 +25,45 @@ const RANGE_ERROR: i32 = 4
   return <usize>select<u32>(<u32>v, n, <u64>v < <u64>n) << 2
 }
 
+/** The selected values of U_BUFFER (a whole block, SEL_WORDS) counted into the lanes at area (step apart: 0 for one lane). */
+function countUnits(area: usize, step: usize): void {
+  for (let c: u32 = 0; c < 32; c++) {
+    let word = load<u32>(SEL_WORDS + (<usize>c << 2))
+    const at = U_BUFFER + (<usize>c << 7)
+    if (word == 0xFFFF_FFFF) {
+      for (let o = at; o < at + 128; o += 16) {
+        bump(area + (<usize>load<u32>(o) << 2), 1)
+        bump(area + step + (<usize>load<u32>(o, 4) << 2), 1)
+        bump(area + 2 * step + (<usize>load<u32>(o, 8) << 2), 1)
+        bump(area + 3 * step + (<usize>load<u32>(o, 12) << 2), 1)
+      }
+      continue
+    }
+    for (; word != 0; word &= word - 1) bump(area + (<usize>load<u32>(at + (<usize>ctz(word) << 2)) << 2), 1)
+  }
+}
+
+/** U_BUFFER's 1,024 values (each below 256) narrowed to bytes (in BLOCK_ENTRIES) and counted by adjacent pairs (countPairs). */
+function pairUnits(pairs: usize): void {
+  for (let o: usize = 0; o < 1024; o += 16) {
+    const at = U_BUFFER + (o << 2)
+    const low = i16x8.narrow_i32x4_u(v128.load(at), v128.load(at, 16))
+    const high = i16x8.narrow_i32x4_u(v128.load(at, 32), v128.load(at, 48))
+    v128.store(BLOCK_ENTRIES + o, i8x16.narrow_i16x8_u(low, high))
+  }
+  countPairs(BLOCK_ENTRIES, 0, pairs)
+}
+
 /**
  * Counts of the selected values [first, first + count) of the cascade at node (sel: selection
  * bits from selStart, 0: all) into lane 0 of area (lanes × stride u32, stride > n), then staging
- * of 8 × 1,024 bytes after the lanes. Status 0, 4 (a value outside [0, n)), 5 or 6 (a decode).
+ * of 8 × 1,024 bytes after the lanes; pairs: 0, or a table of 2^16 u32 (n ≤ 256) for whole blocks.
+ * Status 0, 4 (a value outside [0, n)), 5 or 6 (a decode).
  */
 export function queryCountDecoded(
-  node: usize, first: u32, count: u32, sel: usize, selStart: u32, area: usize, n: u32, stride: u32, lanes: u32,
+  node: usize, first: u32, count: u32, sel: usize, selStart: u32, area: usize, n: u32, stride: u32, lanes: u32, pairs: usize,
 ): i32 {
+  let pairsUsed = false
   const row: usize = <usize>stride << 2
   memory.fill(area, 0, <usize>lanes * row)
   const staging = area + <usize>lanes * row
@@ -36,6 +72,14 @@ export function queryCountDecoded(
   for (let index = first, take: u32 = 0; index < end; index += take) {
     take = blockTake(index, end)
     if (loadSelection(sel, selStart + (index - first), take) == 0) continue
+    if (take == 1024 && wholePatched(node, index, n)) {
+      if (pairs != 0 && selectionAll) {
+        if (!pairsUsed) memory.fill(pairs, 0, 65536 << 2)
+        pairsUsed = true
+        pairUnits(pairs)
+      } else countUnits(area, step)
+      continue
+    }
     const status = cascadeDecode(node, index, take, staging)
     if (status != OK) return status
     for (let c: u32 = 0, chunks = (take + 31) >>> 5; c < chunks; c++) {
@@ -57,6 +101,7 @@ export function queryCountDecoded(
   let stray: u32 = 0
   for (let lane: u32 = 0; lane < lanes; lane++) stray |= load<u32>(area + <usize>lane * row + (<usize>n << 2))
   if (stray != 0) return RANGE_ERROR
+  if (pairsUsed) foldPairs(pairs, area, n)
   if (lanes == 4) mergeLanes(area, n, row)
   return OK
 }

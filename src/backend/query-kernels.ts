@@ -93,6 +93,17 @@ export interface QueryKernels {
     selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
   ): boolean
   /**
+   * Format 2, optional (the WebAssembly backend): sets bit (outStart + i) of out for each selected
+   * code first + i of a sequence dictionary's codes whose member byte (members[code], one per
+   * entry) is 1, and returns how many matched; -1 when a code is not below members.length or a
+   * read fails (bits may be set already, all of them matches): the caller then filters the way
+   * that words the error.
+   */
+  matchMembers?(
+    codes: SequenceView, first: number, count: number, members: Uint8Array,
+    selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
+  ): number
+  /**
    * Sets bit (outStart + i) of out for each selected value first + i with
    * lo ≤ raw ≤ hi, bounds = [loLow, loHigh, hiLow, hiHigh]; other bits are left as
    * they are. Returns how many values matched.

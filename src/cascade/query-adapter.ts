@@ -142,6 +142,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     combineBits: (target, other, operation) => inner.combineBits(target, other, operation),
     // The multi-valued kernels decode cascades themselves.
     countDistinct: inner.countDistinct,
+    matchMembers: inner.matchMembers,
     matchAny: inner.matchAny,
     markFirstValues: inner.markFirstValues,
     countValues(sequence, first, count, selection, selectionStart, counts) {
@@ -164,10 +165,14 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       // as int32 (checked below k as they are). (No matching entry: decoded anyway, so a code out
       // of range is refused as a read refuses it.)
       const span = count === 0 ? null : codeSpan(sequence, bounds)
+      if (span === null && count > 0 && cascade.form === 1 && inner.matchMembers !== undefined) {
+        // Matching entries apart, with a kernel that looks codes up in a byte per entry (-1: it cannot say).
+        const found = inner.matchMembers(cascade.codes, first, count, codeMembers(sequence, bounds), selection, selectionStart, out, outStart)
+        return found >= 0 ? found : raw(first, count)
+      }
       if (span === null && count > 0 && cascade.form === 1 && inner.countDecoded === undefined) {
         // Matching entries apart (codes by frequency), in TypeScript: each code looked up in a table of
-        // the entries that match. (A backend that decodes and counts in one kernel decodes and matches
-        // raw values faster than it looks codes up.)
+        // the entries that match.
         const members = codeMembers(sequence, bounds)
         const owner = backend(), k = cascade.entries.count
         narrow ??= new Scratch(owner.loadWith(REGION_BYTES, () => {}), 32)

@@ -171,14 +171,30 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
       const lanes = n <= MAX_INTERLEAVED_VALUES ? 4 : 1
       // Stride > n: slot n takes the values out of range.
       const stride = Math.max(64, (n + 4) & ~3)
-      const at = area(lanes * stride * 4 + 8 * BLOCK_VALUES)
+      // Up to 256 values, whole patched blocks count pairs in a table of 2^16 u32 after the staging area.
+      const pairs = n <= 256 && count >= PAIR_COUNTING_VALUES
+      const staged = lanes * stride * 4 + 8 * BLOCK_VALUES
+      const at = area(staged + (pairs ? PAIR_TABLE_BYTES : 0))
       const status = kernels.queryCountDecoded(
         sequence.file.address + sequence.cascade.start, first, count, selectionAddress(selection), selectionStart, at, n, stride, lanes,
+        pairs ? at + staged : 0,
       )
       if (status !== 0) return false
       const words = runtime.words, from = at >>> 2
       for (let value = 0; value < n; value++) counts[value] += words[from + value] >>> 0
       return true
+    },
+
+    matchMembers(codes, first, count, members, selection, selectionStart, out, outStart) {
+      if (count === 0) return 0
+      if (codes.cascade === null) return -1
+      const at = area(8 * BLOCK_VALUES + members.length)
+      // Views after area(), which may grow memory.
+      runtime.bytes.set(members, at + 8 * BLOCK_VALUES)
+      return kernels.queryMatchMembers(
+        codes.file.address + codes.cascade.start, first, count, at + 8 * BLOCK_VALUES, members.length,
+        selectionAddress(selection), selectionStart, selectionAddress(out), outStart, at,
+      )
     },
 
     countPatches(sequence, first, count, selection, selectionStart, counts) {

@@ -47,6 +47,11 @@ export interface Kernels extends CascadeKernels, StringKernels {
   queryPatchDeltas(node: number, first: number, count: number, selection: number, selectionStart: number, deltas: number, n: number): number
   queryCountDecoded(
     node: number, first: number, count: number, selection: number, selectionStart: number, area: number, n: number, stride: number, lanes: number,
+    pairs: number,
+  ): number
+  queryMatchMembers(
+    node: number, first: number, count: number, members: number, k: number, selection: number, selectionStart: number,
+    out: number, outStart: number, staging: number,
   ): number
   queryMulti(
     offsetRecords: number, offsetData: number, valueRecords: number, valueData: number, from: number, to: number,
@@ -59,7 +64,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
 const REQUIRED_EXPORTS = [
   'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'getRawNumber', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
-  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryPatchDeltas', 'queryCountDecoded', 'queryMulti', 'bitsetCount', 'bitsetCombine',
+  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryPatchDeltas', 'queryCountDecoded', 'queryMatchMembers', 'queryMulti', 'bitsetCount', 'bitsetCombine',
   'decodeRawOrdinals', 'cascadeGet', 'cascadeDecode', 'cascadeDecodeFloat64Sortable', 'cascadeDecodeFloat64Exact', 'cascadeDecodeInt32',
   'cascadeDecodeOrdinals', 'cascadeEntriesTable', 'cascadeGetNumber',
   'decodeTerms', 'digitsDecode',

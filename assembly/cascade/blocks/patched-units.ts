@@ -1,0 +1,142 @@
+// A whole patched block as u32 values in U_BUFFER, for the query kernels that
+// count or match codes (query-decoded.ts): the low fields unpacked four at a
+// time, each patch's high part added in place, then base + g × u by vectors.
+// Only where every value the record allows fits a u32 (codes of sequence
+// dictionaries, small integers), and only for positions a valid file writes:
+// a list that does not strictly increase below n answers false, and the caller
+// then takes the decoding path, which gives what reads give.
+import { bitsOf, recordAux, recordBase, recordWidth } from '../../common'
+import { U_BUFFER, unpackU32 } from '../../query-common'
+import { BLOCK_ENTRIES, COUNT_MASK, FORM_BLOCKS, KIND_PATCHED, LIST_FLAG, blocksData, blocksRecords, bytesOf, field, nodeCount, recordParam } from '../common'
+import { positionsBytes } from './positions'
+
+/**
+ * For each byte b of a bitmap, 8 swizzle indexes: lane i takes the rank of bit i among b's set bits
+ * below it (bit i set), or 0x80 (a zero lane). Filled on first use.
+ */
+const EXPAND: usize = memory.data(8 * 256, 16)
+let expandReady = false
+
+function prepareExpand(): void {
+  for (let b: u32 = 0; b < 256; b++) {
+    for (let i: u32 = 0; i < 8; i++) {
+      store<u8>(EXPAND + (<usize>b << 3) + i, ((b >>> i) & 1) != 0 ? <u8>popcnt<u32>(b & ((1 << i) - 1)) : 0x80)
+    }
+  }
+  expandReady = true
+}
+
+/** Fields [0, e) of hw ≤ 8 bits at highs to bytes in BLOCK_ENTRIES (through U_BUFFER), then 32 zero bytes. */
+function stageHighs(highs: usize, e: u32, hw: u32): void {
+  unpackU32(highs, 0, e, hw)
+  for (let r: u32 = 0; r < e; r += 16) {
+    const o = U_BUFFER + (<usize>r << 2)
+    const low = i16x8.narrow_i32x4_u(v128.load(o), v128.load(o, 16))
+    const high = i16x8.narrow_i32x4_u(v128.load(o, 32), v128.load(o, 48))
+    v128.store(BLOCK_ENTRIES + r, i8x16.narrow_i16x8_u(low, high))
+  }
+  // A swizzle near the last rank loads 8 bytes from it: they are zero.
+  v128.store(BLOCK_ENTRIES + e, i8x16.splat(0))
+  v128.store(BLOCK_ENTRIES + e, i8x16.splat(0), 16)
+}
+
+/**
+ * Adds the staged high parts (stageHighs) to U_BUFFER by the bitmap of n bits (a multiple of 8,
+ * with exactly e set): for each bitmap byte, its next high parts spread to its set positions by
+ * one swizzle, widened to u32 and shifted by lw. No branch per patch.
+ */
+function addStagedHighs(positions: usize, n: u32, lw: u32): void {
+  if (!expandReady) prepareExpand()
+  let rank: u32 = 0
+  for (let at: u32 = 0; at < n; at += 8) {
+    const b = <u32>load<u8>(positions + (<usize>at >>> 3))
+    const spread = i8x16.swizzle(v128.load64_zero(BLOCK_ENTRIES + rank), v128.load64_zero(EXPAND + (<usize>b << 3)))
+    const halves = i16x8.extend_low_i8x16_u(spread)
+    const o = U_BUFFER + (<usize>at << 2)
+    v128.store(o, i32x4.add(v128.load(o), i32x4.shl(i32x4.extend_low_i16x8_u(halves), lw)))
+    v128.store(o, i32x4.add(v128.load(o, 16), i32x4.shl(i32x4.extend_high_i16x8_u(halves), lw)), 16)
+    rank += popcnt<u32>(b)
+  }
+}
+
+/** Set bits of the bitmap's n bits (the bits past n in its last word are not its). */
+function bitmapCount(positions: usize, n: u32): u32 {
+  let count: u32 = 0
+  for (let at: u32 = 0; at < n; at += 64) {
+    let bits = load<u64>(positions + (<usize>at >>> 3))
+    if (n - at < 64) bits &= (<u64>1 << <u64>(n - at)) - 1
+    count += <u32>popcnt<u64>(bits)
+  }
+  return count
+}
+
+/**
+ * Values [0, n) of the patched block (record, data at p) to U_BUFFER as u32; false (U_BUFFER
+ * then means nothing) when a value could pass 2^32 - 1 or the positions are not a valid file's.
+ */
+export function patchedUnits(record: usize, p: usize, n: u32): bool {
+  const param = recordParam(record), e = param & COUNT_MASK, list = (param & LIST_FLAG) != 0
+  const lw = recordWidth(record), hw: u32 = load<u8>(p), pw = bitsOf(<u64>(n - 1))
+  const base = recordBase(record), g = recordAux(record)
+  // The record's bound, base + g (2^(lw + hw) - 1), below 2^32 (g < 2^32 keeps the product exact).
+  if (lw + hw > 32 || base < 0 || base > 0xFFFF_FFFF || g < 1 || g > 0xFFFF_FFFF) return false
+  if (<u64>base + <u64>g * ((<u64>1 << <u64>(lw + hw)) - 1) > 0xFFFF_FFFF) return false
+  const lows = p + 1, positions = lows + bytesOf(n, lw), highs = positions + positionsBytes(list, e, n, pw)
+  // A bitmap with exactly e bits and high parts of at most 8 bits (codes mostly): by bytes.
+  if (!list && hw <= 8 && (n & 7) == 0 && bitmapCount(positions, n) == e) {
+    stageHighs(highs, e, hw)
+    unpackU32(lows, 0, n, lw)
+    addStagedHighs(positions, n, lw)
+  } else if (list) {
+    unpackU32(lows, 0, n, lw)
+    let previous: i32 = -1
+    for (let rank: u32 = 0; rank < e; rank++) {
+      const j = <u32>field(positions, rank, pw)
+      if (<i32>j <= previous || j >= n) return false
+      previous = <i32>j
+      const o = U_BUFFER + (<usize>j << 2)
+      store<u32>(o, load<u32>(o) + (<u32>field(highs, rank, hw) << lw))
+    }
+  } else {
+    unpackU32(lows, 0, n, lw)
+    // Bits past the e-th name no patch; the last word's bits past n are not the bitmap's.
+    let rank: u32 = 0
+    for (let at: u32 = 0; at < n && rank < e; at += 64) {
+      let bits = load<u64>(positions + (<usize>at >>> 3))
+      if (n - at < 64) bits &= (<u64>1 << <u64>(n - at)) - 1
+      for (; bits != 0 && rank < e; rank++) {
+        const o = U_BUFFER + (<usize>(at + <u32>ctz<u64>(bits)) << 2)
+        bits &= bits - 1
+        store<u32>(o, load<u32>(o) + (<u32>field(highs, rank, hw) << lw))
+      }
+    }
+  }
+  if (base != 0 || g != 1) {
+    const b = i32x4.splat(<i32>base), m = i32x4.splat(<i32>g)
+    for (let o = U_BUFFER; o < U_BUFFER + (<usize>n << 2); o += 16) v128.store(o, i32x4.add(b, i32x4.mul(v128.load(o), m)))
+  }
+  return true
+}
+
+/** The largest of the first n (a multiple of 16) u32 of U_BUFFER. */
+export function largestUnit(n: u32): u32 {
+  let most = i32x4.splat(0)
+  for (let o = U_BUFFER; o < U_BUFFER + (<usize>n << 2); o += 64) {
+    most = i32x4.max_u(most, i32x4.max_u(v128.load(o), v128.load(o, 16)))
+    most = i32x4.max_u(most, i32x4.max_u(v128.load(o, 32), v128.load(o, 48)))
+  }
+  most = i32x4.max_u(most, v128.shuffle<u32>(most, most, 2, 3, 0, 1))
+  most = i32x4.max_u(most, v128.shuffle<u32>(most, most, 1, 0, 1, 0))
+  return i32x4.extract_lane(most, 0)
+}
+
+/**
+ * Whether block index / 1,024 of the node is a whole patched block whose values, put in U_BUFFER
+ * as u32, all lie below n: then kernels use them with no check (patchedUnits).
+ */
+export function wholePatched(node: usize, index: u32, n: u32): bool {
+  if (<u32>load<u8>(node) != FORM_BLOCKS || nodeCount(node) - index < 1024) return false
+  const record = blocksRecords(node) + <usize>(index >>> 10) * 24
+  if (<u32>load<u8>(record) != KIND_PATCHED) return false
+  return patchedUnits(record, blocksData(node) + <usize>load<u32>(record, 4), 1024) && largestUnit(1024) < n
+}
