@@ -59,8 +59,6 @@ export { checkCanonical } from './canonical'
 export { xxh64, xxh64Finish, xxh64Start, xxh64Update } from './xxh64'
 // Query kernels: facet counts, range filters, aggregates and histograms over runs.
 export { queryCountValues } from './query-count'
-// Format 2 facets: the patches of patched blocks counted through v1's kernel as their low fields.
-export { queryPatchDeltas } from './cascade/query-patches'
 export { queryCountDecoded } from './cascade/query-decoded'
 export { queryMatchMembers } from './cascade/query-members'
 export { queryMatchRange } from './query-range'

@@ -74,16 +74,6 @@ export interface QueryKernels {
     selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
   ): void
   /**
-   * Format 2, optional (the WebAssembly backend): for each selected patch of the patched blocks
-   * among values [first, first + count) of `sequence` (a form-0 cascade), one count from its low
-   * value's slot to its value's (src/cascade/query-encodings.ts). False, with counts left partly
-   * updated, when a value is out of range or a block holds what no valid file does.
-   */
-  countPatches?(
-    sequence: SequenceView, first: number, count: number,
-    selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
-  ): boolean
-  /**
    * Format 2, optional (the WebAssembly backend): countValues over a cascade of any form, each
    * block decoded and counted inside the kernel. False, with counts untouched, when a value is
    * out of range or a read fails: the caller then counts the way that words the error.

@@ -125,13 +125,13 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       }
     })
   }
-  const countPatches = inner.countPatches
+  // A backend that decodes and counts in one kernel takes every patched block there (PATCH_LIMITS).
+  const oneKernel = countDecoded !== undefined
   const counting = (n: number): Operation => ({
     slots: valueSlots(n),
     inner: (sequence, first, count, selection, selectionStart, counts) => inner.countValues(sequence, first, count, selection, selectionStart, counts),
     decode: decodedCounts,
-    patches: countPatches === undefined ? undefined : (sequence, first, count, selection, selectionStart, counts) => countPatches(sequence, first, count, selection, selectionStart, counts),
-    patchLimit: countPatches === undefined ? PATCH_LIMITS.typeScript : PATCH_LIMITS.wasmKernel,
+    patchLimit: oneKernel ? PATCH_LIMITS.wasmKernel : PATCH_LIMITS.typeScript,
   })
   const { tallyEncoded, codeSpan, codeMembers, lensView, entriesOf } = createEncodedTallies(backend)
   const matchCodes = createCodeMatcher(inner, lensView)
@@ -235,8 +235,8 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
         slots: bucketSlots(edges),
         inner: (view, from, n, chosen, start, out) => inner.histogram(view, from, n, edges, chosen, start, out),
         decode: (view, from, n, chosen, start, out) => chunks(view, from, n, (chunk, at, m) => inner.histogram(chunk, 0, m, edges, chosen, start + at, out)),
-        // The backend with a patch kernel decodes blocks fast: there, many patches are cheaper decoded.
-        patchLimit: countPatches === undefined ? PATCH_LIMITS.typeScript : PATCH_LIMITS.wasmInJs,
+        // The backend with a decode-and-count kernel decodes blocks fast: there, many patches are cheaper decoded.
+        patchLimit: oneKernel ? PATCH_LIMITS.wasmInJs : PATCH_LIMITS.typeScript,
       }
       tallyEncoded(sequence, first, count, selection, selectionStart, counts, op, counting)
     },

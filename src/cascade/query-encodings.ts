@@ -42,16 +42,11 @@ export interface Slots {
   readonly below?: number
 }
 
-/**
- * One question over values: its slots, v1's kernel for it, the decoding path for what the
- * encodings cannot answer, and (counting, where the backend has it) a kernel that moves the
- * counts of every patched block's patches at once (false: it cannot say).
- */
+/** One question over values: its slots, v1's kernel for it, and the decoding path for what the encodings cannot answer. */
 export interface Operation {
   readonly slots: Slots
   readonly inner: Tally
   readonly decode: Tally
-  readonly patches?: (sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array) => boolean
   /** Patched blocks with more patches than this are decoded (PATCH_LIMITS). */
   readonly patchLimit: number
 }
@@ -59,11 +54,12 @@ export interface Operation {
 /**
  * Patched blocks go through the lens when they have at most this many patches (Operation.patchLimit):
  * each patch costs a step, where decoding the block costs a pass over all its values. TypeScript
- * decodes slowly, so stepping wins up to most of the block. WebAssembly decodes and counts a block
- * in one kernel (countDecoded), which beats the patch kernel's steps beyond a few patches a block;
- * patches stepped in JS pay only when few (docs/performance.md, bench/results/v2-queries.md).
+ * decodes slowly, so stepping wins up to most of the block. WebAssembly counts every patched block
+ * with patches in one decode-and-count kernel (countDecoded: whole blocks straight from their fields,
+ * one call for the whole run); its histograms step patches in JS only when few
+ * (docs/performance.md, bench/results/v2-queries.md).
  */
-export const PATCH_LIMITS = { typeScript: 1023, wasmInJs: 64, wasmKernel: 16 }
+export const PATCH_LIMITS = { typeScript: 1023, wasmInJs: 64, wasmKernel: 0 }
 
 /** Whether v1's kernels read the block (record word 0) through a lens: v1's own kinds, and patched blocks' low fields with at most patchLimit patches. */
 function lensKind(word: number, patchLimit: number): boolean {
@@ -364,16 +360,10 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       const kind = kinds[6 * block] & 0xff
       let stop = Math.min(end, (block + 1) << BLOCK_SHIFT)
       const bit = selectionStart + index - first
-      const patchKernel = op.patches
       const patchLimit = op.patchLimit
       if (lensKind(kinds[6 * block], patchLimit)) {
         while (stop < end && lensKind(kinds[6 * (stop >>> BLOCK_SHIFT)], patchLimit)) stop = Math.min(end, stop + BLOCK_VALUES)
         op.inner(lensOf(blocks).view, index, stop - index, selection, bit, out)
-        if (patchKernel !== undefined) {
-          if (!patchKernel(sequence, index, stop - index, selection, bit, out)) throw new Undecided()
-          index = stop
-          continue
-        }
         for (let at = index; at < stop;) {
           const b = at >>> BLOCK_SHIFT, next = Math.min(stop, (b + 1) << BLOCK_SHIFT)
           if ((kinds[6 * b] & 0xff) === Kind.patched) {

@@ -197,21 +197,6 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
       )
     },
 
-    countPatches(sequence, first, count, selection, selectionStart, counts) {
-      const n = counts.length
-      if (count === 0 || sequence.cascade === null) return true
-      const at = area(4 * n)
-      // Views after area(), which may grow memory.
-      runtime.words.fill(0, at >>> 2, (at >>> 2) + n)
-      const status = kernels.queryPatchDeltas(
-        sequence.file.address + sequence.cascade.start, first, count, selectionAddress(selection), selectionStart, at, n,
-      )
-      if (status !== 0) return false
-      const words = runtime.words, from = at >>> 2
-      for (let value = 0; value < n; value++) if (words[from + value] !== 0) counts[value] += words[from + value]
-      return true
-    },
-
     matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart) {
       if (count === 0) return 0
       const selectionAt = selectionAddress(selection)

@@ -44,7 +44,6 @@ export interface Kernels extends CascadeKernels, StringKernels {
     records: number, data: number, first: number, count: number, selection: number, selectionStart: number,
     edges: number, edgeCount: number, area: number,
   ): number
-  queryPatchDeltas(node: number, first: number, count: number, selection: number, selectionStart: number, deltas: number, n: number): number
   queryCountDecoded(
     node: number, first: number, count: number, selection: number, selectionStart: number, area: number, n: number, stride: number, lanes: number,
     pairs: number,
@@ -64,7 +63,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
 const REQUIRED_EXPORTS = [
   'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'getRawNumber', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
-  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryPatchDeltas', 'queryCountDecoded', 'queryMatchMembers', 'queryMulti', 'bitsetCount', 'bitsetCombine',
+  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryCountDecoded', 'queryMatchMembers', 'queryMulti', 'bitsetCount', 'bitsetCombine',
   'decodeRawOrdinals', 'cascadeGet', 'cascadeDecode', 'cascadeDecodeFloat64Sortable', 'cascadeDecodeFloat64Exact', 'cascadeDecodeInt32',
   'cascadeDecodeOrdinals', 'cascadeEntriesTable', 'cascadeGetNumber',
   'decodeTerms', 'digitsDecode',
