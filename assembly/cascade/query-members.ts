@@ -1,12 +1,14 @@
-// Range filters over the codes of a sequence dictionary whose matching entries
-// lie apart (codes numbered by frequency): each selected code is looked up in a
-// byte per entry (1: the entry lies in [lo, hi]), 32 codes to an output word.
+// Range filters over the codes of a sequence dictionary: where the matching
+// entries lie apart (codes numbered by frequency), each selected code is looked
+// up in a byte per entry (1: the entry lies in [lo, hi]), 32 codes to an output
+// word; where they are consecutive codes, the codes are compared with that span
+// 32 at a time by vectors.
 // Whole patched blocks give their codes by patchedUnits; other blocks are
 // decoded (cascadeDecode). A code not below k, or a failed decode, fails the
 // call (-1): the caller then filters the decoding way, which words the error as
 // a read does (the bits set before it are matches either way).
 import { OK } from '../common'
-import { SEL_WORDS, U_BUFFER, blockTake, loadSelection, orBits } from '../query-common'
+import { SEL_WORDS, U_BUFFER, blockTake, loadSelection, orBits, rangeMask32 } from '../query-common'
 import { wholePatched } from './blocks/patched-units'
 import { cascadeDecode } from './index'
 
@@ -36,11 +38,14 @@ function stageCodes(staging: usize, take: u32, k: u32): bool {
 
 /**
  * Sets bit outStart + i of out for each selected code first + i of the codes node whose member
- * byte (members: k bytes of 0 or 1) is 1; staging: 8 × 1,024 bytes. How many matched, or -1.
+ * byte (members: k bytes of 0 or 1) is 1, or (members = 0) that lies in [lo, hi]; staging: 8 ×
+ * 1,024 bytes. How many matched, or -1.
  */
 export function queryMatchMembers(
   node: usize, first: u32, count: u32, members: usize, k: u32, sel: usize, selStart: u32, out: usize, outStart: u32, staging: usize,
+  lo: u32, hi: u32,
 ): i32 {
+  const low = i32x4.splat(lo), span = i32x4.splat(hi - lo)
   let matched: u32 = 0
   const end = first + count
   for (let index = first, take: u32 = 0; index < end; index += take) {
@@ -55,7 +60,7 @@ export function queryMatchMembers(
     for (let c: u32 = 0, chunks = (take + 31) >>> 5; c < chunks; c++) {
       const word = load<u32>(SEL_WORDS + (<usize>c << 2))
       if (word == 0) continue
-      const mask = memberBits(members, c << 5) & word
+      const mask = (members == 0 ? rangeMask32(U_BUFFER + (<usize>c << 7), low, span) : memberBits(members, c << 5)) & word
       if (mask == 0) continue
       orBits(out, bit + (c << 5), mask)
       matched += popcnt(mask)

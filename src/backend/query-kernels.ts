@@ -94,6 +94,14 @@ export interface QueryKernels {
     selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
   ): number
   /**
+   * Format 2, optional (the WebAssembly backend): as matchMembers, for the codes in [lo, hi]
+   * (0 ≤ lo ≤ hi < k), k the dictionary's entry count.
+   */
+  matchCodeSpan?(
+    codes: SequenceView, first: number, count: number, k: number, lo: number, hi: number,
+    selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
+  ): number
+  /**
    * Sets bit (outStart + i) of out for each selected value first + i with
    * lo ≤ raw ≤ hi, bounds = [loLow, loHigh, hiLow, hiHigh]; other bits are left as
    * they are. Returns how many values matched.

@@ -143,6 +143,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     // The multi-valued kernels decode cascades themselves.
     countDistinct: inner.countDistinct,
     matchMembers: inner.matchMembers,
+    matchCodeSpan: inner.matchCodeSpan,
     matchAny: inner.matchAny,
     markFirstValues: inner.markFirstValues,
     countValues(sequence, first, count, selection, selectionStart, counts) {
@@ -188,6 +189,11 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       }
       if (span === null || span === 'none' || cascade.form !== 1) return raw(first, count)
       const owner = backend(), k = cascade.entries.count
+      if (inner.matchCodeSpan !== undefined) {
+        // A kernel that compares the codes with the span where it reads them (-1: it cannot say).
+        const found = inner.matchCodeSpan(cascade.codes, first, count, k, span[0], span[1], selection, selectionStart, out, outStart)
+        return found >= 0 ? found : raw(first, count)
+      }
       narrow ??= new Scratch(owner.loadWith(REGION_BYTES, () => {}), 32)
       codeBounds[0] = span[0]
       codeBounds[2] = span[1]

@@ -193,7 +193,17 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
       runtime.bytes.set(members, at + 8 * BLOCK_VALUES)
       return kernels.queryMatchMembers(
         codes.file.address + codes.cascade.start, first, count, at + 8 * BLOCK_VALUES, members.length,
-        selectionAddress(selection), selectionStart, selectionAddress(out), outStart, at,
+        selectionAddress(selection), selectionStart, selectionAddress(out), outStart, at, 0, 0,
+      )
+    },
+
+    matchCodeSpan(codes, first, count, k, lo, hi, selection, selectionStart, out, outStart) {
+      if (count === 0) return 0
+      if (codes.cascade === null) return -1
+      const at = area(8 * BLOCK_VALUES)
+      return kernels.queryMatchMembers(
+        codes.file.address + codes.cascade.start, first, count, 0, k,
+        selectionAddress(selection), selectionStart, selectionAddress(out), outStart, at, lo, hi,
       )
     },
 

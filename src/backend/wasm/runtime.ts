@@ -50,7 +50,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
   ): number
   queryMatchMembers(
     node: number, first: number, count: number, members: number, k: number, selection: number, selectionStart: number,
-    out: number, outStart: number, staging: number,
+    out: number, outStart: number, staging: number, lo: number, hi: number,
   ): number
   queryMulti(
     offsetRecords: number, offsetData: number, valueRecords: number, valueData: number, from: number, to: number,
