@@ -10,6 +10,8 @@ import { CorruptIndexException } from '../src/format/errors.js'
 import { float64ToSortableBits } from '../src/format/sortable-bits.js'
 import { createFileBuffer, createValueBuffer } from '../src/read/buffers.js'
 import { openColumns } from '../src/read/open.js'
+import { signature, summarize } from '../src/cascade/describe.js'
+import { flushColumns } from '../src/write/columns-writer.js'
 import { denseFile, randomInteger } from './helpers/dense-file.js'
 import { seededRandom } from './helpers/random.js'
 
@@ -41,6 +43,30 @@ describe.each(['wasm', 'ts'] as const)('ValueBuffer (%s)', (backend) => {
     reader.getColumn('v')!.readValues(0, buffer.array)
     expect(Array.from(buffer.array)).toEqual(doubles)
     reader.close()
+  })
+
+  it('a decode in place writes nothing past the values asked for (format 2 run blocks, reads ending inside a run)', () => {
+    // Values in runs of 1 to 24: run blocks, whose fills run ahead where later runs write over them.
+    const lengths = seededRandom(11)
+    const values: number[] = []
+    for (let run = 0; values.length < 12_000; run++) {
+      for (let k = 0, length = 1 + Math.floor(lengths() * 24); k < length; k++) values.push(Math.floor(run * 1.7 + ((run * 31) % 5)) * 60_000)
+    }
+    const bytes = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, values.map((v) => ({ v })), { format: 2 })!
+    using reader = openColumns(bytes, { backend })
+    const column = reader.getColumn('v')!
+    expect(signature(summarize(column.values, 2))).toBe('blocks{runs}')
+    using buffer = createValueBuffer('int64', 3000, { backend })
+    const pick = seededRandom(12)
+    const reads = [[0, 1000], [5, 1019], [1024, 37], [2000, 2048], [3000, 2999], [9000, 2995]]
+    // And many short reads: each ends at some offset into a run, after runs of every length.
+    for (let read = 0; read < 300; read++) reads.push([Math.floor(pick() * 11_000), 1 + Math.floor(pick() * 64)])
+    for (const [first, count] of reads) {
+      buffer.array.fill(-7n)
+      column.readValues(first, buffer.array.subarray(0, count))
+      expect(Array.from(buffer.array.subarray(0, count)), `${first} + ${count}`).toEqual(values.slice(first, first + count).map(BigInt))
+      expect(buffer.array.subarray(count).every((value) => value === -7n), `${first} + ${count}: past the read`).toBe(true)
+    }
   })
 
   it('refuses bad kinds and lengths', () => {

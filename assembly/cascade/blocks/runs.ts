@@ -56,7 +56,19 @@ export function runsDecode(record: usize, p: usize, n: u32, from: u32, to: u32, 
     if (run + 1 < r) end = min(to, <u32>field(starts, run, pw))
     const length = end - position
     const value = base + g * <i64>field(p, run, W)
-    fillRun(out + (<usize>(position - from) << 3), value, length)
+    const o = out + (<usize>(position - from) << 3)
+    if (end + 8 <= to) {
+      // Eight values a step, past the run's end by up to seven: the runs after it (at least eight values) write over them.
+      const pair = i64x2.splat(value), stop = o + (<usize>length << 3)
+      let q = o
+      do {
+        v128.store(q, pair)
+        v128.store(q, pair, 16)
+        v128.store(q, pair, 32)
+        v128.store(q, pair, 48)
+        q += 64
+      } while (q < stop)
+    } else fillRun(o, value, length)
     position = end
     run++
   }

@@ -12,6 +12,8 @@ import {
   CODES, COUNT_MASK, GCD_FLAG, KIND_FREQUENT, KIND_PATCHED, LIST_FLAG, blocksData, blocksRecords, bytesOf, nodeCount, recordParam,
 } from '../common'
 import { codeExceptions, positionsBytes } from '../blocks/positions'
+import { largestUnit, patchedUnits } from '../blocks/patched-units'
+import { U_BUFFER } from '../../query-common'
 import { gatherIndexes } from '../gather'
 import { blocksDecode } from './blocks'
 
@@ -41,6 +43,14 @@ export function mapCodes(codes: usize, take: u32, table: usize, k: u32, out: usi
     store<i64>(out + (<usize>j << 3), load<i64>(table + (<usize>code << 3)))
   }
   return take
+}
+
+/** The 1,024 codes of U_BUFFER (each below k) mapped through the table to out, two a 16-byte store. */
+function gatherUnits(table: usize, out: usize): void {
+  for (let j: usize = 0; j < BLOCK_VALUES; j += 2) {
+    const c0 = load<u32>(U_BUFFER + (j << 2)), c1 = load<u32>(U_BUFFER + (j << 2), 4)
+    v128.store(out + (j << 3), v128.load64_lane(table + (<usize>c1 << 3), v128.load64_zero(table + (<usize>c0 << 3)), 1))
+  }
 }
 
 /**
@@ -76,6 +86,13 @@ function blockCodes(codes: usize, block: u32, n: u32, from: u32, to: u32, table:
     return gatherIndexes(p, from, to, W, table + (<usize>base << 3), sliceLimit(base, W, k), out) == OK
   }
   const param = recordParam(record), e = param & COUNT_MASK, list = (param & LIST_FLAG) != 0, pw = bitsOf(<u64>(n - 1))
+  if (kind == KIND_PATCHED && from == 0 && to == BLOCK_VALUES && !list && <u32>load<u8>(p) <= 8 && k <= capacity) {
+    // A whole block with a bitmap and narrow high parts: its codes as u32 (patchedUnits), then gathered.
+    if (patchedUnits(record, p, BLOCK_VALUES) && largestUnit(BLOCK_VALUES) < k) {
+      gatherUnits(table, out)
+      return true
+    }
+  }
   if (kind == KIND_PATCHED && sliced(base, g, W, capacity)) {
     // The low fields gathered from the slice, then each patched value remapped (code = base + low + high × 2^lw).
     const lows = p + 1, positions = lows + bytesOf(n, W)
