@@ -1,6 +1,6 @@
 /**
  * The size part of the benchmark report, from bench/results/size.json: OIXK
- * format 1 and format 2 beside Parquet and Arrow per dataset and per column,
+ * format 1 and format 2 beside Parquet, Arrow and DuckDB's storage per dataset and per column,
  * where format 2 is still above Parquet ZSTD, the format 2 size targets, and
  * the size chart. Older JSON without the format 2 fields renders with – cells.
  */
@@ -85,23 +85,44 @@ function cascadesCell(cascades: Record<string, string> | undefined): string {
 const sum = (values: (number | undefined)[]): number | undefined =>
   values.some((value) => value === undefined) ? undefined : values.reduce<number>((total, value) => total + value!, 0)
 
+/** How DuckDB's storage was measured and how it compares, when this run has it. */
+function duckdbNote(size: Json): string {
+  const first = size.datasets.find((d: Json) => d.duckdbStorage !== undefined)
+  if (first === undefined) return ''
+  const { version, blockSize } = first.duckdbStorage
+  const smaller = size.datasets.filter((d: Json) => d.duckdbStorage !== undefined && d.oixkV2Bytes <= d.duckdbStorage.usedBlockBytes).length
+  return `\nDuckDB storage is DuckDB ${version}'s own database file holding the same rows (one table, checkpointed, ${blockSize / 1024} KiB blocks): ` +
+    `blocks in use × block size, data and metadata (the file itself adds free blocks and headers; a small table still takes whole blocks). ` +
+    `Format 2 is at or below it on ${smaller} of ${size.datasets.length} datasets. DuckDB segments are the bytes of the columns' segments (pragma_storage_info), ` +
+    'each measured to the next segment in its block, without block rounding or metadata; "≤" marks a column with a segment alone in its block, counted to the block\'s end.\n'
+}
+
+/** The sum of a dataset's DuckDB column segments ("≤" when any is an upper bound); – without them. */
+function segmentsCell(d: Json): string {
+  const storages = d.columns.map((c: Json) => c.duckdbStorage)
+  if (storages.some((storage: Json) => storage === undefined)) return '–'
+  return `${storages.every((storage: Json) => storage.exact) ? '' : '≤ '}${kb(sum(storages.map((storage: Json) => storage.bytes)))}`
+}
+
 function datasetTable(size: Json): string {
   const row = (d: Json, name: string, original: string): string[] => [name, d.rows.toLocaleString('en-US'), original, kb(d.oixkBytes), kb(d.oixkV2Bytes),
-    kb(d.parquetBytes.uncompressed), kb(d.parquetBytes.snappy), kb(d.parquetBytes.zstd), kb(d.arrowIpcBytes),
+    kb(d.parquetBytes.uncompressed), kb(d.parquetBytes.snappy), kb(d.parquetBytes.zstd), kb(d.arrowIpcBytes), kb(d.duckdbStorage?.usedBlockBytes), segmentsCell(d),
     ratio(d.oixkBytes, d.parquetBytes.zstd), ratio(d.oixkV2Bytes, d.parquetBytes.zstd)]
   const rows = size.datasets.map((d: Json) => [...row(d, d.name, `${kb(d.originalBytes)} (${d.originalFile.split('/').pop()})`), d.oixkV2MergeMilliseconds?.toString() ?? '–'])
   const all = (pick: (d: Json) => number | undefined) => sum(size.datasets.map(pick))
   const total = {
     rows: all((d) => d.rows), oixkBytes: all((d) => d.oixkBytes), oixkV2Bytes: all((d) => d.oixkV2Bytes), arrowIpcBytes: all((d) => d.arrowIpcBytes),
+    duckdbStorage: { usedBlockBytes: all((d) => d.duckdbStorage?.usedBlockBytes) }, columns: size.datasets.flatMap((d: Json) => d.columns),
     parquetBytes: { uncompressed: all((d) => d.parquetBytes.uncompressed), snappy: all((d) => d.parquetBytes.snappy), zstd: all((d) => d.parquetBytes.zstd) },
   }
   rows.push([...row(total, `all ${size.datasets.length}`, kb(all((d) => d.originalBytes))), ''])
   let text = table(['dataset', 'rows', 'original file', 'OIXK v1', 'OIXK v2', 'Parquet uncompressed', 'Parquet SNAPPY', 'Parquet ZSTD', 'Arrow IPC',
-    'v1 ÷ ZSTD', 'v2 ÷ ZSTD', 'v1 → v2 merge (ms, one run)'], rows)
+    'DuckDB storage', 'DuckDB segments', 'v1 ÷ ZSTD', 'v2 ÷ ZSTD', 'v1 → v2 merge (ms, one run)'], rows)
   if (total.oixkV2Bytes !== undefined && total.oixkBytes !== undefined) {
     text += `\nOver all ${size.datasets.length} datasets, format 2 takes ${(100 * (1 - total.oixkV2Bytes / total.oixkBytes)).toFixed(1)}% fewer bytes than format 1 ` +
       `(${kb(total.oixkV2Bytes)} against ${kb(total.oixkBytes)}; Parquet ZSTD ${kb(total.parquetBytes.zstd)}). Each v2 file passed the full check (verify) before it was measured.\n`
   }
+  text += duckdbNote(size)
   return text
 }
 
@@ -136,6 +157,14 @@ function aboveZstdSection(size: Json): string {
   return text
 }
 
+/** A column's DuckDB segment bytes ("≤" when a segment ends its block alone) and compressions by share of rows; – without them. */
+function duckdbCell(storage: Json | undefined): string {
+  if (storage === undefined) return '–'
+  const kinds = Object.entries(storage.compression as Record<string, number>).sort((a, b) => b[1] - a[1])
+    .map(([kind, percent]) => percent === 100 ? kind : `${kind} ${percent}%`).join(' + ')
+  return `${storage.exact ? '' : '≤ '}${kb(storage.bytes)} (${kinds})`
+}
+
 function columnTable(size: Json): string {
   const rows: string[][] = []
   for (const d of size.datasets) {
@@ -143,12 +172,12 @@ function columnTable(size: Json): string {
       const kinds = c.sequences.filter((s: Json) => s.sequence !== 'offsets')
         .map((s: Json) => `${s.sequence === 'values' ? '' : `${s.sequence}: `}${BLOCK_KIND_NAMES.map((kind) => `${kind[0]} ${s.percentOfValues[kind] ?? 0}%`).join(' / ')}`).join('; ')
       rows.push([d.name, c.name, c.type, c.layout ?? '–', kb(c.oixkBytes), kinds, kb(c.oixkV2Bytes), cascadesCell(c.v2Cascades),
-        kb(c.parquetBytes.uncompressed), kb(c.parquetBytes.zstd), kb(c.arrowBufferBytes),
+        kb(c.parquetBytes.uncompressed), kb(c.parquetBytes.zstd), kb(c.arrowBufferBytes), duckdbCell(c.duckdbStorage),
         c.parquetBytes.zstd > 0 ? ratio(c.oixkBytes, c.parquetBytes.zstd) : '–', c.parquetBytes.zstd > 0 ? ratio(c.oixkV2Bytes, c.parquetBytes.zstd) : '–'])
     }
   }
   return table(['dataset', 'column', 'type', 'layout', 'OIXK v1', 'v1 blocks (c constant / p packed / t table)', 'OIXK v2', 'v2 cascade',
-    'Parquet uncompressed', 'Parquet ZSTD', 'Arrow buffers', 'v1 ÷ ZSTD', 'v2 ÷ ZSTD'], rows)
+    'Parquet uncompressed', 'Parquet ZSTD', 'Arrow buffers', 'DuckDB segments (compression, % of rows)', 'v1 ÷ ZSTD', 'v2 ÷ ZSTD'], rows)
 }
 
 /** The "Size" section of results.md. */
@@ -165,14 +194,14 @@ export function sizeSection(size: Json): string {
 /** The size chart: every format's size ÷ Parquet ZSTD's, per dataset (log scale; the dashed line is ZSTD). */
 export function sizeChart(size: Json): string {
   const hasV2 = size.datasets.some((d: Json) => d.oixkV2Bytes !== undefined)
-  const series = [...(hasV2 ? ['OIXK v2'] : []), 'OIXK v1', 'Parquet uncompressed', 'Parquet SNAPPY', 'Arrow IPC', 'original file']
+  const series = [...(hasV2 ? ['OIXK v2'] : []), 'OIXK v1', 'Parquet uncompressed', 'Parquet SNAPPY', 'Arrow IPC', 'DuckDB storage', 'original file']
   return renderBarChart({
     title: 'File size relative to Parquet ZSTD (dashed line = ZSTD; left of it = smaller than ZSTD)',
     subtitle: `Same rows in every format; Parquet written by DuckDB. ${machineLine(size)}`,
     unit: 'size ÷ Parquet ZSTD size', series, log: true, reference: 1,
     groups: size.datasets.map((d: Json) => ({
       label: `${d.name} (ZSTD ${kb(d.parquetBytes.zstd)})`,
-      bars: [...(hasV2 ? [d.oixkV2Bytes] : []), d.oixkBytes, d.parquetBytes.uncompressed, d.parquetBytes.snappy, d.arrowIpcBytes, d.originalBytes]
+      bars: [...(hasV2 ? [d.oixkV2Bytes] : []), d.oixkBytes, d.parquetBytes.uncompressed, d.parquetBytes.snappy, d.arrowIpcBytes, d.duckdbStorage?.usedBlockBytes, d.originalBytes]
         .map((bytes: number | undefined, index: number): Bar => ({
           series: series[index], value: bytes === undefined ? null : bytes / d.parquetBytes.zstd, note: bytes === undefined ? 'not measured' : undefined,
         })),

@@ -1,7 +1,8 @@
 /**
  * Suite "size": per dataset, the OIXK v1 and v2 files against the original
- * vega-datasets file, Parquet written by DuckDB (UNCOMPRESSED, SNAPPY, ZSTD)
- * and Arrow IPC (apache-arrow, no compression), all from the same rows; per
+ * vega-datasets file, Parquet written by DuckDB (UNCOMPRESSED, SNAPPY, ZSTD),
+ * Arrow IPC (apache-arrow, no compression) and DuckDB's own database file
+ * (duckdb-storage.ts), all from the same rows; per
  * column too, with the block kinds `oixk inspect` reports for v1 and each v2
  * sequence's cascade. The v2 file is the v1 file merged into format 2 (a merge
  * writes what a flush of the same documents writes); it must pass the full
@@ -19,6 +20,7 @@ import type { SequenceView } from '../../src/backend/backend.js'
 import { signature, summarize } from '../../src/cascade/describe.js'
 import { DATASET_NAMES, datasetsOfRun, note, oixkFile, openDuckDB, originalFile, readBytes, SCRATCH_DIR, sqlName, sqlString, writeSuiteResult } from './common.js'
 import { type BenchField, datasetFields, loadDataset, writeParquet } from './duckdb-data.js'
+import { duckdbStorage } from './duckdb-storage.js'
 
 const CODECS = ['uncompressed', 'snappy', 'zstd'] as const
 
@@ -128,6 +130,7 @@ async function measureDataset(connection: DuckDBConnection, name: string): Promi
     parquetColumns[codec] = await parquetColumnBytes(connection, path)
   }
   const arrow = await arrowSizes(connection, table, fields)
+  const duckdb = await duckdbStorage(connection, table, fields.map((field) => field.name), name)
   const columns = fields.map((field) => {
     const column = reader.getColumn(field.name)
     const sequences = v2Sequences(v2, field.name)
@@ -144,6 +147,7 @@ async function measureDataset(connection: DuckDBConnection, name: string): Promi
       sequences: kinds.get(field.name) ?? [],
       parquetBytes: Object.fromEntries(CODECS.map((codec) => [codec, parquetColumns[codec][field.name] ?? 0])),
       arrowBufferBytes: arrow.columns[field.name],
+      duckdbStorage: duckdb.columns[field.name],
     }
   })
   reader.close()
@@ -152,7 +156,9 @@ async function measureDataset(connection: DuckDBConnection, name: string): Promi
     name, rows: rowCount, maxDoc: reader.maxDoc,
     originalFile: originalFile(name).replace(/^.*node_modules\//, ''), originalBytes: statSync(originalFile(name)).size,
     oixkBytes: bytes.length, oixkV2Bytes: v2Bytes.length, oixkV2MergeMilliseconds: Math.round(v2Milliseconds),
-    parquetBytes: parquet, arrowIpcBytes: arrow.bytes, columns,
+    parquetBytes: parquet, arrowIpcBytes: arrow.bytes,
+    duckdbStorage: { version: duckdb.version, blockSize: duckdb.blockSize, usedBlockBytes: duckdb.usedBlockBytes, fileBytes: duckdb.fileBytes },
+    columns,
   }
 }
 
@@ -166,7 +172,7 @@ close()
 const path = writeSuiteResult('size', {
   // The format 2 size targets of the issue (MB = 10^6 bytes); the report measures them from the figures below.
   targets: { flights3mV2Bytes: 12_600_000, nonKeywordV2Bytes: 8_500_000, nonKeywordDatasets: DATASET_NAMES },
-  description: 'Bytes per dataset: OIXK v1 and v2 (format 2, cascading encodings) vs the original file, Parquet written by DuckDB from the same rows (uncompressed, snappy, zstd), Arrow IPC file (apache-arrow, uncompressed, strings as plain Utf8). Per column: OIXK v1 and v2 section bytes, v1 block kinds (% of values), v2 cascades and sequence bytes, keyword terms, Parquet column-chunk bytes, Arrow buffer bytes. Each v2 file passes the full check (verify) before it is measured; its merge time is one run.',
+  description: 'Bytes per dataset: OIXK v1 and v2 (format 2, cascading encodings) vs the original file, Parquet written by DuckDB from the same rows (uncompressed, snappy, zstd), Arrow IPC file (apache-arrow, uncompressed, strings as plain Utf8), DuckDB\'s own storage (the table in a DuckDB database file, default block size, checkpointed: blocks in use × block size). Per column: OIXK v1 and v2 section bytes, v1 block kinds (% of values), v2 cascades and sequence bytes, keyword terms, Parquet column-chunk bytes, Arrow buffer bytes, DuckDB segment bytes and compressions (pragma_storage_info). Each v2 file passes the full check (verify) before it is measured; its merge time is one run.',
   datasets,
 })
 note(`wrote ${path}`)
