@@ -54,7 +54,35 @@ function openSection(open: Json): string {
   return text
 }
 
-const ENGINE_ORDER = ['DuckDB table, 1 thread', 'DuckDB table, default threads', 'DuckDB on Parquet, 1 thread', 'DuckDB on Parquet, default threads', 'plain JS loop', 'OIXK WebAssembly', 'OIXK pure TypeScript', 'OIXK pool, 2 workers, WebAssembly', 'OIXK pool, 2 workers, pure TypeScript']
+const ENGINE_ORDER = ['DuckDB table, 1 thread', 'DuckDB table, default threads', 'DuckDB on Parquet, 1 thread', 'DuckDB on Parquet, default threads', 'plain JS loop', 'OIXK WebAssembly', 'OIXK pure TypeScript', 'OIXK v2 WebAssembly', 'OIXK v2 pure TypeScript', 'OIXK pool, 2 workers, WebAssembly', 'OIXK pool, 2 workers, pure TypeScript']
+
+/** Issue 26 on flights-3m: how many times faster than DuckDB's faster 1-thread way format 2 with WebAssembly must be. */
+const V2_TIMES_DUCKDB: Record<string, number> = { 'facet origin': 4, 'range delay': 3, 'aggregate distance': 3 }
+
+/** Target rows for format 2's answers (issue 26): each flights-3m question at most as slow as on v1, both backends; the DuckDB factors. */
+function formatTwoQueryRows(queries: Json): string[][] {
+  const flights = queries.datasets.find((d: Json) => d.name === 'flights-3m')
+  if (flights === undefined || !flights.queries.some((q: Json) => q.results.some((r: Json) => r.engine === 'OIXK v2 WebAssembly'))) return []
+  const rows: string[][] = []
+  const figure = (q: Json, engine: string): number | undefined => q.results.find((r: Json) => r.engine === engine)?.medianMs
+  for (const q of flights.queries) {
+    const pairs = [['WebAssembly', 'OIXK WebAssembly', 'OIXK v2 WebAssembly'], ['TypeScript', 'OIXK pure TypeScript', 'OIXK v2 pure TypeScript']]
+      .map(([label, v1, v2]) => ({ label, v1: figure(q, v1), v2: figure(q, v2) }))
+    const measured = pairs.map(({ label, v1, v2 }) => `${label} ${ms(v2)} against ${ms(v1)} ms (${v1 === undefined || v2 === undefined ? '–' : times(v2 / v1)})`).join('; ')
+    const figures = pairs.every(({ v1, v2 }) => v1 !== undefined && v2 !== undefined)
+    const slower = pairs.filter(({ v1, v2 }) => v1 !== undefined && v2 !== undefined && v2 > v1).map(({ label }) => label)
+    rows.push([`flights-3m: ${q.description}, OIXK v2 at most as slow as v1`, '≤ v1', measured, '',
+      !figures ? 'no figure' : slower.length === 0 ? 'met' : `MISSED (${slower.join(', ')})`])
+    const factor = V2_TIMES_DUCKDB[q.id]
+    const wasm = q.results.find((r: Json) => r.engine === 'OIXK v2 WebAssembly')
+    if (factor !== undefined && wasm?.medianMs !== undefined) {
+      const duck = Math.min(...q.results.filter((r: Json) => r.engine.startsWith('DuckDB') && r.engine.endsWith('1 thread') && r.medianMs !== undefined).map((r: Json) => r.medianMs))
+      rows.push([`flights-3m: ${q.description}, OIXK v2 WebAssembly against DuckDB 1 thread`, `≥ ${factor}× faster`, `${times(wasm.timesFasterThanDuckDB1)} (${ms(wasm.medianMs)} ms)`,
+        `DuckDB (faster way) 1 thread: ${ms(duck)} ms; v1 ${times(q.results.find((r: Json) => r.engine === 'OIXK WebAssembly')?.timesFasterThanDuckDB1 ?? NaN)}`, verdict(wasm.timesFasterThanDuckDB1 >= factor)])
+    }
+  }
+  return rows
+}
 
 function cell(row: Json | undefined, best: boolean): string {
   if (row === undefined) return '–'
@@ -110,6 +138,7 @@ function targetsSection(size: Json | null, decode: Json | null, queries: Json | 
       rows.push([`${d.name}: ${q.description}, OIXK WebAssembly`, `≤ ${q.targetMs} ms`, wasm?.medianMs === undefined ? wasm?.status ?? 'no figure' : `${ms(wasm.medianMs)} ms`, `DuckDB (faster way) 1 thread / default threads: ${duck('1 thread')} / ${duck('default threads')} ms`, q.met === null ? 'no figure' : verdict(q.met)])
     }
   }
+  if (queries !== null) rows.push(...formatTwoQueryRows(queries))
   if (size !== null) rows.push(...sizeTargetRows(size))
   return rows.length === 0 ? '' : `## Targets\n\n${table(['what', 'target', 'OIXK measured', 'for comparison', ''], rows)}\n`
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { Bench } from 'tinybench'
 import { vegaDataPath } from '../../scripts/import-flights.js'
 import { DATASETS } from '../../scripts/importers/datasets.js'
+import { mergeColumns, openColumns } from '../../src/index.js'
 
 import { QUICK_RESULTS_DIR, RESULTS_DIR } from './paths.js'
 
@@ -108,6 +109,22 @@ export async function oixkFile(name: string): Promise<string> {
     writeFileSync(path, importDataset(name).bytes)
   }
   return path
+}
+
+/**
+ * The format 2 file of the same documents: the format 1 file merged with format 2
+ * (a merge writes what a flush writes), refused unless it passes the full check.
+ */
+export function formatTwoOf(bytes: Uint8Array, fileName: string): { bytes: Uint8Array; mergeMilliseconds: number } {
+  using reader = openColumns(bytes, { backend: 'ts', fileName })
+  const started = performance.now()
+  const v2 = mergeColumns([{ reader, docMap: Int32Array.from({ length: reader.maxDoc }, (_, doc) => doc) }], { maxDoc: reader.maxDoc, format: 2 })!
+  const mergeMilliseconds = performance.now() - started
+  using check = openColumns(v2, { backend: 'ts', fileName: `${fileName} (v2)` })
+  // Figures of a file that is not format 2, or not what a flush writes, would mean nothing.
+  if (check.format !== 2) throw new Error(`${fileName}: the merge with format 2 wrote a format ${check.format} file`)
+  check.verify()
+  return { bytes: v2, mergeMilliseconds }
 }
 
 /** Reads a file into a Uint8Array backed by its own ArrayBuffer. */

@@ -2,7 +2,8 @@
  * Suite "queries": issue 5's questions on flights-3m, and the questions that
  * apply to each other dataset, answered by DuckDB (1 thread and default
  * threads, the table loaded from the same Parquet file), a plain-JS loop over
- * already-decoded typed arrays, and the OIXK query API on both backends. Answers
+ * already-decoded typed arrays, and the OIXK query API on both backends, on the format 1 file and on the
+ * format 2 file of the same documents (issue 26: v2 beside v1 and DuckDB, one run). Answers
  * are compared before timing; OIXK rows read "not available yet" until the
  * API answers (no figure is made up).
  */
@@ -10,7 +11,7 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { openColumns } from '../../src/index.js'
 import { createQueryPool } from '../../src/node/index.js'
 import type { ColumnsReader } from '../../src/read/reader.js'
-import { datasetsOfRun, note, oixkFile, openDuckDB, QUICK, readBytes, sqlString, timeTasks, type TimedTask, writeSuiteResult } from './common.js'
+import { datasetsOfRun, formatTwoOf, note, oixkFile, openDuckDB, QUICK, readBytes, sqlString, timeTasks, type TimedTask, writeSuiteResult } from './common.js'
 import { datasetFields, queryParquetFile } from './duckdb-data.js'
 import { queryApiMissing, probe } from './query-api.js'
 import {
@@ -99,7 +100,7 @@ const DUCKDB_ENGINES = [
 
 /** Checks, times and records one question on every engine. */
 async function runCase(
-  query: QueryCase, duck: { one: DuckDBConnection; all: DuckDBConnection }, readers: Record<'wasm' | 'ts', ColumnsReader>,
+  query: QueryCase, duck: { one: DuckDBConnection; all: DuckDBConnection }, readers: Record<'v1' | 'v2', Record<'wasm' | 'ts', ColumnsReader>>,
   pools: { engine: string; segment: PooledSegmentLike }[],
 ): Promise<Record<string, unknown>> {
   const sqlOn = (relation: string) => query.sql.replaceAll(RELATION, relation)
@@ -126,13 +127,16 @@ async function runCase(
     query.plainJs.run()
     add('plain JS loop', query.plainJs.run, query.plainJs.answer())
   }
-  for (const backend of ['wasm', 'ts'] as const) {
-    const engine = `OIXK ${backend === 'wasm' ? 'WebAssembly' : 'pure TypeScript'}`
-    const missing = queryApiMissing(readers[backend])
-    let prepared: Prepared | null = null
-    const failure = missing ?? probe(() => { prepared = query.oixk(readers[backend]); prepared.run() })
-    if (failure !== null || prepared === null) rows.push({ engine, status: failure ?? 'error: no computation' })
-    else add(engine, (prepared as Prepared).run, (prepared as Prepared).answer())
+  for (const format of ['v1', 'v2'] as const) {
+    for (const backend of ['wasm', 'ts'] as const) {
+      const engine = `OIXK ${format === 'v2' ? 'v2 ' : ''}${backend === 'wasm' ? 'WebAssembly' : 'pure TypeScript'}`
+      const reader = readers[format][backend]
+      const missing = queryApiMissing(reader)
+      let prepared: Prepared | null = null
+      const failure = missing ?? probe(() => { prepared = query.oixk(reader); prepared.run() })
+      if (failure !== null || prepared === null) rows.push({ engine, status: failure ?? 'error: no computation' })
+      else add(engine, (prepared as Prepared).run, (prepared as Prepared).answer())
+    }
   }
   for (const { engine, segment } of pools) {
     if (query.pooled === undefined) continue
@@ -167,8 +171,13 @@ const all = await openDuckDB('default')
 const datasets: Record<string, unknown>[] = []
 for (const name of datasetsOfRun()) {
   note(`queries: ${name}`)
-  const bytes = readBytes(await oixkFile(name))
-  const readers = { wasm: openColumns(bytes, { backend: 'wasm' }), ts: openColumns(bytes, { backend: 'ts' }) }
+  const path = await oixkFile(name)
+  const bytes = readBytes(path)
+  const v2Bytes = formatTwoOf(bytes, path).bytes
+  const readers = {
+    v1: { wasm: openColumns(bytes, { backend: 'wasm' }), ts: openColumns(bytes, { backend: 'ts' }) },
+    v2: { wasm: openColumns(v2Bytes, { backend: 'wasm' }), ts: openColumns(v2Bytes, { backend: 'ts' }) },
+  }
   const decoder = openColumns(bytes, { backend: 'ts' })
   const parquet = await queryParquetFile(one.connection, name)
   await loadTable(one.connection, name, parquet)
@@ -198,13 +207,13 @@ for (const name of datasetsOfRun()) {
     if (range.answer !== String(FLIGHTS_DELAYED)) throw new Error(`delay in [10, 60] counted ${String(range.answer)}, expected ${FLIGHTS_DELAYED}`)
   }
   datasets.push({ name, rows: decoder.maxDoc, parquetFile: parquet.replace(/^.*node_modules\//, ''), sampleDocuments: context.sample?.length ?? null, queries })
-  for (const reader of [readers.wasm, readers.ts, decoder]) reader.close()
+  for (const reader of [readers.v1.wasm, readers.v1.ts, readers.v2.wasm, readers.v2.ts, decoder]) reader.close()
   for (const { pool } of poolRuns) await pool.close()
 }
 one.close()
 all.close()
 const path = writeSuiteResult('queries', {
-  description: 'Median ms per question. DuckDB: a table loaded from the Parquet file, and a view straight over the same file, each with 1 thread and default threads; time includes materialising the (small) result. Plain JS: a loop over typed arrays decoded beforehand (decode not timed). OIXK: the query API on the open file; OIXK pool: the same questions split across worker_threads over one SharedArrayBuffer (src/node/query-pool.ts), merged. timesFasterThanDuckDB1 = the faster DuckDB 1-thread way (table or Parquet) in ms / this ms (same for default threads). agrees: same answer as the DuckDB table with 1 thread.',
+  description: 'Median ms per question. DuckDB: a table loaded from the Parquet file, and a view straight over the same file, each with 1 thread and default threads; time includes materialising the (small) result. Plain JS: a loop over typed arrays decoded beforehand (decode not timed). OIXK: the query API on the open file (v1: format 1; v2: the format 2 file of the same documents, merged from it and verified); OIXK pool: the same questions split across worker_threads over one SharedArrayBuffer (src/node/query-pool.ts), merged. timesFasterThanDuckDB1 = the faster DuckDB 1-thread way (table or Parquet) in ms / this ms (same for default threads). agrees: same answer as the DuckDB table with 1 thread.',
   datasets,
 })
 note(`wrote ${path}`)

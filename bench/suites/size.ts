@@ -15,10 +15,10 @@ import {
   Bool, Float64, Int64, Struct, Field, Table, TimestampMillisecond, Utf8, tableToIPC, vectorFromArray, type Vector,
 } from 'apache-arrow'
 import { describeReader } from '../../src/cli/inspect.js'
-import { mergeColumns, openColumns, type ColumnsReader } from '../../src/index.js'
+import { openColumns, type ColumnsReader } from '../../src/index.js'
 import type { SequenceView } from '../../src/backend/backend.js'
 import { signature, summarize } from '../../src/cascade/describe.js'
-import { DATASET_NAMES, datasetsOfRun, note, oixkFile, openDuckDB, originalFile, readBytes, SCRATCH_DIR, sqlName, sqlString, writeSuiteResult } from './common.js'
+import { DATASET_NAMES, datasetsOfRun, formatTwoOf, note, oixkFile, openDuckDB, originalFile, readBytes, SCRATCH_DIR, sqlName, sqlString, writeSuiteResult } from './common.js'
 import { type BenchField, datasetFields, loadDataset, writeParquet } from './duckdb-data.js'
 import { duckdbStorage } from './duckdb-storage.js'
 
@@ -111,13 +111,8 @@ async function measureDataset(connection: DuckDBConnection, name: string): Promi
   const bytes = readBytes(oixkPath)
   const reader = openColumns(bytes, { backend: 'ts', fileName: oixkPath })
   const kinds = blockKindsFromInspect(describeReader(reader))
-  const mergeStarted = performance.now()
-  const v2Bytes = mergeColumns([{ reader, docMap: Int32Array.from({ length: reader.maxDoc }, (_, doc) => doc) }], { maxDoc: reader.maxDoc, format: 2 })!
-  const v2Milliseconds = performance.now() - mergeStarted
+  const { bytes: v2Bytes, mergeMilliseconds: v2Milliseconds } = formatTwoOf(bytes, oixkPath)
   const v2 = openColumns(v2Bytes, { backend: 'ts', fileName: `${oixkPath} (v2)` })
-  // Sizes of a file that is not format 2, or not what a flush writes, would mean nothing.
-  if (v2.format !== 2) throw new Error(`${oixkPath}: the merge with format 2 wrote a format ${v2.format} file`)
-  v2.verify()
   const table = 'rows'
   await loadDataset(connection, name, table)
   const rowCount = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${sqlName(table)}`)).getRowsJS()[0][0])
