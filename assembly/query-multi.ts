@@ -32,6 +32,8 @@ const TABLE_AT: usize = VALUES_AT + 8 * CAP
 const FROM_VALUES: i32 = 16
 /** A chunk with at most 1 document in SPARSE selected: facets visit the selected documents alone. */
 const SPARSE: u32 = 4
+/** Words of values a chunk's rank table holds (pairs of running count and word, in the values window). */
+const RANK_WORDS: u32 = CAP - 1
 
 /** 1 if no value of document `mine` (its number + 1) held ordinal x before, else 0; the stamp then names it. */
 // @ts-ignore: decorator
@@ -102,7 +104,7 @@ export function queryMulti(
         continue
       }
       if (mode == 1) {
-        matchDocuments(offsets, count, valueBits, hits)
+        matchDocuments(offsets, count, valueBits, hits, values)
         for (let w: u32 = 0; w < words; w++) store<u32>(outWords + (<usize>w << 2), load<u32>(hits + (<usize>w << 2)) & load<u32>(selected + (<usize>w << 2)))
         continue
       }
@@ -149,11 +151,56 @@ export function queryMulti(
 
 /**
  * Mode 1 over one chunk: bit j of hits set iff a value of document j (values [off[j], off[j+1]))
- * has its bit set, i.e. iff the bits set before its end exceed those before its start. Counts
- * run from the word of the chunk's first value: one popcount per document and one per 32
- * values passed, no loop over a document's values.
+ * has its bit set, i.e. iff the bits set before its end exceed those before its start. The
+ * chunk's value words are copied to `words` with a zero word after them and their running
+ * popcounts kept in `ranks`, so rank(e) is one table read and one popcount: no branch per
+ * document (a loop over the words passed mispredicts as often as documents cross a word).
+ * A chunk of more than RANK_WORDS words of values takes the walk that counts as it goes.
  */
-function matchDocuments(offsets: usize, count: u32, valueBits: usize, hits: usize): void {
+function matchDocuments(offsets: usize, count: u32, valueBits: usize, hits: usize, scratch: usize): void {
+  const first = <u32>load<i64>(offsets), last = <u32>load<i64>(offsets + (<usize>count << 3))
+  const base = first >>> 5, span = ((last + 31) >>> 5) - base
+  if (span >= RANK_WORDS) {
+    walkDocuments(offsets, count, valueBits, hits)
+    return
+  }
+  // Pairs (running count before the word, the word) at `table`, so one address serves both reads.
+  const table = scratch
+  let total: u32 = 0
+  for (let k: u32 = 0; k < span; k++) {
+    const word = load<u32>(valueBits + (<usize>(base + k) << 2))
+    store<u32>(table + (<usize>k << 3), total)
+    store<u32>(table + (<usize>k << 3), word, 4)
+    total += popcnt(word)
+  }
+  // rank(last) may read the pair after the last word with a value below `last`: it holds none.
+  store<u32>(table + (<usize>span << 3), total)
+  store<u32>(table + (<usize>span << 3), 0, 4)
+  const shift = base << 5
+  let previous = rankAt(table, first - shift)
+  let end = offsets + 8
+  for (let j: u32 = 0; j < count; j += 32) {
+    const n = min<u32>(32, count - j)
+    let acc: u32 = 0
+    for (let b: u32 = 0; b < n; b++) {
+      const rank = rankAt(table, load<u32>(end) - shift)
+      end += 8
+      acc |= <u32>(rank != previous) << b
+      previous = rank
+    }
+    store<u32>(hits + (<usize>(j >>> 5) << 2), acc)
+  }
+}
+
+/** Bits set before position p of the copied words (the shift counts p mod 32: mask 0 at a word's first bit). */
+// @ts-ignore: decorator
+@inline function rankAt(table: usize, p: u32): u32 {
+  const pair = table + (<usize>(p >>> 5) << 3)
+  return load<u32>(pair) + popcnt(load<u32>(pair, 4) & ((<u32>1 << p) - 1))
+}
+
+/** matchDocuments for a chunk with many values: counts run from the chunk's first word, one popcount per document and per 32 values passed. */
+function walkDocuments(offsets: usize, count: u32, valueBits: usize, hits: usize): void {
   const first = <u32>load<i64>(offsets)
   // full: bits of words [first >>> 5, word); rank(e) = full + bits of word e >>> 5 below e, word moved there first.
   let word = first >>> 5, full: u32 = 0

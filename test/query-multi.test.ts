@@ -114,6 +114,38 @@ for (const backend of BACKENDS) {
   })
 }
 
+describe('multi-valued filters over a chunk with more values than its rank table holds', () => {
+  // 1,024 documents of 260 values fill chunk 0 with 266,240 values (8,320 words, over the 8,191 a
+  // table holds): that chunk is matched by the walk, chunk 1 (0-3 values a document) by the table.
+  // The last document's 17 values end the file on a word's edge: its rank is the table's last pair.
+  const MAX_DOC = 1100
+  const matching = (d: number) => d % 3 === 0 || d === 1023
+  const docs = Array.from({ length: MAX_DOC }, (_, d) => {
+    const n = d < 1024 ? 260 : d === MAX_DOC - 1 ? 17 : d % 4
+    // Every value out of [10, 20] but one, at a position that moves, in the matching documents.
+    const values = Array.from({ length: n }, (_, i) => 100 + ((d + i) % 50))
+    if (n > 0 && matching(d)) values[(d * 7) % n] = 10 + (d % 11)
+    return n === 0 ? {} : { v: values }
+  })
+  const bytes = { 1: flushColumns({ fields: [{ name: 'v', type: 'integral', column: true, multi: true }] }, docs, { format: 1 })!,
+    2: flushColumns({ fields: [{ name: 'v', type: 'integral', column: true, multi: true }] }, docs, { format: 2 })! }
+  const expected = Uint32Array.from(Array.from({ length: MAX_DOC }, (_, d) => d).filter((d) => matching(d) && docs[d].v !== undefined))
+  const values = docs.reduce((total, doc) => total + (doc.v?.length ?? 0), 0)
+  for (const backend of BACKENDS) {
+    for (const format of [1, 2] as const) {
+      it(`${backend}, format ${format}: rangeFilter(10, 20) finds exactly the documents holding a value in it`, () => {
+        const reader = openColumns(bytes[format], { backend })
+        const column = reader.getColumn('v')!
+        expect([column.totalValueCount, column.totalValueCount % 32]).toEqual([values, 0])
+        expect(column.rangeFilter(10, 20).toArray()).toEqual(expected)
+        const half = DocSet.fromDocuments(reader, Array.from({ length: MAX_DOC }, (_, d) => d).filter((d) => d % 2 === 0))
+        expect(column.rangeFilter(10, 20, half).toArray()).toEqual(expected.filter((d) => d % 2 === 0))
+        reader.close()
+      })
+    }
+  }
+})
+
 /** Keyword "t" multi, 3 values each of 1,100 documents over 50 terms, value 2,000 set to `bad` (≥ 50: corrupt). */
 function corruptMultiFile(bad: bigint): Uint8Array {
   const terms = termPool(seededRandom(46), 50)

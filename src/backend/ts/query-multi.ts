@@ -4,7 +4,8 @@
  * of at most CAP, each value finding its document through marks (documents ending at
  * each value, summed as the loop goes):
  * no branch on run lengths, which mispredicts about once a document. matchAny with a value
- * bitset walks documents only, counting set bits up to each run's end. DocSets are read
+ * bitset walks documents only, each one's matches told by the set bits before its run's
+ * end and start (a rank table per chunk). DocSets are read
  * as selection words, never expanded to values. Same order of checks as WebAssembly,
  * so the same first error.
  */
@@ -100,12 +101,55 @@ function firstIn(x: number, mine: number): number {
   return first
 }
 
+/** Words of values a chunk's rank table holds (as assembly/query-multi.ts). */
+const RANK_WORDS = CAP - 1
+/** Pairs (set bits before the word, the word) of a chunk's value words, and one empty pair after them. */
+const rankTable = new Int32Array(2 * CAP)
+
 /**
  * matchAny over one chunk (offsets in offsetWords): bit j of hits set iff a value of document j
- * has its bit set, i.e. iff the bits set before its end exceed those before its start; counts run
- * from the word of the chunk's first value (assembly/query-multi.ts's matchDocuments).
+ * has its bit set, i.e. iff the bits set before its end exceed those before its start, each
+ * rank one table read and one popcount (assembly/query-multi.ts's matchDocuments).
  */
 function matchDocuments(count: number, valueBits: Int32Array): void {
+  const first = offsetWords[0] >>> 0, last = offsetWords[2 * count] >>> 0
+  const base = first >>> 5, span = ((last + 31) >>> 5) - base
+  if (span >= RANK_WORDS) {
+    walkDocuments(count, valueBits)
+    return
+  }
+  let total = 0
+  for (let k = 0; k < span; k++) {
+    const word = valueBits[base + k]
+    rankTable[2 * k] = total
+    rankTable[2 * k + 1] = word
+    total += popcount(word)
+  }
+  // rank(last) may read the pair after the last word with a value below `last`: it holds none.
+  rankTable[2 * span] = total
+  rankTable[2 * span + 1] = 0
+  const shift = base << 5
+  let previous = rankAt(first - shift)
+  for (let j = 0; j < count; j += 32) {
+    const n = Math.min(32, count - j)
+    let acc = 0
+    for (let b = 0; b < n; b++) {
+      const rank = rankAt((offsetWords[2 * (j + b) + 2] >>> 0) - shift)
+      acc |= (rank !== previous ? 1 : 0) << b
+      previous = rank
+    }
+    hits[j >>> 5] = acc
+  }
+}
+
+/** Bits set before position p of the chunk's copied words (the shift counts p mod 32: mask 0 at a word's first bit). */
+function rankAt(p: number): number {
+  const pair = 2 * (p >>> 5)
+  return rankTable[pair] + popcount(rankTable[pair + 1] & ((1 << p) - 1))
+}
+
+/** matchDocuments for a chunk with many values: counts run from the chunk's first word, one popcount per document and per 32 values passed. */
+function walkDocuments(count: number, valueBits: Int32Array): void {
   const first = offsetWords[0] >>> 0
   let word = first >>> 5, full = 0
   let previous = (first & 31) === 0 ? 0 : popcount(valueBits[word] & ((1 << (first & 31)) - 1))
