@@ -110,6 +110,15 @@ export interface QueryKernels {
     sequence: SequenceView, first: number, count: number, bounds: Int32Array,
     selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
   ): number
+  /**
+   * Optional (format 2's adapter): as matchRange for a value in any of several disjoint
+   * ranges, bounds = 4 words a range, in one pass where the encoding allows (a sequence
+   * dictionary's codes looked up in its matching entries).
+   */
+  matchRanges?(
+    sequence: SequenceView, first: number, count: number, bounds: Int32Array,
+    selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
+  ): number
   /** Adds the selected values to state (count, min, max, sum; see AggregateState). */
   aggregate(
     sequence: SequenceView, first: number, count: number, mode: AggregateMode,

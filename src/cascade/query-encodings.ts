@@ -386,33 +386,18 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
   }
 
   /**
-   * The codes of a sequence dictionary whose entries lie in [lo, hi] (bounds = [loLow, loHigh,
-   * hiLow, hiHigh]): [first, last] when they are consecutive, 'none', or null (not a dictionary,
-   * or codes apart, as a frequency order leaves them).
+   * One byte per entry of a sequence dictionary (form 1): 1 where the entry lies in any of the
+   * ranges (bounds: [loLow, loHigh, hiLow, hiHigh] per range).
    */
-  function codeSpan(sequence: SequenceView, bounds: Int32Array): [number, number] | 'none' | null {
-    const cascade = sequence.cascade
-    if (cascade === null || cascade.form !== 1) return null
-    const entries = entriesOf(cascade.entries)
-    let from = -1, to = -1
-    for (let code = 0; code < cascade.entries.count; code++) {
-      const low = entries[2 * code], high = entries[2 * code + 1]
-      if (compareInt64(low, high, bounds[0], bounds[1]) < 0 || compareInt64(low, high, bounds[2], bounds[3]) > 0) continue
-      if (from < 0) from = code
-      else if (to !== code - 1) return null
-      to = code
-    }
-    return from < 0 ? 'none' : [from, to]
-  }
-
-  /** One byte per entry of a sequence dictionary (form 1): 1 where the entry lies in [lo, hi] (bounds as codeSpan's). */
   function codeMembers(sequence: SequenceView, bounds: Int32Array): Uint8Array {
     const cascade = sequence.cascade as DictionaryCascade
     const entries = entriesOf(cascade.entries), k = cascade.entries.count
     const members = new Uint8Array(k)
     for (let code = 0; code < k; code++) {
       const low = entries[2 * code], high = entries[2 * code + 1]
-      members[code] = compareInt64(low, high, bounds[0], bounds[1]) >= 0 && compareInt64(low, high, bounds[2], bounds[3]) <= 0 ? 1 : 0
+      for (let at = 0; at < bounds.length && members[code] === 0; at += 4) {
+        if (compareInt64(low, high, bounds[at], bounds[at + 1]) >= 0 && compareInt64(low, high, bounds[at + 2], bounds[at + 3]) <= 0) members[code] = 1
+      }
     }
     return members
   }
@@ -443,5 +428,5 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       throw error
     }
   }
-  return { tallyEncoded, codeSpan, codeMembers, lensView, entriesOf }
+  return { tallyEncoded, codeMembers, lensView, entriesOf }
 }

@@ -50,9 +50,16 @@ function intoOutput(column: Column, backend: ColumnsBackend, out: DocSet | undef
 function matchRanges(
   backend: ColumnsBackend, sequence: SequenceView, ranges: RawRanges, selection: BitsetMemory | null, out: BitsetMemory,
 ): void {
-  for (const [lo, hi] of ranges) {
-    if (lo <= hi) backend.query.matchRange(sequence, 0, sequence.count, boundsOf(lo, hi), selection, 0, out, 0)
+  const valid = ranges.filter(([lo, hi]) => lo <= hi)
+  const query = backend.query
+  if (valid.length > 1 && query.matchRanges !== undefined) {
+    // Several ranges in one pass where the encoding allows (format 2 dictionaries).
+    const all = new Int32Array(4 * valid.length)
+    valid.forEach(([lo, hi], index) => all.set(boundsOf(lo, hi), 4 * index))
+    query.matchRanges(sequence, 0, sequence.count, all, selection, 0, out, 0)
+    return
   }
+  for (const [lo, hi] of valid) query.matchRange(sequence, 0, sequence.count, boundsOf(lo, hi), selection, 0, out, 0)
 }
 
 /**
