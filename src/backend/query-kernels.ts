@@ -134,6 +134,15 @@ export interface QueryKernels {
     selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
   ): void
   /**
+   * Format 2, optional (the WebAssembly backend): as histogram, over a stretch of run blocks of a
+   * form-0 sequence (every block in [first, first + count) a run block). False when it cannot say
+   * (a block whose run starts do not ascend): counts are then left as they were.
+   */
+  histogramRuns?(
+    sequence: SequenceView, first: number, count: number, edges: Int32Array,
+    selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
+  ): boolean
+  /**
    * Multi layout, documents [from, to) (from a multiple of 32): document d holds values
    * [offsets[d], offsets[d + 1]) of `values`, and bit d - from of docs selects it (null: all).
    * counts[o] += 1 for each selected document holding ordinal o, once however often it holds it.

@@ -259,6 +259,8 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
         decode: (view, from, n, chosen, start, out) => chunks(view, from, n, (chunk, at, m) => inner.histogram(chunk, 0, m, edges, chosen, start + at, out)),
         // The backend with a decode-and-count kernel decodes blocks fast: there, many patches are cheaper decoded.
         patchLimit: oneKernel ? PATCH_LIMITS.wasmInJs : PATCH_LIMITS.typeScript,
+        runBlocks: inner.histogramRuns === undefined ? undefined
+          : (view, from, n, chosen, start, out) => inner.histogramRuns!(view, from, n, edges, chosen, start, out),
       }
       tallyEncoded(sequence, first, count, selection, selectionStart, counts, op, counting)
     },

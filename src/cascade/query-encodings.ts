@@ -49,6 +49,8 @@ export interface Operation {
   readonly decode: Tally
   /** Patched blocks with more patches than this are decoded (PATCH_LIMITS). */
   readonly patchLimit: number
+  /** A kernel for a stretch of run blocks (false: it cannot say, nothing counted), else each block's runs walked here. */
+  readonly runBlocks?: (sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array) => boolean
 }
 
 /**
@@ -372,7 +374,14 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
           at = next
         }
       } else if (kind === Kind.runs) {
-        runs(blocks, block, index - (block << BLOCK_SHIFT), stop - (block << BLOCK_SHIFT), words, bit, out, op.slots)
+        while (op.runBlocks !== undefined && stop < end && (kinds[6 * (stop >>> BLOCK_SHIFT)] & 0xff) === Kind.runs) stop = Math.min(end, stop + BLOCK_VALUES)
+        if (op.runBlocks === undefined || !op.runBlocks(blocks, index, stop - index, selection, bit, out)) {
+          for (let at = index; at < stop;) {
+            const b = at >>> BLOCK_SHIFT, next = Math.min(stop, (b + 1) << BLOCK_SHIFT)
+            runs(blocks, b, at - (b << BLOCK_SHIFT), next - (b << BLOCK_SHIFT), words, selectionStart + at - first, out, op.slots)
+            at = next
+          }
+        }
       } else if (kind === Kind.frequent) {
         frequent(blocks, block, index - (block << BLOCK_SHIFT), stop - (block << BLOCK_SHIFT), words, bit, out, op.slots)
       } else {

@@ -239,6 +239,24 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
       for (let index = 0; index < 8; index++) state.words[index] = words[scratchWord + 4 + index]
     },
 
+    histogramRuns(sequence, first, count, edges, selection, selectionStart, counts) {
+      const edgeCount = edges.length >>> 1
+      if (count === 0 || edgeCount < 2) return true
+      if (sequence.cascade === null) return false
+      const selectionAt = selectionAddress(selection)
+      // Edges (i64) first, then edgeCount + 1 slots.
+      const at = area(edgeCount * 8 + (edgeCount + 1) * 4)
+      runtime.words.set(edges, at >>> 2)
+      const slots = at + edgeCount * 8
+      const status = kernels.queryRunsHistogram(
+        sequence.file.address + sequence.cascade.start, first, count, selectionAt, selectionStart, at, edgeCount, slots,
+      )
+      if (status !== 0) return false
+      const from = (slots >>> 2) + 1
+      for (let bucket = 0; bucket < counts.length; bucket++) counts[bucket] += runtime.words[from + bucket] >>> 0
+      return true
+    },
+
     histogram(sequence, first, count, edges, selection, selectionStart, counts) {
       const edgeCount = edges.length >>> 1
       if (count === 0 || edgeCount < 2) return

@@ -52,6 +52,9 @@ export interface Kernels extends CascadeKernels, StringKernels {
     node: number, first: number, count: number, members: number, k: number, selection: number, selectionStart: number,
     out: number, outStart: number, staging: number, lo: number, hi: number,
   ): number
+  queryRunsHistogram(
+    node: number, first: number, count: number, selection: number, selectionStart: number, edges: number, edgeCount: number, area: number,
+  ): number
   queryMulti(
     offsetRecords: number, offsetData: number, valueRecords: number, valueData: number, from: number, to: number,
     selection: number, out: number, area: number, n: number, mode: number,
@@ -63,7 +66,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
 const REQUIRED_EXPORTS = [
   'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'getRawNumber', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
-  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryCountDecoded', 'queryMatchMembers', 'queryMulti', 'bitsetCount', 'bitsetCombine',
+  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryCountDecoded', 'queryMatchMembers', 'queryRunsHistogram', 'queryMulti', 'bitsetCount', 'bitsetCombine',
   'decodeRawOrdinals', 'cascadeGet', 'cascadeDecode', 'cascadeDecodeFloat64Sortable', 'cascadeDecodeFloat64Exact', 'cascadeDecodeInt32',
   'cascadeDecodeOrdinals', 'cascadeEntriesTable', 'cascadeGetNumber',
   'decodeTerms', 'digitsDecode',

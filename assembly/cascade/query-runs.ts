@@ -1,0 +1,81 @@
+// Histograms over a stretch of run blocks (kind 4) of a form-0 node, the shape a
+// sorted date column takes: a block whose span [base, bound] falls in one slot
+// adds its selected count at once; any other block adds each run's selected
+// values to its value's slot, one step per run. Slots as query-histogram.ts's:
+// area[upperBound(edges, v)], edgeCount + 1 of them. Mirrors the TypeScript walk
+// (src/cascade/query-encodings.ts, runs), which answers when this cannot: run
+// starts are not checked at open, and a run ending at or before its start or
+// past its block returns UNDECIDED before anything reaches the caller's counts.
+import { BLOCK_SHIFT, BLOCK_VALUES, OK, RECORD_BYTES, bitsOf, recordAux, recordBase, recordDataOffset, recordKind, recordWidth } from '../common'
+import { SEL_WORDS, blockTake, bump, loadSelection, packedBound, packedFits, selectedCount, upperBound } from '../query-common'
+import { KIND_RUNS, blocksData, blocksRecords, bytesOf, field, nodeCount, recordParam } from './common'
+
+/** A block that is not a run block, or runs whose starts do not ascend within it. */
+const UNDECIDED: i32 = 7
+
+/** Selected positions [a, b) of SEL_WORDS. */
+function selectedBetween(a: u32, b: u32): u32 {
+  let k: u32 = 0
+  while (a < b) {
+    const shift = a & 31, n = min<u32>(32 - shift, b - a)
+    const word = load<u32>(SEL_WORDS + (<usize>(a >>> 5) << 2)) >>> shift
+    k += popcnt(n == 32 ? word : word & ((<u32>1 << n) - 1))
+    a += n
+  }
+  return k
+}
+
+/** Whether v falls in slot s (edges[s - 1] ≤ v < edges[s]): runs in value order mostly stay in the last one. */
+// @ts-ignore: decorator
+@inline function inSlot(edges: usize, edgeCount: u32, s: u32, v: i64): bool {
+  return (s == 0 || load<i64>(edges + (<usize>(s - 1) << 3)) <= v) && (s == edgeCount || load<i64>(edges + (<usize>s << 3)) > v)
+}
+
+/**
+ * Histogram of the selected values [first, first + count) of the form-0 node (every block in the
+ * stretch a run block; sel: selection bits from selStart, 0: all) into area's edgeCount + 1 u32
+ * slots (zeroed here). Status 0, or UNDECIDED with the slots meaning nothing.
+ */
+export function queryRunsHistogram(
+  node: usize, first: u32, count: u32, sel: usize, selStart: u32, edges: usize, edgeCount: u32, area: usize,
+): i32 {
+  memory.fill(area, 0, <usize>(edgeCount + 1) << 2)
+  const records = blocksRecords(node), data = blocksData(node), total = nodeCount(node)
+  const end = first + count
+  let last: u32 = 0
+  for (let index = first, take: u32 = 0; index < end; index += take) {
+    take = blockTake(index, end)
+    if (loadSelection(sel, selStart + (index - first), take) == 0) continue
+    const block = index >>> BLOCK_SHIFT, from = index & (BLOCK_VALUES - 1), to = from + take
+    const record = records + <usize>block * RECORD_BYTES
+    if (recordKind(record) != KIND_RUNS) return UNDECIDED
+    const W = recordWidth(record), r = recordParam(record) + 1
+    const base = recordBase(record), g = recordAux(record)
+    if (packedFits(base, <u64>g, W)) {
+      if (!inSlot(edges, edgeCount, last, base)) last = upperBound(edges, edgeCount, base)
+      if (inSlot(edges, edgeCount, last, packedBound(base, <u64>g, W))) {
+        bump(area + (<usize>last << 2), selectedCount(take))
+        continue
+      }
+    }
+    const n = min<u32>(BLOCK_VALUES, total - (block << BLOCK_SHIFT))
+    const p = data + recordDataOffset(record)
+    const starts = p + bytesOf(r, W), pw = bitsOf(<u64>(n - 1))
+    let start: u32 = 0
+    for (let run: u32 = 0; run < r && start < to; run++) {
+      const stop = run + 1 < r ? <u32>field(starts, run, pw) : n
+      if (stop <= start || stop > n) return UNDECIDED
+      const lo = max<u32>(start, from), hi = min<u32>(stop, to)
+      if (lo < hi) {
+        const k = sel == 0 ? hi - lo : selectedBetween(lo - from, hi - from)
+        if (k != 0) {
+          const v = base + g * <i64>field(p, run, W)
+          if (!inSlot(edges, edgeCount, last, v)) last = upperBound(edges, edgeCount, v)
+          bump(area + (<usize>last << 2), k)
+        }
+      }
+      start = stop
+    }
+  }
+  return OK
+}
