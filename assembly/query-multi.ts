@@ -18,7 +18,7 @@
 import { OK, SCRATCH } from './common'
 import { decodeRaw } from './decode'
 import { cascadeDecode } from './cascade/index'
-import { valueRangeError } from './query-common'
+import { orBits, valueRangeError } from './query-common'
 
 const CHUNK: u32 = 1024
 const CAP: u32 = 8192
@@ -99,6 +99,12 @@ export function queryMulti(
         if (status != OK) return status
         continue
       }
+      // Documents with one value each (offsets a line of step 1): the single-valued path, no walk.
+      if (oneEach(offsets, count)) {
+        status = lineChunk(offsets, count, words, selected, valueBits, outWords, out, valRecords, valData, values, table, n, mode)
+        if (status != OK) return status
+        continue
+      }
       if (mode == 2) {
         selectRuns(offsets, count, selected, out)
         continue
@@ -145,6 +151,55 @@ export function queryMulti(
       // No document selected: a filter clears the chunk's words.
       memory.fill(outWords, 0, <usize>words << 2)
     }
+  }
+  return OK
+}
+
+/** Whether document j of the chunk holds value off[0] + j alone, for every j: its offsets step by 1. */
+function oneEach(offsets: usize, count: u32): bool {
+  const first = load<i64>(offsets)
+  if (load<i64>(offsets + (<usize>count << 3)) - first != <i64>count) return false
+  // Two offsets a step against (first + j, first + j + 1): the differences or-ed, tested once.
+  let expected = i64x2.replace_lane(i64x2.splat(first), 1, first + 1)
+  const two = i64x2.splat(2)
+  let differ = i64x2.splat(0)
+  for (let o = offsets, stop = offsets + (<usize>count << 3); o < stop; o += 16) {
+    differ = v128.or(differ, v128.xor(v128.load(o), expected))
+    expected = i64x2.add(expected, two)
+  }
+  return !v128.any_true(differ)
+}
+
+/**
+ * A chunk whose documents hold one value each (value off[0] + j for document j): a filter's
+ * hits are the value bits themselves, a selection's values the selection bits, and a facet
+ * (or the first-value marks) counts each selected value, which is its document's only one.
+ */
+function lineChunk(
+  offsets: usize, count: u32, words: u32, selected: usize, valueBits: usize, outWords: usize, out: usize,
+  valRecords: usize, valData: usize, values: usize, table: usize, n: u32, mode: u32,
+): i32 {
+  const first = <u32>load<i64>(offsets)
+  if (mode == 1 || mode == 2) {
+    for (let w: u32 = 0; w < words; w++) {
+      const chosen = load<u32>(selected + (<usize>w << 2)), at = first + (w << 5)
+      // Bits [at, at + 32) of the value bits (the bitset's slack covers the word after the last).
+      if (mode == 1) store<u32>(outWords + (<usize>w << 2), <u32>(load<u64>(valueBits + (<usize>(at >>> 5) << 2)) >>> <u64>(at & 31)) & chosen)
+      else orBits(out, at, chosen)
+    }
+    return OK
+  }
+  const status = decodeAny(valRecords, valData, first, count, values)
+  if (status != OK) return status + FROM_VALUES
+  for (let j: u32 = 0; j < count; j++) {
+    const bit = (load<u32>(selected + (<usize>(j >>> 5) << 2)) >>> (j & 31)) & 1
+    const x = load<i64>(values + (<usize>j << 3))
+    if (<u64>x >= <u64>n) {
+      if (bit != 0) return valueRangeError(first + j, x)
+      continue
+    }
+    if (mode == 3) orBits(out, first + j, 1)
+    else count1(table, x, bit)
   }
   return OK
 }

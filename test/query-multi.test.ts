@@ -57,7 +57,7 @@ function valueSource(random: () => number, type: (typeof TYPES)[number]): () => 
 }
 
 /** One multi column per type; each document's values often repeat one of its own. */
-function multiDocuments(seed: number, maxDoc: number): { fields: SchemaField[]; docs: ColumnsDocument[] } {
+function multiDocuments(seed: number, maxDoc: number, count = valueCount): { fields: SchemaField[]; docs: ColumnsDocument[] } {
   const random = seededRandom(seed)
   const docs: Record<string, unknown>[] = Array.from({ length: maxDoc }, () => ({}))
   const fields: SchemaField[] = TYPES.map((type) => ({ name: `${type}_multi`, type, column: type !== 'keyword', facet: type === 'keyword', multi: true }))
@@ -65,7 +65,7 @@ function multiDocuments(seed: number, maxDoc: number): { fields: SchemaField[]; 
     const next = valueSource(random, type)
     for (let document = 0; document < maxDoc; document++) {
       const values: unknown[] = []
-      for (let n = valueCount(random, document, maxDoc); n > 0; n--) values.push(values.length > 0 && random() < 0.3 ? values[Math.floor(random() * values.length)] : next())
+      for (let n = count(random, document, maxDoc); n > 0; n--) values.push(values.length > 0 && random() < 0.3 ? values[Math.floor(random() * values.length)] : next())
       if (values.length > 0) docs[document][`${type}_multi`] = values
     }
   }
@@ -113,6 +113,29 @@ for (const backend of BACKENDS) {
     })
   })
 }
+
+describe('multi-valued columns whose documents hold one value each over whole chunks (the single-valued path)', () => {
+  // Chunk 0 (documents 0-1,023) one value each; chunk 1 as many values as documents but not one
+  // each (document 1,500 with two, 1,600 with none); chunk 2 one value short (2,100 with none), so
+  // chunk 3, one value each, starts at a value position that is not a multiple of 32; then 0..8.
+  const oneEach = (random: () => number, document: number) =>
+    document === 1500 ? 2 : document === 1600 || document === 2100 ? 0 : document < 4096 ? 1 : Math.floor(random() * 9)
+  for (const backend of BACKENDS) {
+    for (const format of [1, 2] as const) {
+      it(`${backend}, format ${format}: every type, every method, every DocSet density`, () => {
+        const { fields, docs } = multiDocuments(47, 4500, oneEach)
+        const reader = openColumns(flushColumns({ fields }, docs, { format })!, { backend })
+        const random = seededRandom(48)
+        const sets = docSets(reader, random)
+        for (const column of reader.columns) {
+          expect(column.layout).toBe('multi')
+          checkColumn(modelOf(column), sets, random)
+        }
+        reader.close()
+      })
+    }
+  }
+})
 
 describe('multi-valued filters over a chunk with more values than its rank table holds', () => {
   // 1,024 documents of 260 values fill chunk 0 with 266,240 values (8,320 words, over the 8,191 a

@@ -61,6 +61,11 @@ export function walkMulti(
       facetSelected(values, count, words, start, counts, n)
       continue
     }
+    // Documents with one value each (offsets a line of step 1): the single-valued path, no walk.
+    if (oneEach(count)) {
+      lineChunk(values, count, words, firstWord, valueBits, output, counts, n)
+      continue
+    }
     if (counts === null && valueBits === null) {
       selectRuns(count, output!)
       continue
@@ -92,6 +97,54 @@ export function walkMulti(
       }
     }
   }
+}
+
+/** Whether document j of the chunk holds value off[0] + j alone, for every j: its offsets step by 1. */
+function oneEach(count: number): boolean {
+  const first = offsetWords[0] >>> 0
+  if ((offsetWords[2 * count] >>> 0) - first !== count) return false
+  for (let j = 1; j < count; j++) if ((offsetWords[2 * j] >>> 0) - first !== j) return false
+  return true
+}
+
+/**
+ * A chunk whose documents hold one value each (assembly/query-multi.ts's lineChunk): a filter's
+ * hits are the value bits, a selection's values the selection bits, a facet (or the first-value
+ * marks) counts each selected value.
+ */
+function lineChunk(
+  values: SequenceView, count: number, words: number, firstWord: number, valueBits: Int32Array | null,
+  output: Int32Array | null, counts: Uint32Array | null, n: number,
+): void {
+  const first = offsetWords[0] >>> 0
+  if (counts === null) {
+    for (let w = 0; w < words; w++) {
+      const at = first + (w << 5), shift = at & 31, word = at >>> 5
+      if (valueBits !== null) {
+        const bits = shift === 0 ? valueBits[word] : (valueBits[word] >>> shift) | (valueBits[word + 1] << (32 - shift))
+        output![firstWord + w] = bits & selected[w]
+      } else orWord(output!, at, selected[w])
+    }
+    return
+  }
+  decodeRaw(values, first, count, valueWords, 0)
+  for (let j = 0; j < count; j++) {
+    const bit = (selected[j >>> 5] >>> (j & 31)) & 1
+    const low = valueWords[2 * j], high = valueWords[2 * j + 1]
+    if (high !== 0 || low >>> 0 >= n) {
+      if (bit !== 0) countRangeError(values, first + j, low, high, n)
+      continue
+    }
+    if (output !== null) output[(first + j) >>> 5] |= 1 << ((first + j) & 31)
+    else counts[low] += bit
+  }
+}
+
+/** Ors the 32 bits of mask into bits [at, at + 32) of words. */
+function orWord(words: Int32Array, at: number, mask: number): void {
+  const shift = at & 31, word = at >>> 5
+  words[word] |= mask << shift
+  if (shift !== 0 && mask >>> (32 - shift) !== 0) words[word + 1] |= mask >>> (32 - shift)
 }
 
 /** 1 if no value of document `mine` (its number + 1) held ordinal x before, else 0; the stamp then names it. */
