@@ -207,9 +207,9 @@ function lineChunk(
 /**
  * Mode 1 over one chunk: bit j of hits set iff a value of document j (values [off[j], off[j+1]))
  * has its bit set, i.e. iff the bits set before its end exceed those before its start. The
- * chunk's value words are copied to `words` with a zero word after them and their running
- * popcounts kept in `ranks`, so rank(e) is one table read and one popcount: no branch per
- * document (a loop over the words passed mispredicts as often as documents cross a word).
+ * chunk's value words go to a table of pairs (set bits before the word, the word), an empty
+ * pair after them, so rank(e) is one table read and one popcount: no branch per document (a
+ * loop over the words passed mispredicts as often as documents cross a word).
  * A chunk of more than RANK_WORDS words of values takes the walk that counts as it goes.
  */
 function matchDocuments(offsets: usize, count: u32, valueBits: usize, hits: usize, scratch: usize): void {

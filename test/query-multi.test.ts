@@ -74,19 +74,23 @@ function multiDocuments(seed: number, maxDoc: number, count = valueCount): { fie
 
 const FILES = [{ seed: 41, maxDoc: 1026 }, { seed: 42, maxDoc: 2200 }, { seed: 43, maxDoc: 3100 }]
 
+/** Flushes the documents, then checks every column (each multi) against the model over every DocSet density. */
+function checkEveryColumn(file: { fields: SchemaField[]; docs: ColumnsDocument[] }, format: 1 | 2, backend: BackendName, seed: number): void {
+  const reader = openColumns(flushColumns({ fields: file.fields }, file.docs, { format })!, { backend })
+  const random = seededRandom(seed)
+  const sets = docSets(reader, random)
+  for (const column of reader.columns) {
+    expect(column.layout).toBe('multi')
+    checkColumn(modelOf(column), sets, random)
+  }
+  reader.close()
+}
+
 for (const backend of BACKENDS) {
   describe(`multi-valued columns against the naive model (${backend} backend)`, () => {
     for (const { seed, maxDoc, format } of FILES.flatMap((file) => [1, 2].map((format) => ({ ...file, format: format as 1 | 2 })))) {
       it(`seed ${seed}, maxDoc ${maxDoc}, format ${format}: every type, every method, every DocSet density`, () => {
-        const { fields, docs } = multiDocuments(seed, maxDoc)
-        const reader = openColumns(flushColumns({ fields }, docs, { format })!, { backend })
-        const random = seededRandom(seed + 100)
-        const sets = docSets(reader, random)
-        for (const column of reader.columns) {
-          expect(column.layout).toBe('multi')
-          checkColumn(modelOf(column), sets, random)
-        }
-        reader.close()
+        checkEveryColumn(multiDocuments(seed, maxDoc), format, backend, seed + 100)
       })
     }
 
@@ -123,15 +127,7 @@ describe('multi-valued columns whose documents hold one value each over whole ch
   for (const backend of BACKENDS) {
     for (const format of [1, 2] as const) {
       it(`${backend}, format ${format}: every type, every method, every DocSet density`, () => {
-        const { fields, docs } = multiDocuments(47, 4500, oneEach)
-        const reader = openColumns(flushColumns({ fields }, docs, { format })!, { backend })
-        const random = seededRandom(48)
-        const sets = docSets(reader, random)
-        for (const column of reader.columns) {
-          expect(column.layout).toBe('multi')
-          checkColumn(modelOf(column), sets, random)
-        }
-        reader.close()
+        checkEveryColumn(multiDocuments(47, 4500, oneEach), format, backend, 48)
       })
     }
   }

@@ -49,7 +49,7 @@ import { PAIR_GATHER, gatherGroups, pairGroups } from './widths'
 
 /** Entries at byte offsets a and b of the table to o: one 16-byte store. */
 // @ts-ignore: decorator
-@inline function pairOut(o: usize, table: usize, a: usize, b: usize): void {
+@inline export function pairOut(o: usize, table: usize, a: usize, b: usize): void {
   v128.store(o, v128.load64_lane(table + b, v128.load64_zero(table + a), 1))
 }
 

@@ -14,7 +14,7 @@ import {
 import { codeExceptions, positionsBytes } from '../blocks/positions'
 import { largestUnit, patchedUnits } from '../blocks/patched-units'
 import { U_BUFFER } from '../../query-common'
-import { gatherIndexes } from '../gather'
+import { gatherIndexes, pairOut } from '../gather'
 import { blocksDecode } from './blocks'
 
 /**
@@ -48,8 +48,7 @@ export function mapCodes(codes: usize, take: u32, table: usize, k: u32, out: usi
 /** The 1,024 codes of U_BUFFER (each below k) mapped through the table to out, two a 16-byte store. */
 function gatherUnits(table: usize, out: usize): void {
   for (let j: usize = 0; j < BLOCK_VALUES; j += 2) {
-    const c0 = load<u32>(U_BUFFER + (j << 2)), c1 = load<u32>(U_BUFFER + (j << 2), 4)
-    v128.store(out + (j << 3), v128.load64_lane(table + (<usize>c1 << 3), v128.load64_zero(table + (<usize>c0 << 3)), 1))
+    pairOut(out + (j << 3), table, <usize>load<u32>(U_BUFFER + (j << 2)) << 3, <usize>load<u32>(U_BUFFER + (j << 2), 4) << 3)
   }
 }
 

@@ -11,7 +11,7 @@
  */
 import type { SequenceView } from '../backend.js'
 import type { BitsetMemory } from '../query-kernels.js'
-import { popcount } from '../bits.js'
+import { orBits, popcount, selectionBits } from '../bits.js'
 import { decodeRaw } from './decode.js'
 import { countRangeError } from './query-scan.js'
 
@@ -119,11 +119,9 @@ function lineChunk(
   const first = offsetWords[0] >>> 0
   if (counts === null) {
     for (let w = 0; w < words; w++) {
-      const at = first + (w << 5), shift = at & 31, word = at >>> 5
-      if (valueBits !== null) {
-        const bits = shift === 0 ? valueBits[word] : (valueBits[word] >>> shift) | (valueBits[word + 1] << (32 - shift))
-        output![firstWord + w] = bits & selected[w]
-      } else orWord(output!, at, selected[w])
+      const at = first + (w << 5)
+      if (valueBits !== null) output![firstWord + w] = selectionBits(valueBits, at, 32) & selected[w]
+      else orBits(output!, at, selected[w])
     }
     return
   }
@@ -138,13 +136,6 @@ function lineChunk(
     if (output !== null) output[(first + j) >>> 5] |= 1 << ((first + j) & 31)
     else counts[low] += bit
   }
-}
-
-/** Ors the 32 bits of mask into bits [at, at + 32) of words. */
-function orWord(words: Int32Array, at: number, mask: number): void {
-  const shift = at & 31, word = at >>> 5
-  words[word] |= mask << shift
-  if (shift !== 0 && mask >>> (32 - shift) !== 0) words[word + 1] |= mask >>> (32 - shift)
 }
 
 /** 1 if no value of document `mine` (its number + 1) held ordinal x before, else 0; the stamp then names it. */
