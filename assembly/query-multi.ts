@@ -8,8 +8,8 @@
 // on run lengths: those mispredict about once a document.
 // Filters (mode 1) walk no values: a document matches iff the value bits set
 // before its run's end exceed those before its start (matchDocuments); a
-// DocSet becomes value bits by toggles where the selection changes between
-// runs (mode 2, selectRuns).
+// DocSet becomes value bits by setting the runs of its documents (mode 2,
+// selectRuns).
 // Facets over a chunk with at most a quarter of its documents selected visit
 // those documents' runs alone (facetSelected).
 // A DocSet is read as selection words, never expanded to values. Both
@@ -106,7 +106,7 @@ export function queryMulti(
         continue
       }
       if (mode == 2) {
-        selectRuns(offsets, count, selected, out)
+        selectRuns(offsets, count, chosen, selected, out)
         continue
       }
       if (mode == 1) {
@@ -313,50 +313,43 @@ function facetSelected(
   return OK
 }
 
-/** Bit i set iff an odd number of bits at or below i are (a prefix parity within the word). */
+/** Sets (or, with clear, clears) bits [start, end) of the bitset at out, which has 4 bytes of slack. */
 // @ts-ignore: decorator
-@inline function prefixParity(x: u32): u32 {
-  x ^= x << 1
-  x ^= x << 2
-  x ^= x << 4
-  x ^= x << 8
-  return x ^ (x << 16)
+@inline function markRange(out: usize, start: u32, end: u32, clear: bool): void {
+  const length = end - start
+  if (length <= 32) {
+    // One 8-byte step covers any run of up to 32 bits, wherever it starts in its word.
+    const at = out + (<usize>(start >>> 5) << 2), bits = ((<u64>1 << length) - 1) << (start & 31)
+    store<u64>(at, clear ? load<u64>(at) & ~bits : load<u64>(at) | bits)
+    return
+  }
+  for (let position = start; position < end;) {
+    const n = min(32 - (position & 31), end - position)
+    const at = out + (<usize>(position >>> 5) << 2), bits = <u32>(((<u64>1 << n) - 1) << (position & 31))
+    store<u32>(at, clear ? load<u32>(at) & ~bits : load<u32>(at) | bits)
+    position += n
+  }
 }
 
 /**
- * Mode 2 over one chunk: the values of its selected documents set in the value bitset out. The
- * selection changes only at run boundaries: a toggle at off[j] where document j's selection
- * differs from document j - 1's, and bit i is the parity of the toggles at or below i. Toggles
- * gather in the word being built; words a run passes whole are filled. One step per document
- * and per 32 values; bits of out are or-ed, never cleared (the chunk's first word may hold the
- * previous chunk's values).
+ * Mode 2 over one chunk (`chosen` of its `count` documents selected): their values set in the
+ * value bitset out, one step per selected document; with more than half selected, the chunk's
+ * values are set at once and each unselected document's cleared. Bits of out below the chunk's
+ * first value are left as they are (its first word may hold the previous chunk's values).
  */
-function selectRuns(offsets: usize, count: u32, selected: usize, out: usize): void {
-  const end = <u32>load<i64>(offsets + (<usize>count << 3))
-  let word = <u32>load<i64>(offsets) >>> 5, toggles: u32 = 0, carry: u32 = 0, previous: u32 = 0
-  for (let j: u32 = 0; j < count; j++) {
-    const position = <u32>load<i64>(offsets + (<usize>j << 3)), at = position >>> 5
-    if (at != word) {
-      // Word `word` is complete; the ones up to `at` hold no toggle: all of them carry the parity.
-      const bits = prefixParity(toggles) ^ carry
-      store<u32>(out + (<usize>word << 2), load<u32>(out + (<usize>word << 2)) | bits)
-      carry = 0 - (bits >>> 31)
-      toggles = 0
-      for (word++; word < at; word++) store<u32>(out + (<usize>word << 2), load<u32>(out + (<usize>word << 2)) | carry)
+function selectRuns(offsets: usize, count: u32, chosen: u32, selected: usize, out: usize): void {
+  const words = (count + 31) >>> 5
+  const dense = chosen * 2 > count
+  if (dense) markRange(out, <u32>load<i64>(offsets), <u32>load<i64>(offsets + (<usize>count << 3)), false)
+  for (let w: u32 = 0; w < words; w++) {
+    const left = count - (w << 5)
+    let bits = load<u32>(selected + (<usize>w << 2))
+    if (dense) bits = ~bits & (left < 32 ? (<u32>1 << left) - 1 : 0xFFFF_FFFF)
+    while (bits != 0) {
+      const j = (w << 5) + ctz(bits)
+      bits &= bits - 1
+      const run = offsets + (<usize>j << 3)
+      markRange(out, <u32>load<i64>(run), <u32>load<i64>(run, 8), dense)
     }
-    const chosen = (load<u32>(selected + (<usize>(j >>> 5) << 2)) >>> (j & 31)) & 1
-    toggles ^= (chosen ^ previous) << (position & 31)
-    previous = chosen
   }
-  // The last run closes at `end`, which changes no bit below it: the word of value end - 1 is the last written.
-  if (end == 0 || (end - 1) >>> 5 < word) return
-  for (; word < (end - 1) >>> 5; word++) {
-    const bits = prefixParity(toggles) ^ carry
-    store<u32>(out + (<usize>word << 2), load<u32>(out + (<usize>word << 2)) | bits)
-    carry = 0 - (bits >>> 31)
-    toggles = 0
-  }
-  const tail = end & 31
-  const bits = (prefixParity(toggles) ^ carry) & (tail == 0 ? 0xFFFF_FFFF : (<u32>1 << tail) - 1)
-  store<u32>(out + (<usize>word << 2), load<u32>(out + (<usize>word << 2)) | bits)
 }

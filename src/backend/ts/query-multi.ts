@@ -5,7 +5,8 @@
  * each value, summed as the loop goes):
  * no branch on run lengths, which mispredicts about once a document. matchAny with a value
  * bitset walks documents only, each one's matches told by the set bits before its run's
- * end and start (a rank table per chunk). DocSets are read
+ * end and start (a rank table per chunk); without one, it sets the runs of the selected
+ * documents. DocSets are read
  * as selection words, never expanded to values. Same order of checks as WebAssembly,
  * so the same first error.
  */
@@ -67,7 +68,7 @@ export function walkMulti(
       continue
     }
     if (counts === null && valueBits === null) {
-      selectRuns(count, output!)
+      selectRuns(count, chosen, output!)
       continue
     }
     if (valueBits !== null) {
@@ -243,42 +244,33 @@ function facetSelected(values: SequenceView, count: number, words: number, start
   }
 }
 
-/** Bit i set iff an odd number of bits at or below i are (a prefix parity within the word). */
-function prefixParity(x: number): number {
-  x ^= x << 1
-  x ^= x << 2
-  x ^= x << 4
-  x ^= x << 8
-  return x ^ (x << 16)
+/** Sets (or, with clear, clears) bits [start, end) of out. */
+function markRange(out: Int32Array, start: number, end: number, clear: boolean): void {
+  for (let position = start; position < end;) {
+    const n = Math.min(32 - (position & 31), end - position)
+    const bits = (n === 32 ? -1 : (1 << n) - 1) << (position & 31)
+    if (clear) out[position >>> 5] &= ~bits
+    else out[position >>> 5] |= bits
+    position += n
+  }
 }
 
 /**
- * matchAny without a value bitset over one chunk: its selected documents' values set in out, by
- * toggles where the selection changes between runs (assembly/query-multi.ts's selectRuns).
+ * matchAny without a value bitset over one chunk (`chosen` of its documents selected): their
+ * values set in out, one step per selected document, or with more than half selected the chunk's
+ * values set at once and each unselected document's cleared (assembly/query-multi.ts's selectRuns).
  */
-function selectRuns(count: number, out: Int32Array): void {
-  const end = offsetWords[2 * count] >>> 0
-  let word = (offsetWords[0] >>> 0) >>> 5, toggles = 0, carry = 0, previous = 0
-  for (let j = 0; j < count; j++) {
-    const position = offsetWords[2 * j] >>> 0, at = position >>> 5
-    if (at !== word) {
-      const bits = prefixParity(toggles) ^ carry
-      out[word] |= bits
-      carry = bits >> 31
-      toggles = 0
-      for (word++; word < at; word++) out[word] |= carry
+function selectRuns(count: number, chosen: number, out: Int32Array): void {
+  const words = (count + 31) >>> 5
+  const dense = chosen * 2 > count
+  if (dense) markRange(out, offsetWords[0] >>> 0, offsetWords[2 * count] >>> 0, false)
+  for (let w = 0; w < words; w++) {
+    const left = count - (w << 5)
+    let bits = dense ? ~selected[w] & (left < 32 ? (1 << left) - 1 : -1) : selected[w]
+    while (bits !== 0) {
+      const j = (w << 5) + (31 - Math.clz32(bits & -bits))
+      bits &= bits - 1
+      markRange(out, offsetWords[2 * j] >>> 0, offsetWords[2 * j + 2] >>> 0, dense)
     }
-    const chosen = (selected[j >>> 5] >>> (j & 31)) & 1
-    toggles ^= (chosen ^ previous) << (position & 31)
-    previous = chosen
   }
-  if (end === 0 || (end - 1) >>> 5 < word) return
-  for (; word < (end - 1) >>> 5; word++) {
-    const bits = prefixParity(toggles) ^ carry
-    out[word] |= bits
-    carry = bits >> 31
-    toggles = 0
-  }
-  const tail = end & 31
-  out[word] |= (prefixParity(toggles) ^ carry) & (tail === 0 ? -1 : (1 << tail) - 1)
 }
