@@ -1,8 +1,9 @@
 /**
- * topK for dense and optional columns from the block records: every block's
- * bound on the side topK takes from (descending: base + g (2^w - 1), the last
- * table entry or the constant; ascending: the base) orders the blocks, and once
- * the heap is full, blocks whose bound cannot beat its worst value are never decoded.
+ * topK from the block records (dense and optional columns, a multi column's
+ * values): every block's bound on the side topK takes from (descending: base +
+ * g (2^w - 1), the last table entry or the constant; ascending: the base) orders
+ * the blocks, and once the heap is full, blocks whose bound cannot beat its worst
+ * value are never decoded.
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../format/constants.js'
@@ -59,18 +60,22 @@ function documentOfValue(column: Column, value: number): number {
   return (word << 5) + (31 - Math.clz32(bits & -bits))
 }
 
-/** Fills the heap with the best selected values of a dense or optional column, block by block (NaN skipped when asked). */
+/**
+ * Fills the heap with the best selected values of `sequence`, block by block (NaN skipped when
+ * asked). With `optional` null, ids and selection bits are value indices (a dense column's
+ * documents, or a multi column's values); else they are the optional column's documents.
+ */
 export function topKFromBlocks(
-  column: Column, backend: ColumnsBackend, heap: BoundedHeap, ascending: boolean, documents: Int32Array | null, skipNaN: boolean,
+  sequence: SequenceView, optional: Column | null, backend: ColumnsBackend, heap: BoundedHeap, ascending: boolean,
+  documents: Int32Array | null, skipNaN: boolean,
 ): void {
-  const sequence = column.values
   const bounds = blockBounds(sequence, ascending)
   // Most promising bound first; equal bounds by block (so equal values meet in document order).
   const order = Array.from(bounds.keys()).sort((a, b) => {
     if (bounds[a] !== bounds[b]) return (bounds[a] < bounds[b]) === ascending ? -1 : 1
     return a - b
   })
-  const dense = column.layout === 'dense'
+  const dense = optional === null
   for (const block of order) {
     if (heap.full() && !heap.mayTie(bounds[block])) break
     const start = block << BLOCK_SHIFT
@@ -79,7 +84,7 @@ export function topKFromBlocks(
     backend.decodeRaw(sequence, start, count, raw, 0)
     let document = -1
     for (let index = 0; index < count; index++) {
-      document = dense ? start + index : index === 0 ? documentOfValue(column, start) : nextPresent(column, document)
+      document = dense ? start + index : index === 0 ? documentOfValue(optional, start) : nextPresent(optional, document)
       if (documents !== null && ((documents[document >>> 5] >>> (document & 31)) & 1) === 0) continue
       const low = raw[2 * index], high = raw[2 * index + 1]
       if (skipNaN && isNaNRaw(low, high)) continue

@@ -1,15 +1,14 @@
 /**
  * topK: document ids by value through a bounded heap (dense and optional:
- * blocks in bound order, see top-k-blocks; multi: each document's smallest or
- * largest value, decoded in chunks).
+ * blocks in bound order, see top-k-blocks; multi: the best values drawn the
+ * same way, then their documents, each once).
  */
 import type { ColumnsBackend } from '../backend/backend.js'
-import { BLOCK_VALUES } from '../format/constants.js'
-import { compareInt64, int64ToBigInt } from '../format/int64.js'
+import { compareInt64, int64Result, int64ToBigInt } from '../format/int64.js'
 import type { Column } from '../read/column.js'
 import { expectType, filterOf } from './common.js'
 import type { DocSet } from './doc-set.js'
-import { chunkOffsets, DOCUMENT_CHUNK, loadOffsets } from './layout.js'
+import { chunkOffsets, DOCUMENT_CHUNK, loadOffsets, releaseSelection, selectValues } from './layout.js'
 import { topKFromBlocks } from './top-k-blocks.js'
 import { infinities, mayHoldNaN, NEGATIVE_INFINITY_RAW, POSITIVE_INFINITY_RAW } from './aggregations.js'
 import { rangeFilter } from './filters.js'
@@ -110,58 +109,93 @@ export class BoundedHeap {
   }
 }
 
-const CHUNK = 4096
-let raw = new Int32Array(2 * CHUNK)
-
 /** Whether a raw SortableBits value is a NaN (outside [-Infinity, +Infinity]). */
 export function isNaNRaw(low: number, high: number): boolean {
   return compareInt64(low, high, infinities[0], infinities[1]) < 0 || compareInt64(low, high, infinities[2], infinities[3]) > 0
 }
 
 /**
- * Documents by value; see Column.topK. Multi: each document's extreme over its run, offsets and values
- * decoded in chunks. NaN sorts last in both orders (as NULLS LAST): documents whose values are all NaN
- * follow the others in id order; a multi document with other values is ranked by them.
+ * Documents by value; see Column.topK. Multi: each document ranked by its best value (see topKMulti).
+ * NaN sorts last in both orders (as NULLS LAST): documents whose values are all NaN follow the others
+ * in id order; a multi document with other values is ranked by them.
  */
 export function topK(column: Column, backend: ColumnsBackend, k: number, order: SortOrder, docs?: DocSet | null): Uint32Array {
   expectType(column, 'topK', column.type !== 'geo_point', 'integral/date/fractional/bool/keyword')
   if (!(k >= 0) || k !== Math.floor(k)) throw new RangeError(`field "${column.name}": k must be a non-negative integer, got ${k}`)
   if (order !== 'ascending' && order !== 'descending') throw new RangeError(`field "${column.name}": order must be "ascending" or "descending"`)
   const filter = filterOf(column, backend, docs)
-  const heap = new BoundedHeap(Math.min(k, column.documentsWithValue), order)
-  const documents = filter === null ? null : filter.words
-  const selected = (document: number): boolean => documents === null || ((documents[document >>> 5] >>> (document & 31)) & 1) === 1
-  const sequence = column.values
   const skipNaN = mayHoldNaN(column)
-  if (column.layout !== 'multi') {
-    topKFromBlocks(column, backend, heap, order === 'ascending', documents, skipNaN)
-    return withNaNLast(column, backend, heap, k, filter)
-  }
-  const sign = order === 'ascending' ? 1 : -1
-  for (let start = 0; start < column.maxDoc; start += DOCUMENT_CHUNK) {
-    const count = Math.min(DOCUMENT_CHUNK, column.maxDoc - start)
-    loadOffsets(backend, column.offsets!, start, count)
-    const first = chunkOffsets[0], values = chunkOffsets[count] - first
-    if (values === 0) continue
-    if (raw.length < 2 * values) raw = new Int32Array(2 * Math.max(values, BLOCK_VALUES))
-    backend.decodeRaw(sequence, first, values, raw, 0)
-    for (let index = 0; index < count; index++) {
-      const runStart = chunkOffsets[index] - first, runEnd = chunkOffsets[index + 1] - first
-      if (runEnd === runStart || !selected(start + index)) continue
-      let best = -1
-      for (let at = runStart; at < runEnd; at++) {
-        if (skipNaN && isNaNRaw(raw[2 * at], raw[2 * at + 1])) continue
-        if (best < 0 || sign * compareInt64(raw[2 * at], raw[2 * at + 1], raw[2 * best], raw[2 * best + 1]) < 0) best = at
-      }
-      if (best >= 0) heap.offer(raw[2 * best], raw[2 * best + 1], start + index)
-    }
-  }
-  return withNaNLast(column, backend, heap, k, filter)
+  if (column.layout === 'multi') return withNaNLast(column, backend, topKMulti(column, backend, k, order, filter, skipNaN), k, filter)
+  const heap = new BoundedHeap(Math.min(k, column.documentsWithValue), order)
+  const optional = column.layout === 'optional' ? column : null
+  topKFromBlocks(column.values, optional, backend, heap, order === 'ascending', filter === null ? null : filter.words, skipNaN)
+  return withNaNLast(column, backend, heap.drain(), k, filter)
 }
 
-/** The heap's ids, then (NaN values having been skipped) documents with only NaN values in id order, up to k. */
-function withNaNLast(column: Column, backend: ColumnsBackend, heap: BoundedHeap, k: number, filter: DocSet | null): Uint32Array {
-  const ranked = heap.drain()
+/**
+ * A multi column's k best documents, best first: the best values of the selected documents (values
+ * selected by selectValues), ranked over the values as a dense column's are, so that a document first
+ * met at a value is met at its best one, and equal values meet in document order. The k first
+ * distinct documents among them answer; when the values drawn hold fewer, twice as many are drawn.
+ */
+function topKMulti(column: Column, backend: ColumnsBackend, k: number, order: SortOrder, filter: DocSet | null, skipNaN: boolean): Float64Array {
+  const total = column.totalValueCount
+  const selected = selectValues(column, backend, filter)
+  try {
+    for (let capacity = Math.min(k, total); ; capacity = Math.min(2 * capacity, total)) {
+      const heap = new BoundedHeap(capacity, order)
+      topKFromBlocks(column.values, null, backend, heap, order === 'ascending', selected.selection === null ? null : selected.selection.words, skipNaN)
+      const values = heap.drain()
+      const documents = distinctDocuments(column, backend, values, k)
+      // Every value that could enter was drawn (fewer than capacity), or k documents were found.
+      if (documents.length === k || values.length < capacity || capacity === total) return documents
+    }
+  } finally {
+    releaseSelection(selected)
+  }
+}
+
+/** The documents of `values` (value indices) in their order, each once, up to k of them. */
+function distinctDocuments(column: Column, backend: ColumnsBackend, values: Float64Array, k: number): Float64Array {
+  const documents = documentsOfValues(column, backend, values)
+  const seen = new Set<number>()
+  const out = new Float64Array(Math.min(k, values.length))
+  let size = 0
+  for (let index = 0; index < values.length && size < out.length; index++) {
+    const document = documents[index]
+    if (seen.has(document)) continue
+    seen.add(document)
+    out[size++] = document
+  }
+  return out.subarray(0, size)
+}
+
+/**
+ * The document holding each value index: the indices in ascending order walk the offsets a chunk of
+ * documents at a time, and a chunk is decoded only when it holds one of them (its end offset tells).
+ */
+function documentsOfValues(column: Column, backend: ColumnsBackend, values: Float64Array): Float64Array {
+  const order = Array.from(values.keys()).sort((a, b) => values[a] - values[b])
+  const documents = new Float64Array(values.length)
+  let next = 0
+  for (let start = 0; start < column.maxDoc && next < order.length; start += DOCUMENT_CHUNK) {
+    const count = Math.min(DOCUMENT_CHUNK, column.maxDoc - start)
+    backend.getRaw(column.offsets!, start + count)
+    if (values[order[next]] >= int64Result[0] >>> 0) continue
+    loadOffsets(backend, column.offsets!, start, count)
+    // The last document whose run starts at or below the value: documents before it with none end there too.
+    let document = 0
+    for (; next < order.length && values[order[next]] < chunkOffsets[count]; next++) {
+      const value = values[order[next]]
+      while (chunkOffsets[document + 1] <= value) document++
+      documents[order[next]] = start + document
+    }
+  }
+  return documents
+}
+
+/** The ranked ids, then (NaN values having been skipped) documents with only NaN values in id order, up to k. */
+function withNaNLast(column: Column, backend: ColumnsBackend, ranked: Float64Array, k: number, filter: DocSet | null): Uint32Array {
   if (!mayHoldNaN(column) || ranked.length >= Math.min(k, column.documentsWithValue)) return Uint32Array.from(ranked)
   const withValue = rangeFilter(column, backend, { raw: -(2n ** 63n) }, { raw: 2n ** 63n - 1n }, filter)
   const withNumber = rangeFilter(column, backend, { raw: NEGATIVE_INFINITY_RAW }, { raw: POSITIVE_INFINITY_RAW }, filter)
