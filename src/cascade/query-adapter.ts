@@ -11,6 +11,7 @@ import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { compareInt64, int64ToBigInt } from '../format/int64.js'
 import { createCodeMatcher, matchMemberCodes } from './query-match-codes.js'
+import { matchRunBlocks } from './query-match-runs.js'
 import { bucketSlots, createEncodedTallies, type Operation, PATCH_LIMITS, type Tally, valueSlots } from './query-encodings.js'
 
 const CHUNK_BLOCKS = 16
@@ -152,6 +153,8 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       })
       return found
     }
+    // Blocks: run blocks matched a run at a time, the others decoded.
+    if (cascade.form === 0 && count > 0) return matchRunBlocks(cascade.blocks, first, count, bounds, selection, selectionStart, out, outStart, raw)
     if (cascade.form !== 1 || count === 0) return raw(first, count)
     // A sequence dictionary: the codes are matched against the entries that match, from their
     // encodings, in one pass whatever the number of ranges. (No matching entry: decoded anyway,

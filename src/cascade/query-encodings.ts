@@ -153,6 +153,12 @@ function dataOf(sequence: SequenceView): number {
   return bytes.byteOffset + sequence.dataStart
 }
 
+/** Where block `block` of a form-0 sequence starts in the live file words (which are returned with it). */
+export function blockData(sequence: SequenceView, block: number): { words: Int32Array; data: number } {
+  const data = dataOf(sequence) + sequence.records[6 * block + 1]
+  return { words: liveWords, data }
+}
+
 /** Where a patched block's parts lie in the live file words (data: u8 high width, n low fields, the positions, e high parts). */
 export interface PatchedLayout {
   words: Int32Array; lowsAt: number; width: number; positionsAt: number; list: boolean; e: number; n: number

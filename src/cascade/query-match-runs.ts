@@ -1,0 +1,121 @@
+/**
+ * Range filters over a form-0 sequence's run blocks from their runs
+ * (query-adapter.ts): a block whose bound lies inside one range matches all its
+ * selected values, a block whose bound meets no range matches none, and in
+ * others each run is tested once and its values set 32 at a time. Other
+ * blocks, and run blocks that a valid file would not hold (run ends out of
+ * order) or whose values are not all exact numbers, go to the caller's decoding
+ * path, which answers or refuses them as reads do.
+ */
+import type { SequenceView } from '../backend/backend.js'
+import { orBits, popcount, selectionBits } from '../backend/bits.js'
+import type { BitsetMemory } from '../backend/query-kernels.js'
+import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
+import { bitsOf, bytesFor, fieldAt } from './bits.js'
+import { Kind } from './constants.js'
+import { blockData } from './query-encodings.js'
+
+const TWO_POW_32 = 4294967296
+
+/**
+ * The ranges' bounds as numbers. A bound beyond 2^53 rounds, but rounding keeps its order with
+ * every exact integer, the only values compared with it here.
+ */
+function rangesOf(bounds: Int32Array): Float64Array {
+  const ranges = new Float64Array(bounds.length >>> 1)
+  for (let at = 0; at < ranges.length; at++) ranges[at] = bounds[2 * at + 1] * TWO_POW_32 + (bounds[2 * at] >>> 0)
+  return ranges
+}
+
+/** Whether value lies in one of the ranges. */
+function inRanges(ranges: Float64Array, value: number): boolean {
+  for (let at = 0; at < ranges.length; at += 2) if (ranges[at] <= value && value <= ranges[at + 1]) return true
+  return false
+}
+
+/** Whether [min, max] meets one of the ranges. */
+function meetsRanges(ranges: Float64Array, min: number, max: number): boolean {
+  for (let at = 0; at < ranges.length; at += 2) if (ranges[at] <= max && min <= ranges[at + 1]) return true
+  return false
+}
+
+/**
+ * Values [first, first + count) of a form-0 sequence matched against the ranges (bounds: 4 words
+ * a range, as matchRange's): run blocks here, stretches of other blocks by `decoded(from, n)`,
+ * which sets their bits as matchRange does. Returns how many values matched.
+ */
+export function matchRunBlocks(
+  blocks: SequenceView, first: number, count: number, bounds: Int32Array, selection: BitsetMemory | null, selectionStart: number,
+  out: BitsetMemory, outStart: number, decoded: (from: number, n: number) => number,
+): number {
+  const records = blocks.records, ranges = rangesOf(bounds)
+  const end = first + count
+  // Words read again after each decode, which may grow the memory they are in.
+  let selected = selection === null ? null : selection.words, outWords = out.words
+  let found = 0
+  for (let index = first; index < end;) {
+    const block = index >>> BLOCK_SHIFT
+    let stop = Math.min(end, (block + 1) << BLOCK_SHIFT)
+    const start = block << BLOCK_SHIFT
+    const matched = (records[6 * block] & 0xff) !== Kind.runs ? -1
+      : matchRuns(blocks, block, index - start, stop - start, ranges, selected, selectionStart + index - first, outWords, outStart + index - first)
+    if (matched >= 0) found += matched
+    else {
+      while (stop < end && (records[6 * (stop >>> BLOCK_SHIFT)] & 0xff) !== Kind.runs) stop = Math.min(end, stop + BLOCK_VALUES)
+      found += decoded(index, stop - index)
+      selected = selection === null ? null : selection.words
+      outWords = out.words
+    }
+    index = stop
+  }
+  return found
+}
+
+/** Values [lo, hi) of a block set in out where selected (bit positions as matchRuns's); how many. */
+function setValues(lo: number, hi: number, from: number, selection: Int32Array | null, selected: number, out: Int32Array, at: number): number {
+  let matched = 0
+  for (let position = lo; position < hi; position += 32) {
+    const bits = selectionBits(selection, selected + position - from, Math.min(32, hi - position))
+    orBits(out, at + position - from, bits)
+    matched += popcount(bits)
+  }
+  return matched
+}
+
+/**
+ * Values [from, to) of run block `block` matched; selection bit `selected` and out bit `at` are
+ * those of value `from`. Returns how many matched, or -1 (nothing set) for the decoding path.
+ */
+function matchRuns(
+  blocks: SequenceView, block: number, from: number, to: number, ranges: Float64Array,
+  selection: Int32Array | null, selected: number, out: Int32Array, at: number,
+): number {
+  const records = blocks.records, record = 6 * block
+  const width = (records[record] >>> 8) & 0xff, runCount = (records[record] >>> 16) + 1
+  const base = records[record + 3] * TWO_POW_32 + (records[record + 2] >>> 0)
+  const g = records[record + 5] * TWO_POW_32 + (records[record + 4] >>> 0)
+  const span = g * (2 ** width - 1), top = base + span
+  if (!Number.isSafeInteger(base) || !Number.isSafeInteger(span) || !Number.isSafeInteger(top)) return -1
+  const min = Math.min(base, top), max = Math.max(base, top)
+  if (!meetsRanges(ranges, min, max)) return 0
+  for (let range = 0; range < ranges.length; range += 2) {
+    if (ranges[range] <= min && max <= ranges[range + 1]) return setValues(from, to, from, selection, selected, out, at)
+  }
+  const n = Math.min(BLOCK_VALUES, blocks.count - (block << BLOCK_SHIFT))
+  const { words, data } = blockData(blocks, block)
+  const positionWidth = bitsOf(n - 1), startsAt = data + bytesFor(runCount * width)
+  // Run ends checked before any bit is set: a block that fails is decoded whole.
+  for (let run = 0, start = 0; run < runCount; run++) {
+    const end = run + 1 < runCount ? fieldAt(words, startsAt, run, positionWidth) : n
+    if (end <= start || end > n) return -1
+    start = end
+  }
+  let matched = 0
+  for (let run = 0, start = 0; run < runCount && start < to; run++) {
+    const end = run + 1 < runCount ? fieldAt(words, startsAt, run, positionWidth) : n
+    const lo = Math.max(start, from), hi = Math.min(end, to)
+    if (lo < hi && inRanges(ranges, base + g * fieldAt(words, data, run, width))) matched += setValues(lo, hi, from, selection, selected, out, at)
+    start = end
+  }
+  return matched
+}
