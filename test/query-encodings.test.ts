@@ -15,6 +15,7 @@ import { seededRandom } from './helpers/random.js'
 import type { ColumnsBackend, SequenceView } from '../src/backend/backend.js'
 import type { QueryKernels } from '../src/backend/query-kernels.js'
 import { createCodeMatcher } from '../src/cascade/query-match-codes.js'
+import { blockBounds } from '../src/kernels/top-k-blocks.js'
 
 const BACKENDS = wasmUnavailableReason() === null ? (['ts', 'wasm'] as const) : (['ts'] as const)
 const N = 20_500
@@ -27,6 +28,8 @@ function documents() {
   const third = seededRandom(0x0ff5)
   const fourth = seededRandom(0x4ea1)
   const many = Array.from({ length: 20_000 }, (_, i) => `k${String(i).padStart(5, '0')}`)
+  const pool = seededRandom(0x9001)
+  const pools = Array.from({ length: Math.ceil(N / 1024) }, () => Array.from({ length: 200 }, () => Math.floor(pool() * 2 ** 40)))
   return Array.from({ length: N }, (_, i) => ({
     dictionaryCodes: terms[Math.floor(random() ** 3 * 300)],
     fewPatches: random() < 0.985 ? `a${Math.floor(random() * 12)}` : `z${Math.floor(random() * 200)}`,
@@ -41,6 +44,8 @@ function documents() {
     offsetOrdinals: many[(i >> 10) * 50 + Math.floor(third() * (third() < 0.7 ? 8 : 200))],
     spread: Math.floor(fourth() * 2 ** 31),
     wideHighs: third() < 0.7 ? many[100 + Math.floor(third() * 2)] : many[Math.floor(third() * 20_000)],
+    // 200 wide values a block, each block its own: block dictionaries.
+    blockDictionaries: pools[i >> 10][Math.floor(pool() * 200)],
     // Empty in a few documents: the optional layout maps values to documents around the kernels.
     when: i % 97 === 5 ? undefined : new Date(Date.UTC(2020, 0, 1) + Math.floor(i / 100) * 3_600_000).toISOString(),
   }))
@@ -60,6 +65,7 @@ const SHAPES: Record<string, string> = {
   spread: 'blocks{frame frequent}',
   wideHighs: 'dictionary(5252 entries, by frequency)[entries: blocks{linear patched}, codes: blocks{patched}]',
   when: 'runs(205 runs)[run values: blocks{linear}, run starts: blocks{linear}]',
+  blockDictionaries: 'blocks{dictionary frame}',
 }
 
 const docs = documents()
@@ -152,6 +158,41 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
     const [lo, hi] = [1_000_003, 99_999_989 + 3_000_009]
     expect([...column.rangeFilter(lo, hi).toArray()]).toEqual(
       [...values.keys()].filter((d) => values[d] >= BigInt(lo) && values[d] <= BigInt(hi)))
+  })
+
+  it('topK equals the format 1 file\'s for every column, both orders and every DocSet (blocks bounded by their encodings)', () => {
+    using v1 = openColumns(v1Bytes, { backend })
+    using v2 = openColumns(v2Bytes, { backend })
+    const [sets1, sets2] = [docSets(v1), docSets(v2)]
+    for (const name of Object.keys(SHAPES)) {
+      for (const order of ['ascending', 'descending'] as const) {
+        for (const k of [1, 7, 300]) {
+          sets1.forEach((set, index) => {
+            const expected = [...v1.getColumn(name)!.topK(k, order, set)]
+            expect([...v2.getColumn(name)!.topK(k, order, sets2[index])], `${name} ${order} ${k}, set ${index}`).toEqual(expected)
+          })
+        }
+      }
+    }
+  })
+
+  it('every block\'s bound holds its values: runs, dictionary, patched and frequent blocks bounded from their records', () => {
+    using reader = openColumns(v2Bytes, { backend })
+    let bounded = 0
+    for (const column of reader.columns) {
+      const sequence = column.values
+      if (sequence.cascade === null || sequence.cascade.form !== 0) continue
+      const [lows, highs] = [blockBounds(sequence, true), blockBounds(sequence, false)]
+      const values = new BigInt64Array(sequence.count)
+      column.readValues(0, values)
+      for (let block = 0; block < sequence.blockCount; block++) {
+        const own = values.subarray(block * 1024, (block + 1) * 1024)
+        const [min, max] = [own.reduce((a, b) => (b < a ? b : a)), own.reduce((a, b) => (b > a ? b : a))]
+        expect(lows[block] <= min && max <= highs[block], `${column.name} block ${block}: [${lows[block]}, ${highs[block]}] holds [${min}, ${max}]`).toBe(true)
+        if (highs[block] < 2n ** 63n - 1n) bounded++
+      }
+    }
+    expect(bounded).toBeGreaterThan(100)
   })
 
   it('range and term filters equal the format 1 file\'s for every DocSet (a span of codes, or codes apart)', () => {

@@ -8,6 +8,9 @@
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../format/constants.js'
 import { int64ToBigInt } from '../format/int64.js'
+import { fieldAt } from '../cascade/bits.js'
+import { EXCEPTION_GCD_FLAG, Kind } from '../cascade/constants.js'
+import { blockData } from '../cascade/query-encodings.js'
 import type { Column } from '../read/column.js'
 import { popcount } from '../backend/bits.js'
 import { anyBitInRange } from './layout.js'
@@ -17,15 +20,63 @@ const MAX_INT64 = 2n ** 63n - 1n
 const MIN_INT64 = -(2n ** 63n)
 const raw = new Int32Array(2 * BLOCK_VALUES)
 
+/** Values [lo, hi] as a block's bound on the side taken, unbounded when they leave the int64 range. */
+function boundOf(lo: bigint, hi: bigint, ascending: boolean): bigint {
+  if (lo < MIN_INT64 || hi > MAX_INT64) return ascending ? MIN_INT64 : MAX_INT64
+  return ascending ? lo : hi
+}
+
+/** base + g × [0, 2^width - 1] as a bound (g of either sign). */
+function fieldBound(base: bigint, g: bigint, width: number, ascending: boolean): bigint {
+  const far = base + g * ((1n << BigInt(width)) - 1n)
+  return boundOf(far < base ? far : base, far < base ? base : far, ascending)
+}
+
+/**
+ * The bound of a format 2 block of a v2 kind from its record (and, for patched and frequent
+ * blocks, a byte or a word of its data): runs and dictionary blocks as a frame of their run
+ * values or entries, patched blocks as a frame of their low and high bits together, frequent
+ * blocks their top value and their exceptions' frame. Linear blocks bound nothing.
+ */
+function v2Bound(sequence: SequenceView, block: number, ascending: boolean): bigint {
+  const records = sequence.records, record = 6 * block
+  const kind = records[record] & 0xff, width = (records[record] >>> 8) & 0xff, param = records[record] >>> 16
+  const base = int64ToBigInt(records[record + 2], records[record + 3])
+  const aux = int64ToBigInt(records[record + 4], records[record + 5])
+  if (kind === Kind.runs) return fieldBound(base, aux, width, ascending)
+  if (kind === Kind.dictionary) return fieldBound(base, aux, (param >>> 10) + 1, ascending)
+  if (kind === Kind.patched) {
+    const { words, data } = blockData(sequence, block)
+    return fieldBound(base, aux, width + fieldAt(words, data, 0, 8), ascending)
+  }
+  if (kind === Kind.frequent) {
+    // Exceptions: aux + divisor × field (the divisor, a u64, first in the data when flagged).
+    let divisor = 1n
+    if ((param & EXCEPTION_GCD_FLAG) !== 0) {
+      const { words, data } = blockData(sequence, block)
+      divisor = BigInt(fieldAt(words, data, 0, 32) >>> 0) | (BigInt(fieldAt(words, data + 4, 0, 32) >>> 0) << 32n)
+    }
+    const far = aux + divisor * ((1n << BigInt(width)) - 1n)
+    const lo = base < aux ? base : aux, hi = base > far ? base : far
+    return boundOf(lo, hi, ascending)
+  }
+  return ascending ? MIN_INT64 : MAX_INT64
+}
+
 /** The bound of every block: the largest value it can hold (descending) or its smallest (ascending). */
-function blockBounds(sequence: SequenceView, ascending: boolean): bigint[] {
+export function blockBounds(sequence: SequenceView, ascending: boolean): bigint[] {
   const records = sequence.records
   const bounds: bigint[] = []
   // v2 sequences of other forms have no records of their own: no block is bounded, all are decoded.
   const own = sequence.cascade === null || sequence.cascade.form === 0
+  const v2 = sequence.cascade !== null
   for (let block = 0; block < sequence.blockCount; block++) {
     const record = 6 * block
     const kind = own ? records[record] & 0xff : -1, width = (records[record] >>> 8) & 0xff
+    if (v2 && kind > BlockKind.packed) {
+      bounds.push(v2Bound(sequence, block, ascending))
+      continue
+    }
     if (kind !== BlockKind.constant && kind !== BlockKind.packed && kind !== BlockKind.table) {
       bounds.push(ascending ? MIN_INT64 : MAX_INT64)
       continue

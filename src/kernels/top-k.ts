@@ -1,7 +1,8 @@
 /**
  * topK: document ids by value through a bounded heap (dense and optional:
- * blocks in bound order, see top-k-blocks; multi: the best values drawn the
- * same way, then their documents, each once).
+ * blocks in bound order, see top-k-blocks, a sequence dictionary's candidates
+ * first, see top-k-dictionary; multi: the best values drawn the same way, then
+ * their documents, each once).
  */
 import type { ColumnsBackend } from '../backend/backend.js'
 import { compareInt64, int64Result, int64ToBigInt } from '../format/int64.js'
@@ -10,6 +11,7 @@ import { expectType, filterOf } from './common.js'
 import type { DocSet } from './doc-set.js'
 import { chunkOffsets, DOCUMENT_CHUNK, loadOffsets, releaseSelection, selectValues } from './layout.js'
 import { topKFromBlocks } from './top-k-blocks.js'
+import { dictionaryCandidates } from './top-k-dictionary.js'
 import { infinities, mayHoldNaN, NEGATIVE_INFINITY_RAW, POSITIVE_INFINITY_RAW } from './aggregations.js'
 import { rangeFilter } from './filters.js'
 
@@ -128,7 +130,14 @@ export function topK(column: Column, backend: ColumnsBackend, k: number, order: 
   if (column.layout === 'multi') return withNaNLast(column, backend, topKMulti(column, backend, k, order, filter, skipNaN), k, filter)
   const heap = new BoundedHeap(Math.min(k, column.documentsWithValue), order)
   const optional = column.layout === 'optional' ? column : null
-  topKFromBlocks(column.values, optional, backend, heap, order === 'ascending', filter === null ? null : filter.words, skipNaN)
+  // A dense sequence dictionary: only the values that can rank are read.
+  const candidates = optional === null ? dictionaryCandidates(column.values, backend, k, order === 'ascending', filter?.memory ?? null, skipNaN) : null
+  try {
+    const documents = candidates !== null ? candidates.words : filter === null ? null : filter.words
+    topKFromBlocks(column.values, optional, backend, heap, order === 'ascending', documents, skipNaN)
+  } finally {
+    candidates?.release()
+  }
   return withNaNLast(column, backend, heap.drain(), k, filter)
 }
 
@@ -144,7 +153,13 @@ function topKMulti(column: Column, backend: ColumnsBackend, k: number, order: So
   try {
     for (let capacity = Math.min(k, total); ; capacity = Math.min(2 * capacity, total)) {
       const heap = new BoundedHeap(capacity, order)
-      topKFromBlocks(column.values, null, backend, heap, order === 'ascending', selected.selection === null ? null : selected.selection.words, skipNaN)
+      const candidates = dictionaryCandidates(column.values, backend, capacity, order === 'ascending', selected.selection, skipNaN)
+      try {
+        const chosen = candidates ?? selected.selection
+        topKFromBlocks(column.values, null, backend, heap, order === 'ascending', chosen === null ? null : chosen.words, skipNaN)
+      } finally {
+        candidates?.release()
+      }
       const values = heap.drain()
       const documents = distinctDocuments(column, backend, values, k)
       // Every value that could enter was drawn (fewer than capacity), or k documents were found.
