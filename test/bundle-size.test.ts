@@ -33,12 +33,16 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * code blocks as u32 (facets by pairs, range filters by a byte per entry; the patch-moving kernel
  * they replaced is gone); then by 1 KB (reader, reader without WebAssembly) for histograms over
  * run blocks in one kernel, multi-valued filters by a rank table and a dictionary's several term
- * ranges in one pass (bench/results/v2-queries.md, bench/results/multi-valued.md).
+ * ranges in one pass (bench/results/v2-queries.md, bench/results/multi-valued.md); then by 2 KB
+ * (reader, reader without WebAssembly; 1.4 KB used) for range filters over run blocks a run at a
+ * time, topK over format 2 bounded per block and through a dictionary's entries, topK over multi
+ * columns from their values, and multi facets over many selected documents counted by marks
+ * (docs/query.md, bench/results/multi-valued.md).
  */
 const TARGET_BYTES = 30 * 1024
-const BUDGET_BYTES = 50 * 1024
+const BUDGET_BYTES = 52 * 1024
 const FALLBACK_BUDGET_BYTES = 17 * 1024
-const TOGETHER_BUDGET_BYTES = 66 * 1024
+const TOGETHER_BUDGET_BYTES = 68 * 1024
 /** The full check re-encodes dictionaries, so its chunk holds the FSST trainer. */
 const VERIFY_BUDGET_BYTES = 6 * 1024
 
@@ -93,7 +97,7 @@ async function readerBundleWith(exports: string, base: string): Promise<string> 
 }
 
 describe('browser bundles', () => {
-  it('the reader bundle stays under its ceiling of 50 KB gzip (JavaScript and kernels); prints how far it is from the 30 KB target', () => {
+  it('the reader bundle stays under its ceiling of 52 KB gzip (JavaScript and kernels); prints how far it is from the 30 KB target', () => {
     const code = read('oixk-reader.js')
     const size = gzipped(code)
     const kernels = /"(H4sI[A-Za-z0-9+/=]+)"|'(H4sI[A-Za-z0-9+/=]+)'/.exec(code.toString('utf8'))
@@ -106,7 +110,7 @@ describe('browser bundles', () => {
     expect(size).toBeLessThanOrEqual(BUDGET_BYTES)
   })
 
-  it('its pure-TypeScript fallback (two chunks) is at most 17 KB gzip, with the main file at most 66 KB; the full check\'s chunk at most 6 KB', () => {
+  it('its pure-TypeScript fallback (two chunks) is at most 17 KB gzip, with the main file at most 68 KB; the full check\'s chunk at most 6 KB', () => {
     const main = gzipped(read('oixk-reader.js'))
     const fallback = read('oixk-reader-ts.js')
     const size = gzipped(fallback) + gzipped(read('oixk-reader-shared.js'))
