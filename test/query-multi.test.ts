@@ -203,36 +203,48 @@ describe('multi-valued kernels: a corrupt ordinal', () => {
 })
 
 describe('multi-valued facets over every document: the first values, marked once and kept', () => {
-  /** Keyword "t": document d holds terms d % 5 and (d * 3) % 7 (+ 5), and term d % 5 again when `repeat` and d % 4 = 0. */
-  const file = (repeat: boolean) => {
+  /** Keyword "t": document d holds terms d % 5 and (d * 3) % 7 (+ 5), and term d % 5 again when d % every = 0. */
+  const file = (every: number) => {
     const terms = Array.from({ length: 12 }, (_, t) => `t${String(t).padStart(2, '0')}`)
     const docs = Array.from({ length: 3000 }, (_, d) => ({
-      t: d % 11 === 0 ? [] : [terms[d % 5], terms[5 + ((d * 3) % 7)], ...(repeat && d % 4 === 0 ? [terms[d % 5]] : [])],
+      t: d % 11 === 0 ? [] : [terms[d % 5], terms[5 + ((d * 3) % 7)], ...(d % every === 0 ? [terms[d % 5]] : [])],
     }))
     const expected = new Uint32Array(12)
     for (const { t } of docs) for (const term of new Set(t)) expected[terms.indexOf(term)]++
-    return { bytes: flushColumns({ fields: [{ name: 't', type: 'keyword', facet: true, multi: true }] }, docs)!, expected, docs }
+    return { bytes: flushColumns({ fields: [{ name: 't', type: 'keyword', facet: true, multi: true }] }, docs)!, expected, docs, terms }
   }
   for (const backend of BACKENDS) {
-    it(`${backend}: counts each document once per term, twice in a row, then the kept bits go with close()`, () => {
-      for (const repeat of [true, false]) {
-        const { bytes, expected, docs } = file(repeat)
+    it(`${backend}: counts each document once per term, twice in a row, then what is kept goes with close()`, () => {
+      // A repeat every 4 documents (more than 1 value in 64: bits kept), every 150 (a list), none.
+      for (const every of [4, 150, Infinity]) {
+        const { bytes, expected, docs, terms } = file(every)
         const reader = openColumns(bytes, { backend })
         const column = reader.getColumn('t')!
         expect(column.firstValues).toBeNull()
-        expect(Array.from(column.facetCounts()), `repeat ${repeat}`).toEqual(Array.from(expected))
+        expect(Array.from(column.facetCounts()), `every ${every}`).toEqual(Array.from(expected))
         const kept = column.firstValues!
-        // With a repeated term, the bits mark every value but the repeats; without, none are needed.
-        if (repeat) {
-          const repeats = docs.filter((_, d) => d % 11 !== 0 && d % 4 === 0).length
+        const repeated = docs.map((_, d) => d).filter((d) => d % 11 !== 0 && d % every === 0)
+        if (every === 4) {
+          // The bits mark every value but the repeats.
           expect(kept.bits!.wordCount).toBe(Math.ceil(column.totalValueCount / 32))
           const marked = Array.from(kept.bits!.words).reduce((sum, word) => sum + (word >>> 0).toString(2).replace(/[^1]/g, '').length, 0)
-          expect(marked).toBe(column.totalValueCount - repeats)
-        } else expect(kept.bits).toBeNull()
-        expect(Array.from(column.facetCounts()), `repeat ${repeat}, kept`).toEqual(Array.from(expected))
+          expect([marked, kept.repeats]).toEqual([column.totalValueCount - repeated.length, null])
+        } else {
+          // The repeats listed: each repeating document's third value, with its first term's ordinal.
+          expect(kept.bits).toBeNull()
+          expect(Array.from(kept.repeats!.ordinals)).toEqual(repeated.map((d) => terms.indexOf(docs[d].t[0])))
+          const starts: number[] = []
+          docs.reduce((at, { t }) => (starts.push(at), at + t.length), 0)
+          expect(Array.from(kept.repeats!.positions)).toEqual(repeated.map((d) => starts[d] + 2))
+        }
+        expect(Array.from(column.facetCounts()), `every ${every}, kept`).toEqual(Array.from(expected))
         expect(column.firstValues).toBe(kept)
-        // A DocSet still counts through the walk, and agrees.
+        // A DocSet of every document, and one of every other document, count alike.
         expect(Array.from(column.facetCounts(reader.allDocuments()))).toEqual(Array.from(expected))
+        const even = DocSet.fromDocuments(reader, docs.map((_, d) => d).filter((d) => d % 2 === 0))
+        const evenExpected = new Uint32Array(12)
+        docs.forEach(({ t }, d) => { if (d % 2 === 0) for (const term of new Set(t)) evenExpected[terms.indexOf(term)]++ })
+        expect(Array.from(column.facetCounts(even)), `every ${every}, even documents`).toEqual(Array.from(evenExpected))
         reader.close()
         expect(column.firstValues).toBeNull()
       }

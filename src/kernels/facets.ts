@@ -7,7 +7,8 @@
  */
 import type { ColumnsBackend } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
-import type { Column } from '../read/column.js'
+import type { Column, FirstValues } from '../read/column.js'
+import { int64Result } from '../format/int64.js'
 import { expectType, filterOf } from './common.js'
 import type { DocSet } from './doc-set.js'
 import { releaseSelection, selectValues } from './layout.js'
@@ -27,24 +28,50 @@ export interface TermCount {
  */
 const SELECT_VALUES_FROM = 20, SELECT_CASCADE_VALUES_FROM = 500
 
+/** Repeats are kept as a list when at most 1 value in this many is one; else the first values' bits are kept. */
+const REPEAT_LIST_FROM = 64
+
 /**
- * The multi column's first values (see Column.firstValues), marked on first use; null when every
- * value is first (no term twice in a document: counted with no selection). `backend` is the
- * column's own (Column passes it), which holds the kept bits.
+ * The multi column's first values (see Column.firstValues), marked on first use: the bits, or,
+ * when few values repeat a term of their document, the repeats' positions and ordinals (a facet
+ * then counts every value and takes the repeats back). `backend` is the column's own (Column
+ * passes it), which holds the kept bits.
  */
-function firstValues(column: Column, backend: ColumnsBackend, limit: number): BitsetMemory | null {
-  if (column.firstValues !== null) return column.firstValues.bits
-  const bits = backend.query.allocateBitset(Math.max(1, (column.totalValueCount + 31) >>> 5))
+function firstValues(column: Column, backend: ColumnsBackend, limit: number): FirstValues {
+  if (column.firstValues !== null) return column.firstValues
+  const total = column.totalValueCount
+  const bits = backend.query.allocateBitset(Math.max(1, (total + 31) >>> 5))
   try {
     backend.query.markFirstValues(column.offsets!, column.values, column.maxDoc, limit, bits)
   } catch (error) {
     bits.release()
     throw error
   }
-  const allFirst = backend.query.countBits(bits) === column.totalValueCount
-  if (allFirst) bits.release()
-  column.firstValues = { bits: allFirst ? null : bits }
-  return column.firstValues.bits
+  const repeatCount = total - backend.query.countBits(bits)
+  if (repeatCount * REPEAT_LIST_FROM > total) return (column.firstValues = { bits, repeats: null })
+  const positions = new Uint32Array(repeatCount), ordinals = new Uint32Array(repeatCount)
+  const words = bits.words
+  let next = 0
+  for (let word = 0; next < repeatCount; word++) {
+    for (let clear = ~words[word]; clear !== 0 && next < repeatCount; clear &= clear - 1) positions[next++] = (word << 5) + (31 - Math.clz32(clear & -clear))
+  }
+  bits.release()
+  for (let index = 0; index < repeatCount; index++) {
+    backend.getRaw(column.values, positions[index])
+    ordinals[index] = int64Result[0]
+  }
+  return (column.firstValues = { bits: null, repeats: { positions, ordinals } })
+}
+
+/** Takes back the repeats (those selected, with a value selection) counted with every value. */
+function takeRepeats(first: FirstValues, selection: BitsetMemory | null, counts: Uint32Array): void {
+  const repeats = first.repeats
+  if (repeats === null) return
+  const words = selection === null ? null : selection.words
+  for (let index = 0; index < repeats.positions.length; index++) {
+    const position = repeats.positions[index]
+    if (words === null || ((words[position >>> 5] >>> (position & 31)) & 1) !== 0) counts[repeats.ordinals[index]]--
+  }
 }
 
 /** Documents per ordinal (keyword) or per value (bool: [false, true]); see Column.facetCounts. */
@@ -58,9 +85,12 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
   } else counts.fill(0)
   if (column.layout === 'multi') {
     // Every document: count the values that are the first of their term in their document, marked
-    // by one walk the first time and kept (a value bitset) while the reader is open.
+    // by one walk the first time and kept (a value bitset, or a list of the few repeats) while the
+    // reader is open.
     if (filter === null) {
-      backend.query.countValues(column.values, 0, column.totalValueCount, firstValues(column, backend, limit), 0, counts)
+      const first = firstValues(column, backend, limit)
+      backend.query.countValues(column.values, 0, column.totalValueCount, first.bits, 0, counts)
+      takeRepeats(first, null, counts)
       return counts
     }
     // Many selected documents: their values as a selection (a step per selected document), and
@@ -69,8 +99,9 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
       const first = firstValues(column, backend, limit)
       const selected = selectValues(column, backend, filter)
       try {
-        if (first !== null) backend.query.combineBits(selected.selection!, first, 'and')
+        if (first.bits !== null) backend.query.combineBits(selected.selection!, first.bits, 'and')
         backend.query.countValues(column.values, 0, column.totalValueCount, selected.selection, 0, counts)
+        takeRepeats(first, selected.selection, counts)
       } finally {
         releaseSelection(selected)
       }

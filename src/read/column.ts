@@ -54,6 +54,15 @@ let runStart = 0
 let runCount = 0
 
 /** One column of a segment's columns file. */
+/**
+ * A multi column's first values: their bits; or, when few values repeat a term of their document,
+ * bits null and the repeats' value positions (ascending) and ordinals; or neither: every value is first.
+ */
+export interface FirstValues {
+  readonly bits: BitsetMemory | null
+  readonly repeats: { readonly positions: Uint32Array; readonly ordinals: Uint32Array } | null
+}
+
 export class Column {
   readonly name: string
   readonly type: ColumnType
@@ -82,10 +91,10 @@ export class Column {
   docSetOwner: DocSetOwner | null = null
   /**
    * @internal Multi keyword and bool columns: the values that are the first of their ordinal in
-   * their document (markFirstValues), made by the first facetCounts without a DocSet and kept
-   * until close, in this column's backend; bits null: every value is first.
+   * their document (markFirstValues), made by the first facet that counts them and kept until
+   * close, in this column's backend (see FirstValues).
    */
-  firstValues: { bits: BitsetMemory | null } | null = null
+  firstValues: FirstValues | null = null
   /** Set by the reader's close(), after which no read may touch its memory. */
   private closed = false
   private readonly integerLike: boolean
