@@ -27,6 +27,17 @@ export function selectionBits(words: Int32Array | null, bit: number, n: number):
   return value & lowMask(n)
 }
 
+/** ORs n bits of a selection (null: all set) from selectionBit into out from outBit; returns how many were set. */
+export function orSelection(selection: Int32Array | null, selectionBit: number, out: Int32Array, outBit: number, n: number): number {
+  let set = 0
+  for (let at = 0; at < n; at += 32) {
+    const bits = selectionBits(selection, selectionBit + at, Math.min(32, n - at))
+    orBits(out, outBit + at, bits)
+    set += popcount(bits)
+  }
+  return set
+}
+
 /** ORs `bits` into a bitset at bit position `bit` (any alignment). */
 export function orBits(words: Int32Array, bit: number, bits: number): void {
   if (bits === 0) return

@@ -8,7 +8,7 @@
  * path, which answers or refuses them as reads do.
  */
 import type { SequenceView } from '../backend/backend.js'
-import { orBits, popcount, selectionBits } from '../backend/bits.js'
+import { orSelection } from '../backend/bits.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { bitsOf, bytesFor, fieldAt } from './bits.js'
@@ -73,13 +73,7 @@ export function matchRunBlocks(
 
 /** Values [lo, hi) of a block set in out where selected (bit positions as matchRuns's); how many. */
 function setValues(lo: number, hi: number, from: number, selection: Int32Array | null, selected: number, out: Int32Array, at: number): number {
-  let matched = 0
-  for (let position = lo; position < hi; position += 32) {
-    const bits = selectionBits(selection, selected + position - from, Math.min(32, hi - position))
-    orBits(out, at + position - from, bits)
-    matched += popcount(bits)
-  }
-  return matched
+  return orSelection(selection, selected + lo - from, out, at + lo - from, hi - lo)
 }
 
 /**

@@ -8,7 +8,7 @@ import type { BitsetMemory } from '../query-kernels.js'
 import { BLOCK_SHIFT, BlockKind } from '../../format/constants.js'
 import { compareInt64 } from '../../format/int64.js'
 import { decodeRaw } from './decode.js'
-import { lowMask, orBits, popcount, selectionBits } from '../bits.js'
+import { lowMask, orBits, orSelection, popcount, selectionBits } from '../bits.js'
 import {
   block, ceilUnits, decoded, floorUnits, forEachBlock, loadBlock, lowestBit, offsetFromBase, tableEntries,
   tableIndexError, unitAt,
@@ -39,13 +39,7 @@ function addBlockMatches(
 
 /** Copies the selected positions [from, to) into out (a block accepted whole). */
 function acceptAll(selection: Int32Array | null, selectionBit: number, from: number, to: number, out: Int32Array, outBit: number): number {
-  let matched = 0
-  for (let position = from; position < to; position += 32) {
-    const bits = selectionBits(selection, selectionBit + position - from, Math.min(32, to - position))
-    orBits(out, outBit + position - from, bits)
-    matched += popcount(bits)
-  }
-  return matched
+  return orSelection(selection, selectionBit, out, outBit, to - from)
 }
 
 function inRange(low: number, high: number): boolean {
