@@ -159,6 +159,25 @@ export function blockData(sequence: SequenceView, block: number): { words: Int32
   return { words: liveWords, data }
 }
 
+/** Where a run block's parts lie in the live file words: runCount values of `width` bits, then the ends of all runs but the last. */
+export interface RunsLayout {
+  words: Int32Array; valuesAt: number; width: number; runCount: number; startsAt: number; positionWidth: number; n: number
+}
+
+/** The layout of block `block` (a run block) of a form-0 sequence. */
+export function runsLayout(sequence: SequenceView, block: number): RunsLayout {
+  const records = sequence.records, at = 6 * block
+  const width = (records[at] >>> 8) & 0xff, runCount = (records[at] >>> 16) + 1
+  const n = Math.min(BLOCK_VALUES, sequence.count - (block << BLOCK_SHIFT))
+  const valuesAt = dataOf(sequence) + records[at + 1]
+  return { words: liveWords, valuesAt, width, runCount, startsAt: valuesAt + bytesFor(runCount * width), positionWidth: bitsOf(n - 1), n }
+}
+
+/** Where run `run` of a run block ends (the block's end for the last; not checked against the others). */
+export function runEnd(layout: RunsLayout, run: number): number {
+  return run + 1 < layout.runCount ? fieldAt(layout.words, layout.startsAt, run, layout.positionWidth) : layout.n
+}
+
 /** Where a patched block's parts lie in the live file words (data: u8 high width, n low fields, the positions, e high parts). */
 export interface PatchedLayout {
   words: Int32Array; lowsAt: number; width: number; positionsAt: number; list: boolean; e: number; n: number
@@ -264,9 +283,8 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     sequence: SequenceView, block: number, from: number, to: number, selection: Int32Array | null, bit: number, out: Uint32Array, slots: Slots,
   ): void {
     const records = sequence.records, at = 6 * block
-    const width = (records[at] >>> 8) & 0xff, runCount = (records[at] >>> 16) + 1
+    const width = (records[at] >>> 8) & 0xff
     const baseLow = records[at + 2], baseHigh = records[at + 3], g = records[at + 5] * TWO_POW_32 + (records[at + 4] >>> 0)
-    const n = Math.min(BLOCK_VALUES, sequence.count - (block << BLOCK_SHIFT))
     // A block whose bound (base + g (2^width - 1)) shares the base's slot adds its selected count at once, as v1's kernels do.
     if (!slots.strict) {
       addOffset(baseLow, baseHigh, g * (2 ** width - 1), pair)
@@ -276,14 +294,13 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
         return
       }
     }
-    const data = dataOf(sequence) + records[at + 1], words = liveWords
-    const positionWidth = bitsOf(n - 1), startsAt = data + bytesFor(runCount * width)
+    const layout = runsLayout(sequence, block), { words, valuesAt: data, runCount, n } = layout
     // Every value of the block an exact number (base and bound are): each run's slot by numbers, no pairs.
     const base = baseHigh * TWO_POW_32 + (baseLow >>> 0), numberSlot = slots.numberSlot
     const numeric = numberSlot !== undefined && Number.isSafeInteger(base) && Number.isSafeInteger(base + g * (2 ** width - 1))
     let start = 0
     for (let run = 0; run < runCount && start < to; run++) {
-      const end = run + 1 < runCount ? fieldAt(words, startsAt, run, positionWidth) : n
+      const end = runEnd(layout, run)
       if (end <= start || end > n) throw new Undecided()
       const lo = Math.max(start, from), hi = Math.min(end, to)
       if (lo < hi) {

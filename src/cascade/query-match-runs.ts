@@ -11,9 +11,9 @@ import type { SequenceView } from '../backend/backend.js'
 import { orSelection } from '../backend/bits.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
-import { bitsOf, bytesFor, fieldAt } from './bits.js'
+import { fieldAt } from './bits.js'
 import { Kind } from './constants.js'
-import { blockData } from './query-encodings.js'
+import { runEnd, runsLayout } from './query-encodings.js'
 
 const TWO_POW_32 = 4294967296
 
@@ -85,7 +85,7 @@ function matchRuns(
   selection: Int32Array | null, selected: number, out: Int32Array, at: number,
 ): number {
   const records = blocks.records, record = 6 * block
-  const width = (records[record] >>> 8) & 0xff, runCount = (records[record] >>> 16) + 1
+  const width = (records[record] >>> 8) & 0xff
   const base = records[record + 3] * TWO_POW_32 + (records[record + 2] >>> 0)
   const g = records[record + 5] * TWO_POW_32 + (records[record + 4] >>> 0)
   const span = g * (2 ** width - 1), top = base + span
@@ -95,20 +95,18 @@ function matchRuns(
   for (let range = 0; range < ranges.length; range += 2) {
     if (ranges[range] <= min && max <= ranges[range + 1]) return setValues(from, to, from, selection, selected, out, at)
   }
-  const n = Math.min(BLOCK_VALUES, blocks.count - (block << BLOCK_SHIFT))
-  const { words, data } = blockData(blocks, block)
-  const positionWidth = bitsOf(n - 1), startsAt = data + bytesFor(runCount * width)
+  const layout = runsLayout(blocks, block), { words, valuesAt, runCount, n } = layout
   // Run ends checked before any bit is set: a block that fails is decoded whole.
   for (let run = 0, start = 0; run < runCount; run++) {
-    const end = run + 1 < runCount ? fieldAt(words, startsAt, run, positionWidth) : n
+    const end = runEnd(layout, run)
     if (end <= start || end > n) return -1
     start = end
   }
   let matched = 0
   for (let run = 0, start = 0; run < runCount && start < to; run++) {
-    const end = run + 1 < runCount ? fieldAt(words, startsAt, run, positionWidth) : n
+    const end = runEnd(layout, run)
     const lo = Math.max(start, from), hi = Math.min(end, to)
-    if (lo < hi && inRanges(ranges, base + g * fieldAt(words, data, run, width))) matched += setValues(lo, hi, from, selection, selected, out, at)
+    if (lo < hi && inRanges(ranges, base + g * fieldAt(words, valuesAt, run, width))) matched += setValues(lo, hi, from, selection, selected, out, at)
     start = end
   }
   return matched

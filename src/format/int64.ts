@@ -53,6 +53,10 @@ export function numberToInt64(value: number): void {
   int64Result[1] = high
 }
 
+/** The int64 range as bigints. */
+export const MIN_INT64 = -(2n ** 63n)
+export const MAX_INT64 = 2n ** 63n - 1n
+
 /** The i64 as a bigint. */
 export function int64ToBigInt(low: number, high: number): bigint {
   return (BigInt(high) << 32n) | BigInt(low >>> 0)

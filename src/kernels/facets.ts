@@ -23,8 +23,8 @@ export interface TermCount {
 
 /**
  * A multi facet selects the values of its documents when at least 1 in this many documents are
- * selected; fewer are walked alone. Ad hoc crossovers on 1M documents: 3–10% for v1 values, under
- * 1% for v2 cascades, whose windows cost more to decode one at a time.
+ * selected; fewer are walked alone. Where the two paths crossed (docs/query.md); lower for v2
+ * cascades, whose windows cost more to decode one at a time.
  */
 const SELECT_VALUES_FROM = 20, SELECT_CASCADE_VALUES_FROM = 500
 

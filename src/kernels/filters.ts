@@ -26,7 +26,8 @@ type RawRanges = [bigint, bigint][]
 
 const bounds = new Int32Array(4)
 
-function boundsOf(lo: bigint, hi: bigint): Int32Array {
+/** [lo, hi] as matchRange's four words (one shared array: use it before the next call). */
+export function boundsOf(lo: bigint, hi: bigint): Int32Array {
   bigIntToInt64(lo)
   bounds[0] = int64Result[0]; bounds[1] = int64Result[1]
   bigIntToInt64(hi)

@@ -8,6 +8,7 @@
  */
 import type { ColumnType } from '../format/constants.js'
 import { parseIsoDateMillis } from '../format/iso-date.js'
+import { MAX_INT64, MIN_INT64 } from '../format/int64.js'
 import { float64ToSortableBits, sortableBitsToFloat64 } from '../format/sortable-bits.js'
 
 /** A raw i64 bound, taken as it is (doubles: SortableBits). */
@@ -18,8 +19,6 @@ export interface RawBound {
 /** A bound or edge as users give it. */
 export type NaturalValue = number | bigint | Date | boolean | string | RawBound
 
-const MIN_INT64 = -(2n ** 63n)
-const MAX_INT64 = 2n ** 63n - 1n
 const NEGATIVE_ZERO_RAW = float64ToSortableBits(-0)
 const POSITIVE_ZERO_RAW = 0n
 

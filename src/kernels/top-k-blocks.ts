@@ -7,17 +7,15 @@
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../format/constants.js'
-import { int64ToBigInt } from '../format/int64.js'
+import { int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
 import { fieldAt } from '../cascade/bits.js'
 import { EXCEPTION_GCD_FLAG, Kind } from '../cascade/constants.js'
-import { blockData } from '../cascade/query-encodings.js'
+import { blockData, patchedLayout } from '../cascade/query-encodings.js'
 import type { Column } from '../read/column.js'
 import { popcount } from '../backend/bits.js'
 import { anyBitInRange } from './layout.js'
 import { type BoundedHeap, isNaNRaw } from './top-k.js'
 
-const MAX_INT64 = 2n ** 63n - 1n
-const MIN_INT64 = -(2n ** 63n)
 const raw = new Int32Array(2 * BLOCK_VALUES)
 
 /** Values [lo, hi] as a block's bound on the side taken, unbounded when they leave the int64 range. */
@@ -45,10 +43,7 @@ function v2Bound(sequence: SequenceView, block: number, ascending: boolean): big
   const aux = int64ToBigInt(records[record + 4], records[record + 5])
   if (kind === Kind.runs) return fieldBound(base, aux, width, ascending)
   if (kind === Kind.dictionary) return fieldBound(base, aux, (param >>> 10) + 1, ascending)
-  if (kind === Kind.patched) {
-    const { words, data } = blockData(sequence, block)
-    return fieldBound(base, aux, width + fieldAt(words, data, 0, 8), ascending)
-  }
+  if (kind === Kind.patched) return fieldBound(base, aux, width + patchedLayout(sequence, block).highWidth, ascending)
   if (kind === Kind.frequent) {
     // Exceptions: aux + divisor × field (the divisor, a u64, first in the data when flagged).
     let divisor = 1n

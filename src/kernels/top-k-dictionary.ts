@@ -7,13 +7,12 @@
  */
 import type { ColumnsBackend, DictionaryCascade, SequenceView } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
-import { compareInt64, int64ToBigInt } from '../format/int64.js'
-import { infinities } from './aggregations.js'
+import { compareInt64, int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
+import { NEGATIVE_INFINITY_RAW, POSITIVE_INFINITY_RAW } from './aggregations.js'
+import { boundsOf } from './filters.js'
 import { isNaNRaw } from './top-k.js'
 
 const allCounts = new WeakMap<SequenceView, Uint32Array>()
-const MIN_INT64 = -(2n ** 63n)
-const MAX_INT64 = 2n ** 63n - 1n
 
 /** Selected values per code; every value's counts are the file's, kept with its codes. */
 function codeCounts(codes: SequenceView, n: number, backend: ColumnsBackend, selection: BitsetMemory | null): Uint32Array {
@@ -55,9 +54,8 @@ export function dictionaryCandidates(
   if (threshold < 0) return null
   // From the threshold to the end of the order (NaN excluded: it lies beyond ±Infinity's raws).
   const value = int64ToBigInt(raw[2 * threshold], raw[2 * threshold + 1])
-  const far = skipNaN ? int64ToBigInt(infinities[ascending ? 0 : 2], infinities[ascending ? 1 : 3]) : ascending ? MIN_INT64 : MAX_INT64
-  const [lo, hi] = ascending ? [far, value] : [value, far]
-  const bounds = new Int32Array([Number(BigInt.asIntN(32, lo)), Number(BigInt.asIntN(32, lo >> 32n)), Number(BigInt.asIntN(32, hi)), Number(BigInt.asIntN(32, hi >> 32n))])
+  const far = ascending ? (skipNaN ? NEGATIVE_INFINITY_RAW : MIN_INT64) : skipNaN ? POSITIVE_INFINITY_RAW : MAX_INT64
+  const bounds = ascending ? boundsOf(far, value) : boundsOf(value, far)
   const candidates = backend.query.allocateBitset(Math.max(1, (sequence.count + 31) >>> 5))
   try {
     backend.query.matchRange(sequence, 0, sequence.count, bounds, selection, 0, candidates, 0)

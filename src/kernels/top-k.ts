@@ -5,7 +5,7 @@
  * their documents, each once).
  */
 import type { ColumnsBackend } from '../backend/backend.js'
-import { compareInt64, int64Result, int64ToBigInt } from '../format/int64.js'
+import { compareInt64, int64Result, int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
 import type { Column } from '../read/column.js'
 import { expectType, filterOf } from './common.js'
 import type { DocSet } from './doc-set.js'
@@ -212,7 +212,7 @@ function documentsOfValues(column: Column, backend: ColumnsBackend, values: Floa
 /** The ranked ids, then (NaN values having been skipped) documents with only NaN values in id order, up to k. */
 function withNaNLast(column: Column, backend: ColumnsBackend, ranked: Float64Array, k: number, filter: DocSet | null): Uint32Array {
   if (!mayHoldNaN(column) || ranked.length >= Math.min(k, column.documentsWithValue)) return Uint32Array.from(ranked)
-  const withValue = rangeFilter(column, backend, { raw: -(2n ** 63n) }, { raw: 2n ** 63n - 1n }, filter)
+  const withValue = rangeFilter(column, backend, { raw: MIN_INT64 }, { raw: MAX_INT64 }, filter)
   const withNumber = rangeFilter(column, backend, { raw: NEGATIVE_INFINITY_RAW }, { raw: POSITIVE_INFINITY_RAW }, filter)
   try {
     withValue.andNot(withNumber)

@@ -53,16 +53,17 @@ const numberResult = new Float64Array(1)
 let runStart = 0
 let runCount = 0
 
-/** One column of a segment's columns file. */
 /**
- * A multi column's first values: their bits; or, when few values repeat a term of their document,
- * bits null and the repeats' value positions (ascending) and ordinals; or neither: every value is first.
+ * A multi column's first values: their bits (repeats null); or, when few values repeat a term of
+ * their document, bits null and the repeats' value positions (ascending) and ordinals (none when
+ * every value is first).
  */
 export interface FirstValues {
   readonly bits: BitsetMemory | null
   readonly repeats: { readonly positions: Uint32Array; readonly ordinals: Uint32Array } | null
 }
 
+/** One column of a segment's columns file. */
 export class Column {
   readonly name: string
   readonly type: ColumnType

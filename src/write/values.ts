@@ -4,11 +4,9 @@
  * stored inexactly. Errors name the field and the document.
  */
 import { InvalidInputError } from '../format/errors.js'
-import { bigIntToInt64, float64ToSortable, int64Result, numberToInt64, sortableFromIeeeWords } from '../format/int64.js'
+import { bigIntToInt64, float64ToSortable, int64Result, MAX_INT64, MIN_INT64, numberToInt64, sortableFromIeeeWords } from '../format/int64.js'
 import { parseIsoDateMillis } from '../format/iso-date.js'
 
-const MIN_INT64 = -(2n ** 63n)
-const MAX_INT64 = 2n ** 63n - 1n
 
 /** Raises the writer's error for a value of field in document. */
 export function invalidValue(field: string, document: number, problem: string): never {
