@@ -15,7 +15,7 @@
 // A DocSet is read as selection words, never expanded to values. Both
 // sequences are decoded by the existing entry points: v1 blocks (decodeRaw)
 // or v2 cascades (cascadeDecode). Mirrored by src/backend/ts/query-multi.ts.
-import { OK, SCRATCH } from './common'
+import { BLOCK_VALUES, OK, SCRATCH } from './common'
 import { decodeRaw } from './decode'
 import { cascadeDecode } from './cascade/index'
 import { orBits, valueRangeError } from './query-common'
@@ -27,7 +27,8 @@ const SELECTED_AT: usize = 8 * (CHUNK + 16)
 const HITS_AT: usize = SELECTED_AT + 256
 const MARKS_AT: usize = HITS_AT + 256
 const VALUES_AT: usize = MARKS_AT + 2 * CAP
-const TABLE_AT: usize = VALUES_AT + 8 * CAP
+// The value window holds CAP values and the block-aligned margins on both sides (valuesAt).
+const TABLE_AT: usize = VALUES_AT + 8 * (CAP + 2 * BLOCK_VALUES)
 /** Added to a status when the values (not the offsets) failed, so JS names the right sequence. */
 const FROM_VALUES: i32 = 16
 /** A chunk with at most 1 document in SPARSE selected: facets visit the selected documents alone. */
@@ -56,6 +57,49 @@ function decodeAny(records: usize, data: usize, first: u32, n: u32, out: usize):
   return records != 0 ? decodeRaw(records, data, 0, first, n, out) : cascadeDecode(data, first, n, out)
 }
 
+// The values decoded in this call: [windowStart, windowEnd) at the area's value window, whole
+// blocks. Windows asked for move forward, so the block a window ends in is the next one's first:
+// kept, it is decoded once, not twice in parts (a v2 dictionary's codes decode at half speed
+// when cut). Reset by each queryMulti call.
+let windowStart: u32 = 0, windowEnd: u32 = 0
+/** Where valuesAt placed the value asked for. */
+let windowAt: usize = 0
+
+// Mode 3's repeats (values not first of their ordinal in their document): how many, and the
+// first repeatRoom of them listed as (value index, ordinal) u32 pairs at repeatList.
+let repeats: u32 = 0, repeatRoom: u32 = 0
+let repeatList: usize = 0
+
+/**
+ * Values [at, at + m) (m ≤ CAP, at never below an earlier call's) decoded: read them from
+ * windowAt. The whole blocks holding them are decoded (those of `total` values), keeping the
+ * block of `at` when the window holds it. A decode that fails is redone for [at, at + m) alone,
+ * so no value outside it raises an error.
+ */
+function valuesAt(records: usize, data: usize, at: u32, m: u32, total: u32, values: usize): i32 {
+  if (at >= windowStart && at + m <= windowEnd) {
+    windowAt = values + (<usize>(at - windowStart) << 3)
+    return OK
+  }
+  const head = at & ~(BLOCK_VALUES - 1)
+  let end = min((at + m + BLOCK_VALUES - 1) & ~(BLOCK_VALUES - 1), total)
+  if (head >= windowStart && head < windowEnd) {
+    memory.copy(values, values + (<usize>(head - windowStart) << 3), <usize>(windowEnd - head) << 3)
+    windowStart = head
+  } else windowStart = windowEnd = head
+  const status = decodeAny(records, data, windowEnd, end - windowEnd, values + (<usize>(windowEnd - windowStart) << 3))
+  if (status != OK) {
+    windowStart = windowEnd = 0
+    const exact = decodeAny(records, data, at, m, values)
+    if (exact != OK) return exact
+    windowStart = at
+    end = at + m
+  }
+  windowEnd = end
+  windowAt = values + (<usize>(at - windowStart) << 3)
+  return OK
+}
+
 /**
  * Documents [from, to) of a multi column (from a multiple of 32). Offsets and values are each
  * (records, data), or (0, node) for a v2 cascade. sel: selection bitset (bit d - from selects
@@ -66,19 +110,26 @@ function decodeAny(records: usize, data: usize, first: u32, n: u32, out: usize):
  * >> 5 of out for every document word of the range: bit set for each selected document with a
  * matching value, others clear (out may be sel). Mode 2 (from = 0) sets bit v of out (a value
  * bitset, zeroed) for each value v of a selected document. Modes 1 and 2 decode no values.
- * Mode 3 (from = 0, sel = 0): mode 0's walk, setting bit v of out (a value bitset, zeroed) for
- * each value that is the first of its ordinal in its document instead of counting it.
+ * Mode 3 (from = 0, sel = 0): mode 0's walk, counting as it does and setting bit v of out (a
+ * value bitset, zeroed) for each value that is the first of its ordinal in its document; the
+ * others (repeats) are listed as (v, ordinal) u32 pairs after the stamps, up to u32 scratch+0 of
+ * them, and their number goes to scratch+0.
+ * total: the values sequence's count (windows decode whole blocks up to it).
  * Status 0; 1, 5 or 6 from a decode (+16 when decoding values); 4: the first ordinal of a
  * selected document outside [0, n) (scratch: value index, raw at +8).
  */
 export function queryMulti(
   offRecords: usize, offData: usize, valRecords: usize, valData: usize, from: u32, to: u32,
-  sel: usize, out: usize, area: usize, n: u32, mode: u32,
+  sel: usize, out: usize, area: usize, n: u32, mode: u32, total: u32,
 ): i32 {
   const offsets = area, selected = area + SELECTED_AT, hits = area + HITS_AT, marks = area + MARKS_AT
   const values = area + VALUES_AT, table = area + TABLE_AT, stamps = table + (<usize>n << 2)
   const valueBits = <usize>load<u32>(SCRATCH)
   if (mode == 0 || mode == 3) memory.fill(table, 0, <usize>n << 3)
+  windowStart = windowEnd = 0
+  repeats = 0
+  repeatRoom = mode == 3 ? load<u32>(SCRATCH) : 0
+  repeatList = stamps + (<usize>n << 2)
   for (let start = from; start < to; start += CHUNK) {
     const count = min(CHUNK, to - start)
     const words = (count + 31) >>> 5
@@ -95,13 +146,13 @@ export function queryMulti(
       if (status != OK) return status
       // Few selected documents (at most 1 in SPARSE): a facet visits theirs alone.
       if (mode == 0 && chosen * SPARSE <= count) {
-        status = facetSelected(offsets, count, words, start, selected, valRecords, valData, values, table, stamps, n)
+        status = facetSelected(offsets, count, words, start, selected, valRecords, valData, values, total, table, stamps, n)
         if (status != OK) return status
         continue
       }
       // Documents with one value each (offsets a line of step 1): the single-valued path, no walk.
       if (oneEach(offsets, count)) {
-        status = lineChunk(offsets, count, words, selected, valueBits, outWords, out, valRecords, valData, values, table, n, mode)
+        status = lineChunk(offsets, count, words, selected, valueBits, outWords, out, valRecords, valData, values, total, table, n, mode)
         if (status != OK) return status
         continue
       }
@@ -120,8 +171,9 @@ export function queryMulti(
       let marked: u32 = 0, d: u32 = 0
       for (let at = <u32>load<i64>(offsets); at < end; at += CAP) {
         const m = min(CAP, end - at)
-        status = decodeAny(valRecords, valData, at, m, values)
+        status = valuesAt(valRecords, valData, at, m, total, values)
         if (status != OK) return status + FROM_VALUES
+        const window = windowAt
         memory.fill(marks, 0, <usize>m << 1)
         while (marked < count) {
           const e = <u32>load<i64>(offsets + (<usize>(marked + 1) << 3))
@@ -130,21 +182,23 @@ export function queryMulti(
           store<u16>(mark, load<u16>(mark) + 1)
           marked++
         }
+        if (mode == 3) {
+          const bad = markWindow(window, marks, m, at, start, d, stamps, table, n, out)
+          if (bad != NONE) return valueRangeError(bad, load<i64>(window + (<usize>(bad - at) << 3)))
+          d = markedDocument
+          continue
+        }
         for (let i: u32 = 0; i < m; i++) {
           d += load<u16>(marks + (<usize>i << 1))
           // The document's selection bit: unselected documents count nothing and raise no error.
           const bit = (load<u32>(selected + (<usize>(d >>> 5) << 2)) >>> (d & 31)) & 1
           const v = at + i
-          const x = load<i64>(values + (<usize>i << 3))
+          const x = load<i64>(window + (<usize>i << 3))
           if (<u64>x >= <u64>n) {
             if (bit != 0) return valueRangeError(v, x)
             continue
           }
-          const first = firstIn(stamps, x, start + d + 1)
-          if (mode == 3) {
-            const o = out + (<usize>(v >>> 5) << 2)
-            store<u32>(o, load<u32>(o) | (first << (v & 31)))
-          } else count1(table, x, bit & first)
+          count1(table, x, bit & firstIn(stamps, x, start + d + 1))
         }
       }
     } else if (mode == 1) {
@@ -152,7 +206,49 @@ export function queryMulti(
       memory.fill(outWords, 0, <usize>words << 2)
     }
   }
+  if (mode == 3) store<u32>(SCRATCH, repeats)
   return OK
+}
+
+const NONE: u32 = 0xFFFF_FFFF
+/** The document markWindow's walk reached (its `d` at the window's end). */
+let markedDocument: u32 = 0
+
+/**
+ * Mode 3 over a window of m values from `at` (the document at hand d, marks as the walk's):
+ * mode 0's count of every value first of its ordinal in its document, its bit set in out (32 at
+ * a time), and the others listed (repeats). Every document is selected, so no selection is read.
+ * Returns the index of the first value outside [0, n), else NONE.
+ */
+function markWindow(
+  window: usize, marks: usize, m: u32, at: u32, start: u32, d: u32, stamps: usize, table: usize, n: u32, out: usize,
+): u32 {
+  // Word by word of out: the values of [at, at + m) in word w, their bits or-ed in at once.
+  for (let v = at, stop = at + m; v < stop;) {
+    const wordEnd = min((v | 31) + 1, stop)
+    let acc: u32 = 0
+    for (; v < wordEnd; v++) {
+      const i = v - at
+      d += load<u16>(marks + (<usize>i << 1))
+      const x = load<i64>(window + (<usize>i << 3))
+      if (<u64>x >= <u64>n) return v
+      const first = firstIn(stamps, x, start + d + 1)
+      count1(table, x, first)
+      acc |= first << (v & 31)
+      if (first == 0) {
+        // A repeat (about 1 value in 100 with tags): listed while the list has room.
+        if (repeats < repeatRoom) {
+          store<u32>(repeatList + (<usize>repeats << 3), v)
+          store<u32>(repeatList + (<usize>repeats << 3), <u32>x, 4)
+        }
+        repeats++
+      }
+    }
+    const o = out + (<usize>((v - 1) >>> 5) << 2)
+    store<u32>(o, load<u32>(o) | acc)
+  }
+  markedDocument = d
+  return NONE
 }
 
 /** Whether document j of the chunk holds value off[0] + j alone, for every j: its offsets step by 1. */
@@ -177,7 +273,7 @@ function oneEach(offsets: usize, count: u32): bool {
  */
 function lineChunk(
   offsets: usize, count: u32, words: u32, selected: usize, valueBits: usize, outWords: usize, out: usize,
-  valRecords: usize, valData: usize, values: usize, table: usize, n: u32, mode: u32,
+  valRecords: usize, valData: usize, values: usize, total: u32, table: usize, n: u32, mode: u32,
 ): i32 {
   const first = <u32>load<i64>(offsets)
   if (mode == 1 || mode == 2) {
@@ -189,17 +285,18 @@ function lineChunk(
     }
     return OK
   }
-  const status = decodeAny(valRecords, valData, first, count, values)
+  const status = valuesAt(valRecords, valData, first, count, total, values)
   if (status != OK) return status + FROM_VALUES
+  const window = windowAt
   for (let j: u32 = 0; j < count; j++) {
     const bit = (load<u32>(selected + (<usize>(j >>> 5) << 2)) >>> (j & 31)) & 1
-    const x = load<i64>(values + (<usize>j << 3))
+    const x = load<i64>(window + (<usize>j << 3))
     if (<u64>x >= <u64>n) {
       if (bit != 0) return valueRangeError(first + j, x)
       continue
     }
     if (mode == 3) orBits(out, first + j, 1)
-    else count1(table, x, bit)
+    count1(table, x, bit)
   }
   return OK
 }
@@ -281,15 +378,13 @@ function walkDocuments(offsets: usize, count: u32, valueBits: usize, hits: usize
 /**
  * Mode 0 over a chunk with few selected documents: each one's values counted as the walk
  * with marks counts them (a stamp per ordinal), the values decoded in windows of CAP from the
- * first one a selected document needs, so runs of unselected documents are not walked.
+ * first one a selected document needs (valuesAt), so runs of unselected documents are not walked.
  */
 function facetSelected(
   offsets: usize, count: u32, words: u32, start: u32, selected: usize, valRecords: usize, valData: usize, values: usize,
-  table: usize, stamps: usize, n: u32,
+  total: u32, table: usize, stamps: usize, n: u32,
 ): i32 {
   const chunkEnd = <u32>load<i64>(offsets + (<usize>count << 3))
-  // Values [windowStart, windowEnd) are decoded at `values`.
-  let windowStart: u32 = 0, windowEnd: u32 = 0
   for (let w: u32 = 0; w < words; w++) {
     let bits = load<u32>(selected + (<usize>w << 2))
     while (bits != 0) {
@@ -298,12 +393,11 @@ function facetSelected(
       const first = <u32>load<i64>(offsets + (<usize>j << 3)), end = <u32>load<i64>(offsets + (<usize>(j + 1) << 3))
       const mine = start + j + 1
       for (let v = first; v < end; v++) {
-        if (v >= windowEnd) {
-          windowStart = v
-          windowEnd = v + min(CAP, chunkEnd - v)
-          const status = decodeAny(valRecords, valData, v, windowEnd - v, values)
+        if (v < windowStart || v >= windowEnd) {
+          const status = valuesAt(valRecords, valData, v, min(CAP, chunkEnd - v), total, values)
           if (status != OK) return status + FROM_VALUES
         }
+        // The window holds [windowStart, windowEnd) from `values`.
         const x = load<i64>(values + (<usize>(v - windowStart) << 3))
         if (<u64>x >= <u64>n) return valueRangeError(v, x)
         count1(table, x, firstIn(stamps, x, mine))

@@ -11,6 +11,7 @@ import type { SequenceView } from '../src/backend/backend.js'
 import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
 import { createValueBuffer, type ValueArrayKind } from '../src/read/buffers.js'
 import type { Column } from '../src/read/column.js'
+import { DocSet } from '../src/kernels/doc-set.js'
 import { openColumns } from '../src/read/open.js'
 import type { ColumnsReader } from '../src/read/reader.js'
 import {
@@ -19,6 +20,7 @@ import {
 import { attempt, Duel, duelColumn, picker, sameOutcome } from './helpers/duel.js'
 import { fixChecksum } from './helpers/file-surgery.js'
 import { seededRandom } from './helpers/random.js'
+import { flushColumns } from '../src/write/columns-writer.js'
 
 const FILE_NAME = 'cascade.oixk'
 const available = wasmUnavailableReason() === null
@@ -233,6 +235,35 @@ describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backe
       const message = `${FILE_NAME}: ${label}: value ${index} has dictionary code ${code}, beyond its ${k} entries`
       for (const read of readsAt(index)) expectSameError(bytes, name, read, message)
       duelCorrupt(bytes, name)
+    }
+  })
+
+  it('a multi facet decodes whole value blocks, yet a bad index outside the values it reads raises nothing', () => {
+    // 3 values a document: document d holds values 3d to 3d + 2, three terms a stretch of 100 documents.
+    const random = seededRandom(52)
+    const terms = Array.from({ length: 1000 }, (_, t) => `t${String(t).padStart(3, '0')}`)
+    const docs = Array.from({ length: 3000 }, (_, d) => ({ t: [0, 1, 2].map(() => terms[(Math.floor(d / 100) * 37 + 331 * Math.floor(random() * 3)) % 1000]) }))
+    const bytes = flushColumns({ fields: [{ name: 't', type: 'keyword', facet: true, multi: true }] }, docs, { format: 2 })!
+    // Value 1,024 + 333 (document 452's second) in block 1, a dictionary block of 12 entries.
+    const reader = openColumns(bytes, { backend: 'ts' })
+    const block = blockOf(reader.getColumn('t')!.values, 1)
+    const k = (block.param & 1023) + 1, entryWidth = (block.param >>> 10) + 1
+    expect([block.kind, k, block.width]).toEqual([3, 12, 4])
+    setField(bytes, block.data + Math.ceil((k * entryWidth) / 8), 333, block.width, 15)
+    reader.close()
+    fixChecksum(bytes)
+    const message = `${FILE_NAME}: values of field "t": block 1 has dictionary index 15, beyond its 12 entries`
+    // Document 500 (values 1,500 to 1,502, later in block 1) alone: what it reads starts after the bad index.
+    const used = [...new Set(docs.flatMap(({ t }) => t))].sort()
+    const expected = new Uint32Array(used.length)
+    for (const term of new Set(docs[500].t)) expected[used.indexOf(term)]++
+    for (const backend of ['ts', 'wasm'] as const) {
+      const corrupt = openColumns(bytes, { backend, fileName: FILE_NAME })
+      const column = corrupt.getColumn('t')!
+      expect(Array.from(column.facetCounts(DocSet.fromDocuments(corrupt, [500]))), backend).toEqual(Array.from(expected))
+      expect(attempt(() => column.facetCounts(DocSet.fromDocuments(corrupt, [452]))), backend).toEqual({ ok: false, kind: 'CorruptIndexException', message })
+      expect(attempt(() => column.facetCounts()), backend).toEqual({ ok: false, kind: 'CorruptIndexException', message })
+      corrupt.close()
     }
   })
 

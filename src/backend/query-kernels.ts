@@ -162,10 +162,16 @@ export interface QueryKernels {
     test: BitsetMemory | null, out: BitsetMemory,
   ): void
   /**
-   * countDistinct's walk over documents [0, to), none left out, marking instead of counting: sets
-   * bit v of out (a value bitset, zeroed) for each value that is the first of its ordinal in its
-   * document, so that countValues over those bits gives countDistinct's counts. n: the ordinal
-   * limit; an ordinal outside [0, n) raises countDistinct's error at the same value.
+   * countDistinct's walk over documents [0, to), none left out, marking as it counts: adds
+   * countDistinct's counts to `counts` (its length is the ordinal limit n; an ordinal outside
+   * [0, n) raises countDistinct's error at the same value), sets bit v of out (a value bitset,
+   * zeroed) for each value that is the first of its ordinal in its document, so that countValues
+   * over those bits gives the same counts, and lists the other values (repeats) in order, their
+   * value indexes in positions and ordinals in ordinals, as many as those have room for.
+   * Returns the number of repeats.
    */
-  markFirstValues(offsets: SequenceView, values: SequenceView, to: number, n: number, out: BitsetMemory): void
+  markFirstValues(
+    offsets: SequenceView, values: SequenceView, to: number, out: BitsetMemory, counts: Uint32Array,
+    positions: Uint32Array, ordinals: Uint32Array,
+  ): number
 }

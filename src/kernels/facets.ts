@@ -8,7 +8,6 @@
 import type { ColumnsBackend } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import type { Column, FirstValues } from '../read/column.js'
-import { int64Result } from '../format/int64.js'
 import { expectType, filterOf } from './common.js'
 import type { DocSet } from './doc-set.js'
 import { releaseSelection, selectValues } from './layout.js'
@@ -35,32 +34,35 @@ const REPEAT_LIST_FROM = 64
  * The multi column's first values (see Column.firstValues), marked on first use: the bits, or,
  * when few values repeat a term of their document, the repeats' positions and ordinals (a facet
  * then counts every value and takes the repeats back). `backend` is the column's own (Column
- * passes it), which holds the kept bits.
+ * passes it), which holds the kept bits. The walk that marks them counts every document's terms:
+ * into `counts` when given (the first facet over every document needs no other pass).
  */
-function firstValues(column: Column, backend: ColumnsBackend, limit: number): FirstValues {
-  if (column.firstValues !== null) return column.firstValues
+function firstValues(column: Column, backend: ColumnsBackend, limit: number, counts: Uint32Array | null): FirstValues {
+  if (column.firstValues !== null) {
+    if (counts !== null) countFirstValues(column, backend, column.firstValues, counts)
+    return column.firstValues
+  }
   const total = column.totalValueCount
   const bits = backend.query.allocateBitset(Math.max(1, (total + 31) >>> 5))
+  // Room for the repeats the list form keeps; more, and the bits are kept instead.
+  const room = Math.floor(total / REPEAT_LIST_FROM)
+  const positions = new Uint32Array(room), ordinals = new Uint32Array(room)
+  let repeatCount: number
   try {
-    backend.query.markFirstValues(column.offsets!, column.values, column.maxDoc, limit, bits)
+    repeatCount = backend.query.markFirstValues(column.offsets!, column.values, column.maxDoc, bits, counts ?? new Uint32Array(limit), positions, ordinals)
   } catch (error) {
     bits.release()
     throw error
   }
-  const repeatCount = total - backend.query.countBits(bits)
-  if (repeatCount * REPEAT_LIST_FROM > total) return (column.firstValues = { bits, repeats: null })
-  const positions = new Uint32Array(repeatCount), ordinals = new Uint32Array(repeatCount)
-  const words = bits.words
-  let next = 0
-  for (let word = 0; next < repeatCount; word++) {
-    for (let clear = ~words[word]; clear !== 0 && next < repeatCount; clear &= clear - 1) positions[next++] = (word << 5) + (31 - Math.clz32(clear & -clear))
-  }
+  if (repeatCount > room) return (column.firstValues = { bits, repeats: null })
   bits.release()
-  for (let index = 0; index < repeatCount; index++) {
-    backend.getRaw(column.values, positions[index])
-    ordinals[index] = int64Result[0]
-  }
-  return (column.firstValues = { bits: null, repeats: { positions, ordinals } })
+  return (column.firstValues = { bits: null, repeats: { positions: positions.slice(0, repeatCount), ordinals: ordinals.slice(0, repeatCount) } })
+}
+
+/** Every document's counts from kept first values: each value counted, less the repeats, or the first values' bits counted. */
+function countFirstValues(column: Column, backend: ColumnsBackend, first: FirstValues, counts: Uint32Array): void {
+  backend.query.countValues(column.values, 0, column.totalValueCount, first.bits, 0, counts)
+  takeRepeats(first, null, counts)
 }
 
 /** Takes back the repeats (those selected, with a value selection) counted with every value. */
@@ -88,15 +90,13 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
     // by one walk the first time and kept (a value bitset, or a list of the few repeats) while the
     // reader is open.
     if (filter === null) {
-      const first = firstValues(column, backend, limit)
-      backend.query.countValues(column.values, 0, column.totalValueCount, first.bits, 0, counts)
-      takeRepeats(first, null, counts)
+      firstValues(column, backend, limit, counts)
       return counts
     }
     // Many selected documents: their values as a selection (a step per selected document), and
     // those of them first of their term counted as a single-valued column's are. Few: walked alone.
     if (filter.count() * (column.values.cascade === null ? SELECT_VALUES_FROM : SELECT_CASCADE_VALUES_FROM) >= column.maxDoc) {
-      const first = firstValues(column, backend, limit)
+      const first = firstValues(column, backend, limit, null)
       const selected = selectValues(column, backend, filter)
       try {
         if (first.bits !== null) backend.query.combineBits(selected.selection!, first.bits, 'and')

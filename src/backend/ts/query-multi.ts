@@ -27,12 +27,34 @@ const selected = new Int32Array(32)
 const hits = new Int32Array(32)
 let stamps = new Int32Array(0)
 
+/** markFirstValues' repeats: value indexes and ordinals listed while they have room, and how many there are. */
+export interface RepeatList {
+  positions: Uint32Array
+  ordinals: Uint32Array
+  count: number
+}
+
+/** Where the walk lists repeats (markFirstValues), else null. */
+let repeatList: RepeatList | null = null
+
 /**
  * QueryKernels.countDistinct (task: the counts) and matchAny (task: a value bitset or
  * null, and out): one walk, as assembly/query-multi.ts's queryMulti. Counts and out together
- * (markFirstValues; docs null): the counts give the ordinal limit, out gets the first values.
+ * (markFirstValues; docs null): counted, out gets the first values and `repeats` the others.
  */
 export function walkMulti(
+  offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null,
+  task: Uint32Array | BitsetMemory | null, out: BitsetMemory | null, repeats: RepeatList | null = null,
+): void {
+  repeatList = repeats
+  try {
+    walk(offsets, values, from, to, docs, task, out)
+  } finally {
+    repeatList = null
+  }
+}
+
+function walk(
   offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null,
   task: Uint32Array | BitsetMemory | null, out: BitsetMemory | null,
 ): void {
@@ -93,8 +115,11 @@ export function walkMulti(
           continue
         }
         const first = firstIn(low, start + d + 1)
-        if (output !== null) output[v >>> 5] |= first << (v & 31)
-        else counts![low] += bit & first
+        counts![low] += bit & first
+        if (output !== null) {
+          output[v >>> 5] |= first << (v & 31)
+          if (first === 0) listRepeat(v, low)
+        }
       }
     }
   }
@@ -135,7 +160,7 @@ function lineChunk(
       continue
     }
     if (output !== null) output[(first + j) >>> 5] |= 1 << ((first + j) & 31)
-    else counts[low] += bit
+    counts[low] += bit
   }
 }
 
@@ -273,4 +298,14 @@ function selectRuns(count: number, chosen: number, out: Int32Array): void {
       markRange(out, offsetWords[2 * j] >>> 0, offsetWords[2 * j + 2] >>> 0, dense)
     }
   }
+}
+
+/** A repeat (value v, ordinal) listed while the list has room, and counted. */
+function listRepeat(v: number, ordinal: number): void {
+  const list = repeatList!
+  if (list.count < list.positions.length && list.count < list.ordinals.length) {
+    list.positions[list.count] = v
+    list.ordinals[list.count] = ordinal
+  }
+  list.count++
 }

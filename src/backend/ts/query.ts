@@ -44,5 +44,9 @@ export const typeScriptQueryKernels: QueryKernels = {
   histogram,
   countDistinct: (offsets, values, from, to, docs, counts) => walkMulti(offsets, values, from, to, docs, counts, null),
   matchAny: walkMulti,
-  markFirstValues: (offsets, values, to, n, out) => walkMulti(offsets, values, 0, to, null, new Uint32Array(n), out),
+  markFirstValues(offsets, values, to, out, counts, positions, ordinals) {
+    const repeats = { positions, ordinals, count: 0 }
+    walkMulti(offsets, values, 0, to, null, counts, out, repeats)
+    return repeats.count
+  },
 }

@@ -25,7 +25,7 @@ const OPERATIONS = { and: 0, or: 1, andNot: 2 } as const
 /** Bytes after a bitset's last word: the kernels touch words with unaligned 8-byte accesses. */
 const BITSET_SLACK = 16
 /** queryMulti's work area before its table: chunk offsets and the value window (assembly/query-multi.ts). */
-const MULTI_TABLE = 8 * 1040 + 512 + 2 * 8192 + 8 * 8192
+const MULTI_TABLE = 8 * 1040 + 512 + 2 * 8192 + 8 * (8192 + 2048)
 
 /** Regions of bitsets dropped without release(): freed when collected. */
 const forgottenBitsets = new FinalizationRegistry<{ runtime: WasmRuntime; address: number }>(({ runtime, address }) => {
@@ -107,14 +107,14 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
   /** queryMulti (mode 0 facet, 1 value bits to documents, 2 documents to value bits, 3 first values); +16 in a status: the values failed. */
   function multi(
     offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null, out: BitsetMemory | null,
-    mode: number, n: number,
+    mode: number, n: number, listBytes = 0,
   ): number {
-    const at = area(MULTI_TABLE + 8 * n)
+    const at = area(MULTI_TABLE + 8 * n + listBytes)
     const place = (sequence: SequenceView): [number, number] => {
       const file = sequence.file.address
       return sequence.cascade === null ? [file + sequence.recordsStart, file + sequence.dataStart] : [0, file + sequence.cascade.start]
     }
-    const status = kernels.queryMulti(...place(offsets), ...place(values), from, to, selectionAddress(docs), selectionAddress(out), at, n, mode)
+    const status = kernels.queryMulti(...place(offsets), ...place(values), from, to, selectionAddress(docs), selectionAddress(out), at, n, mode, values.count)
     if (status !== 0) failed(status & 15, status & 16 || status === VALUE_RANGE_ERROR ? values : offsets, n)
     return at + MULTI_TABLE
   }
@@ -130,8 +130,19 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
       multi(offsets, values, from, to, docs, out, test === null ? 2 : 1, 0)
     },
 
-    markFirstValues(offsets, values, to, n, out) {
-      multi(offsets, values, 0, to, null, out, 3, n)
+    markFirstValues(offsets, values, to, out, counts, positions, ordinals) {
+      const n = counts.length, room = Math.min(positions.length, ordinals.length)
+      runtime.words[scratchWord] = room
+      const at = multi(offsets, values, 0, to, null, out, 3, n, 8 * room) >>> 2
+      const words = runtime.words
+      for (let value = 0; value < n; value++) counts[value] += words[at + value] >>> 0
+      const repeats = words[scratchWord] >>> 0
+      // The list after the counts and the stamps: (value index, ordinal) pairs.
+      for (let index = 0, pair = at + 2 * n; index < Math.min(repeats, room); index++, pair += 2) {
+        positions[index] = words[pair]
+        ordinals[index] = words[pair + 1]
+      }
+      return repeats
     },
 
     allocateBitset(wordCount: number): BitsetMemory {

@@ -57,7 +57,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
   ): number
   queryMulti(
     offsetRecords: number, offsetData: number, valueRecords: number, valueData: number, from: number, to: number,
-    selection: number, out: number, area: number, n: number, mode: number,
+    selection: number, out: number, area: number, n: number, mode: number, total: number,
   ): number
   bitsetCount(address: number, words: number): number
   bitsetCombine(target: number, other: number, words: number, operation: number): void
