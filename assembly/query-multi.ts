@@ -169,11 +169,25 @@ export function queryMulti(
       // the window, and `d` (the document of the value at hand) carries from window to window.
       const end = <u32>load<i64>(offsets + (<usize>count << 3))
       let marked: u32 = 0, d: u32 = 0
+      markedStart = <u32>load<i64>(offsets)
       for (let at = <u32>load<i64>(offsets); at < end; at += CAP) {
         const m = min(CAP, end - at)
         status = valuesAt(valRecords, valData, at, m, total, values)
         if (status != OK) return status + FROM_VALUES
         const window = windowAt
+        if (mode == 3) {
+          // Flags where a document starts (idempotent stores), and the walk's document start s carried on.
+          memory.fill(marks, 0, m)
+          while (marked < count) {
+            const e = <u32>load<i64>(offsets + (<usize>(marked + 1) << 3))
+            if (e >= at + m) break
+            store<u8>(marks + (e - at), 1)
+            marked++
+          }
+          const bad = markWindow(window, marks, m, at, markedStart, stamps, table, n, out)
+          if (bad != NONE) return valueRangeError(bad, load<i64>(window + (<usize>(bad - at) << 3)))
+          continue
+        }
         memory.fill(marks, 0, <usize>m << 1)
         while (marked < count) {
           const e = <u32>load<i64>(offsets + (<usize>(marked + 1) << 3))
@@ -181,12 +195,6 @@ export function queryMulti(
           const mark = marks + (<usize>(e - at) << 1)
           store<u16>(mark, load<u16>(mark) + 1)
           marked++
-        }
-        if (mode == 3) {
-          const bad = markWindow(window, marks, m, at, start, d, stamps, table, n, out)
-          if (bad != NONE) return valueRangeError(bad, load<i64>(window + (<usize>(bad - at) << 3)))
-          d = markedDocument
-          continue
         }
         for (let i: u32 = 0; i < m; i++) {
           d += load<u16>(marks + (<usize>i << 1))
@@ -211,28 +219,30 @@ export function queryMulti(
 }
 
 const NONE: u32 = 0xFFFF_FFFF
-/** The document markWindow's walk reached (its `d` at the window's end). */
-let markedDocument: u32 = 0
+/** The first value of the document markWindow's walk reached. */
+let markedStart: u32 = 0
 
 /**
- * Mode 3 over a window of m values from `at` (the document at hand d, marks as the walk's):
- * mode 0's count of every value first of its ordinal in its document, its bit set in out (32 at
- * a time), and the others listed (repeats). Every document is selected, so no selection is read.
- * Returns the index of the first value outside [0, n), else NONE.
+ * Mode 3 over a window of m values from `at`: starts[i] is 1 where a document starts at value
+ * at + i, s the first value of the document at hand. A value is first of its ordinal in its
+ * document when the ordinal's stamp (its last value + 1, 0 for none yet) is at most s: counted
+ * as mode 0 counts, its bit set in out (32 at a time); the others are listed (repeats). Every
+ * document is selected, so no selection is read. Returns the index of the first value outside
+ * [0, n), else NONE.
  */
-function markWindow(
-  window: usize, marks: usize, m: u32, at: u32, start: u32, d: u32, stamps: usize, table: usize, n: u32, out: usize,
-): u32 {
+function markWindow(window: usize, starts: usize, m: u32, at: u32, s: u32, stamps: usize, table: usize, n: u32, out: usize): u32 {
   // Word by word of out: the values of [at, at + m) in word w, their bits or-ed in at once.
   for (let v = at, stop = at + m; v < stop;) {
     const wordEnd = min((v | 31) + 1, stop)
     let acc: u32 = 0
     for (; v < wordEnd; v++) {
       const i = v - at
-      d += load<u16>(marks + (<usize>i << 1))
+      s = select(v, s, load<u8>(starts + i) != 0)
       const x = load<i64>(window + (<usize>i << 3))
       if (<u64>x >= <u64>n) return v
-      const first = firstIn(stamps, x, start + d + 1)
+      const stamp = stamps + (<usize>x << 2)
+      const first = <u32>(load<u32>(stamp) <= s)
+      store<u32>(stamp, v + 1)
       count1(table, x, first)
       acc |= first << (v & 31)
       if (first == 0) {
@@ -247,7 +257,7 @@ function markWindow(
     const o = out + (<usize>((v - 1) >>> 5) << 2)
     store<u32>(o, load<u32>(o) | acc)
   }
-  markedDocument = d
+  markedStart = s
   return NONE
 }
 
