@@ -27,8 +27,9 @@ const SELECTED_AT: usize = 8 * (CHUNK + 16)
 const HITS_AT: usize = SELECTED_AT + 256
 const MARKS_AT: usize = HITS_AT + 256
 const VALUES_AT: usize = MARKS_AT + 2 * CAP
-// The value window holds CAP values and the block-aligned margins on both sides (valuesAt).
-const TABLE_AT: usize = VALUES_AT + 8 * (CAP + 2 * BLOCK_VALUES)
+/** Values the value window holds: CAP and the block-aligned margins on both sides (valuesAt). */
+const WINDOW_VALUES: u32 = CAP + 2 * BLOCK_VALUES
+const TABLE_AT: usize = VALUES_AT + 8 * <usize>WINDOW_VALUES
 /** Added to a status when the values (not the offsets) failed, so JS names the right sequence. */
 const FROM_VALUES: i32 = 16
 /** A chunk with at most 1 document in SPARSE selected: facets visit the selected documents alone. */
@@ -72,8 +73,8 @@ let repeatList: usize = 0
 
 /**
  * Values [at, at + m) (m ≤ CAP, at never below an earlier call's) decoded: read them from
- * windowAt. The whole blocks holding them are decoded (those of `total` values), keeping the
- * block of `at` when the window holds it. A decode that fails is redone for [at, at + m) alone,
+ * windowAt. The whole blocks holding them are decoded (those of `total` values) after those the
+ * window holds from the block of `at` on. A decode that fails is redone for [at, at + m) alone,
  * so no value outside it raises an error.
  */
 function valuesAt(records: usize, data: usize, at: u32, m: u32, total: u32, values: usize): i32 {
@@ -84,8 +85,11 @@ function valuesAt(records: usize, data: usize, at: u32, m: u32, total: u32, valu
   const head = at & ~(BLOCK_VALUES - 1)
   let end = min((at + m + BLOCK_VALUES - 1) & ~(BLOCK_VALUES - 1), total)
   if (head >= windowStart && head < windowEnd) {
-    memory.copy(values, values + (<usize>(head - windowStart) << 3), <usize>(windowEnd - head) << 3)
-    windowStart = head
+    // The window grows until the buffer is full, then keeps the block of `at` at its front.
+    if (end - windowStart > WINDOW_VALUES) {
+      memory.copy(values, values + (<usize>(head - windowStart) << 3), <usize>(windowEnd - head) << 3)
+      windowStart = head
+    }
   } else windowStart = windowEnd = head
   const status = decodeAny(records, data, windowEnd, end - windowEnd, values + (<usize>(windowEnd - windowStart) << 3))
   if (status != OK) {
