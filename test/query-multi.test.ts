@@ -194,6 +194,10 @@ describe('multi-valued kernels: a corrupt ordinal', () => {
       const reader = openColumns(bytes, { backend, fileName: 'bad.oixk' })
       const column = reader.getColumn('t')!
       expect(thrown(() => column.facetCounts()), backend).toBe(expected)
+      // Counts given are cleared, and nothing walked before the bad ordinal is left in them.
+      const counts = new Uint32Array(50).fill(9)
+      expect(thrown(() => column.facetCounts(undefined, counts)), backend).toBe(expected)
+      expect(Array.from(counts), backend).toEqual(new Array(50).fill(0))
       // Value 2,000 belongs to document 666 (3 values each): a DocSet without it reads no bad ordinal.
       const others = DocSet.fromDocuments(reader, [0, 665, 667, 1099])
       expect(thrown(() => column.facetCounts(others)), backend).toBe('none')

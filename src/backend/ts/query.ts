@@ -45,8 +45,10 @@ export const typeScriptQueryKernels: QueryKernels = {
   countDistinct: (offsets, values, from, to, docs, counts) => walkMulti(offsets, values, from, to, docs, counts, null),
   matchAny: walkMulti,
   markFirstValues(offsets, values, to, out, counts, positions, ordinals) {
-    const repeats = { positions, ordinals, count: 0 }
-    walkMulti(offsets, values, 0, to, null, counts, out, repeats)
+    // Counted apart and added once the walk is through: a corrupt value leaves counts as they were (as WebAssembly's table does).
+    const repeats = { positions, ordinals, count: 0 }, walked = new Uint32Array(counts.length)
+    walkMulti(offsets, values, 0, to, null, walked, out, repeats)
+    for (let value = 0; value < counts.length; value++) counts[value] += walked[value]
     return repeats.count
   },
 }
