@@ -15,6 +15,8 @@ import { seededRandom } from './helpers/random.js'
 import type { ColumnsBackend, SequenceView } from '../src/backend/backend.js'
 import type { QueryKernels } from '../src/backend/query-kernels.js'
 import { createCodeMatcher } from '../src/cascade/query-match-codes.js'
+import { matchRunBlocks } from '../src/cascade/query-match-runs.js'
+import { boundsOf } from '../src/kernels/filters.js'
 import { blockBounds } from '../src/kernels/top-k-blocks.js'
 
 const BACKENDS = wasmUnavailableReason() === null ? (['ts', 'wasm'] as const) : (['ts'] as const)
@@ -348,5 +350,69 @@ describe('code filters from patched low fields', () => {
     expect(matched).toBe(5000)
     expect(decoded.reduce((sum, [, n]) => sum + n, 0)).toBe(5000)
     expect(decoded[0][0]).toBe(100)
+  })
+})
+
+describe('range filters over run blocks, matched run by run (query-match-runs.ts)', () => {
+  /** The run column's values, its blocks, its kernels, and a matcher that records what it hands to the decoding path. */
+  const setUp = (bytes: Uint8Array) => {
+    const reader = openColumns(bytes, { backend: 'ts' })
+    const column = reader.getColumn('runBlocks')!
+    const cascade = column.values.cascade!
+    if (cascade.form !== 0) throw new Error('expected blocks')
+    const values = new BigInt64Array(N)
+    column.readValues(0, values)
+    const query = (column as unknown as { backend: ColumnsBackend }).backend.query
+    const match = (lo: bigint, hi: bigint, first: number, count: number, selection: number[] | null, outStart: number) => {
+      const out = query.allocateBitset(Math.ceil((outStart + count) / 32) + 1)
+      const selected = selection === null ? null : query.allocateBitset(Math.ceil(count / 32) + 1)
+      for (const bit of selection ?? []) selected!.words[bit >>> 5] |= 1 << (bit & 31)
+      const decoded: number[][] = []
+      const found = matchRunBlocks(cascade.blocks, first, count, boundsOf(lo, hi), selected, 0, out, outStart, (from, n) => {
+        decoded.push([from, n])
+        return 0
+      })
+      const bits = Array.from({ length: outStart + count }, (_, b) => b).filter((b) => ((out.words[b >>> 5] >>> (b & 31)) & 1) === 1)
+      out.release()
+      selected?.release()
+      return { found, bits, decoded }
+    }
+    return { reader, values, match }
+  }
+
+  it('sets exactly the selected values in range, and decodes no valid run block', () => {
+    const { reader, values, match } = setUp(v2Bytes)
+    const B = 99_999_989n, STEP = 1_000_003n
+    // Runs inside every block; whole blocks and blocks cut at both ends; blocks whose bounds meet the range with no run in it.
+    const ranges: [bigint, bigint][] = [[STEP, 3n * STEP], [3n * B + 2n * STEP, 10n * B + 500n], [5n * B + 1n, 5n * B + STEP - 1n]]
+    for (const [lo, hi] of ranges) {
+      // Every value; then values 500 to 5,499 with every third selected, written from out bit 7.
+      const all = match(lo, hi, 0, N, null, 0)
+      const expected = [...values.keys()].filter((v) => values[v] >= lo && values[v] <= hi)
+      expect([all.decoded, all.found, all.bits]).toEqual([[], expected.length, expected])
+      const selection = Array.from({ length: 5000 }, (_, b) => b).filter((b) => b % 3 === 0)
+      const part = match(lo, hi, 500, 5000, selection, 7)
+      const partExpected = selection.filter((b) => values[500 + b] >= lo && values[500 + b] <= hi)
+      expect([part.decoded, part.found, part.bits]).toEqual([[], partExpected.length, partExpected.map((b) => b + 7)])
+    }
+    reader.close()
+  })
+
+  it('hands a block whose run starts do not ascend to the decoding path, that block alone', () => {
+    const view = openColumns(v2Bytes, { backend: 'ts' }).getColumn('runBlocks')!.values
+    const word = view.records[6], runs = (word >>> 16) + 1, width = (word >>> 8) & 0xff
+    const startsAt = view.dataStart + view.records[7] + Math.ceil((runs * width) / 8)
+    const bytes = v2Bytes.slice()
+    bytes[startsAt] = 200
+    bytes[startsAt + 1] &= ~3
+    const { reader, values, match } = setUp(fixChecksum(bytes))
+    // A range that cuts block 1 (values 99,999,989 + 1,000,003 k): its runs would be walked.
+    const [lo, hi] = [1_000_003n, 99_999_989n + 3_000_009n]
+    const result = match(lo, hi, 0, N, null, 0)
+    expect(result.decoded).toEqual([[1024, 1024]])
+    // The decoding path (here matching nothing) answers for block 1; the other blocks by their runs.
+    const expected = [...values.keys()].filter((v) => (v < 1024 || v >= 2048) && values[v] >= lo && values[v] <= hi)
+    expect([result.found, result.bits]).toEqual([expected.length, expected])
+    reader.close()
   })
 })
