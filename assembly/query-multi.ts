@@ -60,8 +60,8 @@ function decodeAny(records: usize, data: usize, first: u32, n: u32, out: usize):
 
 // The values decoded in this call: [windowStart, windowEnd) at the area's value window, whole
 // blocks. Windows asked for move forward, so the block a window ends in is the next one's first:
-// kept, it is decoded once, not twice in parts (a v2 dictionary's codes decode at half speed
-// when cut). Reset by each queryMulti call.
+// kept, it is decoded once, not twice in parts (a v2 dictionary's codes decode slower when
+// cut). Reset by each queryMulti call.
 let windowStart: u32 = 0, windowEnd: u32 = 0
 /** Where valuesAt placed the value asked for. */
 let windowAt: usize = 0
@@ -180,26 +180,13 @@ export function queryMulti(
         if (status != OK) return status + FROM_VALUES
         const window = windowAt
         if (mode == 3) {
-          // Flags where a document starts (idempotent stores), and the walk's document start s carried on.
-          memory.fill(marks, 0, m)
-          while (marked < count) {
-            const e = <u32>load<i64>(offsets + (<usize>(marked + 1) << 3))
-            if (e >= at + m) break
-            store<u8>(marks + (e - at), 1)
-            marked++
-          }
+          // Mode 3 needs only where documents start (a byte flag), not how many end there.
+          marked = markEnds(offsets, marked, count, at, m, marks, true)
           const bad = markWindow(window, marks, m, at, markedStart, stamps, table, n, out)
           if (bad != NONE) return valueRangeError(bad, load<i64>(window + (<usize>(bad - at) << 3)))
           continue
         }
-        memory.fill(marks, 0, <usize>m << 1)
-        while (marked < count) {
-          const e = <u32>load<i64>(offsets + (<usize>(marked + 1) << 3))
-          if (e >= at + m) break
-          const mark = marks + (<usize>(e - at) << 1)
-          store<u16>(mark, load<u16>(mark) + 1)
-          marked++
-        }
+        marked = markEnds(offsets, marked, count, at, m, marks, false)
         for (let i: u32 = 0; i < m; i++) {
           d += load<u16>(marks + (<usize>i << 1))
           // The document's selection bit: unselected documents count nothing and raise no error.
@@ -220,6 +207,27 @@ export function queryMulti(
   }
   if (mode == 3) store<u32>(SCRATCH, repeats)
   return OK
+}
+
+/**
+ * The ends of documents [marked, count) of the chunk that fall in the window of m values from
+ * `at`, marked at marks (zeroed first): a u16 count of documents ending at each value, or with
+ * `flags` (a literal) a u8 1 where one does. Returns the first document not marked.
+ */
+// @ts-ignore: decorator
+@inline function markEnds(offsets: usize, marked: u32, count: u32, at: u32, m: u32, marks: usize, flags: bool): u32 {
+  memory.fill(marks, 0, flags ? <usize>m : <usize>m << 1)
+  while (marked < count) {
+    const e = <u32>load<i64>(offsets + (<usize>(marked + 1) << 3))
+    if (e >= at + m) break
+    if (flags) store<u8>(marks + (e - at), 1)
+    else {
+      const mark = marks + (<usize>(e - at) << 1)
+      store<u16>(mark, load<u16>(mark) + 1)
+    }
+    marked++
+  }
+  return marked
 }
 
 const NONE: u32 = 0xFFFF_FFFF
@@ -250,7 +258,7 @@ function markWindow(window: usize, starts: usize, m: u32, at: u32, s: u32, stamp
       count1(table, x, first)
       acc |= first << (v & 31)
       if (first == 0) {
-        // A repeat (about 1 value in 100 with tags): listed while the list has room.
+        // A repeat (rare in tags): listed while the list has room.
         if (repeats < repeatRoom) {
           store<u32>(repeatList + (<usize>repeats << 3), v)
           store<u32>(repeatList + (<usize>repeats << 3), <u32>x, 4)

@@ -7,7 +7,6 @@ import { InvalidInputError } from '../format/errors.js'
 import { bigIntToInt64, float64ToSortable, int64Result, MAX_INT64, MIN_INT64, numberToInt64, sortableFromIeeeWords } from '../format/int64.js'
 import { parseIsoDateMillis } from '../format/iso-date.js'
 
-
 /** Raises the writer's error for a value of field in document. */
 export function invalidValue(field: string, document: number, problem: string): never {
   throw new InvalidInputError(`field "${field}" of document ${document}: ${problem}`)

@@ -34,29 +34,15 @@ export interface RepeatList {
   count: number
 }
 
-/** Where the walk lists repeats (markFirstValues), else null. */
-let repeatList: RepeatList | null = null
-
 /**
  * QueryKernels.countDistinct (task: the counts) and matchAny (task: a value bitset or
  * null, and out): one walk, as assembly/query-multi.ts's queryMulti. Counts and out together
- * (markFirstValues; docs null): counted, out gets the first values and `repeats` the others.
+ * (markFirstValues; docs null): counted, out gets the first values and `repeats` the others
+ * (required then).
  */
 export function walkMulti(
   offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null,
   task: Uint32Array | BitsetMemory | null, out: BitsetMemory | null, repeats: RepeatList | null = null,
-): void {
-  repeatList = repeats
-  try {
-    walk(offsets, values, from, to, docs, task, out)
-  } finally {
-    repeatList = null
-  }
-}
-
-function walk(
-  offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null,
-  task: Uint32Array | BitsetMemory | null, out: BitsetMemory | null,
 ): void {
   const selection = docs === null ? null : docs.words, output = out === null ? null : out.words
   const counts = task instanceof Uint32Array ? task : null, valueBits = task === null || counts !== null ? null : (task as BitsetMemory).words
@@ -118,7 +104,7 @@ function walk(
         counts![low] += bit & first
         if (output !== null) {
           output[v >>> 5] |= first << (v & 31)
-          if (first === 0) listRepeat(v, low)
+          if (first === 0) listRepeat(repeats!, v, low)
         }
       }
     }
@@ -301,8 +287,7 @@ function selectRuns(count: number, chosen: number, out: Int32Array): void {
 }
 
 /** A repeat (value v, ordinal) listed while the list has room, and counted. */
-function listRepeat(v: number, ordinal: number): void {
-  const list = repeatList!
+function listRepeat(list: RepeatList, v: number, ordinal: number): void {
   if (list.count < list.positions.length && list.count < list.ordinals.length) {
     list.positions[list.count] = v
     list.ordinals[list.count] = ordinal
