@@ -73,12 +73,12 @@ function matchU32(from: u32, take: u32, ulo: u32, uhi: u32, entries: u32, out: u
  * is 4 groups, each one load, swizzle, 16-bit multiply and shift, compared
  * 8 lanes at a time.
  */
-function matchPacked16(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u32, out: usize, bit: u32): void {
+function matchPacked16(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u32, out: usize, bit: u32, extra: usize): void {
   const to = from + take
   prepareUnpack16(W)
   const mask = unpack16Mask(), multiplier = unpack16Multiplier()
   const shift = 16 - W
-  const limit = loadLimit(p, to, W)
+  const limit = loadLimit(p, to, W) + extra
   const lo16 = i16x8.splat(<i16>ulo), span16 = i16x8.splat(<i16>(uhi - ulo))
   const lo8 = i8x16.splat(<i8>ulo), span8 = i8x16.splat(<i8>(uhi - ulo))
   const lo = i32x4.splat(ulo), span = i32x4.splat(uhi - ulo)
@@ -117,14 +117,14 @@ function matchPacked16(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u3
  * U_BUFFER); other chunks (a partial last one, loads near the data's end,
  * a run starting inside a group) unpack to U_BUFFER first.
  */
-function matchPacked(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u32, out: usize, bit: u32): void {
+function matchPacked(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u32, out: usize, bit: u32, extra: usize): void {
   const to = from + take
   prepareUnpack(W)
   const mask0 = unpackMask(0), mask1 = unpackMask(1)
   const mult0 = unpackMultiplier(0), mult1 = unpackMultiplier(1)
   const shift = 32 - W
   const h: usize = (4 * W) >>> 3
-  const limit = loadLimit(p, to, W)
+  const limit = loadLimit(p, to, W) + extra
   const lo = i32x4.splat(ulo)
   const span = i32x4.splat(uhi - ulo)
   const chunks = (take + 31) >>> 5
@@ -150,6 +150,28 @@ function matchPacked(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u32,
     orBits(out, bit + (c << 5), mask)
     matched += popcnt(mask)
   }
+}
+
+/**
+ * Selected fields of a packed stream (p, width W ≤ 32, positions [from, from + take) of its
+ * block, selection in SEL_WORDS) with ulo ≤ u ≤ uhi: their bits set in out from `bit`, counted
+ * in `matched`; `extra` bytes after the fields may be read (more vector loads then stay in
+ * registers).
+ */
+function matchFields(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u32, out: usize, bit: u32, extra: usize): void {
+  if (window16(W)) matchPacked16(p, from, take, W, ulo, uhi, out, bit, extra)
+  else if (simdWidth(W)) matchPacked(p, from, take, W, ulo, uhi, out, bit, extra)
+  else {
+    unpackU32(p, from, from + take, W)
+    matchU32(from, take, ulo, uhi, 0, out, bit)
+  }
+}
+
+/** matchFields for other kernels (a patched block's low fields): how many matched. */
+export function matchPackedFields(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u32, out: usize, bit: u32, extra: usize): u32 {
+  matched = 0
+  matchFields(p, from, take, W, ulo, uhi, out, bit, extra)
+  return matched
 }
 
 /** Raw values compared one by one (packed blocks whose u's do not fit u32 or might wrap). */
@@ -247,14 +269,7 @@ export function queryMatchRange(
         const ulo = uAtLeast(lo, base, g)
         const uhi = min(uAtMost(hi, base, g), umax)
         if (ulo > uhi) continue
-        if (window16(W)) {
-          matchPacked16(p, from, take, W, <u32>ulo, <u32>uhi, out, bit)
-        } else if (simdWidth(W)) {
-          matchPacked(p, from, take, W, <u32>ulo, <u32>uhi, out, bit)
-        } else {
-          unpackU32(p, from, from + take, W)
-          matchU32(from, take, <u32>ulo, <u32>uhi, 0, out, bit)
-        }
+        matchFields(p, from, take, W, <u32>ulo, <u32>uhi, out, bit, 0)
         continue
       }
     }

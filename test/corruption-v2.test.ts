@@ -212,6 +212,70 @@ describe.each(BACKENDS)('format 2 corruption when read, and by the full check (%
     }
   })
 
+  it('patch positions open does not check (a list out of order, a bitmap of more or fewer than e bits) are matched by term filters as reads give them; a code past k is refused', () => {
+    // Frequent terms apart (codes 0-7 by frequency, 3 low bits) and rare ones patched above them:
+    // one patch in 53 (a list) or in 3 (a bitmap).
+    const terms = Array.from({ length: 40 }, (_, t) => `t${String(t).padStart(2, '0')}`)
+    const frequent = [3, 17, 25, 30, 31, 36, 38, 39]
+    // Positions of a list: 10-bit fields, least significant bit first.
+    const positionOf = (b: Uint8Array, at: number, rank: number) => {
+      let value = 0
+      for (let bit = 0; bit < 10; bit++) if (b[at + ((rank * 10 + bit) >>> 3)] & (1 << ((rank * 10 + bit) & 7))) value |= 1 << bit
+      return value
+    }
+    const setPosition = (b: Uint8Array, at: number, rank: number, value: number) => {
+      for (let bit = 0; bit < 10; bit++) {
+        const byte = at + ((rank * 10 + bit) >>> 3), mask = 1 << ((rank * 10 + bit) & 7)
+        b[byte] = (value >>> bit) & 1 ? b[byte] | mask : b[byte] & ~mask
+      }
+    }
+    const rare = terms.filter((_, t) => !frequent.includes(t))
+    // Every term used: k = 40, so the largest code a patch can give (4 × 8 + 7) is below k.
+    const valuesEvery = (period: number) => Array.from({ length: 2048 }, (_, i) => (i % period === 1 ? rare[i % 32] : terms[frequent[(i * 5) % 8]]))
+    const cases: [string, number, boolean, (b: Uint8Array, positions: number) => void][] = [
+      // The second position repeats the first; the fourth goes back to 1.
+      ['list out of order', 53, true, (b, positions) => {
+        setPosition(b, positions, 1, positionOf(b, positions, 0))
+        setPosition(b, positions, 3, 1)
+      }],
+      // Bits set past the e-th, after the last patch (1,021): they name no patch. Then that patch's bit cleared (e - 1 bits).
+      ['bitmap with more bits', 3, false, (b, positions) => { b[positions + 127] |= 0xc0 }],
+      ['bitmap with fewer bits', 3, false, (b, positions) => { b[positions + 127] &= ~0x20 }],
+    ]
+    for (const [name, period, list, edit] of cases) {
+      const values = valuesEvery(period)
+      const bytes = fileOf('keyword', values)
+      const view = ((valuesOf(bytes).cascade as { codes: SequenceView }).codes.cascade as unknown as { blocks: SequenceView }).blocks
+      const word = view.records[0]
+      expect([word & 0xff, (word >>> 8) & 0xff, ((word >>> 16) & 1024) !== 0], name).toEqual([6, 3, list])
+      const positions = view.dataStart + view.records[1] + 1 + Math.ceil((1024 * 3) / 8)
+      const corrupt = patched(bytes, (b) => edit(b, positions))
+      expect(corrupt, name).not.toEqual(bytes)
+      const reader = open(corrupt, backend)
+      const column = reader.getColumn('v')!
+      expect(column.dictionary!.termCount).toBe(40)
+      const ordinals = Array.from({ length: values.length }, (_, d) => column.getOrdinal(d))
+      for (const term of new Set(values)) {
+        const ordinal = column.lookupOrdinal(term)
+        using docs = column.termFilter(term)
+        expect([...docs.toArray()], `${name}: ${term}`).toEqual(ordinals.flatMap((o, d) => (o === ordinal ? [d] : [])))
+      }
+      reader.close()
+    }
+    // A high part that makes a code of k or more: a term filter, even for a frequent term below
+    // every patch, refuses the file as a read of that value does.
+    const values = valuesEvery(3)
+    const bytes = fileOf('keyword', values)
+    const view = ((valuesOf(bytes).cascade as { codes: SequenceView }).codes.cascade as unknown as { blocks: SequenceView }).blocks
+    const highsAt = view.dataStart + view.records[1] + 1 + Math.ceil((1024 * 3) / 8) + 128
+    const reader = open(patched(bytes, (b) => { b[highsAt] |= 7 }), backend)
+    const column = reader.getColumn('v')!
+    const message = /value 1 has dictionary code (5[6-9]|6[0-3]), beyond its 40 entries/
+    expectRefused(() => column.getOrdinal(1), message)
+    expectRefused(() => column.termFilter(terms[frequent[0]]), message)
+    reader.close()
+  })
+
   it('a valid but not canonical choice (the dictionary order byte, where both orders give the same codes) fails the full check only', () => {
     // Equal counts: the frequency order is the ascending one, and a flush writes order 0 (the tie's winner).
     const values = Array.from({ length: 4096 }, (_, i) => [1_000_000_007, 5, 77_777_777_777, 9][i % 4])

@@ -31,6 +31,7 @@ function documents() {
   const fourth = seededRandom(0x4ea1)
   const many = Array.from({ length: 20_000 }, (_, i) => `k${String(i).padStart(5, '0')}`)
   const pool = seededRandom(0x9001)
+  const listed = seededRandom(0x11f7)
   const pools = Array.from({ length: Math.ceil(N / 1024) }, () => Array.from({ length: 200 }, () => Math.floor(pool() * 2 ** 40)))
   return Array.from({ length: N }, (_, i) => ({
     dictionaryCodes: terms[Math.floor(random() ** 3 * 300)],
@@ -48,6 +49,8 @@ function documents() {
     wideHighs: third() < 0.7 ? many[100 + Math.floor(third() * 2)] : many[Math.floor(third() * 20_000)],
     // 200 wide values a block, each block its own: block dictionaries.
     blockDictionaries: pools[i >> 10][Math.floor(pool() * 200)],
+    // 12 frequent terms that sort last, 1.5% of 200 rare ones: codes by frequency, patches listed.
+    listedCodes: listed() < 0.985 ? `z${Math.floor(listed() * 12)}` : `a${Math.floor(listed() * 200)}`,
     // Empty in a few documents: the optional layout maps values to documents around the kernels.
     when: i % 97 === 5 ? undefined : new Date(Date.UTC(2020, 0, 1) + Math.floor(i / 100) * 3_600_000).toISOString(),
   }))
@@ -68,12 +71,13 @@ const SHAPES: Record<string, string> = {
   wideHighs: 'dictionary(5252 entries, by frequency)[entries: blocks{linear patched}, codes: blocks{patched}]',
   when: 'runs(205 runs)[run values: blocks{linear}, run starts: blocks{linear}]',
   blockDictionaries: 'blocks{dictionary frame}',
+  listedCodes: 'dictionary(173 entries, by frequency)[entries: blocks{frame}, codes: blocks{patched frame}]',
 }
 
 const docs = documents()
 const schema = {
   fields: Object.keys(SHAPES).map((name) => ({
-    name, column: true, type: name === 'when' ? 'date' : ['dictionaryCodes', 'fewPatches', 'frequentTerms', 'offsetOrdinals', 'wideHighs'].includes(name) ? 'keyword' : 'integral',
+    name, column: true, type: name === 'when' ? 'date' : ['dictionaryCodes', 'fewPatches', 'frequentTerms', 'offsetOrdinals', 'wideHighs', 'listedCodes'].includes(name) ? 'keyword' : 'integral',
   })),
 }
 const v1Bytes = flushColumns(schema, docs)!
@@ -203,6 +207,9 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
     const [sets1, sets2] = [docSets(v1), docSets(v2)]
     const cases: [string, (reader: ColumnsReader, docs: DocSet | undefined) => DocSet][] = [
       ['one term', (reader, docs) => reader.getColumn('dictionaryCodes')!.termFilter('t919', docs)],
+      // A frequent code, below every patch (the patched blocks' low fields compared where packed).
+      ['one frequent term, patches in a bitmap', (reader, docs) => reader.getColumn('dictionaryCodes')!.termFilter('t0', docs)],
+      ['one frequent term, patches listed', (reader, docs) => reader.getColumn('listedCodes')!.termFilter('z3', docs)],
       ['terms apart', (reader, docs) => reader.getColumn('dictionaryCodes')!.termFilter(['t0', 't28', 't947'], docs)],
       ['ordinal range', (reader, docs) => reader.getColumn('dictionaryCodes')!.rangeFilter(1, 3, docs)],
       ['ascending entries', (reader, docs) => reader.getColumn('smallDictionary')!.rangeFilter(4, 1000, docs)],
