@@ -34,8 +34,8 @@ const TABLE_AT: usize = VALUES_AT + 8 * <usize>WINDOW_VALUES
 const FROM_VALUES: i32 = 16
 /** A chunk with at most 1 document in SPARSE selected: facets visit the selected documents alone. */
 const SPARSE: u32 = 4
-/** Words of values a chunk's rank table holds (pairs of running count and word, in the values window). */
-const RANK_WORDS: u32 = CAP - 1
+/** Words of values a chunk's ranks cover: fewer than this (a u16 per position: at most 64 KB of the values window's 80). */
+const PREFIX_WORDS: u32 = 1024
 
 /** 1 if no value of document `mine` (its number + 1) held ordinal x before, else 0; the stamp then names it. */
 // @ts-ignore: decorator
@@ -323,42 +323,62 @@ function lineChunk(
   return OK
 }
 
+/** For each byte b, 8 u8 lanes: lane i holds the bits of b below bit i. Filled on first use. */
+const BYTE_RANKS: usize = memory.data(8 * 256, 16)
+let byteRanksReady = false
+
+function prepareByteRanks(): void {
+  for (let b: u32 = 0; b < 256; b++) {
+    for (let i: u32 = 0; i < 8; i++) store<u8>(BYTE_RANKS + (<usize>b << 3) + i, <u8>popcnt<u32>(b & ((1 << i) - 1)))
+  }
+  byteRanksReady = true
+}
+
 /**
  * Mode 1 over one chunk: bit j of hits set iff a value of document j (values [off[j], off[j+1]))
- * has its bit set, i.e. iff the bits set before its end exceed those before its start. The
- * chunk's value words go to a table of pairs (set bits before the word, the word), an empty
- * pair after them, so rank(e) is one table read and one popcount: no branch per document (a
- * loop over the words passed mispredicts as often as documents cross a word).
- * A chunk of more than RANK_WORDS words of values takes the walk that counts as it goes.
+ * has its bit set, i.e. iff the bits set before its end exceed those before its start. Each
+ * value position of the chunk first gets its rank (bits set before it) as a u16, 8 positions a
+ * step from a table per byte, so a document's rank is one read: no branch and no popcount per
+ * document (a loop over the words passed mispredicts as often as documents cross a word).
+ * A chunk of PREFIX_WORDS words of values or more takes the walk that counts as it goes.
  */
 function matchDocuments(offsets: usize, count: u32, valueBits: usize, hits: usize, scratch: usize): void {
   const first = <u32>load<i64>(offsets), last = <u32>load<i64>(offsets + (<usize>count << 3))
   const base = first >>> 5, span = ((last + 31) >>> 5) - base
-  if (span >= RANK_WORDS) {
+  if (span >= PREFIX_WORDS) {
     walkDocuments(offsets, count, valueBits, hits)
     return
   }
-  // Pairs (running count before the word, the word) at `table`, so one address serves both reads.
-  const table = scratch
+  if (!byteRanksReady) prepareByteRanks()
+  // ranks[p]: bits set before position base × 32 + p; one more after the last word.
+  const ranks = scratch
   let total: u32 = 0
   for (let k: u32 = 0; k < span; k++) {
     const word = load<u32>(valueBits + (<usize>(base + k) << 2))
-    store<u32>(table + (<usize>k << 3), total)
-    store<u32>(table + (<usize>k << 3), word, 4)
-    total += popcnt(word)
+    const at = ranks + (<usize>k << 6)
+    for (let i: u32 = 0; i < 4; i++) {
+      const b = (word >>> (i << 3)) & 0xFF
+      const lanes = i16x8.extend_low_i8x16_u(v128.load64_zero(BYTE_RANKS + (<usize>b << 3)))
+      v128.store(at + (<usize>i << 4), i16x8.add(lanes, i16x8.splat(<i16>total)))
+      total += popcnt(b)
+    }
   }
-  // rank(last) may read the pair after the last word with a value below `last`: it holds none.
-  store<u32>(table + (<usize>span << 3), total)
-  store<u32>(table + (<usize>span << 3), 0, 4)
+  store<u16>(ranks + (<usize>span << 6), <u16>total)
   const shift = base << 5
-  let previous = rankAt(table, first - shift)
+  let previous: u32 = load<u16>(ranks + (<usize>(first - shift) << 1))
   let end = offsets + 8
   for (let j: u32 = 0; j < count; j += 32) {
     const n = min<u32>(32, count - j)
-    let acc: u32 = 0
-    for (let b: u32 = 0; b < n; b++) {
-      const rank = rankAt(table, load<u32>(end) - shift)
-      end += 8
+    let acc: u32 = 0, b: u32 = 0
+    // Four documents a step: their ranks read apart, compared in a chain.
+    for (; b + 4 <= n; b += 4, end += 32) {
+      const r0 = rankOf(ranks, load<u32>(end), shift), r1 = rankOf(ranks, load<u32>(end, 8), shift)
+      const r2 = rankOf(ranks, load<u32>(end, 16), shift), r3 = rankOf(ranks, load<u32>(end, 24), shift)
+      acc |= (<u32>(r0 != previous) | (<u32>(r1 != r0) << 1) | (<u32>(r2 != r1) << 2) | (<u32>(r3 != r2) << 3)) << b
+      previous = r3
+    }
+    for (; b < n; b++, end += 8) {
+      const rank = rankOf(ranks, load<u32>(end), shift)
       acc |= <u32>(rank != previous) << b
       previous = rank
     }
@@ -366,11 +386,10 @@ function matchDocuments(offsets: usize, count: u32, valueBits: usize, hits: usiz
   }
 }
 
-/** Bits set before position p of the copied words (the shift counts p mod 32: mask 0 at a word's first bit). */
+/** The rank of value position e (at least base × 32 = shift) from the chunk's ranks. */
 // @ts-ignore: decorator
-@inline function rankAt(table: usize, p: u32): u32 {
-  const pair = table + (<usize>(p >>> 5) << 3)
-  return load<u32>(pair) + popcnt(load<u32>(pair, 4) & ((<u32>1 << p) - 1))
+@inline function rankOf(ranks: usize, e: u32, shift: u32): u32 {
+  return load<u16>(ranks + (<usize>(e - shift) << 1))
 }
 
 /** matchDocuments for a chunk with many values: counts run from the chunk's first word, one popcount per document and per 32 values passed. */

@@ -37,12 +37,14 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * (reader, reader without WebAssembly; 1.4 KB used) for range filters over run blocks a run at a
  * time, topK over format 2 bounded per block and through a dictionary's entries, topK over multi
  * columns from their values, and multi facets over many selected documents counted by marks
- * (docs/query.md, bench/results/multi-valued.md).
+ * (docs/query.md, bench/results/multi-valued.md); then by 1 KB (reader without WebAssembly only)
+ * for term filters over patched code blocks matched on their packed low fields and multi filters
+ * reading a rank per value position (docs/query.md, docs/performance.md).
  */
 const TARGET_BYTES = 30 * 1024
 const BUDGET_BYTES = 52 * 1024
 const FALLBACK_BUDGET_BYTES = 17 * 1024
-const TOGETHER_BUDGET_BYTES = 68 * 1024
+const TOGETHER_BUDGET_BYTES = 69 * 1024
 /** The full check re-encodes dictionaries, so its chunk holds the FSST trainer. */
 const VERIFY_BUDGET_BYTES = 6 * 1024
 
@@ -110,7 +112,7 @@ describe('browser bundles', () => {
     expect(size).toBeLessThanOrEqual(BUDGET_BYTES)
   })
 
-  it('its pure-TypeScript fallback (two chunks) is at most 17 KB gzip, with the main file at most 68 KB; the full check\'s chunk at most 6 KB', () => {
+  it('its pure-TypeScript fallback (two chunks) is at most 17 KB gzip, with the main file at most 69 KB; the full check\'s chunk at most 6 KB', () => {
     const main = gzipped(read('oixk-reader.js'))
     const fallback = read('oixk-reader-ts.js')
     const size = gzipped(fallback) + gzipped(read('oixk-reader-shared.js'))

@@ -135,9 +135,10 @@ describe('multi-valued columns whose documents hold one value each over whole ch
 })
 
 describe('multi-valued filters over a chunk with more values than its rank table holds', () => {
-  // 1,024 documents of 260 values fill chunk 0 with 266,240 values (8,320 words, over the 8,191 a
-  // table holds): that chunk is matched by the walk, chunk 1 (0-3 values a document) by the table.
-  // The last document's 17 values end the file on a word's edge: its rank is the table's last pair.
+  // 1,024 documents of 260 values fill chunk 0 with 266,240 values (8,320 words, over the 1,023 the
+  // WebAssembly kernel's ranks cover): that chunk is matched by the walk, chunk 1 (0-3 values a
+  // document) by the ranks. The last document's 17 values end the file on a word's edge: its rank
+  // is the ranks' last entry, after the last word.
   const MAX_DOC = 1100
   const matching = (d: number) => d % 3 === 0 || d === 1023
   const docs = Array.from({ length: MAX_DOC }, (_, d) => {

@@ -157,7 +157,7 @@ function firstIn(x: number, mine: number): number {
   return first
 }
 
-/** Words of values a chunk's rank table holds (as assembly/query-multi.ts). */
+/** Words of values a chunk's rank table holds. */
 const RANK_WORDS = CAP - 1
 /** Pairs (set bits before the word, the word) of a chunk's value words, and one empty pair after them. */
 const rankTable = new Int32Array(2 * CAP)
@@ -165,7 +165,8 @@ const rankTable = new Int32Array(2 * CAP)
 /**
  * matchAny over one chunk (offsets in offsetWords): bit j of hits set iff a value of document j
  * has its bit set, i.e. iff the bits set before its end exceed those before its start, each
- * rank one table read and one popcount (assembly/query-multi.ts's matchDocuments).
+ * rank one table read and one popcount. (assembly/query-multi.ts's matchDocuments reads a rank
+ * per value position instead, built 8 at a time by vectors, which JS has not.)
  */
 function matchDocuments(count: number, valueBits: Int32Array): void {
   const first = offsetWords[0] >>> 0, last = offsetWords[2 * count] >>> 0
