@@ -45,7 +45,7 @@ function stageCodes(staging: usize, take: u32, k: u32): bool {
   return mask
 }
 
-/** matchPatched's answer when the block is not one it reads: the caller takes another path. */
+/** matchPatchedLows's answer when the block is not one it reads: the caller takes another path. */
 const ELSEWHERE: i32 = -2
 
 /** Whether the node is a sequence of blocks (form 0). */
