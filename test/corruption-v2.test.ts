@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { SequenceView } from '../src/backend/backend.js'
 import { sequenceExtent } from '../src/cascade/reader/parse.js'
 import { CorruptIndexException } from '../src/format/errors.js'
+import { DocSet } from '../src/kernels/doc-set.js'
 import { openColumns } from '../src/read/open.js'
 import type { ColumnsReader } from '../src/read/reader.js'
 import { flushColumns } from '../src/write/columns-writer.js'
@@ -232,14 +233,18 @@ describe.each(BACKENDS)('format 2 corruption when read, and by the full check (%
     const rare = terms.filter((_, t) => !frequent.includes(t))
     // Every term used: k = 40, so the largest code a patch can give (4 × 8 + 7) is below k.
     const valuesEvery = (period: number) => Array.from({ length: 2048 }, (_, i) => (i % period === 1 ? rare[i % 32] : terms[frequent[(i * 5) % 8]]))
-    const cases: [string, number, boolean, (b: Uint8Array, positions: number) => void][] = [
+    const cases: [string, number, boolean, (b: Uint8Array, positions: number, e: number) => void][] = [
       // The second position repeats the first; the fourth goes back to 1.
       ['list out of order', 53, true, (b, positions) => {
         setPosition(b, positions, 1, positionOf(b, positions, 0))
         setPosition(b, positions, 3, 1)
       }],
       // Bits set past the e-th, after the last patch (1,021): they name no patch. Then that patch's bit cleared (e - 1 bits).
-      ['bitmap with more bits', 3, false, (b, positions) => { b[positions + 127] |= 0xc0 }],
+      // The high parts' unused last bits set too: a kernel that took bit 1,022 for a patch would read them.
+      ['bitmap with more bits', 3, false, (b, positions, e) => {
+        b[positions + 127] |= 0xc0
+        b[positions + 128 + ((3 * e) >>> 3)] |= (0xff << ((3 * e) & 7)) & 0xff
+      }],
       ['bitmap with fewer bits', 3, false, (b, positions) => { b[positions + 127] &= ~0x20 }],
     ]
     for (const [name, period, list, edit] of cases) {
@@ -249,7 +254,8 @@ describe.each(BACKENDS)('format 2 corruption when read, and by the full check (%
       const word = view.records[0]
       expect([word & 0xff, (word >>> 8) & 0xff, ((word >>> 16) & 1024) !== 0], name).toEqual([6, 3, list])
       const positions = view.dataStart + view.records[1] + 1 + Math.ceil((1024 * 3) / 8)
-      const corrupt = patched(bytes, (b) => edit(b, positions))
+      expect(list || (3 * ((word >>> 16) & 1023)) % 8 !== 0, `${name}: the high parts end inside a byte`).toBe(true)
+      const corrupt = patched(bytes, (b) => edit(b, positions, (word >>> 16) & 1023))
       expect(corrupt, name).not.toEqual(bytes)
       const reader = open(corrupt, backend)
       const column = reader.getColumn('v')!
@@ -260,6 +266,12 @@ describe.each(BACKENDS)('format 2 corruption when read, and by the full check (%
         using docs = column.termFilter(term)
         expect([...docs.toArray()], `${name}: ${term}`).toEqual(ordinals.flatMap((o, d) => (o === ordinal ? [d] : [])))
       }
+      // A facet over few documents a block (each value read from its fields), the block's last four among them.
+      const few = Array.from({ length: values.length }, (_, d) => d).filter((d) => d % 9 === 0 || (d >= 1020 && d < 1024))
+      const expected = new Array<number>(40).fill(0)
+      for (const d of few) expected[ordinals[d]]++
+      using selected = DocSet.fromDocuments(reader, few)
+      expect([...column.facetCounts(selected)], `${name}: facet`).toEqual(expected)
       reader.close()
     }
     // A high part that makes a code of k or more: a term filter, even for a frequent term below
@@ -273,6 +285,12 @@ describe.each(BACKENDS)('format 2 corruption when read, and by the full check (%
     const message = /value 1 has dictionary code (5[6-9]|6[0-3]), beyond its 40 entries/
     expectRefused(() => column.getOrdinal(1), message)
     expectRefused(() => column.termFilter(terms[frequent[0]]), message)
+    // A facet over few documents refuses it when value 1 is selected, and counts the others.
+    expectRefused(() => column.facetCounts(DocSet.fromDocuments(reader, [1, 5, 9])), message)
+    const others = [4, 7, 700]
+    const counts = new Array<number>(40).fill(0)
+    for (const d of others) counts[column.getOrdinal(d)]++
+    expect([...column.facetCounts(DocSet.fromDocuments(reader, others))]).toEqual(counts)
     reader.close()
   })
 

@@ -8,12 +8,15 @@
 // answers by the decoding path that words the error. Statuses 5 and 6 from a
 // decode likewise. The caller merges lane 0 into its counts only on status 0.
 // A whole patched block whose values fit u32 skips the decode (patchedUnits):
-// checked below n once, then counted unchecked, by pairs when n ≤ 256.
-import { OK } from '../common'
+// checked below n once, then counted unchecked, by pairs when n ≤ 256; with
+// few of its values selected, each is read from its fields instead.
+import { OK, recordAux, recordBase, recordWidth } from '../common'
 import { countPairs, foldPairs } from '../query-count'
-import { SEL_WORDS, U_BUFFER, blockTake, bump, loadSelection, mergeLanes, selectionAll } from '../query-common'
+import { SEL_WORDS, U_BUFFER, blockTake, bump, loadSelection, mergeLanes, selectedCount, selectionAll } from '../query-common'
 import { wholePatched } from './blocks/patched-units'
-import { BLOCK_ENTRIES } from './common'
+import {
+  BLOCK_ENTRIES, COUNT_MASK, FORM_BLOCKS, KIND_PATCHED, LIST_FLAG, blocksData, blocksRecords, bytesOf, field, nodeCount, recordParam,
+} from './common'
 import { cascadeDecode } from './index'
 
 const RANGE_ERROR: i32 = 4
@@ -54,6 +57,44 @@ function pairUnits(pairs: usize): void {
   countPairs(BLOCK_ENTRIES, 0, pairs)
 }
 
+/** A whole block with at most this many values selected has each read from its fields, not the block decoded. */
+const SPARSE_VALUES: u32 = 160
+
+/**
+ * The selected values (SEL_WORDS) of whole block `block` of the node, when it is a patched block
+ * with its positions in a bitmap of exactly e bits and values that fit u32 (patchedUnits's
+ * rules), each read from its fields: the low field, plus the high part of its patch (rank kept
+ * as the bitmap's words pass), counted into lane 0 at area (slot n for one outside [0, n)).
+ * False, nothing counted, for any other block.
+ */
+function countPatchedSelected(node: usize, block: u32, area: usize, n: u32): bool {
+  const record = blocksRecords(node) + <usize>block * 24
+  if (<u32>load<u8>(record) != KIND_PATCHED || (recordParam(record) & LIST_FLAG) != 0) return false
+  const p = blocksData(node) + <usize>load<u32>(record, 4)
+  const e = recordParam(record) & COUNT_MASK, lw = recordWidth(record), hw: u32 = load<u8>(p)
+  const base = recordBase(record), g = recordAux(record)
+  if (lw + hw > 32 || base < 0 || base > 0xFFFF_FFFF || g < 1 || g > 0xFFFF_FFFF) return false
+  if (<u64>base + <u64>g * ((<u64>1 << <u64>(lw + hw)) - 1) > 0xFFFF_FFFF) return false
+  const lows = p + 1, positions = lows + bytesOf(1024, lw), highs = positions + 128
+  let bits: u32 = 0
+  for (let c: u32 = 0; c < 32; c++) bits += popcnt(load<u32>(positions + (<usize>c << 2)))
+  if (bits != e) return false
+  const b = <u32>base, step = <u32>g
+  let rank: u32 = 0
+  for (let c: u32 = 0; c < 32; c++) {
+    const marks = load<u32>(positions + (<usize>c << 2))
+    for (let word = load<u32>(SEL_WORDS + (<usize>c << 2)); word != 0; word &= word - 1) {
+      const i = ctz(word), j = (c << 5) + i
+      let u = <u32>field(lows, j, lw)
+      if (((marks >>> i) & 1) != 0) u += <u32>field(highs, rank + popcnt(marks & ((<u32>1 << i) - 1)), hw) << lw
+      const v = b + step * u
+      bump(area + (<usize>select<u32>(v, n, v < n) << 2), 1)
+    }
+    rank += popcnt(marks)
+  }
+  return true
+}
+
 /**
  * Counts of the selected values [first, first + count) of the cascade at node (sel: selection
  * bits from selStart, 0: all) into lane 0 of area (lanes × stride u32, stride > n), then staging
@@ -72,6 +113,8 @@ export function queryCountDecoded(
   for (let index = first, take: u32 = 0; index < end; index += take) {
     take = blockTake(index, end)
     if (loadSelection(sel, selStart + (index - first), take) == 0) continue
+    if (take == 1024 && !selectionAll && <u32>load<u8>(node) == FORM_BLOCKS && nodeCount(node) - index >= 1024
+      && selectedCount(1024) <= SPARSE_VALUES && countPatchedSelected(node, index >>> 10, area, n)) continue
     if (take == 1024 && wholePatched(node, index, n)) {
       if (pairs != 0 && selectionAll) {
         if (!pairsUsed) memory.fill(pairs, 0, 65536 << 2)
