@@ -13,7 +13,7 @@
 import { OK, recordAux, recordBase, recordWidth } from '../common'
 import { countPairs, foldPairs } from '../query-count'
 import { SEL_WORDS, U_BUFFER, blockTake, bump, loadSelection, mergeLanes, selectedCount, selectionAll } from '../query-common'
-import { wholePatched } from './blocks/patched-units'
+import { bitmapCount, unitsFit, wholePatched } from './blocks/patched-units'
 import {
   BLOCK_ENTRIES, COUNT_MASK, FORM_BLOCKS, KIND_PATCHED, LIST_FLAG, blocksData, blocksRecords, bytesOf, field, nodeCount, recordParam,
 } from './common'
@@ -73,12 +73,9 @@ function countPatchedSelected(node: usize, block: u32, area: usize, n: u32): boo
   const p = blocksData(node) + <usize>load<u32>(record, 4)
   const e = recordParam(record) & COUNT_MASK, lw = recordWidth(record), hw: u32 = load<u8>(p)
   const base = recordBase(record), g = recordAux(record)
-  if (lw + hw > 32 || base < 0 || base > 0xFFFF_FFFF || g < 1 || g > 0xFFFF_FFFF) return false
-  if (<u64>base + <u64>g * ((<u64>1 << <u64>(lw + hw)) - 1) > 0xFFFF_FFFF) return false
+  if (!unitsFit(base, g, lw + hw)) return false
   const lows = p + 1, positions = lows + bytesOf(1024, lw), highs = positions + 128
-  let bits: u32 = 0
-  for (let c: u32 = 0; c < 32; c++) bits += popcnt(load<u32>(positions + (<usize>c << 2)))
-  if (bits != e) return false
+  if (bitmapCount(positions, 1024) != e) return false
   const b = <u32>base, step = <u32>g
   let rank: u32 = 0
   for (let c: u32 = 0; c < 32; c++) {

@@ -16,7 +16,7 @@ import {
   unpack16Multiplier, window16,
 } from '../query-common'
 import { matchPackedFields } from '../query-range'
-import { wholePatched } from './blocks/patched-units'
+import { bitmapCount, unitsFit, wholePatched } from './blocks/patched-units'
 import { positionsBytes } from './blocks/positions'
 import { COUNT_MASK, FORM_BLOCKS, KIND_PATCHED, LIST_FLAG, blocksData, blocksRecords, bytesOf, field, nodeCount, recordParam } from './common'
 import { cascadeDecode } from './index'
@@ -91,7 +91,7 @@ function matchPatchedLows(node: usize, block: u32, take: u32, k: u32, lo: u32, h
   const param = recordParam(record), e = param & COUNT_MASK, list = (param & LIST_FLAG) != 0
   const lw = recordWidth(record), hw: u32 = load<u8>(p), pw = bitsOf(<u64>(n - 1))
   const base = recordBase(record), g = recordAux(record)
-  if (lw == 0 || lw + hw > 32 || hw == 0 || base < 0 || base > 0xFFFF_FFFF || g < 1 || g > 0xFFFF_FFFF || k == 0) return ELSEWHERE
+  if (lw == 0 || hw == 0 || k == 0 || !unitsFit(base, g, lw + hw)) return ELSEWHERE
   // u space: value = base + g × u. [lo, hi] must lie below 2^lw there, and every u of the block
   // (a patch's at most its high part's and every low field's) below k.
   const b = <u32>base, step = <u32>g, top: u64 = (<u64>1 << <u64>lw) - 1
@@ -118,13 +118,7 @@ function matchPatchedLows(node: usize, block: u32, take: u32, k: u32, lo: u32, h
     }
   } else {
     // Exactly e bits below n (bits past the e-th would name no patch).
-    let count: u32 = 0
-    for (let at: u32 = 0; at < n; at += 32) {
-      let bits = load<u32>(positions + (<usize>at >>> 3))
-      if (n - at < 32) bits &= (<u32>1 << (n - at)) - 1
-      count += popcnt(bits)
-    }
-    if (count != e) return ELSEWHERE
+    if (bitmapCount(positions, n) != e) return ELSEWHERE
     for (let at: u32 = 0; at < take; at += 32) {
       const s = SEL_WORDS + (<usize>at >>> 3)
       store<u32>(s, load<u32>(s) & ~load<u32>(positions + (<usize>at >>> 3)))

@@ -60,7 +60,7 @@ function addStagedHighs(positions: usize, n: u32, lw: u32): void {
 }
 
 /** Set bits of the bitmap's n bits (the bits past n in its last word are not its). */
-function bitmapCount(positions: usize, n: u32): u32 {
+export function bitmapCount(positions: usize, n: u32): u32 {
   let count: u32 = 0
   for (let at: u32 = 0; at < n; at += 64) {
     let bits = load<u64>(positions + (<usize>at >>> 3))
@@ -71,6 +71,15 @@ function bitmapCount(positions: usize, n: u32): u32 {
 }
 
 /**
+ * Whether every value base + g × u with u of `bits` bits fits a u32 (base ≥ 0, g ≥ 1): the
+ * record's bound, base + g (2^bits - 1), below 2^32 (g < 2^32 keeps the product exact).
+ */
+export function unitsFit(base: i64, g: i64, bits: u32): bool {
+  if (bits > 32 || base < 0 || base > 0xFFFF_FFFF || g < 1 || g > 0xFFFF_FFFF) return false
+  return <u64>base + <u64>g * ((<u64>1 << <u64>bits) - 1) <= 0xFFFF_FFFF
+}
+
+/**
  * Values [0, n) of the patched block (record, data at p) to U_BUFFER as u32; false (U_BUFFER
  * then means nothing) when a value could pass 2^32 - 1 or the positions are not a valid file's.
  */
@@ -78,9 +87,7 @@ export function patchedUnits(record: usize, p: usize, n: u32): bool {
   const param = recordParam(record), e = param & COUNT_MASK, list = (param & LIST_FLAG) != 0
   const lw = recordWidth(record), hw: u32 = load<u8>(p), pw = bitsOf(<u64>(n - 1))
   const base = recordBase(record), g = recordAux(record)
-  // The record's bound, base + g (2^(lw + hw) - 1), below 2^32 (g < 2^32 keeps the product exact).
-  if (lw + hw > 32 || base < 0 || base > 0xFFFF_FFFF || g < 1 || g > 0xFFFF_FFFF) return false
-  if (<u64>base + <u64>g * ((<u64>1 << <u64>(lw + hw)) - 1) > 0xFFFF_FFFF) return false
+  if (!unitsFit(base, g, lw + hw)) return false
   const lows = p + 1, positions = lows + bytesOf(n, lw), highs = positions + positionsBytes(list, e, n, pw)
   // A bitmap with exactly e bits and high parts of at most 8 bits (codes mostly): by bytes.
   if (!list && hw <= 8 && (n & 7) == 0 && bitmapCount(positions, n) == e) {
