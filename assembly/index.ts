@@ -60,6 +60,8 @@ export { xxh64, xxh64Finish, xxh64Start, xxh64Update } from './xxh64'
 // Query kernels: facet counts, range filters, aggregates and histograms over runs.
 export { queryCountValues } from './query-count'
 export { queryCountDecoded } from './cascade/query-decoded'
+// A sequence dictionary's codes as ranks, decoded once for queries (src/cascade/decoded-codes.ts).
+export { decodeRanks } from './cascade/ranks'
 export { queryMatchMembers } from './cascade/query-members'
 export { queryRunsHistogram } from './cascade/query-runs'
 export { queryMatchRange } from './query-range'

@@ -10,6 +10,7 @@ import type { AggregateState, BitsetMemory, QueryKernels } from '../backend/quer
 import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { compareInt64, int64ToBigInt } from '../format/int64.js'
+import { rankBounds } from './decoded-codes.js'
 import { createCodeMatcher, matchMemberCodes } from './query-match-codes.js'
 import { matchRunBlocks } from './query-match-runs.js'
 import { bucketSlots, createEncodedTallies, type Operation, PATCH_LIMITS, type Tally, valueSlots } from './query-encodings.js'
@@ -134,7 +135,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     decode: decodedCounts,
     patchLimit: oneKernel ? PATCH_LIMITS.wasmKernel : PATCH_LIMITS.typeScript,
   })
-  const { tallyEncoded, codeMembers, lensView, entriesOf } = createEncodedTallies(backend)
+  const { tallyEncoded, codeMembers, lensView, entriesOf, decodedOf } = createEncodedTallies(backend)
   const matchCodes = createCodeMatcher(inner, lensView)
   const codeBounds = new Int32Array(4)
   /** matchRange(s) of a v2 sequence: values in any of the ranges (bounds: 4 words a range, disjoint). */
@@ -156,9 +157,20 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     // Blocks: run blocks matched a run at a time, the others decoded.
     if (cascade.form === 0 && count > 0) return matchRunBlocks(cascade.blocks, first, count, bounds, selection, selectionStart, out, outStart, raw)
     if (cascade.form !== 1 || count === 0) return raw(first, count)
-    // A sequence dictionary: the codes are matched against the entries that match, from their
-    // encodings, in one pass whatever the number of ranges. (No matching entry: decoded anyway,
-    // so a code out of range is refused as a read refuses it.)
+    // A sequence dictionary whose codes are decoded once as ranks (all below k): each range of
+    // values is one range of ranks, matched by v1's kernels.
+    const ranked = decodedOf(cascade, false)
+    if (ranked !== null) {
+      const ranks = rankBounds(ranked.sorted, bounds)
+      let found = 0
+      for (let at = 0; at < ranks.length; at += 4) {
+        found += inner.matchRange(ranked.view, first, count, ranks.subarray(at, at + 4), selection, selectionStart, out, outStart)
+      }
+      return found
+    }
+    // Otherwise the codes are matched against the entries that match, from their encodings, in one
+    // pass whatever the number of ranges. (No matching entry: decoded anyway, so a code out of
+    // range is refused as a read refuses it.)
     const members = codeMembers(sequence, bounds)
     const span = spanOf(members)
     if (span === null && inner.matchMembers !== undefined) {
@@ -241,15 +253,16 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       // counted, then each entry added count times (a double sum must add values in order: decoded).
       if (cascade.form === 1 && mode === 'integer' && cascade.entries.count <= count >>> 2) {
         const k = cascade.entries.count, codeCounts = new Uint32Array(k)
+        const ranked = decodedOf(cascade, selection === null)
         let counted = true
         try {
-          tallyEncoded(cascade.codes, first, count, selection, selectionStart, codeCounts, counting(k), counting)
+          tallyEncoded(ranked?.view ?? cascade.codes, first, count, selection, selectionStart, codeCounts, counting(k), counting)
         } catch (error) {
           // A code beyond the entries: the decoding path below refuses it as a read does.
           if (!(error instanceof CorruptIndexException)) throw error
           counted = false
         }
-        if (counted) return addEntryCounts(state, entriesOf(cascade.entries), codeCounts)
+        if (counted) return addEntryCounts(state, ranked?.sorted ?? entriesOf(cascade.entries), codeCounts)
       }
       chunks(sequence, first, count, (chunk, at, n) => inner.aggregate(chunk, 0, n, mode, selection, selectionStart + at, state))
     },

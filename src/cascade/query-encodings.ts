@@ -25,6 +25,7 @@ import { compareInt64 } from '../format/int64.js'
 import { bitsOf, bytesFor, fieldAt } from './bits.js'
 import { forEachException, positionsIncrease, positionsSize } from './blocks/positions.js'
 import { EXCEPTION_GCD_FLAG, Kind, POSITIONS_LIST_FLAG } from './constants.js'
+import { DECODED_COUNTING_MAX_ENTRIES, type DecodedCodes, decodeCodesView } from './decoded-codes.js'
 import { patchesByNumber } from './query-patch-moves.js'
 
 const TWO_POW_32 = 4294967296
@@ -240,6 +241,24 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     return lens
   }
 
+  const decodedViews = new WeakMap<DictionaryCascade, DecodedCodes | null>()
+
+  /**
+   * The codes of a sequence dictionary decoded once as ranks (decoded-codes.ts), or null where none
+   * can be made. Counting every value (`countingAll`) reads them only at width 8: wider codes count
+   * faster from their encodings there (countDecoded), and slower once a DocSet selects.
+   */
+  function decodedOf(cascade: DictionaryCascade, countingAll: boolean): DecodedCodes | null {
+    if (countingAll && cascade.entries.count > DECODED_COUNTING_MAX_ENTRIES) return null
+    let decoded = decodedViews.get(cascade)
+    if (decoded === undefined) {
+      decoded = decodeCodesView(backend(), cascade, entriesOf(cascade.entries))
+      if (decoded !== null) released.register(decoded.view, decoded.file)
+      decodedViews.set(cascade, decoded)
+    }
+    return decoded
+  }
+
   function entriesOf(entries: SequenceView): Int32Array {
     let raws = entryCache.get(entries)
     if (raws === undefined) {
@@ -364,8 +383,10 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       // Codes are below k at open or counting refuses them (as a read would): then the decoding path words it.
       const k = cascade.entries.count
       const codeCounts = new Uint32Array(k)
-      tally(cascade.codes, first, count, selection, selectionStart, codeCounts, counting(k), counting)
-      const entries = entriesOf(cascade.entries)
+      // Counted by rank where the codes are decoded, else by code.
+      const decoded = decodedOf(cascade, selection === null)
+      tally(decoded?.view ?? cascade.codes, first, count, selection, selectionStart, codeCounts, counting(k), counting)
+      const entries = decoded?.sorted ?? entriesOf(cascade.entries)
       for (let code = 0; code < k; code++) {
         if (codeCounts[code] === 0) continue
         const slot = op.slots.slot(entries[2 * code], entries[2 * code + 1])
@@ -460,5 +481,5 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       throw error
     }
   }
-  return { tallyEncoded, codeMembers, lensView, entriesOf }
+  return { tallyEncoded, codeMembers, lensView, entriesOf, decodedOf }
 }

@@ -49,7 +49,8 @@ function sharedWasm(): { runtime: WasmRuntime; backend: ColumnsBackend } {
 }
 
 function open(request: OpenRequest): OpenedSegment {
-  const options = { fileName: request.fileName, maxDoc: request.maxDoc }
+  // No decoded codes in a worker: each would decode a whole column for its part, and the arena is its questions'.
+  const options = { fileName: request.fileName, maxDoc: request.maxDoc, decodedCodes: false }
   const bytes = new Uint8Array(request.buffer, request.byteOffset, request.byteLength)
   let backend: ColumnsBackend, reader: ColumnsReader
   if (request.backend === 'wasm' && sharedMemory !== null) {

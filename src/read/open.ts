@@ -14,6 +14,7 @@ import { type Checksum, checkFrame, checkLayoutCounts, parseDirectory } from './
 import { parseSequence } from './sequence-parser.js'
 import { ColumnsReader } from './reader.js'
 import { FORMAT_VERSION_2 } from '../cascade/constants.js'
+import { keepCodesEncoded } from '../cascade/decoded-codes.js'
 import { parseCascade } from '../cascade/reader/parse.js'
 import { validateCascade } from '../cascade/reader/validate.js'
 import { parseDictionaryV2 } from '../dictionary/read/open.js'
@@ -29,6 +30,12 @@ export interface OpenOptions {
   backend?: BackendChoice
   /** Files larger than this are refused before reading (default 1 GiB). */
   maxResidentFileBytes?: number
+  /**
+   * Format 2: decode a sequence dictionary's codes once, on a column's first question, so later
+   * questions read them at format 1's speed (default true; 1 or 2 bytes a value, reported by
+   * `reader.decodedCodesBytes`). False keeps every question on the encodings.
+   */
+  decodedCodes?: boolean
 }
 
 /**
@@ -60,6 +67,10 @@ export function openResidentFile(
 ): ColumnsReader {
   const fileName = options.fileName ?? 'columns'
   try {
+    if (options.decodedCodes !== undefined && typeof options.decodedCodes !== 'boolean') {
+      throw new TypeError(`${fileName}: options.decodedCodes must be true or false, not ${String(options.decodedCodes)}`)
+    }
+    if (options.decodedCodes === false) keepCodesEncoded(file)
     const maxDoc = checkFrame(file, fileName, checksum)
     if (options.maxDoc !== undefined && options.maxDoc !== maxDoc) {
       throw new CorruptIndexException(fileName, `the file's maxDoc is ${maxDoc}, but the segment has ${options.maxDoc} documents (options.maxDoc)`)

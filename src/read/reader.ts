@@ -3,6 +3,7 @@
  */
 import type { BackendName, ColumnsBackend, ResidentFile } from '../backend/backend.js'
 import type { Column } from './column.js'
+import { decodedCodesMemory, releaseDecodedCodes } from '../cascade/decoded-codes.js'
 import { fullCheck } from './full-check.js'
 import { DocSet, DocSetOwner } from '../kernels/doc-set.js'
 
@@ -45,6 +46,14 @@ export class ColumnsReader implements Disposable {
   get bytes(): Uint8Array {
     this.assertOpen()
     return this.file === null ? new Uint8Array(0) : this.file.bytes
+  }
+
+  /**
+   * Bytes the reader holds beside its file for queries: format 2 sequence dictionaries' codes,
+   * decoded once on a column's first question (docs/query.md, "Decoded codes"); 0 for format 1.
+   */
+  get decodedCodesBytes(): number {
+    return this.file === null ? 0 : decodedCodesMemory(this.file)
   }
 
   /** Which backend decodes this reader's blocks. */
@@ -96,6 +105,7 @@ export class ColumnsReader implements Disposable {
     this.closed = true
     this.docSets.releaseAll()
     for (const column of this.columns) column.markClosed()
+    if (this.file !== null) releaseDecodedCodes(this.file)
     this.file?.release()
   }
 

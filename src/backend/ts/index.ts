@@ -7,6 +7,7 @@ import { xxh64Into } from '../../format/xxh64.js'
 import { decodeRaw, getNumber, getRaw } from './decode.js'
 import { checkCanonical } from './canonical.js'
 import { decodeFloat64, decodeInt32, decodeOrdinals } from './typed.js'
+import { decodeRanks } from './decode-ranks.js'
 import { typeScriptQueryKernels } from './query.js'
 import { rankOf } from '../bits.js'
 import { withCascadeQueries } from '../../cascade/query-adapter.js'
@@ -34,6 +35,7 @@ export const typeScriptBackend: ColumnsBackend = {
     decodeRaw(sequence, first, count, destination instanceof BigInt64Array ? int64Words(destination) : destination, destinationIndex),
   decodeFloat64,
   decodeInt32,
+  decodeRanks,
   decodeOrdinals: (sequence, first, count, ordinalLimit, destination, destinationIndex) =>
     decodeOrdinals(sequence, first, count, ordinalLimit, int64Words(destination), destinationIndex),
   checkCanonical,

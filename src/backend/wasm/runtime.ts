@@ -59,6 +59,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
     offsetRecords: number, offsetData: number, valueRecords: number, valueData: number, from: number, to: number,
     selection: number, out: number, area: number, n: number, mode: number, total: number,
   ): number
+  decodeRanks(node: number, count: number, k: number, ranks: number, out: number, width: number): number
   bitsetCount(address: number, words: number): number
   bitsetCombine(target: number, other: number, words: number, operation: number): void
 }
@@ -66,7 +67,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
 const REQUIRED_EXPORTS = [
   'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'getRawNumber', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
-  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryCountDecoded', 'queryMatchMembers', 'queryRunsHistogram', 'queryMulti', 'bitsetCount', 'bitsetCombine',
+  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryCountDecoded', 'queryMatchMembers', 'queryRunsHistogram', 'queryMulti', 'decodeRanks', 'bitsetCount', 'bitsetCombine',
   'decodeRawOrdinals', 'cascadeGet', 'cascadeDecode', 'cascadeDecodeFloat64Sortable', 'cascadeDecodeFloat64Exact', 'cascadeDecodeInt32',
   'cascadeDecodeOrdinals', 'cascadeEntriesTable', 'cascadeGetNumber',
   'decodeTerms', 'digitsDecode',

@@ -1,0 +1,172 @@
+/**
+ * Sequence dictionary codes decoded once for queries (src/cascade/decoded-codes.ts):
+ * the view holds exactly the codes, is made only for long sequences of few enough
+ * entries, and every question it serves answers as on the format 1 file of the same
+ * documents, on both backends. A corrupt code (valid checksum) leaves the view
+ * unmade: questions refuse it, or skip it, as reads and the encodings' path do.
+ */
+import { describe, expect, it } from 'vitest'
+import type { DictionaryCascade, SequenceView } from '../src/backend/backend.js'
+import { resolveBackend } from '../src/backend/select.js'
+import { sequenceExtent } from '../src/cascade/reader/parse.js'
+import { DECODED_CODES_MIN_VALUES, decodeCodesView, decodedCodesBytes } from '../src/cascade/decoded-codes.js'
+import { CorruptIndexException } from '../src/format/errors.js'
+import { DocSet } from '../src/kernels/doc-set.js'
+import { openColumns } from '../src/read/open.js'
+import { flushColumns } from '../src/write/columns-writer.js'
+import { fixChecksum } from './helpers/file-surgery.js'
+import { seededRandom } from './helpers/random.js'
+
+const BACKENDS = ['ts', 'wasm'] as const
+const FILE = 'codes.oixk'
+const COUNT = 40_000
+
+const random = seededRandom(0xc0de5)
+// Skewed: codes by frequency, most below 32, the rest patched above them (the shape of flights' origin).
+const terms = Array.from({ length: 200 }, (_, t) => `t${String(t).padStart(3, '0')}`)
+const keywords = Array.from({ length: COUNT }, () => terms[(Math.floor(random() ** 3 * 200) * 71) % 200])
+// Wide integers from a pool of 1,000: skewed as keywords are (codes by frequency, 655 of them),
+// and spread (codes in value order, all 1,000): views of width 16.
+const pool = Array.from({ length: 1000 }, (_, i) => (((i * 2654435761) % 1_000_000_007) - 500_000_000) * 1024 + i)
+const integers = Array.from({ length: COUNT }, () => pool[Math.min(999, Math.floor(-Math.log(1 - random()) * 100))])
+const spread = Array.from({ length: COUNT }, () => pool[(Math.floor(random() ** 2 * 1000) * 389) % 1000])
+
+function files(): { v1: Uint8Array; v2: Uint8Array } {
+  const schema = { fields: [{ name: 'tag', type: 'keyword', facet: true }, { name: 'n', type: 'integral', column: true }, { name: 'm', type: 'integral', column: true }] }
+  const docs = keywords.map((tag, d) => ({ tag, n: integers[d], m: spread[d] }))
+  return { v1: flushColumns(schema, docs)!, v2: flushColumns(schema, docs, { format: 2 })! }
+}
+const { v1, v2 } = files()
+
+const cascadeOf = (view: SequenceView): DictionaryCascade => {
+  expect(view.cascade?.form).toBe(1)
+  return view.cascade as DictionaryCascade
+}
+
+describe('decoded codes views', () => {
+  it('hold each value as its entry\'s rank in value order, at width 8 (at most 256 entries) or 16, only for long sequences of at most 65,536 entries', () => {
+    expect(decodedCodesBytes(229, 3_000_000)).toBe(24 * 2930 + 3_000_000 + 8)
+    expect(decodedCodesBytes(257, 3_000_000)).toBe(24 * 2930 + 6_000_000 + 8)
+    expect(decodedCodesBytes(65_537, 3_000_000)).toBe(0)
+    expect(decodedCodesBytes(10, DECODED_CODES_MIN_VALUES - 1)).toBe(0)
+    const sortedOf = (values: number[]) => [...new Set(values)].sort((a, b) => a - b)
+    for (const backendName of BACKENDS) {
+      const backend = resolveBackend(backendName)
+      const reader = openColumns(v2, { backend: backendName, fileName: FILE })
+      for (const [name, width, order, values] of [['tag', 8, 1, null], ['n', 16, 1, integers], ['m', 16, 0, spread]] as const) {
+        const column = reader.getColumn(name)!
+        const cascade = cascadeOf(column.values)
+        expect(cascade.order, `${name}: 0 ascending, 1 by frequency`).toBe(order)
+        const k = cascade.entries.count
+        const entries = new Int32Array(2 * k)
+        backend.decodeRaw(cascade.entries, 0, k, entries, 0)
+        const { view, file, sorted } = decodeCodesView(backend, cascade, entries)!
+        expect([view.cascade, view.count, view.blockCount, view.records[0] & 0xff, (view.records[0] >>> 8) & 0xff]).toEqual([null, COUNT, 40, 1, width])
+        // A keyword's ranks are its ordinals (every term is used); an integer's, its place among the distinct values.
+        const distinct = values === null ? [] : sortedOf(values)
+        const expected = values === null ? Array.from({ length: COUNT }, (_, d) => column.getOrdinal(d)) : values.map((value) => distinct.indexOf(value))
+        const low = (v: number) => Number(BigInt.asIntN(32, BigInt(v)))
+        expect(Array.from(sorted.filter((_, at) => at % 2 === 0)), `${backendName} ${name} entries`).toEqual(values === null ? Array.from({ length: k }, (_, r) => r) : distinct.map(low))
+        const stored = view.bytes.slice(view.dataStart, view.dataStart + (width / 8) * COUNT)
+        const read = width === 8 ? stored : new Uint16Array(stored.buffer, 0, COUNT)
+        expect(Array.from(read), `${backendName} ${name}`).toEqual(expected)
+        // v1's kernels read them as they are.
+        const back = new Int32Array(COUNT)
+        expect(backend.decodeInt32(view, 0, COUNT, -1, back, 0)).toBe(-1)
+        expect(Array.from(back)).toEqual(expected)
+        file.release()
+      }
+      reader.close()
+    }
+  })
+
+  it.each(BACKENDS)('answer facets, term and range filters, histograms and aggregates as the format 1 file does (%s)', (backend) => {
+    const one = openColumns(v1, { backend, fileName: FILE }), two = openColumns(v2, { backend, fileName: FILE })
+    const densities = [0, 0.003, 0.1, 0.5, 1]
+    const sets = densities.map((density) => {
+      const pick = seededRandom(Math.round(density * 1000) + 1)
+      const documents = Array.from({ length: COUNT }, (_, d) => d).filter(() => pick() < density)
+      return [DocSet.fromDocuments(one, documents), DocSet.fromDocuments(two, documents)] as const
+    })
+    const tags = [one.getColumn('tag')!, two.getColumn('tag')!] as const
+    const ns = [one.getColumn('n')!, two.getColumn('n')!] as const, ms = [one.getColumn('m')!, two.getColumn('m')!] as const
+    const same = <T>(what: string, ask: (side: 0 | 1) => T) => expect(ask(1), what).toEqual(ask(0))
+    const ids = (docs: DocSet) => { const list = [...docs.toArray()]; docs.release(); return list }
+    same('facet', (side) => [...tags[side].facetCounts()])
+    sets.forEach((pair, at) => same(`facet over ${densities[at]}`, (side) => [...tags[side].facetCounts(pair[side])]))
+    // One term, terms in few code ranges, and terms in more than the view is matched with (the member kernels).
+    for (const chosen of [[terms[0]], [terms[0], terms[71]], terms.slice(0, 3), terms.filter((_, t) => t % 33 === 5), ['none']]) {
+      same(`termFilter ${chosen}`, (side) => ids(tags[side].termFilter(chosen)))
+      sets.forEach((pair, at) => same(`termFilter ${chosen} within ${densities[at]}`, (side) => ids(tags[side].termFilter(chosen, pair[side]))))
+    }
+    const sorted = [...pool].sort((a, b) => a - b)
+    for (const [lo, hi] of [[sorted[0], sorted[0]], [sorted[3], sorted[900]], [sorted[500], sorted[520]], [0, 2 ** 40], [sorted[999] + 1, 2 ** 50]]) {
+      same(`rangeFilter ${lo} ${hi}`, (side) => ids(ns[side].rangeFilter(lo, hi)))
+      same(`rangeFilter ${lo} ${hi} (value order)`, (side) => ids(ms[side].rangeFilter(lo, hi)))
+      sets.forEach((pair, at) => same(`rangeFilter ${lo} ${hi} within ${densities[at]}`, (side) => ids(ns[side].rangeFilter(lo, hi, pair[side]))))
+    }
+    same('histogram', (side) => [...ns[side].histogram([sorted[0], sorted[100], 0, sorted[800], sorted[999] + 1])])
+    same('aggregate', (side) => ns[side].aggregate())
+    sets.forEach((pair, at) => same(`aggregate over ${densities[at]}`, (side) => ns[side].aggregate(pair[side])))
+    one.close()
+    two.close()
+  })
+
+  it.each(BACKENDS)('are made on a column\'s first question, reported by the reader, given back when it closes, and not made with decodedCodes false (%s)', (backend) => {
+    const reader = openColumns(v2, { backend, fileName: FILE })
+    const tag = reader.getColumn('tag')!, n = reader.getColumn('n')!
+    expect(reader.decodedCodesBytes).toBe(0)
+    const counts = [...tag.facetCounts()]
+    const tagBytes = 24 * 40 + COUNT + 8
+    expect(reader.decodedCodesBytes).toBe(tagBytes)
+    // Counting reads views of 8-bit codes only: n's 655 entries are counted from their encodings.
+    const sum = n.aggregate()
+    expect(reader.decodedCodesBytes).toBe(tagBytes)
+    const matched = [...n.rangeFilter(pool[0], pool[0]).toArray()]
+    expect(reader.decodedCodesBytes).toBe(tagBytes + 24 * 40 + 2 * COUNT + 8)
+    reader.close()
+    expect(reader.decodedCodesBytes).toBe(0)
+    const encoded = openColumns(v2, { backend, fileName: FILE, decodedCodes: false })
+    expect([...encoded.getColumn('tag')!.facetCounts()]).toEqual(counts)
+    expect(encoded.getColumn('n')!.aggregate()).toEqual(sum)
+    expect([...encoded.getColumn('n')!.rangeFilter(pool[0], pool[0]).toArray()]).toEqual(matched)
+    expect(encoded.decodedCodesBytes).toBe(0)
+    encoded.close()
+    expect(() => openColumns(v2, { backend, fileName: FILE, decodedCodes: 'yes' as never })).toThrow(new TypeError('codes.oixk: options.decodedCodes must be true or false, not yes'))
+    // Format 1 has no codes to decode.
+    const one = openColumns(v1, { backend, fileName: FILE })
+    one.getColumn('tag')!.facetCounts()
+    expect(one.decodedCodesBytes).toBe(0)
+    one.close()
+  })
+
+  // Block 30's base (its least code) raised by 2^20, or by k (200): every code of the block just past the entries.
+  it.each([['ts', 2 ** 20], ['wasm', 2 ** 20], ['ts', 200], ['wasm', 200]] as const)('are not made over a code past the entries: questions refuse it as reads do, or skip it (%s, base + %i)', (backend, raise) => {
+    const tag = openColumns(v2, { backend: 'ts', fileName: FILE }).getColumn('tag')!
+    const codes = cascadeOf(tag.values).codes
+    const blocks = (codes.cascade as unknown as { blocks: SequenceView }).blocks
+    const [codesStart] = sequenceExtent(codes)
+    const record = codesStart + 13 + 30 * 24
+    expect(blocks.records[6 * 30] & 0xff).toBe(6)
+    const corrupt = v2.slice()
+    const data = new DataView(corrupt.buffer)
+    data.setUint32(record + 8, data.getUint32(record + 8, true) + raise, true)
+    const reader = openColumns(fixChecksum(corrupt), { backend, fileName: FILE })
+    const column = reader.getColumn('tag')!
+    const refused = (action: () => unknown) => {
+      let thrown: unknown = null
+      try { action() } catch (error) { thrown = error }
+      expect(thrown).toBeInstanceOf(CorruptIndexException)
+      expect((thrown as Error).message).toMatch(/^codes\.oixk: .*value 30720 has dictionary code \d+, beyond its 200 entries/)
+    }
+    refused(() => column.getOrdinal(30_720))
+    refused(() => column.facetCounts())
+    refused(() => column.termFilter(terms[0]))
+    // Documents before block 30 alone: counted, the corrupt block never read.
+    const before = DocSet.fromDocuments(reader, Array.from({ length: 30_720 }, (_, d) => d))
+    const expected = new Array<number>(200).fill(0)
+    for (let d = 0; d < 30_720; d++) expected[column.lookupOrdinal(keywords[d])]++
+    expect([...column.facetCounts(before)]).toEqual(expected)
+    reader.close()
+  })
+})
