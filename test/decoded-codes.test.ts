@@ -140,6 +140,31 @@ describe('decoded codes views', () => {
     one.close()
   })
 
+  it.each(BACKENDS)('serve multi-valued keyword columns (0-8 values, repeats inside a document) as their ordinals: facets and filters as format 1 (%s)', (backend) => {
+    const pick = seededRandom(0x7a65)
+    const tags = Array.from({ length: COUNT / 2 }, (_, d) => Array.from({ length: d % 97 === 0 ? 0 : Math.floor(pick() * 9) }, () => terms[(Math.floor(pick() ** 3 * 200) * 71) % 200]))
+    const schema = { fields: [{ name: 'tags', type: 'keyword', facet: true, multi: true }] }
+    const docs = tags.map((list) => ({ tags: list }))
+    const one = openColumns(flushColumns(schema, docs)!, { backend, fileName: FILE })
+    const two = openColumns(flushColumns(schema, docs, { format: 2 })!, { backend, fileName: FILE })
+    const columns = [one.getColumn('tags')!, two.getColumn('tags')!] as const
+    expect(cascadeOf(columns[1].values).order).toBe(1)
+    expect(columns[1].totalValueCount).toBeGreaterThan(DECODED_CODES_MIN_VALUES)
+    const same = <T>(what: string, ask: (side: 0 | 1) => T) => expect(ask(1), what).toEqual(ask(0))
+    same('first facet', (side) => [...columns[side].facetCounts()])
+    expect(two.decodedCodesBytes).toBeGreaterThan(0)
+    same('facet again', (side) => [...columns[side].facetCounts()])
+    for (const density of [0.01, 0.3, 0.9]) {
+      const chosen = Array.from({ length: tags.length }, (_, d) => d).filter((d) => (d * 7919) % 1000 < density * 1000)
+      const sets = [DocSet.fromDocuments(one, chosen), DocSet.fromDocuments(two, chosen)] as const
+      same(`facet over ${density}`, (side) => [...columns[side].facetCounts(sets[side])])
+      same(`termFilter within ${density}`, (side) => [...columns[side].termFilter([terms[0], terms[71]], sets[side]).toArray()])
+    }
+    same('termFilter', (side) => [...columns[side].termFilter(terms.slice(0, 5)).toArray()])
+    one.close()
+    two.close()
+  })
+
   // Block 30's base (its least code) raised by 2^20, or by k (200): every code of the block just past the entries.
   it.each([['ts', 2 ** 20], ['wasm', 2 ** 20], ['ts', 200], ['wasm', 200]] as const)('are not made over a code past the entries: questions refuse it as reads do, or skip it (%s, base + %i)', (backend, raise) => {
     const tag = openColumns(v2, { backend: 'ts', fileName: FILE }).getColumn('tag')!

@@ -84,8 +84,12 @@ export function decodedCodesBytes(k: number, count: number): number {
   return 24 * Math.ceil(count / BLOCK_VALUES) + (k <= 256 ? 1 : 2) * count + DATA_PADDING_BYTES
 }
 
-/** A decoded view, its memory, and the entries in ascending order (raw i64 as low, high words): rank r holds sorted[2r, 2r + 1]. */
-export interface DecodedCodes { view: SequenceView; file: ResidentFile; sorted: Int32Array }
+/**
+ * A decoded view, its memory, and the entries in ascending order (raw i64 as low, high words): rank r
+ * holds sorted[2r, 2r + 1]. `ranksAreValues`: the entries are 0 to k - 1 (a keyword column's
+ * ordinals, every term used), so the view reads as the sequence itself.
+ */
+export interface DecodedCodes { view: SequenceView; file: ResidentFile; sorted: Int32Array; ranksAreValues: boolean }
 
 /**
  * The codes of `cascade` as ranks (entries: its k raw entries as words), or null: too few values
@@ -99,10 +103,12 @@ export function decodeCodesView(backend: ColumnsBackend, cascade: DictionaryCasc
   const order = Array.from({ length: k }, (_, code) => code)
   order.sort((a, b) => compareInt64(entries[2 * a], entries[2 * a + 1], entries[2 * b], entries[2 * b + 1]) || a - b)
   const rankOf = new Uint16Array(k), sorted = new Int32Array(2 * k)
+  let ranksAreValues = true
   order.forEach((code, rank) => {
     rankOf[code] = rank
     sorted[2 * rank] = entries[2 * code]
     sorted[2 * rank + 1] = entries[2 * code + 1]
+    ranksAreValues &&= sorted[2 * rank] === rank && sorted[2 * rank + 1] === 0
   })
   let file: ResidentFile
   try {
@@ -124,7 +130,7 @@ export function decodeCodesView(backend: ColumnsBackend, cascade: DictionaryCasc
   const made = madeFor.get(codes.file) ?? []
   made.push(file)
   madeFor.set(codes.file, made)
-  return { view, file, sorted }
+  return { view, file, sorted, ranksAreValues }
 }
 
 /**

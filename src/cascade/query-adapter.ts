@@ -137,6 +137,12 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
   })
   const { tallyEncoded, codeMembers, lensView, entriesOf, decodedOf } = createEncodedTallies(backend)
   const matchCodes = createCodeMatcher(inner, lensView)
+  /** A sequence dictionary's decoded codes where their ranks are its values, else the sequence. */
+  const plainValues = (values: SequenceView): SequenceView => {
+    if (values.cascade?.form !== 1) return values
+    const ranked = decodedOf(values.cascade, false)
+    return ranked !== null && ranked.ranksAreValues ? ranked.view : values
+  }
   const codeBounds = new Int32Array(4)
   /** matchRange(s) of a v2 sequence: values in any of the ranges (bounds: 4 words a range, disjoint). */
   const matchCascade = (
@@ -224,12 +230,14 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     allocateBitset: (wordCount) => inner.allocateBitset(wordCount),
     countBits: (bitset) => inner.countBits(bitset),
     combineBits: (target, other, operation) => inner.combineBits(target, other, operation),
-    // The multi-valued kernels decode cascades themselves.
-    countDistinct: inner.countDistinct,
+    // The multi-valued kernels decode cascades themselves, or read a keyword dictionary's decoded
+    // codes where those are its ordinals.
+    countDistinct: (offsets, values, from, to, docs, counts) => inner.countDistinct(offsets, plainValues(values), from, to, docs, counts),
     matchMembers: inner.matchMembers,
     matchCodeSpan: inner.matchCodeSpan,
     matchAny: inner.matchAny,
-    markFirstValues: inner.markFirstValues,
+    markFirstValues: (offsets, values, to, out, counts, positions, ordinals) =>
+      inner.markFirstValues(offsets, plainValues(values), to, out, counts, positions, ordinals),
     countValues(sequence, first, count, selection, selectionStart, counts) {
       if (sequence.cascade === null) return inner.countValues(sequence, first, count, selection, selectionStart, counts)
       if (count > 0) tallyEncoded(sequence, first, count, selection, selectionStart, counts, counting(counts.length), counting)
