@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest'
 import type { DictionaryCascade, SequenceView } from '../src/backend/backend.js'
 import { resolveBackend } from '../src/backend/select.js'
+import { wasmRuntime } from '../src/backend/wasm/runtime.js'
 import { sequenceExtent } from '../src/cascade/reader/parse.js'
 import { DECODED_CODES_MIN_VALUES, decodeCodesView, decodedCodesBytes } from '../src/cascade/decoded-codes.js'
 import { CorruptIndexException } from '../src/format/errors.js'
@@ -164,6 +165,32 @@ describe('decoded codes views', () => {
     same('termFilter', (side) => [...columns[side].termFilter(terms.slice(0, 5)).toArray()])
     one.close()
     two.close()
+  })
+
+  it('a first question whose copy grows the memory (detaching every view) answers as format 1 (wasm)', () => {
+    const one = openColumns(v1, { backend: 'wasm', fileName: FILE }), two = openColumns(v2, { backend: 'wasm', fileName: FILE })
+    const chosen = Array.from({ length: COUNT }, (_, d) => d).filter((d) => d % 7 === 3)
+    const sets = [DocSet.fromDocuments(one, chosen), DocSet.fromDocuments(two, chosen)] as const
+    const runtime = wasmRuntime()
+    // Every free range taken: the copy's region must grow the memory.
+    const regions = runtime.regions as unknown as { freeLengths: number[] }
+    const taken = [...regions.freeLengths].map((length) => runtime.regions.allocate(length))
+    const before = runtime.kernels.memory.buffer.byteLength
+    try {
+      const tags = [one.getColumn('tag')!, two.getColumn('tag')!] as const
+      const counts = tags.map((tag, side) => [...tag.facetCounts(sets[side])])
+      expect(runtime.kernels.memory.buffer.byteLength).toBeGreaterThan(before)
+      expect(two.decodedCodesBytes).toBe(24 * 40 + COUNT + 8)
+      expect(counts[1]).toEqual(counts[0])
+      const ns = [one.getColumn('n')!, two.getColumn('n')!] as const
+      const matched = ns.map((n, side) => [...n.rangeFilter(pool[5], pool[400], sets[side]).toArray()])
+      expect(matched[1]).toEqual(matched[0])
+      expect([...sets[1].toArray()]).toEqual(chosen)
+    } finally {
+      for (const region of taken) runtime.regions.free(region)
+      one.close()
+      two.close()
+    }
   })
 
   // Block 30's base (its least code) raised by 2^20, or by k (200): every code of the block just past the entries.
