@@ -14,6 +14,7 @@
 import type { ColumnsBackend, DictionaryCascade, ResidentFile, SequenceView } from '../backend/backend.js'
 import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
 import { compareInt64 } from '../format/int64.js'
+import { RegionSequence } from './region-sequence.js'
 
 /** Entries a decoded view serves questions that count every value at most (width 8). */
 export const DECODED_COUNTING_MAX_ENTRIES = 256
@@ -21,39 +22,6 @@ export const DECODED_COUNTING_MAX_ENTRIES = 256
 export const DECODED_CODES_MAX_ENTRIES = 65536
 /** Sequences shorter than this are read from their encodings: their decode costs little per question. */
 export const DECODED_CODES_MIN_VALUES = 16 * BLOCK_VALUES
-
-/** A v1 view over a region of the backend's memory holding records, then packed codes. */
-class CodesView implements SequenceView {
-  readonly records: Int32Array
-  readonly blockCount: number
-  readonly recordsStart = 0
-  readonly dataStart: number
-  readonly dataLength: number
-  readonly cascade = null
-
-  constructor(readonly file: ResidentFile, readonly fileName: string, readonly label: string, readonly count: number, width: 8 | 16) {
-    this.blockCount = Math.ceil(count / BLOCK_VALUES)
-    this.dataStart = 24 * this.blockCount
-    this.dataLength = (width / 8) * count + DATA_PADDING_BYTES
-    this.records = new Int32Array(6 * this.blockCount)
-    for (let block = 0; block < this.blockCount; block++) {
-      this.records.set([1 | (width << 8), (width / 8) * BLOCK_VALUES * block, 0, 0, 1, 0], 6 * block)
-    }
-  }
-
-  get bytes(): Uint8Array {
-    return this.file.bytes
-  }
-
-  get bufferWords(): Int32Array {
-    const bytes = this.file.bytes
-    return new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
-  }
-
-  get dataStartInBuffer(): number {
-    return this.file.bytes.byteOffset + this.dataStart
-  }
-}
 
 /** The decoded views made for each resident file (a reader's), given back when it closes. */
 const madeFor = new WeakMap<ResidentFile, ResidentFile[]>()
@@ -93,7 +61,8 @@ export interface DecodedCodes { view: SequenceView; file: ResidentFile; sorted: 
 
 /**
  * The codes of `cascade` as ranks (entries: its k raw entries as words), or null: too few values
- * or too many entries, no memory for them (a pool worker's arena), or a code not below k.
+ * or too many entries, no memory for them, a reader opened with `decodedCodes: false`, or a code
+ * not below k.
  */
 export function decodeCodesView(backend: ColumnsBackend, cascade: DictionaryCascade, entries: Int32Array): DecodedCodes | null {
   const k = cascade.entries.count, count = cascade.count, codes = cascade.codes
@@ -116,7 +85,7 @@ export function decodeCodesView(backend: ColumnsBackend, cascade: DictionaryCasc
   } catch {
     return null
   }
-  const view = new CodesView(file, codes.fileName, codes.label, count, width)
+  const view = new RegionSequence(file, codes.fileName, codes.label, count, Math.ceil(count / BLOCK_VALUES), width, (width / 8) * count + DATA_PADDING_BYTES)
   let complete = false
   try {
     complete = backend.decodeRanks(codes, rankOf, file, view.dataStart, width) === -1
@@ -126,7 +95,6 @@ export function decodeCodesView(backend: ColumnsBackend, cascade: DictionaryCasc
     if (!complete) file.release()
   }
   if (!complete) return null
-  file.bytes.set(new Uint8Array(view.records.buffer), 0)
   const made = madeFor.get(codes.file) ?? []
   made.push(file)
   madeFor.set(codes.file, made)

@@ -11,6 +11,7 @@ import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { compareInt64, int64ToBigInt } from '../format/int64.js'
 import { rankBounds } from './decoded-codes.js'
+import { RegionSequence } from './region-sequence.js'
 import { createCodeMatcher, matchMemberCodes } from './query-match-codes.js'
 import { matchRunBlocks } from './query-match-runs.js'
 import { bucketSlots, createEncodedTallies, type Operation, PATCH_LIMITS, type Tally, valueSlots } from './query-encodings.js'
@@ -21,39 +22,10 @@ const RECORDS_BYTES = 24 * CHUNK_BLOCKS
 const REGION_BYTES = RECORDS_BYTES + 8 * CHUNK_VALUES + DATA_PADDING_BYTES + 16
 
 /** The scratch sequence of one backend: a region holding records (fixed) and one chunk of raw values. */
-class Scratch implements SequenceView {
-  readonly records: Int32Array
-  readonly fileName: string
-  readonly label: string
-  count = 0
-  readonly blockCount = CHUNK_BLOCKS
-  readonly recordsStart = 0
-  readonly dataStart = RECORDS_BYTES
-  readonly dataLength = 8 * CHUNK_VALUES + DATA_PADDING_BYTES
-  readonly cascade = null
-
-  constructor(readonly file: ResidentFile, width: 32 | 64) {
-    this.records = new Int32Array(6 * CHUNK_BLOCKS)
-    for (let block = 0; block < CHUNK_BLOCKS; block++) {
-      // Frame blocks of width 64 (or 32), base 0, divisor 1: each field is the raw value (an int32 below 2^31).
-      this.records.set([1 | (width << 8), (width / 8) * BLOCK_VALUES * block, 0, 0, 1, 0], 6 * block)
-    }
-    file.bytes.set(new Uint8Array(this.records.buffer), 0)
-    this.fileName = ''
-    this.label = ''
-  }
-
-  get bytes(): Uint8Array {
-    return this.file.bytes
-  }
-
-  get bufferWords(): Int32Array {
-    const bytes = this.file.bytes
-    return new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
-  }
-
-  get dataStartInBuffer(): number {
-    return this.file.bytes.byteOffset + RECORDS_BYTES
+class Scratch extends RegionSequence {
+  // Frame blocks of width 64 (or 32), base 0, divisor 1: each field is the raw value (an int32 below 2^31).
+  constructor(file: ResidentFile, width: 32 | 64) {
+    super(file, '', '', 0, CHUNK_BLOCKS, width, 8 * CHUNK_VALUES + DATA_PADDING_BYTES)
   }
 
   /** The data area as one int32 per value (a width 32 scratch). */

@@ -1,0 +1,41 @@
+/**
+ * A v1 sequence that lives in a region of the backend's memory rather than in a
+ * file: frame blocks (base 0, divisor 1) of one width, records at the region's
+ * start and data right after them, so v1's kernels read values the adapter
+ * decoded (query-adapter.ts's scratch chunks, decoded-codes.ts's copies).
+ */
+import type { ResidentFile, SequenceView } from '../backend/backend.js'
+import { BLOCK_VALUES } from '../format/constants.js'
+
+export class RegionSequence implements SequenceView {
+  readonly records: Int32Array
+  readonly recordsStart = 0
+  readonly dataStart: number
+  readonly cascade = null
+
+  /** `blockCount` blocks of `width` bits (a whole number of bytes a value); their records are written into the region now. */
+  constructor(
+    readonly file: ResidentFile, readonly fileName: string, readonly label: string, public count: number, readonly blockCount: number,
+    width: number, readonly dataLength: number,
+  ) {
+    this.dataStart = 24 * blockCount
+    this.records = new Int32Array(6 * blockCount)
+    for (let block = 0; block < blockCount; block++) {
+      this.records.set([1 | (width << 8), (width / 8) * BLOCK_VALUES * block, 0, 0, 1, 0], 6 * block)
+    }
+    file.bytes.set(new Uint8Array(this.records.buffer), 0)
+  }
+
+  get bytes(): Uint8Array {
+    return this.file.bytes
+  }
+
+  get bufferWords(): Int32Array {
+    const bytes = this.file.bytes
+    return new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
+  }
+
+  get dataStartInBuffer(): number {
+    return this.file.bytes.byteOffset + this.dataStart
+  }
+}
