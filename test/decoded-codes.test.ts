@@ -97,11 +97,19 @@ describe('decoded codes views', () => {
     same('facet', (side) => [...tags[side].facetCounts()])
     sets.forEach((pair, at) => same(`facet over ${densities[at]}`, (side) => [...tags[side].facetCounts(pair[side])]))
     // One term, terms in few code ranges, and terms in more than the view is matched with (the member kernels).
-    for (const chosen of [[terms[0]], [terms[0], terms[71]], terms.slice(0, 3), terms.filter((_, t) => t % 33 === 5), ['none']]) {
+    // Twelve terms apart: more ordinal runs than a pass each (kernels/filters.ts, memberFilter).
+    for (const chosen of [[terms[0]], [terms[0], terms[71]], terms.slice(0, 3), terms.filter((_, t) => t % 33 === 5), terms.filter((_, t) => t % 17 === 3), ['none']]) {
       same(`termFilter ${chosen}`, (side) => ids(tags[side].termFilter(chosen)))
       sets.forEach((pair, at) => same(`termFilter ${chosen} within ${densities[at]}`, (side) => ids(tags[side].termFilter(chosen, pair[side]))))
     }
     const sorted = [...pool].sort((a, b) => a - b)
+    // The twelve terms against the model too (both formats share the member walk), and counted.
+    const twelve = new Set(terms.filter((_, t) => t % 17 === 3))
+    const expected = keywords.flatMap((keyword, d) => (twelve.has(keyword) ? [d] : []))
+    for (const side of [0, 1] as const) {
+      using docs = tags[side].termFilter([...twelve])
+      expect([[...docs.toArray()], docs.count()]).toEqual([expected, expected.length])
+    }
     for (const [lo, hi] of [[sorted[0], sorted[0]], [sorted[3], sorted[900]], [sorted[500], sorted[520]], [0, 2 ** 40], [sorted[999] + 1, 2 ** 50]]) {
       same(`rangeFilter ${lo} ${hi}`, (side) => ids(ns[side].rangeFilter(lo, hi)))
       same(`rangeFilter ${lo} ${hi} (value order)`, (side) => ids(ms[side].rangeFilter(lo, hi)))
@@ -163,6 +171,7 @@ describe('decoded codes views', () => {
       same(`termFilter within ${density}`, (side) => [...columns[side].termFilter([terms[0], terms[71]], sets[side]).toArray()])
     }
     same('termFilter', (side) => [...columns[side].termFilter(terms.slice(0, 5)).toArray()])
+    same('termFilter, twelve terms apart', (side) => [...columns[side].termFilter(terms.filter((_, t) => t % 17 === 3)).toArray()])
     one.close()
     two.close()
   })

@@ -174,4 +174,9 @@ export interface QueryKernels {
     offsets: SequenceView, values: SequenceView, to: number, out: BitsetMemory, counts: Uint32Array,
     positions: Uint32Array, ordinals: Uint32Array,
   ): number
+  /**
+   * A sequence to decode a keyword column's ordinals from for a question: format 2's codes
+   * decoded once where they are the ordinals (src/cascade/decoded-codes.ts), else the sequence.
+   */
+  ordinalSequence?(values: SequenceView): SequenceView
 }

@@ -210,6 +210,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     matchAny: inner.matchAny,
     markFirstValues: (offsets, values, to, out, counts, positions, ordinals) =>
       inner.markFirstValues(offsets, plainValues(values), to, out, counts, positions, ordinals),
+    ordinalSequence: plainValues,
     countValues(sequence, first, count, selection, selectionStart, counts) {
       if (sequence.cascade === null) return inner.countValues(sequence, first, count, selection, selectionStart, counts)
       if (count > 0) tallyEncoded(sequence, first, count, selection, selectionStart, counts, counting(counts.length), counting)

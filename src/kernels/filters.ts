@@ -182,7 +182,8 @@ function fillMembers(column: Column, backend: ColumnsBackend, ordinals: Set<numb
   const selected = selectValues(column, backend, filter)
   const matches = backend.query.allocateBitset((column.totalValueCount + 31) >>> 5)
   try {
-    const sequence = column.values
+    // Format 2: the codes decoded once, where they are the ordinals (made now, before any view below).
+    const sequence = backend.query.ordinalSequence?.(column.values) ?? column.values
     const selection = selected.selection === null ? null : selected.selection.words
     const matchWords = matches.words
     for (let start = 0; start < sequence.count; start += ORDINAL_CHUNK) {
@@ -190,13 +191,17 @@ function fillMembers(column: Column, backend: ColumnsBackend, ordinals: Set<numb
       if (selection !== null && !anyBitInRange(selection, start, start + count)) continue
       const bad = backend.decodeInt32(sequence, start, count, termCount, ordinalScratch, 0)
       if (bad >= 0) {
-        backend.getRaw(sequence, start + bad)
-        throw new CorruptIndexException(sequence.fileName, `${sequence.label}: value ${start + bad} is ${int64ToBigInt(int64Result[0], int64Result[1])}, not in [0, ${termCount})`)
+        // Named as the column's own values read it.
+        backend.getRaw(column.values, start + bad)
+        throw new CorruptIndexException(column.values.fileName, `${column.values.label}: value ${start + bad} is ${int64ToBigInt(int64Result[0], int64Result[1])}, not in [0, ${termCount})`)
       }
-      for (let index = 0; index < count; index++) {
-        const value = start + index
-        if (selection !== null && ((selection[value >>> 5] >>> (value & 31)) & 1) === 0) continue
-        if (member[ordinalScratch[index]] === 1) matchWords[value >>> 5] |= 1 << (value & 31)
+      // A word of matches at a time (chunks start on a word): one store per 32 values, masked
+      // by the selection and, in the last word, by the count.
+      for (let index = 0; index < count; index += 32) {
+        const word = (start + index) >>> 5, take = Math.min(32, count - index)
+        let bits = 0
+        for (let bit = 0; bit < take; bit++) bits |= member[ordinalScratch[index + bit]] << bit
+        matchWords[word] = selection === null ? bits : bits & selection[word]
       }
     }
     if (column.layout === 'dense') result.words.set(matchWords)
