@@ -46,10 +46,15 @@ export function decodedCodesMemory(file: ResidentFile): number {
   return total
 }
 
+/** Bits a decoded view of k entries gives each value. */
+function widthOf(k: number): 8 | 16 {
+  return k <= 256 ? 8 : 16
+}
+
 /** Bytes a decoded view of `count` codes below k holds (0: none is made). */
 export function decodedCodesBytes(k: number, count: number): number {
   if (k > DECODED_CODES_MAX_ENTRIES || count < DECODED_CODES_MIN_VALUES) return 0
-  return 24 * Math.ceil(count / BLOCK_VALUES) + (k <= 256 ? 1 : 2) * count + DATA_PADDING_BYTES
+  return 24 * Math.ceil(count / BLOCK_VALUES) + (widthOf(k) / 8) * count + DATA_PADDING_BYTES
 }
 
 /**
@@ -68,7 +73,7 @@ export function decodeCodesView(backend: ColumnsBackend, cascade: DictionaryCasc
   const k = cascade.entries.count, count = cascade.count, codes = cascade.codes
   const bytes = decodedCodesBytes(k, count)
   if (bytes === 0 || encodedOnly.has(codes.file)) return null
-  const width = k <= 256 ? 8 : 16
+  const width = widthOf(k)
   const order = Array.from({ length: k }, (_, code) => code)
   order.sort((a, b) => compareInt64(entries[2 * a], entries[2 * a + 1], entries[2 * b], entries[2 * b + 1]) || a - b)
   const rankOf = new Uint16Array(k), sorted = new Int32Array(2 * k)
