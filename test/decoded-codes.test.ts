@@ -10,6 +10,7 @@ import type { DictionaryCascade, SequenceView } from '../src/backend/backend.js'
 import { resolveBackend } from '../src/backend/select.js'
 import { wasmRuntime } from '../src/backend/wasm/runtime.js'
 import { sequenceExtent } from '../src/cascade/reader/parse.js'
+import type { RegionSequence } from '../src/cascade/region-sequence.js'
 import { DECODED_CODES_MIN_VALUES, decodeCodesView, decodedCodesBytes } from '../src/cascade/decoded-codes.js'
 import { CorruptIndexException } from '../src/format/errors.js'
 import { DocSet } from '../src/kernels/doc-set.js'
@@ -32,13 +33,20 @@ const keywords = Array.from({ length: COUNT }, () => terms[(Math.floor(random() 
 const pool = Array.from({ length: 1000 }, (_, i) => (((i * 2654435761) % 1_000_000_007) - 500_000_000) * 1024 + i)
 const integers = Array.from({ length: COUNT }, () => pool[Math.min(999, Math.floor(-Math.log(1 - random()) * 100))])
 const spread = Array.from({ length: COUNT }, () => pool[(Math.floor(random() ** 2 * 1000) * 389) % 1000])
+// Integers whose entries span less than 2^width: views of the values themselves, less the least
+// entry. `near`: 1,200 values apart over [-1116, 1688] (width 16); `byte`: 200 in [1000, 1255] (width 8).
+const near = Array.from({ length: COUNT }, () => -1116 + ((Math.floor(random() ** 2 * 1200) * 7) % 2805))
+const byte = Array.from({ length: COUNT }, () => 1000 + ((Math.floor(random() ** 3 * 200) * 13) % 256))
 
 function files(): { v1: Uint8Array; v2: Uint8Array } {
-  const schema = { fields: [{ name: 'tag', type: 'keyword', facet: true }, { name: 'n', type: 'integral', column: true }, { name: 'm', type: 'integral', column: true }] }
-  const docs = keywords.map((tag, d) => ({ tag, n: integers[d], m: spread[d] }))
+  const schema = { fields: [{ name: 'tag', type: 'keyword', facet: true }, ...['n', 'm', 'near', 'byte'].map((name) => ({ name, type: 'integral', column: true }))] }
+  const docs = keywords.map((tag, d) => ({ tag, n: integers[d], m: spread[d], near: near[d], byte: byte[d] }))
   return { v1: flushColumns(schema, docs)!, v2: flushColumns(schema, docs, { format: 2 })! }
 }
 const { v1, v2 } = files()
+
+/** Bytes of a decoded view of COUNT values at `width` bits (records, data, padding to 4, extremes). */
+const viewBytes = (width: 8 | 16) => ((24 * 40 + (width / 8) * COUNT + 8 + 3) & ~3) + 4 * 40
 
 const cascadeOf = (view: SequenceView): DictionaryCascade => {
   expect(view.cascade?.form).toBe(1)
@@ -47,9 +55,10 @@ const cascadeOf = (view: SequenceView): DictionaryCascade => {
 
 describe('decoded codes views', () => {
   it('hold each value as its entry\'s rank in value order, at width 8 (at most 256 entries) or 16, only for long sequences of at most 65,536 entries', () => {
-    expect(decodedCodesBytes(229, 3_000_000)).toBe(24 * 2930 + 3_000_000 + 8)
-    expect(decodedCodesBytes(257, 3_000_001)).toBe(24 * 2930 + 6_000_002 + 8)
-    expect(decodedCodesBytes(65_536, 3_000_000)).toBe(24 * 2930 + 6_000_000 + 8)
+    // Records, data and 8 bytes of padding, then (at a multiple of 4) two u16 extremes a block.
+    expect(decodedCodesBytes(229, 3_000_000)).toBe(24 * 2930 + 3_000_000 + 8 + 4 * 2930)
+    expect(decodedCodesBytes(257, 3_000_001)).toBe(24 * 2930 + 6_000_002 + 8 + 2 + 4 * 2930)
+    expect(decodedCodesBytes(65_536, 3_000_000)).toBe(24 * 2930 + 6_000_000 + 8 + 4 * 2930)
     expect(decodedCodesBytes(65_537, 3_000_000)).toBe(0)
     expect(decodedCodesBytes(10, DECODED_CODES_MIN_VALUES - 1)).toBe(0)
     const sortedOf = (values: number[]) => [...new Set(values)].sort((a, b) => a - b)
@@ -80,6 +89,77 @@ describe('decoded codes views', () => {
       }
       reader.close()
     }
+  })
+
+  it('hold the values themselves less the least entry (the blocks\' base) where the entries span less than 2^width', () => {
+    for (const backendName of BACKENDS) {
+      const backend = resolveBackend(backendName)
+      const reader = openColumns(v2, { backend: backendName, fileName: FILE })
+      for (const [name, width, values] of [['near', 16, near], ['byte', 8, byte]] as const) {
+        const cascade = cascadeOf(reader.getColumn(name)!.values)
+        const k = cascade.entries.count
+        expect(k > 256, `${name}: ${k} entries`).toBe(width === 16)
+        const entries = new Int32Array(2 * k)
+        backend.decodeRaw(cascade.entries, 0, k, entries, 0)
+        const { view, file, holdsValues } = decodeCodesView(backend, cascade, entries)!
+        const least = Math.min(...values)
+        expect(holdsValues).toBe(true)
+        for (let block = 0; block < view.blockCount; block++) {
+          expect(Array.from(view.records.subarray(6 * block, 6 * block + 6)), `${backendName} ${name} block ${block}`).toEqual([1 | (width << 8), (width / 8) * 1024 * block, least, least < 0 ? -1 : 0, 1, 0])
+        }
+        const stored = view.bytes.slice(view.dataStart, view.dataStart + (width / 8) * COUNT)
+        expect(Array.from(width === 8 ? stored : new Uint16Array(stored.buffer, 0, COUNT)), `${backendName} ${name}`).toEqual(values.map((value) => value - least))
+        const back = new Int32Array(COUNT)
+        expect(backend.decodeInt32(view, 0, COUNT, -1, back, 0)).toBe(-1)
+        expect(Array.from(back)).toEqual(values)
+        // Each block's least and largest field, topK's block bounds.
+        const extremes = new Uint16Array(view.bytes.buffer, view.bytes.byteOffset + (view as RegionSequence).extremesAt, 80)
+        const blocks = Array.from({ length: 40 }, (_, block) => values.slice(1024 * block, 1024 * block + 1024).map((value) => value - least))
+        expect(Array.from(extremes), `${backendName} ${name} extremes`).toEqual(blocks.flatMap((fields) => [Math.min(...fields), Math.max(...fields)]))
+        file.release()
+      }
+      reader.close()
+    }
+  })
+
+  it.each(BACKENDS)('that hold the values answer ranges, histograms, aggregates and topK as the format 1 file does (%s)', (backend) => {
+    const one = openColumns(v1, { backend, fileName: FILE }), two = openColumns(v2, { backend, fileName: FILE })
+    const densities = [0, 0.003, 0.1, 0.5, 1]
+    const sets = densities.map((density) => {
+      const pick = seededRandom(Math.round(density * 1000) + 7)
+      const documents = Array.from({ length: COUNT }, (_, d) => d).filter(() => pick() < density)
+      return [DocSet.fromDocuments(one, documents), DocSet.fromDocuments(two, documents)] as const
+    })
+    const same = <T>(what: string, ask: (side: 0 | 1) => T) => expect(ask(1), what).toEqual(ask(0))
+    const ids = (docs: DocSet) => { const list = [...docs.toArray()]; docs.release(); return list }
+    for (const [name, lo, hi] of [['near', -1116, 1688], ['byte', 1000, 1255]] as const) {
+      const columns = [one.getColumn(name)!, two.getColumn(name)!] as const
+      const middle = (lo + hi) >> 1
+      const ranges = [[lo, lo], [lo + 3, middle], [middle, hi + 5], [hi + 1, hi + 100], [-(2 ** 40), 2 ** 40]]
+      for (const [from, to] of ranges) {
+        same(`${name} rangeFilter ${from} ${to}`, (side) => ids(columns[side].rangeFilter(from, to)))
+        sets.forEach((pair, at) => same(`${name} rangeFilter ${from} ${to} within ${densities[at]}`, (side) => ids(columns[side].rangeFilter(from, to, pair[side]))))
+      }
+      const edges = [lo, lo + 10, middle, hi - 7, hi + 1]
+      same(`${name} histogram`, (side) => [...columns[side].histogram(edges)])
+      sets.forEach((pair, at) => same(`${name} histogram over ${densities[at]}`, (side) => [...columns[side].histogram(edges, pair[side])]))
+      same(`${name} aggregate`, (side) => columns[side].aggregate())
+      sets.forEach((pair, at) => same(`${name} aggregate over ${densities[at]}`, (side) => columns[side].aggregate(pair[side])))
+      for (const order of ['ascending', 'descending'] as const) {
+        for (const k of [1, 10, 1000]) {
+          same(`${name} topK ${k} ${order}`, (side) => [...columns[side].topK(k, order)])
+          sets.forEach((pair, at) => same(`${name} topK ${k} ${order} over ${densities[at]}`, (side) => [...columns[side].topK(k, order, pair[side])]))
+        }
+      }
+      // And against the model: the sum, and the 10 smallest by value then document.
+      const values = name === 'near' ? near : byte
+      expect(columns[1].aggregate()).toMatchObject({ count: COUNT, sum: values.reduce((a, b) => a + b, 0), min: Math.min(...values), max: Math.max(...values) })
+      const smallest = values.map((value, d) => [value, d]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).slice(0, 10).map(([, d]) => d)
+      expect([...columns[1].topK(10, 'ascending')]).toEqual(smallest)
+    }
+    expect(two.decodedCodesBytes).toBe(viewBytes(16) + viewBytes(8))
+    one.close()
+    two.close()
   })
 
   it.each(BACKENDS)('answer facets, term and range filters, histograms and aggregates as the format 1 file does (%s)', (backend) => {
@@ -127,13 +207,13 @@ describe('decoded codes views', () => {
     const tag = reader.getColumn('tag')!, n = reader.getColumn('n')!
     expect(reader.decodedCodesBytes).toBe(0)
     const counts = [...tag.facetCounts()]
-    const tagBytes = 24 * 40 + COUNT + 8
+    const tagBytes = viewBytes(8)
     expect(reader.decodedCodesBytes).toBe(tagBytes)
     // Counting reads views of 8-bit codes only: n's 655 entries are counted from their encodings.
     const sum = n.aggregate()
     expect(reader.decodedCodesBytes).toBe(tagBytes)
     const matched = [...n.rangeFilter(pool[0], pool[0]).toArray()]
-    expect(reader.decodedCodesBytes).toBe(tagBytes + 24 * 40 + 2 * COUNT + 8)
+    expect(reader.decodedCodesBytes).toBe(tagBytes + viewBytes(16))
     reader.close()
     expect(reader.decodedCodesBytes).toBe(0)
     const encoded = openColumns(v2, { backend, fileName: FILE, decodedCodes: false })
@@ -189,7 +269,7 @@ describe('decoded codes views', () => {
       const tags = [one.getColumn('tag')!, two.getColumn('tag')!] as const
       const counts = tags.map((tag, side) => [...tag.facetCounts(sets[side])])
       expect(runtime.kernels.memory.buffer.byteLength).toBeGreaterThan(before)
-      expect(two.decodedCodesBytes).toBe(24 * 40 + COUNT + 8)
+      expect(two.decodedCodesBytes).toBe(viewBytes(8))
       expect(counts[1]).toEqual(counts[0])
       const ns = [one.getColumn('n')!, two.getColumn('n')!] as const
       const matched = ns.map((n, side) => [...n.rangeFilter(pool[5], pool[400], sets[side]).toArray()])

@@ -185,12 +185,13 @@ export interface ColumnsBackend {
    */
   decodeInt32(sequence: SequenceView, first: number, count: number, ordinalLimit: number, destination: Int32Array, destinationIndex: number): number
   /**
-   * A sequence dictionary's codes (a blocks node), all of them, as ranks[code] into `target` from byte
-   * `offset`, a u8 (width 8) or u16 (width 16) each. Returns -1; or anything else when a code is not
+   * A sequence dictionary's codes (a blocks node), all of them, as ranks[code] (any u16 per code: a
+   * rank, or the entry less the least) into `target` from byte `offset`, a u8 (width 8) or u16 (width 16) each,
+   * and each block's least and largest of them as two u16s from byte `extremes`. Returns -1; or anything else when a code is not
    * below the k ranks or a block cannot be read (nothing then means anything). For
    * src/cascade/decoded-codes.ts.
    */
-  decodeRanks(codes: SequenceView, ranks: Uint16Array, target: ResidentFile, offset: number, width: 8 | 16): number
+  decodeRanks(codes: SequenceView, ranks: Uint16Array, target: ResidentFile, offset: number, width: 8 | 16, extremes: number): number
   /**
    * Keyword ordinals [first, first + count) as raw values, in chunks of 1,024 from `first`, each
    * decoded and then checked below ordinalLimit. Returns -1, or the run position of the first

@@ -175,8 +175,8 @@ export interface QueryKernels {
     positions: Uint32Array, ordinals: Uint32Array,
   ): number
   /**
-   * A sequence to decode a keyword column's ordinals from for a question: format 2's codes
-   * decoded once where they are the ordinals (src/cascade/decoded-codes.ts), else the sequence.
+   * A sequence to decode a column's values from for a question: a format 2 dictionary's codes
+   * decoded once where they hold the values (src/cascade/decoded-codes.ts), else the sequence.
    */
-  ordinalSequence?(values: SequenceView): SequenceView
+  plainSequence?(values: SequenceView): SequenceView
 }

@@ -7,6 +7,12 @@
 
 const TWO_POW_32 = 4294967296
 
+/**
+ * 2^w for w up to 1024 (any width a record's byte holds, and sums of them): per-block and
+ * per-value code reads it here, since `2 ** w` calls into pow (tens of ns).
+ */
+export const POW2 = Float64Array.from({ length: 1025 }, (_, w) => 2 ** w)
+
 /** bits(x): significant bits of a non-negative integer below 2^53 (bits(0) = 0). */
 export function bitsOf(value: number): number {
   if (value < TWO_POW_32) return 32 - Math.clz32(value)

@@ -1,10 +1,13 @@
 /**
- * A sequence dictionary's codes decoded once, for queries: each value as the rank
- * of its entry among the entries in ascending order, in a v1 sequence of frame
- * blocks (base 0, divisor 1) of width 8 (at most 256 entries) or 16 (at most
+ * A sequence dictionary's codes decoded once, for queries, in a v1 sequence of
+ * frame blocks (divisor 1) of width 8 (at most 256 entries) or 16 (at most
  * 65,536) in the backend's own memory, which v1's kernels read at v1's speed.
- * Ranks rather than codes: a range of values is then one range of ranks, and a
- * keyword column's ranks are its ordinals' order. Codes of patched or dictionary
+ * Where the entries span less than 2^width (a keyword's ordinals, small
+ * integers), each value is stored as itself less the least entry (the blocks'
+ * base): the view *is* the sequence, and every question goes to v1's kernels
+ * as on a v1 file (sums by vectors, block bounds for topK). Otherwise each value
+ * is its entry's rank among the entries in ascending order (base 0): a range of
+ * values is then one range of ranks. Codes of patched or dictionary
  * blocks otherwise cost a decode per question; here one decode per reader
  * (docs/query.md, "Decoded codes"). Made on a column's first question, only where
  * every code is below k (a corrupt code leaves the encodings' path, which refuses
@@ -13,7 +16,7 @@
  */
 import type { ColumnsBackend, DictionaryCascade, ResidentFile, SequenceView } from '../backend/backend.js'
 import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
-import { compareInt64 } from '../format/int64.js'
+import { compareInt64, int64ToBigInt } from '../format/int64.js'
 import { RegionSequence } from './region-sequence.js'
 
 /** Entries a decoded view serves questions that count every value at most (width 8). */
@@ -51,21 +54,38 @@ function widthOf(k: number): 8 | 16 {
   return k <= 256 ? 8 : 16
 }
 
-/** Bytes a decoded view of `count` codes below k holds (0: none is made). */
+/** Where a decoded view's block extremes start: after its records and data, at a multiple of 4. */
+function extremesAt(k: number, count: number): number {
+  return (24 * Math.ceil(count / BLOCK_VALUES) + (widthOf(k) / 8) * count + DATA_PADDING_BYTES + 3) & ~3
+}
+
+/** Bytes a decoded view of `count` codes below k holds (0: none is made): records, data, and each block's extremes. */
 export function decodedCodesBytes(k: number, count: number): number {
   if (k > DECODED_CODES_MAX_ENTRIES || count < DECODED_CODES_MIN_VALUES) return 0
-  return 24 * Math.ceil(count / BLOCK_VALUES) + (widthOf(k) / 8) * count + DATA_PADDING_BYTES
+  return extremesAt(k, count) + 4 * Math.ceil(count / BLOCK_VALUES)
+}
+
+/** Whether a decoded view of these k entries (raw i64 as words) holds the values: they span less than 2^width. */
+export function spanFits(entries: Int32Array, k: number): boolean {
+  if (k === 0 || k > DECODED_CODES_MAX_ENTRIES) return false
+  let least = 0, most = 0
+  for (let code = 1; code < k; code++) {
+    if (compareInt64(entries[2 * code], entries[2 * code + 1], entries[2 * least], entries[2 * least + 1]) < 0) least = code
+    if (compareInt64(entries[2 * code], entries[2 * code + 1], entries[2 * most], entries[2 * most + 1]) > 0) most = code
+  }
+  return int64ToBigInt(entries[2 * most], entries[2 * most + 1]) - int64ToBigInt(entries[2 * least], entries[2 * least + 1]) < 1n << BigInt(widthOf(k))
 }
 
 /**
- * A decoded view, its memory, and the entries in ascending order (raw i64 as low, high words): rank r
- * holds sorted[2r, 2r + 1]. `ranksAreValues`: the entries are 0 to k - 1 (a keyword column's
- * ordinals, every term used), so the view reads as the sequence itself.
+ * A decoded view, its memory, and the entries in ascending order (raw i64 as low, high words).
+ * `holdsValues`: the view reads as the sequence itself (each field its value less the blocks'
+ * base); else rank r stands for sorted[2r, 2r + 1].
  */
-export interface DecodedCodes { view: SequenceView; file: ResidentFile; sorted: Int32Array; ranksAreValues: boolean }
+export interface DecodedCodes { view: SequenceView; file: ResidentFile; sorted: Int32Array; holdsValues: boolean }
 
 /**
- * The codes of `cascade` as ranks (entries: its k raw entries as words), or null: too few values
+ * The codes of `cascade` as values less the least entry, or ranks (entries: its k raw entries as
+ * words), or null: too few values
  * or too many entries, no memory for them, a reader opened with `decodedCodes: false`, or a code
  * not below k.
  */
@@ -76,34 +96,38 @@ export function decodeCodesView(backend: ColumnsBackend, cascade: DictionaryCasc
   const width = widthOf(k)
   const order = Array.from({ length: k }, (_, code) => code)
   order.sort((a, b) => compareInt64(entries[2 * a], entries[2 * a + 1], entries[2 * b], entries[2 * b + 1]) || a - b)
-  const rankOf = new Uint16Array(k), sorted = new Int32Array(2 * k)
-  let ranksAreValues = true
+  const fieldOf = new Uint16Array(k), sorted = new Int32Array(2 * k)
   order.forEach((code, rank) => {
-    rankOf[code] = rank
+    fieldOf[code] = rank
     sorted[2 * rank] = entries[2 * code]
     sorted[2 * rank + 1] = entries[2 * code + 1]
-    ranksAreValues &&= sorted[2 * rank] === rank && sorted[2 * rank + 1] === 0
   })
+  // Entries spanning less than 2^width: each code's field is its entry less the least (once per entry).
+  const least = int64ToBigInt(sorted[0], sorted[1])
+  const holdsValues = spanFits(entries, k)
+  if (holdsValues) for (let code = 0; code < k; code++) fieldOf[code] = Number(int64ToBigInt(entries[2 * code], entries[2 * code + 1]) - least)
+  const base = holdsValues ? [sorted[0], sorted[1]] as const : [0, 0] as const
   let file: ResidentFile
   try {
     file = backend.loadWith(bytes, () => {})
   } catch {
     return null
   }
-  const view = new RegionSequence(file, codes.fileName, codes.label, count, Math.ceil(count / BLOCK_VALUES), width, (width / 8) * count + DATA_PADDING_BYTES)
+  const view = new RegionSequence(file, codes.fileName, codes.label, count, Math.ceil(count / BLOCK_VALUES), width, (width / 8) * count + DATA_PADDING_BYTES, base)
   let complete = false
   try {
-    complete = backend.decodeRanks(codes, rankOf, file, view.dataStart, width) === -1
+    complete = backend.decodeRanks(codes, fieldOf, file, view.dataStart, width, extremesAt(k, count)) === -1
   } catch {
     // A block that cannot be read: the encodings' path raises what a read raises.
   } finally {
     if (!complete) file.release()
   }
   if (!complete) return null
+  view.extremesAt = extremesAt(k, count)
   const made = madeFor.get(codes.file) ?? []
   made.push(file)
   madeFor.set(codes.file, made)
-  return { view, file, sorted, ranksAreValues }
+  return { view, file, sorted, holdsValues }
 }
 
 /**

@@ -10,7 +10,7 @@ import type { AggregateState, BitsetMemory, QueryKernels } from '../backend/quer
 import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { compareInt64, int64ToBigInt } from '../format/int64.js'
-import { rankBounds } from './decoded-codes.js'
+import { rankBounds, spanFits } from './decoded-codes.js'
 import { RegionSequence } from './region-sequence.js'
 import { createCodeMatcher, matchMemberCodes } from './query-match-codes.js'
 import { matchRunBlocks } from './query-match-runs.js'
@@ -109,12 +109,18 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
   })
   const { tallyEncoded, codeMembers, lensView, entriesOf, decodedOf } = createEncodedTallies(backend)
   const matchCodes = createCodeMatcher(inner, lensView)
-  /** A sequence dictionary's decoded codes where their ranks are its values, else the sequence. */
-  const plainValues = (values: SequenceView): SequenceView => {
-    if (values.cascade?.form !== 1) return values
-    const ranked = decodedOf(values.cascade, false)
-    return ranked !== null && ranked.ranksAreValues ? ranked.view : values
+  /** A sequence dictionary's decoded codes where they hold its values (made only then), else null. */
+  const fits = new WeakMap<SequenceView, boolean>()
+  const valuesView = (values: SequenceView): SequenceView | null => {
+    const cascade = values.cascade
+    if (cascade?.form !== 1) return null
+    let fit = fits.get(values)
+    if (fit === undefined) fits.set(values, (fit = spanFits(entriesOf(cascade.entries), cascade.entries.count)))
+    if (!fit) return null
+    const decoded = decodedOf(cascade, false)
+    return decoded !== null && decoded.holdsValues ? decoded.view : null
   }
+  const plainValues = (values: SequenceView): SequenceView => valuesView(values) ?? values
   const codeBounds = new Int32Array(4)
   /** matchRange(s) of a v2 sequence: values in any of the ranges (bounds: 4 words a range, disjoint). */
   const matchCascade = (
@@ -135,11 +141,11 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     // Blocks: run blocks matched a run at a time, the others decoded.
     if (cascade.form === 0 && count > 0) return matchRunBlocks(cascade.blocks, first, count, bounds, selection, selectionStart, out, outStart, raw)
     if (cascade.form !== 1 || count === 0) return raw(first, count)
-    // A sequence dictionary whose codes are decoded once as ranks (all below k): each range of
-    // values is one range of ranks, matched by v1's kernels.
+    // A sequence dictionary whose codes are decoded once (all below k): the values themselves, or
+    // ranks, where each range of values is one range of ranks; matched by v1's kernels.
     const ranked = decodedOf(cascade, false)
     if (ranked !== null) {
-      const ranks = rankBounds(ranked.sorted, bounds)
+      const ranks = ranked.holdsValues ? bounds : rankBounds(ranked.sorted, bounds)
       let found = 0
       for (let at = 0; at < ranks.length; at += 4) {
         found += inner.matchRange(ranked.view, first, count, ranks.subarray(at, at + 4), selection, selectionStart, out, outStart)
@@ -210,7 +216,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     matchAny: inner.matchAny,
     markFirstValues: (offsets, values, to, out, counts, positions, ordinals) =>
       inner.markFirstValues(offsets, plainValues(values), to, out, counts, positions, ordinals),
-    ordinalSequence: plainValues,
+    plainSequence: plainValues,
     countValues(sequence, first, count, selection, selectionStart, counts) {
       if (sequence.cascade === null) return inner.countValues(sequence, first, count, selection, selectionStart, counts)
       if (count > 0) tallyEncoded(sequence, first, count, selection, selectionStart, counts, counting(counts.length), counting)
@@ -230,6 +236,9 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     aggregate(sequence, first, count, mode, selection, selectionStart, state) {
       const cascade = sequence.cascade
       if (cascade === null) return inner.aggregate(sequence, first, count, mode, selection, selectionStart, state)
+      // Decoded codes that hold the values: v1's kernel sums them as a v1 file's.
+      const plain = valuesView(sequence)
+      if (plain !== null) return inner.aggregate(plain, first, count, mode, selection, selectionStart, state)
       // Integers of a sequence dictionary with at most a quarter as many entries as values: codes
       // counted, then each entry added count times (a double sum must add values in order: decoded).
       if (cascade.form === 1 && mode === 'integer' && cascade.entries.count <= count >>> 2) {

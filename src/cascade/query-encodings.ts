@@ -22,7 +22,7 @@ import type { BitsetMemory } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { compareInt64 } from '../format/int64.js'
-import { bitsOf, bytesFor, fieldAt } from './bits.js'
+import { bitsOf, bytesFor, fieldAt, POW2 } from './bits.js'
 import { forEachException, positionsIncrease, positionsSize } from './blocks/positions.js'
 import { EXCEPTION_GCD_FLAG, Kind, POSITIONS_LIST_FLAG } from './constants.js'
 import { DECODED_COUNTING_MAX_ENTRIES, type DecodedCodes, decodeCodesView } from './decoded-codes.js'
@@ -278,10 +278,10 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const layout = patchedLayout(sequence, block)
     const { words, lowsAt, width, positionsAt, list, e, n, positionWidth, highsAt, highWidth } = layout
     if (list && !positionsIncrease(words, positionsAt, e, n, positionWidth)) throw new Undecided()
-    const scale = 2 ** width
+    const scale = POW2[width]
     const base = baseHigh * TWO_POW_32 + (baseLow >>> 0)
     // Every value of the block an exact number (codes, small integers): slots by number, no pairs.
-    if (slots.numberSlot !== undefined && width <= 31 && highWidth <= 31 && Math.abs(base) + g * scale * 2 ** highWidth < 2 ** 53) {
+    if (slots.numberSlot !== undefined && width <= 31 && highWidth <= 31 && Math.abs(base) + g * scale * POW2[highWidth] < 2 ** 53) {
       if (!patchesByNumber(layout, base, g, from, to, selection, bit, out, slots)) throw new Undecided()
       return
     }
@@ -306,7 +306,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const baseLow = records[at + 2], baseHigh = records[at + 3], g = records[at + 5] * TWO_POW_32 + (records[at + 4] >>> 0)
     // A block whose bound (base + g (2^width - 1)) shares the base's slot adds its selected count at once, as v1's kernels do.
     if (!slots.strict) {
-      addOffset(baseLow, baseHigh, g * (2 ** width - 1), pair)
+      addOffset(baseLow, baseHigh, g * (POW2[width] - 1), pair)
       const top = slots.slot(pair[0], pair[1])
       if (top >= 0 && top === slots.slot(baseLow, baseHigh)) {
         out[top] += selectedIn(selection, bit, to - from)
@@ -316,7 +316,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const layout = runsLayout(sequence, block), { words, valuesAt: data, runCount, n } = layout
     // Every value of the block an exact number (base and bound are): each run's slot by numbers, no pairs.
     const base = baseHigh * TWO_POW_32 + (baseLow >>> 0), numberSlot = slots.numberSlot
-    const numeric = numberSlot !== undefined && Number.isSafeInteger(base) && Number.isSafeInteger(base + g * (2 ** width - 1))
+    const numeric = numberSlot !== undefined && Number.isSafeInteger(base) && Number.isSafeInteger(base + g * (POW2[width] - 1))
     let start = 0
     for (let run = 0; run < runCount && start < to; run++) {
       const end = runEnd(layout, run)
@@ -385,6 +385,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       const codeCounts = new Uint32Array(k)
       // Counted by rank where the codes are decoded, else by code.
       const decoded = decodedOf(cascade, selection === null)
+      if (decoded !== null && decoded.holdsValues) return tally(decoded.view, first, count, selection, selectionStart, out, op, counting)
       tally(decoded?.view ?? cascade.codes, first, count, selection, selectionStart, codeCounts, counting(k), counting)
       const entries = decoded?.sorted ?? entriesOf(cascade.entries)
       for (let code = 0; code < k; code++) {

@@ -1,6 +1,6 @@
 /**
  * A v1 sequence that lives in a region of the backend's memory rather than in a
- * file: frame blocks (base 0, divisor 1) of one width, records at the region's
+ * file: frame blocks (one base, divisor 1) of one width, records at the region's
  * start and data right after them, so v1's kernels read values the adapter
  * decoded (query-adapter.ts's scratch chunks, decoded-codes.ts's copies).
  */
@@ -12,16 +12,18 @@ export class RegionSequence implements SequenceView {
   readonly recordsStart = 0
   readonly dataStart: number
   readonly cascade = null
+  /** Where each block's least and largest field lie (two u16s a block) in the region, or -1: not known. */
+  extremesAt = -1
 
-  /** `blockCount` blocks of `width` bits (a whole number of bytes a value); their records are written into the region now. */
+  /** `blockCount` blocks of `width` bits (a whole number of bytes a value) over `base` (low, high words); their records are written into the region now. */
   constructor(
     readonly file: ResidentFile, readonly fileName: string, readonly label: string, public count: number, readonly blockCount: number,
-    width: number, readonly dataLength: number,
+    width: number, readonly dataLength: number, base: readonly [number, number] = [0, 0],
   ) {
     this.dataStart = 24 * blockCount
     this.records = new Int32Array(6 * blockCount)
     for (let block = 0; block < blockCount; block++) {
-      this.records.set([1 | (width << 8), (width / 8) * BLOCK_VALUES * block, 0, 0, 1, 0], 6 * block)
+      this.records.set([1 | (width << 8), (width / 8) * BLOCK_VALUES * block, base[0], base[1], 1, 0], 6 * block)
     }
     file.bytes.set(new Uint8Array(this.records.buffer), 0)
   }

@@ -183,7 +183,7 @@ function fillMembers(column: Column, backend: ColumnsBackend, ordinals: Set<numb
   const matches = backend.query.allocateBitset((column.totalValueCount + 31) >>> 5)
   try {
     // Format 2: the codes decoded once, where they are the ordinals (made now, before any view below).
-    const sequence = backend.query.ordinalSequence?.(column.values) ?? column.values
+    const sequence = backend.query.plainSequence?.(column.values) ?? column.values
     const selection = selected.selection === null ? null : selected.selection.words
     const matchWords = matches.words
     for (let start = 0; start < sequence.count; start += ORDINAL_CHUNK) {

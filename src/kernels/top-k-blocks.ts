@@ -11,6 +11,7 @@ import { int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
 import { fieldAt } from '../cascade/bits.js'
 import { EXCEPTION_GCD_FLAG, Kind } from '../cascade/constants.js'
 import { blockData, patchedLayout } from '../cascade/query-encodings.js'
+import { RegionSequence } from '../cascade/region-sequence.js'
 import type { Column } from '../read/column.js'
 import { popcount } from '../backend/bits.js'
 import { anyBitInRange } from './layout.js'
@@ -62,6 +63,13 @@ function v2Bound(sequence: SequenceView, block: number, ascending: boolean): big
 export function blockBounds(sequence: SequenceView, ascending: boolean): bigint[] {
   const records = sequence.records
   const bounds: bigint[] = []
+  // Decoded dictionary codes that hold the values: each block's own least or largest, over the base.
+  if (sequence instanceof RegionSequence && sequence.extremesAt >= 0) {
+    const bytes = sequence.bytes, base = int64ToBigInt(records[2], records[3])
+    const extremes = new Uint16Array(bytes.buffer, bytes.byteOffset + sequence.extremesAt, 2 * sequence.blockCount)
+    for (let block = 0; block < sequence.blockCount; block++) bounds.push(base + BigInt(extremes[2 * block + (ascending ? 0 : 1)]))
+    return bounds
+  }
   // v2 sequences of other forms have no records of their own: no block is bounded, all are decoded.
   const own = sequence.cascade === null || sequence.cascade.form === 0
   const v2 = sequence.cascade !== null

@@ -4,7 +4,7 @@
  * first, see top-k-dictionary; multi: the best values drawn the same way, then
  * their documents, each once).
  */
-import type { ColumnsBackend } from '../backend/backend.js'
+import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import { compareInt64, int64Result, int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
 import type { Column } from '../read/column.js'
 import { expectType, filterOf } from './common.js'
@@ -130,15 +130,22 @@ export function topK(column: Column, backend: ColumnsBackend, k: number, order: 
   if (column.layout === 'multi') return withNaNLast(column, backend, topKMulti(column, backend, k, order, filter, skipNaN), k, filter)
   const heap = new BoundedHeap(Math.min(k, column.documentsWithValue), order)
   const optional = column.layout === 'optional' ? column : null
-  // A dense sequence dictionary: only the values that can rank are read.
-  const candidates = optional === null ? dictionaryCandidates(column.values, backend, k, order === 'ascending', filter?.memory ?? null, skipNaN) : null
+  // A dense sequence dictionary: only the values that can rank are read (its decoded codes, where they
+  // hold the values, bound each block as v1's records do).
+  const plain = plainValues(column, backend)
+  const candidates = optional === null && plain === column.values ? dictionaryCandidates(column.values, backend, k, order === 'ascending', filter?.memory ?? null, skipNaN) : null
   try {
     const documents = candidates !== null ? candidates.words : filter === null ? null : filter.words
-    topKFromBlocks(column.values, optional, backend, heap, order === 'ascending', documents, skipNaN)
+    topKFromBlocks(plain, optional, backend, heap, order === 'ascending', documents, skipNaN)
   } finally {
     candidates?.release()
   }
   return withNaNLast(column, backend, heap.drain(), k, filter)
+}
+
+/** The column's values as blocks decode fastest: format 2 dictionary codes decoded once where they hold the values. */
+function plainValues(column: Column, backend: ColumnsBackend): SequenceView {
+  return backend.query.plainSequence?.(column.values) ?? column.values
 }
 
 /**
@@ -151,12 +158,13 @@ function topKMulti(column: Column, backend: ColumnsBackend, k: number, order: So
   const total = column.totalValueCount
   const selected = selectValues(column, backend, filter)
   try {
+    const plain = plainValues(column, backend)
     for (let capacity = Math.min(k, total); ; capacity = Math.min(2 * capacity, total)) {
       const heap = new BoundedHeap(capacity, order)
-      const candidates = dictionaryCandidates(column.values, backend, capacity, order === 'ascending', selected.selection, skipNaN)
+      const candidates = plain === column.values ? dictionaryCandidates(column.values, backend, capacity, order === 'ascending', selected.selection, skipNaN) : null
       try {
         const chosen = candidates ?? selected.selection
-        topKFromBlocks(column.values, null, backend, heap, order === 'ascending', chosen === null ? null : chosen.words, skipNaN)
+        topKFromBlocks(plain, null, backend, heap, order === 'ascending', chosen === null ? null : chosen.words, skipNaN)
       } finally {
         candidates?.release()
       }

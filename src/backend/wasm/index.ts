@@ -237,12 +237,12 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       return end(begin(of, target, destinationIndex - first, 1, kernel)
         ? run(first, count) : int32Spans(of, first, count, ordinalLimit, target, destinationIndex, run))
     },
-    decodeRanks(codes, ranks, target, offset, width) {
+    decodeRanks(codes, ranks, target, offset, width, extremes) {
       const table = backend.loadWith(ranks.byteLength, (bytes) => bytes.set(new Uint8Array(ranks.buffer, ranks.byteOffset, ranks.byteLength)))
       try {
         // The node's form byte: a cascade's start, or 13 bytes (form, counts) before the records of blocks of v1's kinds alone.
         const node = codes.cascade !== null ? codes.cascade.start : codes.recordsStart - 13
-        return kernels.decodeRanks(codes.file.address + node, codes.count, ranks.length, table.address, target.address + offset, width)
+        return kernels.decodeRanks(codes.file.address + node, codes.count, ranks.length, table.address, target.address + offset, width, target.address + extremes)
       } finally {
         table.release()
       }

@@ -59,7 +59,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
     offsetRecords: number, offsetData: number, valueRecords: number, valueData: number, from: number, to: number,
     selection: number, out: number, area: number, n: number, mode: number, total: number,
   ): number
-  decodeRanks(node: number, count: number, k: number, ranks: number, out: number, width: number): number
+  decodeRanks(node: number, count: number, k: number, ranks: number, out: number, width: number, extremes: number): number
   bitsetCount(address: number, words: number): number
   bitsetCombine(target: number, other: number, words: number, operation: number): void
 }
