@@ -63,7 +63,7 @@ export { queryCountDecoded } from './cascade/query-decoded'
 // A sequence dictionary's codes as ranks, decoded once for queries (src/cascade/decoded-codes.ts).
 export { decodeRanks } from './cascade/ranks'
 export { queryMatchMembers } from './cascade/query-members'
-export { queryRunsHistogram } from './cascade/query-runs'
+export { queryRunsHistogram, runBlockExtremes } from './cascade/query-runs'
 export { queryMatchRange } from './query-range'
 export { queryAggregate } from './query-aggregate'
 export { queryHistogram } from './query-histogram'

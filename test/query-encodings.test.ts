@@ -391,7 +391,11 @@ describe('range filters over run blocks, matched run by run (query-match-runs.ts
     const { reader, values, match } = setUp(v2Bytes)
     const B = 99_999_989n, STEP = 1_000_003n
     // Runs inside every block; whole blocks and blocks cut at both ends; blocks whose bounds meet the range with no run in it.
-    const ranges: [bigint, bigint][] = [[STEP, 3n * STEP], [3n * B + 2n * STEP, 10n * B + 500n], [5n * B + 1n, 5n * B + STEP - 1n]]
+    // Stretches of whole blocks set together, ending one value short of a block's least value, or starting one past it.
+    const ranges: [bigint, bigint][] = [
+      [STEP, 3n * STEP], [3n * B + 2n * STEP, 10n * B + 500n], [5n * B + 1n, 5n * B + STEP - 1n],
+      [values[2048], values[7 * 1024] - 1n], [values[2048] + 1n, values[7 * 1024]], [values[0], values[N - 1]], [values[0] + 1n, values[N - 1] - 1n],
+    ]
     for (const [lo, hi] of ranges) {
       // Every value; then values 500 to 5,499 with every third selected, written from out bit 7.
       const all = match(lo, hi, 0, N, null, 0)

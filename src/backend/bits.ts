@@ -29,6 +29,10 @@ export function selectionBits(words: Int32Array | null, bit: number, n: number):
 
 /** ORs n bits of a selection (null: all set) from selectionBit into out from outBit; returns how many were set. */
 export function orSelection(selection: Int32Array | null, selectionBit: number, out: Int32Array, outBit: number, n: number): number {
+  if (selection === null) {
+    setBits(out, outBit, n)
+    return n
+  }
   let set = 0
   for (let at = 0; at < n; at += 32) {
     const bits = selectionBits(selection, selectionBit + at, Math.min(32, n - at))
@@ -36,6 +40,20 @@ export function orSelection(selection: Int32Array | null, selectionBit: number, 
     set += popcount(bits)
   }
   return set
+}
+
+/** Sets bits [bit, bit + n) of a bitset: whole words filled, the partial ones at the ends masked. */
+export function setBits(words: Int32Array, bit: number, n: number): void {
+  const end = bit + n
+  let word = bit >>> 5
+  const last = end >>> 5
+  if (word === last) {
+    if (n > 0) words[word] |= lowMask(n) << (bit & 31)
+    return
+  }
+  if ((bit & 31) !== 0) words[word++] |= -1 << (bit & 31)
+  words.fill(-1, word, last)
+  if ((end & 31) !== 0) words[last] |= lowMask(end & 31)
 }
 
 /** ORs `bits` into a bitset at bit position `bit` (any alignment). */

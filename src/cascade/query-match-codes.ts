@@ -15,7 +15,7 @@ import type { SequenceView } from '../backend/backend.js'
 import { orBits, popcount, selectionBits } from '../backend/bits.js'
 import type { BitsetMemory, QueryKernels } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
-import { fieldAt } from './bits.js'
+import { fieldAt, POW2 } from './bits.js'
 import { forEachException, positionsIncrease } from './blocks/positions.js'
 import { Kind } from './constants.js'
 import { patchedLayout } from './query-encodings.js'
@@ -58,7 +58,7 @@ export function createCodeMatcher(inner: QueryKernels, lensView: (sequence: Sequ
     if (states[block] !== EXACT) return false
     if (kind !== Kind.patched) return true
     const base = records[at + 3] * TWO_POW_32 + (records[at + 2] >>> 0), g = records[at + 5] * TWO_POW_32 + (records[at + 4] >>> 0)
-    return g >= 1 && base + g * 2 ** ((records[at] >>> 8) & 0xff) > c1
+    return g >= 1 && base + g * POW2[(records[at] >>> 8) & 0xff] > c1
   }
 
   /**

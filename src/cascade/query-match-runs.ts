@@ -11,7 +11,7 @@ import type { SequenceView } from '../backend/backend.js'
 import { orSelection } from '../backend/bits.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
-import { fieldAt } from './bits.js'
+import { fieldAt, POW2 } from './bits.js'
 import { Kind } from './constants.js'
 import { runEnd, runsLayout } from './query-encodings.js'
 
@@ -39,6 +39,12 @@ function meetsRanges(ranges: Float64Array, min: number, max: number): boolean {
   return false
 }
 
+/** Whether [min, max] lies inside one of the ranges. */
+function insideRanges(ranges: Float64Array, min: number, max: number): boolean {
+  for (let at = 0; at < ranges.length; at += 2) if (ranges[at] <= min && max <= ranges[at + 1]) return true
+  return false
+}
+
 /**
  * Values [first, first + count) of a form-0 sequence matched against the ranges (bounds: 4 words
  * a range, as matchRange's): run blocks here, stretches of other blocks by `decoded(from, n)`,
@@ -48,15 +54,34 @@ export function matchRunBlocks(
   blocks: SequenceView, first: number, count: number, bounds: Int32Array, selection: BitsetMemory | null, selectionStart: number,
   out: BitsetMemory, outStart: number, decoded: (from: number, n: number) => number,
 ): number {
-  const records = blocks.records, ranges = rangesOf(bounds)
+  const records = blocks.records, ranges = rangesOf(bounds), extremes = runExtremes(blocks)
   const end = first + count
   // Words read again after each decode, which may grow the memory they are in.
   let selected = selection === null ? null : selection.words, outWords = out.words
   let found = 0
+  // Blocks wholly inside a range are set together: the values [whole, index) when whole >= 0.
+  let whole = -1
+  const setWhole = (to: number): void => {
+    if (whole >= 0) found += orSelection(selected, selectionStart + whole - first, outWords, outStart + whole - first, to - whole)
+    whole = -1
+  }
   for (let index = first; index < end;) {
     const block = index >>> BLOCK_SHIFT
     let stop = Math.min(end, (block + 1) << BLOCK_SHIFT)
     const start = block << BLOCK_SHIFT
+    // Most blocks of a sorted column meet no range, or lie inside one: a step each.
+    const min = extremes[2 * block], max = extremes[2 * block + 1]
+    if (!meetsRanges(ranges, min, max)) {
+      setWhole(index)
+      index = stop
+      continue
+    }
+    if (insideRanges(ranges, min, max)) {
+      if (whole < 0) whole = index
+      index = stop
+      continue
+    }
+    setWhole(index)
     const matched = (records[6 * block] & 0xff) !== Kind.runs ? -1
       : matchRuns(blocks, block, index - start, stop - start, ranges, selected, selectionStart + index - first, outWords, outStart + index - first)
     if (matched >= 0) found += matched
@@ -68,7 +93,41 @@ export function matchRunBlocks(
     }
     index = stop
   }
+  setWhole(end)
   return found
+}
+
+const extremesOf = new WeakMap<SequenceView, Float64Array>()
+
+/**
+ * Each block's least and largest value as numbers: a run block's from its record (base, divisor,
+ * width); other blocks, and run blocks whose values leave the exact numbers, as (-Infinity,
+ * Infinity), which meets every range. Kept with the sequence.
+ */
+function runExtremes(blocks: SequenceView): Float64Array {
+  let extremes = extremesOf.get(blocks)
+  if (extremes !== undefined) return extremes
+  const records = blocks.records
+  extremes = new Float64Array(2 * blocks.blockCount)
+  for (let block = 0; block < blocks.blockCount; block++) {
+    const bound = runBound(records, block)
+    extremes[2 * block] = bound === null ? -Infinity : bound[0]
+    extremes[2 * block + 1] = bound === null ? Infinity : bound[1]
+  }
+  extremesOf.set(blocks, extremes)
+  return extremes
+}
+
+/** A run block's [least, largest] value that its record allows, or null: not a run block, or not exact numbers. */
+function runBound(records: Int32Array, block: number): [number, number] | null {
+  const record = 6 * block
+  if ((records[record] & 0xff) !== Kind.runs) return null
+  const width = (records[record] >>> 8) & 0xff
+  const base = records[record + 3] * TWO_POW_32 + (records[record + 2] >>> 0)
+  const g = records[record + 5] * TWO_POW_32 + (records[record + 4] >>> 0)
+  const span = g * (POW2[width] - 1), top = base + span
+  if (!Number.isSafeInteger(base) || !Number.isSafeInteger(span) || !Number.isSafeInteger(top)) return null
+  return [Math.min(base, top), Math.max(base, top)]
 }
 
 /** Values [lo, hi) of a block set in out where selected (bit positions as matchRuns's); how many. */
@@ -88,13 +147,10 @@ function matchRuns(
   const width = (records[record] >>> 8) & 0xff
   const base = records[record + 3] * TWO_POW_32 + (records[record + 2] >>> 0)
   const g = records[record + 5] * TWO_POW_32 + (records[record + 4] >>> 0)
-  const span = g * (2 ** width - 1), top = base + span
-  if (!Number.isSafeInteger(base) || !Number.isSafeInteger(span) || !Number.isSafeInteger(top)) return -1
-  const min = Math.min(base, top), max = Math.max(base, top)
-  if (!meetsRanges(ranges, min, max)) return 0
-  for (let range = 0; range < ranges.length; range += 2) {
-    if (ranges[range] <= min && max <= ranges[range + 1]) return setValues(from, to, from, selection, selected, out, at)
-  }
+  const bound = runBound(records, block)
+  if (bound === null) return -1
+  const [min, max] = bound
+  if (insideRanges(ranges, min, max)) return setValues(from, to, from, selection, selected, out, at)
   const layout = runsLayout(blocks, block), { words, valuesAt, runCount, n } = layout
   // Run ends checked before any bit is set: a block that fails is decoded whole.
   for (let run = 0, start = 0; run < runCount; run++) {

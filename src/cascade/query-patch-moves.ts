@@ -4,7 +4,7 @@
  * (query-encodings.ts), to its value's slot.
  */
 import { BLOCK_VALUES } from '../format/constants.js'
-import { smallField, unpackSmall } from './bits.js'
+import { POW2, smallField, unpackSmall } from './bits.js'
 import { firstRankIn, positionsIn } from './blocks/positions.js'
 import type { PatchedLayout, Slots } from './query-encodings.js'
 
@@ -29,10 +29,10 @@ export function patchesByNumber(
   unpackSmall(words, highsAt, first, m, highWidth, patchHighs, 0)
   unpackAt(words, lowsAt, width, m)
   const below = slots.below
-  if (below !== undefined && Number.isInteger(base) && Math.abs(base) + g * 2 ** (width + highWidth) < 2 ** 31) {
+  if (below !== undefined && Number.isInteger(base) && Math.abs(base) + g * POW2[width + highWidth] < 2 ** 31) {
     return moveCounts(m, base | 0, g | 0, width, selection, bit - from, out, below)
   }
-  return movePatches(m, base, g, 2 ** width, selection, bit - from, out, slots.numberSlot!, slots.strict)
+  return movePatches(m, base, g, POW2[width], selection, bit - from, out, slots.numberSlot!, slots.strict)
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
-import { lowMask, orBits, popcount, selectionBits } from '../backend/bits.js'
+import { orBits, popcount, selectionBits } from '../backend/bits.js'
 import type { Column } from '../read/column.js'
 import type { DocSet } from './doc-set.js'
 
@@ -35,15 +35,6 @@ export function depositBits(bits: number, mask: number): number {
   let result = 0, from = 0
   for (let rest = mask; rest !== 0; rest &= rest - 1, from++) if (((bits >>> from) & 1) !== 0) result |= rest & -rest
   return result
-}
-
-/** Sets bits [start, end) of a bitset. */
-export function setBitRange(words: Int32Array, start: number, end: number): void {
-  while (start < end) {
-    const n = Math.min(32 - (start & 31), end - start)
-    words[start >>> 5] |= lowMask(n) << (start & 31)
-    start += n
-  }
 }
 
 /** Whether any bit in [start, end) is set. */

@@ -9,12 +9,12 @@
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import { createAggregateState, type AggregateState, type BitsetMemory } from '../backend/query-kernels.js'
-import { orBits, popcount, selectionBits } from '../backend/bits.js'
+import { orBits, popcount, selectionBits, setBits } from '../backend/bits.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { int64Result, int64ToBigInt } from '../format/int64.js'
 import { expectType } from '../kernels/common.js'
 import {
-  anyBitInRange, chunkOffsets, compressBits, depositBits, DOCUMENT_CHUNK, loadOffsets, setBitRange,
+  anyBitInRange, chunkOffsets, compressBits, depositBits, DOCUMENT_CHUNK, loadOffsets,
 } from '../kernels/layout.js'
 import { rawEdges, type NaturalValue } from '../kernels/natural-units.js'
 import { aggregateValues } from '../kernels/aggregations.js'
@@ -100,7 +100,7 @@ function selectValues(
       while (bits !== 0) {
         const document = (word << 5) + (31 - Math.clz32(bits & -bits)) - start
         bits &= bits - 1
-        setBitRange(out, chunkOffsets[document] - first, chunkOffsets[document + 1] - first)
+        setBits(out, chunkOffsets[document] - first, chunkOffsets[document + 1] - chunkOffsets[document])
       }
     }
   }

@@ -32,6 +32,24 @@ const forgottenBitsets = new FinalizationRegistry<{ runtime: WasmRuntime; addres
   runtime.regions.free(address)
 })
 
+/** Each run sequence's block extremes (runBlockExtremes), made on its first histogram; freed when it is collected. */
+const runExtremes = new WeakMap<SequenceView, number>()
+const forgottenExtremes = new FinalizationRegistry<{ runtime: WasmRuntime; address: number }>(({ runtime, address }) => {
+  runtime.regions.free(address)
+})
+
+/** The address of a form-0 sequence's block extremes in linear memory, made now if not yet. */
+function extremesOf(runtime: WasmRuntime, sequence: SequenceView): number {
+  let address = runExtremes.get(sequence)
+  if (address === undefined) {
+    address = runtime.regions.allocate(16 * sequence.blockCount)
+    runtime.kernels.runBlockExtremes(sequence.file.address + sequence.cascade!.start, address)
+    runExtremes.set(sequence, address)
+    forgottenExtremes.register(sequence, { runtime, address })
+  }
+  return address
+}
+
 /** A bitset in linear memory; `words` is rebuilt after the memory grows. */
 class WasmBitset implements BitsetMemory {
   readonly address: number
@@ -254,13 +272,14 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
       const edgeCount = edges.length >>> 1
       if (count === 0 || edgeCount < 2) return true
       if (sequence.cascade === null) return false
+      const extremes = extremesOf(runtime, sequence)
       const selectionAt = selectionAddress(selection)
       // Edges (i64) first, then edgeCount + 1 slots.
       const at = area(edgeCount * 8 + (edgeCount + 1) * 4)
       runtime.words.set(edges, at >>> 2)
       const slots = at + edgeCount * 8
       const status = kernels.queryRunsHistogram(
-        sequence.file.address + sequence.cascade.start, first, count, selectionAt, selectionStart, at, edgeCount, slots,
+        sequence.file.address + sequence.cascade.start, first, count, selectionAt, selectionStart, at, edgeCount, slots, extremes,
       )
       if (status !== 0) return false
       const from = (slots >>> 2) + 1

@@ -54,7 +54,9 @@ export interface Kernels extends CascadeKernels, StringKernels {
   ): number
   queryRunsHistogram(
     node: number, first: number, count: number, selection: number, selectionStart: number, edges: number, edgeCount: number, area: number,
+    extremes: number,
   ): number
+  runBlockExtremes(node: number, out: number): void
   queryMulti(
     offsetRecords: number, offsetData: number, valueRecords: number, valueData: number, from: number, to: number,
     selection: number, out: number, area: number, n: number, mode: number, total: number,
@@ -67,7 +69,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
 const REQUIRED_EXPORTS = [
   'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'getRawNumber', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
-  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryCountDecoded', 'queryMatchMembers', 'queryRunsHistogram', 'queryMulti', 'decodeRanks', 'bitsetCount', 'bitsetCombine',
+  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryCountDecoded', 'queryMatchMembers', 'queryRunsHistogram', 'runBlockExtremes', 'queryMulti', 'decodeRanks', 'bitsetCount', 'bitsetCombine',
   'decodeRawOrdinals', 'cascadeGet', 'cascadeDecode', 'cascadeDecodeFloat64Sortable', 'cascadeDecodeFloat64Exact', 'cascadeDecodeInt32',
   'cascadeDecodeOrdinals', 'cascadeEntriesTable', 'cascadeGetNumber',
   'decodeTerms', 'digitsDecode',

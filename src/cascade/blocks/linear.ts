@@ -5,7 +5,7 @@
  * fields in width bits; base = first + the smallest residual. Sequential data
  * (row ids, evenly spaced dates, running offsets) needs only its jitter's bits.
  */
-import { bitsOf, bytesFor, type FieldWriter, fieldAt, smallField, unpackFields } from '../bits.js'
+import { bitsOf, bytesFor, type FieldWriter, fieldAt, POW2, smallField, unpackFields } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
 import type { BlockView } from '../block-view.js'
 import { Kind } from '../constants.js'
@@ -80,7 +80,7 @@ export function linearPairs(view: BlockView, from: number, to: number, destinati
   slopeOf(view)
   const q = slopeWhole, f = slopeFraction, baseLow = view.baseLow, baseHigh = view.baseHigh
   const last = (view.n - 1) * q + (((view.n - 1) * f) >> 10)
-  const low = Math.min(0, last), high = Math.max(0, last) + 2 ** view.width - 1
+  const low = Math.min(0, last), high = Math.max(0, last) + POW2[view.width] - 1
   const lowWord = (baseLow >>> 0) + low >= 0 && (baseLow >>> 0) + high < 2 ** 32
   if (lowWord && view.width <= 31) {
     // Residuals read in the loop that uses them, not unpacked to an array first.

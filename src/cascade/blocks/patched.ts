@@ -6,7 +6,7 @@
  * for the list), then the high fields. param bits 0-9 = e. The low width is the
  * one giving the fewest bytes (ties: the wider).
  */
-import { bitsOf, bytesFor, type FieldWriter, fieldAt, smallField, unpackFields, unpackSmall } from '../bits.js'
+import { bitsOf, bytesFor, type FieldWriter, fieldAt, POW2, smallField, unpackFields, unpackSmall } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
 import { auxNumber, type BlockView } from '../block-view.js'
 import { Kind, POSITIONS_LIST_FLAG } from '../constants.js'
@@ -51,7 +51,7 @@ export function writePatched(a: BlockAnalysis, writer: FieldWriter, record: Bloc
   const list = positionsAsList(e, a.n, a.positionWidth)
   record.set(Kind.patched, low, e | (list ? POSITIONS_LIST_FLAG : 0), a.minLow, a.minHigh, g)
   writer.byte(high)
-  const scale = 2 ** low
+  const scale = POW2[low]
   let count = 0
   for (let index = 0; index < a.n; index++) {
     const q = a.u[index] / g
@@ -79,7 +79,7 @@ export function patchedOffsetAt(view: BlockView, index: number): number {
   layout(view)
   let q = fieldAt(view.words, view.data + 1, index, view.width)
   const rank = exceptionRank(view.words, positionsAt, list, e, positionWidth, index)
-  if (rank >= 0) q += fieldAt(view.words, patchesAt, rank, highWidth) * 2 ** view.width
+  if (rank >= 0) q += fieldAt(view.words, patchesAt, rank, highWidth) * POW2[view.width]
   return auxNumber(view) * q
 }
 
@@ -91,7 +91,7 @@ export function patchedOffsets(view: BlockView, from: number, to: number, out: F
     for (let index = from; index < to; index++) out[at + index - from] = patchedOffsetAt(view, index)
     return
   }
-  const words = view.words, scale = 2 ** view.width, patches = patchesAt, width = highWidth
+  const words = view.words, scale = POW2[view.width], patches = patchesAt, width = highWidth
   unpackFields(words, view.data + 1, from, to - from, view.width, out, at)
   forEachException(words, positionsAt, list, e, view.n, positionWidth, from, to, (position, rank) => {
     out[at + position - from] += fieldAt(words, patches, rank, width) * scale
@@ -110,7 +110,7 @@ const scratch = new Float64Array(1024)
 export function patchedPairs(view: BlockView, from: number, to: number, destination: Int32Array, d: number): void {
   layout(view)
   const baseLow = view.baseLow, baseHigh = view.baseHigh, g = auxNumber(view), count = to - from
-  const largestLow = g * (2 ** view.width - 1)
+  const largestLow = g * (POW2[view.width] - 1)
   const ordered = !list || positionsIncrease(view.words, positionsAt, e, view.n, positionWidth)
   if (!ordered || largestLow >= 2 ** 31 || (baseLow >>> 0) + largestLow >= 2 ** 32 || view.width > 30) {
     patchedOffsets(view, from, to, scratch, 0)
@@ -136,11 +136,11 @@ export function patchedPairs(view: BlockView, from: number, to: number, destinat
   // The patches: positions gathered, their high parts unpacked, then each value put whole.
   const m = positionsIn(words, positionsAt, list, e, view.n, positionWidth, from, to, positions)
   if (m === 0) return
-  const scale = 2 ** W
+  const scale = POW2[W]
   if (highWidth <= 31) unpackSmall(words, patchesAt, firstRankIn, m, highWidth, highs, 0)
   else for (let r = 0; r < m; r++) highs[r] = -1
   // Every value below 2^32 - baseLow: one int32 a patch, its high word the base's (written above).
-  const small = highWidth <= 31 && (baseLow >>> 0) + g * (2 ** (W + highWidth) - 1) < 2 ** 32
+  const small = highWidth <= 31 && (baseLow >>> 0) + g * (POW2[W + highWidth] - 1) < 2 ** 32
   for (let r = 0; r < m; r++) {
     const position = positions[r], at = d + 2 * (position - from)
     if (small) {

@@ -4,13 +4,12 @@
  * produce reaches 2^53 (so the TypeScript reader's doubles stay exact and both
  * backends agree on any file that opens). Returns the data length.
  */
-import { bitsOf, bytesFor } from '../bits.js'
+import { bitsOf, bytesFor, POW2 } from '../bits.js'
 import { EXCEPTION_GCD_FLAG, Kind, OFFSET_LIMIT, POSITIONS_LIST_FLAG } from '../constants.js'
 import { positionsAsList, positionsSize } from '../blocks/positions.js'
 
 const TWO_POW_32 = 4294967296
 /** 2^w for w in 0..1024 (widths come from bytes; a lookup, since Math.pow per block was most of the open-time check). */
-const POW2 = Float64Array.from({ length: 1025 }, (_, w) => 2 ** w)
 
 /** What a check sees of the record and its data bytes (read with the byte reader). */
 export interface RecordFields {
