@@ -41,12 +41,14 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * for term filters over patched code blocks matched on their packed low fields and multi filters
  * reading a rank per value position (docs/query.md, docs/performance.md); then by 1 KB (reader,
  * reader without WebAssembly) for sequence dictionaries' codes decoded once as ranks for queries,
- * which brought format 2's questions to format 1's times (docs/query.md, bench/results/v2-queries.md).
+ * which brought format 2's questions to format 1's times (docs/query.md, bench/results/v2-queries.md);
+ * then by 1.5 KB (both) for copies that hold the values, exact block bounds for topK and run
+ * blocks' histograms and range filters (docs/query.md, docs/performance.md).
  */
 const TARGET_BYTES = 30 * 1024
-const BUDGET_BYTES = 53 * 1024
+const BUDGET_BYTES = 54.5 * 1024
 const FALLBACK_BUDGET_BYTES = 17 * 1024
-const TOGETHER_BUDGET_BYTES = 70 * 1024
+const TOGETHER_BUDGET_BYTES = 71.5 * 1024
 /** The full check re-encodes dictionaries, so its chunk holds the FSST trainer. */
 const VERIFY_BUDGET_BYTES = 6 * 1024
 
@@ -101,7 +103,7 @@ async function readerBundleWith(exports: string, base: string): Promise<string> 
 }
 
 describe('browser bundles', () => {
-  it('the reader bundle stays under its ceiling of 53 KB gzip (JavaScript and kernels); prints how far it is from the 30 KB target', () => {
+  it('the reader bundle stays under its ceiling of 54.5 KB gzip (JavaScript and kernels); prints how far it is from the 30 KB target', () => {
     const code = read('oixk-reader.js')
     const size = gzipped(code)
     const kernels = /"(H4sI[A-Za-z0-9+/=]+)"|'(H4sI[A-Za-z0-9+/=]+)'/.exec(code.toString('utf8'))
@@ -114,7 +116,7 @@ describe('browser bundles', () => {
     expect(size).toBeLessThanOrEqual(BUDGET_BYTES)
   })
 
-  it('its pure-TypeScript fallback (two chunks) is at most 17 KB gzip, with the main file at most 70 KB; the full check\'s chunk at most 6 KB', () => {
+  it('its pure-TypeScript fallback (two chunks) is at most 17 KB gzip, with the main file at most 71.5 KB; the full check\'s chunk at most 6 KB', () => {
     const main = gzipped(read('oixk-reader.js'))
     const fallback = read('oixk-reader-ts.js')
     const size = gzipped(fallback) + gzipped(read('oixk-reader-shared.js'))
