@@ -45,8 +45,8 @@ function files(): { v1: Uint8Array; v2: Uint8Array } {
 }
 const { v1, v2 } = files()
 
-/** Bytes of a decoded view of COUNT values at `width` bits (records, data, padding to 4, extremes). */
-const viewBytes = (width: 8 | 16) => ((24 * 40 + (width / 8) * COUNT + 8 + 3) & ~3) + 4 * 40
+/** Bytes of a decoded view of COUNT values at `width` bits (records, a second set of base 0 with `fields`, data, padding to 4, extremes). */
+const viewBytes = (width: 8 | 16, fields = false) => (((fields ? 48 : 24) * 40 + (width / 8) * COUNT + 8 + 3) & ~3) + 4 * 40
 
 const cascadeOf = (view: SequenceView): DictionaryCascade => {
   expect(view.cascade?.form).toBe(1)
@@ -101,9 +101,14 @@ describe('decoded codes views', () => {
         expect(k > 256, `${name}: ${k} entries`).toBe(width === 16)
         const entries = new Int32Array(2 * k)
         backend.decodeRaw(cascade.entries, 0, k, entries, 0)
-        const { view, file, holdsValues } = decodeCodesView(backend, cascade, entries)!
+        const { view, fields, file, holdsValues, span } = decodeCodesView(backend, cascade, entries)!
         const least = Math.min(...values)
-        expect(holdsValues).toBe(true)
+        expect([holdsValues, span]).toEqual([true, Math.max(...values) - least + 1])
+        // The same data under records of base 0, for counting by field.
+        expect([fields.recordsStart, fields.dataStart, view.recordsStart, view.dataStart]).toEqual([24 * 40, 48 * 40, 0, 48 * 40])
+        const counted = new Int32Array(COUNT)
+        expect(backend.decodeInt32(fields, 0, COUNT, span, counted, 0)).toBe(-1)
+        expect(Array.from(counted)).toEqual(values.map((value) => value - least))
         for (let block = 0; block < view.blockCount; block++) {
           expect(Array.from(view.records.subarray(6 * block, 6 * block + 6)), `${backendName} ${name} block ${block}`).toEqual([1 | (width << 8), (width / 8) * 1024 * block, least, least < 0 ? -1 : 0, 1, 0])
         }
@@ -157,7 +162,7 @@ describe('decoded codes views', () => {
       const smallest = values.map((value, d) => [value, d]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).slice(0, 10).map(([, d]) => d)
       expect([...columns[1].topK(10, 'ascending')]).toEqual(smallest)
     }
-    expect(two.decodedCodesBytes).toBe(viewBytes(16) + viewBytes(8))
+    expect(two.decodedCodesBytes).toBe(viewBytes(16, true) + viewBytes(8, true))
     one.close()
     two.close()
   })

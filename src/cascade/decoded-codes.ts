@@ -54,15 +54,24 @@ function widthOf(k: number): 8 | 16 {
   return k <= 256 ? 8 : 16
 }
 
-/** Where a decoded view's block extremes start: after its records and data, at a multiple of 4. */
-function extremesAt(k: number, count: number): number {
-  return (24 * Math.ceil(count / BLOCK_VALUES) + (widthOf(k) / 8) * count + DATA_PADDING_BYTES + 3) & ~3
+/** Where a decoded view's data starts: after its records, and the fields' records when its base is not 0. */
+function dataAt(count: number, fieldsRecords: boolean): number {
+  return (fieldsRecords ? 48 : 24) * Math.ceil(count / BLOCK_VALUES)
 }
 
-/** Bytes a decoded view of `count` codes below k holds (0: none is made): records, data, and each block's extremes. */
-export function decodedCodesBytes(k: number, count: number): number {
+/** Where a decoded view's block extremes start: after its records and data, at a multiple of 4. */
+function extremesAt(k: number, count: number, fieldsRecords: boolean): number {
+  return (dataAt(count, fieldsRecords) + (widthOf(k) / 8) * count + DATA_PADDING_BYTES + 3) & ~3
+}
+
+/**
+ * Bytes a decoded view of `count` codes below k holds (0: none is made): records, data, and each
+ * block's extremes; `fieldsRecords`: a second set of records, of base 0 (a view of values over a
+ * least entry other than 0).
+ */
+export function decodedCodesBytes(k: number, count: number, fieldsRecords = false): number {
   if (k > DECODED_CODES_MAX_ENTRIES || count < DECODED_CODES_MIN_VALUES) return 0
-  return extremesAt(k, count) + 4 * Math.ceil(count / BLOCK_VALUES)
+  return extremesAt(k, count, fieldsRecords) + 4 * Math.ceil(count / BLOCK_VALUES)
 }
 
 /** Whether a decoded view of these k entries (raw i64 as words) holds the values: they span less than 2^width. */
@@ -79,9 +88,11 @@ export function spanFits(entries: Int32Array, k: number): boolean {
 /**
  * A decoded view, its memory, and the entries in ascending order (raw i64 as low, high words).
  * `holdsValues`: the view reads as the sequence itself (each field its value less the blocks'
- * base); else rank r stands for sorted[2r, 2r + 1].
+ * base, the least entry); else rank r stands for sorted[2r, 2r + 1]. `fields`: the same data
+ * under records of base 0 (the view itself when its base is 0), for counting; `span`: how many
+ * fields the values may take (largest entry less the least, plus 1), or k for ranks.
  */
-export interface DecodedCodes { view: SequenceView; file: ResidentFile; sorted: Int32Array; holdsValues: boolean }
+export interface DecodedCodes { view: SequenceView; fields: SequenceView; file: ResidentFile; sorted: Int32Array; holdsValues: boolean; span: number }
 
 /**
  * The codes of `cascade` as values less the least entry, or ranks (entries: its k raw entries as
@@ -107,27 +118,32 @@ export function decodeCodesView(backend: ColumnsBackend, cascade: DictionaryCasc
   const holdsValues = spanFits(entries, k)
   if (holdsValues) for (let code = 0; code < k; code++) fieldOf[code] = Number(int64ToBigInt(entries[2 * code], entries[2 * code + 1]) - least)
   const base = holdsValues ? [sorted[0], sorted[1]] as const : [0, 0] as const
+  const fieldsRecords = base[0] !== 0 || base[1] !== 0
+  const span = holdsValues ? Number(int64ToBigInt(sorted[2 * k - 2], sorted[2 * k - 1]) - least) + 1 : k
   let file: ResidentFile
   try {
-    file = backend.loadWith(bytes, () => {})
+    file = backend.loadWith(decodedCodesBytes(k, count, fieldsRecords), () => {})
   } catch {
     return null
   }
-  const view = new RegionSequence(file, codes.fileName, codes.label, count, Math.ceil(count / BLOCK_VALUES), width, (width / 8) * count + DATA_PADDING_BYTES, base)
+  const blocks = Math.ceil(count / BLOCK_VALUES), dataLength = (width / 8) * count + DATA_PADDING_BYTES
+  const dataStart = dataAt(count, fieldsRecords)
+  const view = new RegionSequence(file, codes.fileName, codes.label, count, blocks, width, dataLength, base, { recordsStart: 0, dataStart })
+  const fields = fieldsRecords ? new RegionSequence(file, codes.fileName, codes.label, count, blocks, width, dataLength, [0, 0], { recordsStart: 24 * blocks, dataStart }) : view
   let complete = false
   try {
-    complete = backend.decodeRanks(codes, fieldOf, file, view.dataStart, width, extremesAt(k, count)) === -1
+    complete = backend.decodeRanks(codes, fieldOf, file, view.dataStart, width, extremesAt(k, count, fieldsRecords)) === -1
   } catch {
     // A block that cannot be read: the encodings' path raises what a read raises.
   } finally {
     if (!complete) file.release()
   }
   if (!complete) return null
-  view.extremesAt = extremesAt(k, count)
+  view.extremesAt = extremesAt(k, count, fieldsRecords)
   const made = madeFor.get(codes.file) ?? []
   made.push(file)
   madeFor.set(codes.file, made)
-  return { view, file, sorted, holdsValues }
+  return { view, fields, file, sorted, holdsValues, span }
 }
 
 /**

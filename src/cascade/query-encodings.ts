@@ -382,15 +382,18 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     if (cascade.form === 1) {
       // Codes are below k at open or counting refuses them (as a read would): then the decoding path words it.
       const k = cascade.entries.count
-      const codeCounts = new Uint32Array(k)
-      // Counted by rank where the codes are decoded, else by code.
+      // Counted by field where the codes are decoded (a value less the least entry, or a rank), else
+      // by code; then each counted field or code goes to its value's slot. (Counting beats format 1's
+      // histogram kernel on a copy of values: flights-3m's delay over origin ATL, 1.6 against 2.4 ms.)
       const decoded = decodedOf(cascade, selection === null)
-      if (decoded !== null && decoded.holdsValues) return tally(decoded.view, first, count, selection, selectionStart, out, op, counting)
-      tally(decoded?.view ?? cascade.codes, first, count, selection, selectionStart, codeCounts, counting(k), counting)
-      const entries = decoded?.sorted ?? entriesOf(cascade.entries)
-      for (let code = 0; code < k; code++) {
+      const n = decoded?.span ?? k
+      const codeCounts = new Uint32Array(n)
+      tally(decoded?.fields ?? cascade.codes, first, count, selection, selectionStart, codeCounts, counting(n), counting)
+      const entries = decoded?.holdsValues ? null : decoded?.sorted ?? entriesOf(cascade.entries)
+      for (let code = 0; code < n; code++) {
         if (codeCounts[code] === 0) continue
-        const slot = op.slots.slot(entries[2 * code], entries[2 * code + 1])
+        if (entries === null) addOffset(decoded!.sorted[0], decoded!.sorted[1], code, pair)
+        const slot = entries === null ? op.slots.slot(pair[0], pair[1]) : op.slots.slot(entries[2 * code], entries[2 * code + 1])
         if (slot < 0 && op.slots.strict) throw new Undecided()
         if (slot >= 0) out[slot] += codeCounts[code]
       }

@@ -1,15 +1,16 @@
 /**
  * A v1 sequence that lives in a region of the backend's memory rather than in a
  * file: frame blocks (one base, divisor 1) of one width, records at the region's
- * start and data right after them, so v1's kernels read values the adapter
- * decoded (query-adapter.ts's scratch chunks, decoded-codes.ts's copies).
+ * start (or at `recordsStart`) and data after them (or at `dataStart`: two views
+ * may share the data under records of different bases), so v1's kernels read
+ * values the adapter decoded (query-adapter.ts's scratch chunks, decoded-codes.ts's copies).
  */
 import type { ResidentFile, SequenceView } from '../backend/backend.js'
 import { BLOCK_VALUES } from '../format/constants.js'
 
 export class RegionSequence implements SequenceView {
   readonly records: Int32Array
-  readonly recordsStart = 0
+  readonly recordsStart: number
   readonly dataStart: number
   readonly cascade = null
   /** Where each block's least and largest field lie (two u16s a block) in the region, or -1: not known. */
@@ -19,13 +20,15 @@ export class RegionSequence implements SequenceView {
   constructor(
     readonly file: ResidentFile, readonly fileName: string, readonly label: string, public count: number, readonly blockCount: number,
     width: number, readonly dataLength: number, base: readonly [number, number] = [0, 0],
+    at: { recordsStart: number; dataStart: number } = { recordsStart: 0, dataStart: 24 * blockCount },
   ) {
-    this.dataStart = 24 * blockCount
+    this.recordsStart = at.recordsStart
+    this.dataStart = at.dataStart
     this.records = new Int32Array(6 * blockCount)
     for (let block = 0; block < blockCount; block++) {
       this.records.set([1 | (width << 8), (width / 8) * BLOCK_VALUES * block, base[0], base[1], 1, 0], 6 * block)
     }
-    file.bytes.set(new Uint8Array(this.records.buffer), 0)
+    file.bytes.set(new Uint8Array(this.records.buffer), this.recordsStart)
   }
 
   get bytes(): Uint8Array {
