@@ -53,6 +53,23 @@ const cascadeOf = (view: SequenceView): DictionaryCascade => {
   return view.cascade as DictionaryCascade
 }
 
+/**
+ * Both files open on one backend, the same documents as DocSets of five densities on each (picked
+ * with `seed`), and the comparers: `same` asks both sides and expects format 2 to answer as format 1.
+ */
+function duel(backend: 'ts' | 'wasm', seed: number) {
+  const one = openColumns(v1, { backend, fileName: FILE }), two = openColumns(v2, { backend, fileName: FILE })
+  const densities = [0, 0.003, 0.1, 0.5, 1]
+  const sets = densities.map((density) => {
+    const pick = seededRandom(Math.round(density * 1000) + seed)
+    const documents = Array.from({ length: COUNT }, (_, d) => d).filter(() => pick() < density)
+    return [DocSet.fromDocuments(one, documents), DocSet.fromDocuments(two, documents)] as const
+  })
+  const same = <T>(what: string, ask: (side: 0 | 1) => T) => expect(ask(1), what).toEqual(ask(0))
+  const ids = (docs: DocSet) => { const list = [...docs.toArray()]; docs.release(); return list }
+  return { one, two, densities, sets, same, ids }
+}
+
 describe('decoded codes views', () => {
   it('hold each value as its entry\'s rank in value order, at width 8 (at most 256 entries) or 16, only for long sequences of at most 65,536 entries', () => {
     // Records, data and 8 bytes of padding, then (at a multiple of 4) two u16 extremes a block.
@@ -128,15 +145,7 @@ describe('decoded codes views', () => {
   })
 
   it.each(BACKENDS)('that hold the values answer ranges, histograms, aggregates and topK as the format 1 file does (%s)', (backend) => {
-    const one = openColumns(v1, { backend, fileName: FILE }), two = openColumns(v2, { backend, fileName: FILE })
-    const densities = [0, 0.003, 0.1, 0.5, 1]
-    const sets = densities.map((density) => {
-      const pick = seededRandom(Math.round(density * 1000) + 7)
-      const documents = Array.from({ length: COUNT }, (_, d) => d).filter(() => pick() < density)
-      return [DocSet.fromDocuments(one, documents), DocSet.fromDocuments(two, documents)] as const
-    })
-    const same = <T>(what: string, ask: (side: 0 | 1) => T) => expect(ask(1), what).toEqual(ask(0))
-    const ids = (docs: DocSet) => { const list = [...docs.toArray()]; docs.release(); return list }
+    const { one, two, densities, sets, same, ids } = duel(backend, 7)
     for (const [name, lo, hi] of [['near', -1116, 1688], ['byte', 1000, 1255]] as const) {
       const columns = [one.getColumn(name)!, two.getColumn(name)!] as const
       const middle = (lo + hi) >> 1
@@ -168,17 +177,9 @@ describe('decoded codes views', () => {
   })
 
   it.each(BACKENDS)('answer facets, term and range filters, histograms and aggregates as the format 1 file does (%s)', (backend) => {
-    const one = openColumns(v1, { backend, fileName: FILE }), two = openColumns(v2, { backend, fileName: FILE })
-    const densities = [0, 0.003, 0.1, 0.5, 1]
-    const sets = densities.map((density) => {
-      const pick = seededRandom(Math.round(density * 1000) + 1)
-      const documents = Array.from({ length: COUNT }, (_, d) => d).filter(() => pick() < density)
-      return [DocSet.fromDocuments(one, documents), DocSet.fromDocuments(two, documents)] as const
-    })
+    const { one, two, densities, sets, same, ids } = duel(backend, 1)
     const tags = [one.getColumn('tag')!, two.getColumn('tag')!] as const
     const ns = [one.getColumn('n')!, two.getColumn('n')!] as const, ms = [one.getColumn('m')!, two.getColumn('m')!] as const
-    const same = <T>(what: string, ask: (side: 0 | 1) => T) => expect(ask(1), what).toEqual(ask(0))
-    const ids = (docs: DocSet) => { const list = [...docs.toArray()]; docs.release(); return list }
     same('facet', (side) => [...tags[side].facetCounts()])
     sets.forEach((pair, at) => same(`facet over ${densities[at]}`, (side) => [...tags[side].facetCounts(pair[side])]))
     // One term, terms in few code ranges, and terms in more than the view is matched with (the member kernels).
