@@ -18,6 +18,7 @@ import { createCodeMatcher } from '../src/cascade/query-match-codes.js'
 import { matchRunBlocks } from '../src/cascade/query-match-runs.js'
 import { boundsOf } from '../src/kernels/filters.js'
 import { blockBounds } from '../src/kernels/top-k-blocks.js'
+import { Kind } from '../src/cascade/constants.js'
 
 const BACKENDS = wasmUnavailableReason() === null ? (['ts', 'wasm'] as const) : (['ts'] as const)
 const N = 20_500
@@ -182,9 +183,9 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
     }
   })
 
-  it('every block\'s bound holds its values: runs, dictionary, patched and frequent blocks bounded from their records', () => {
+  it('every block\'s bound holds its values: runs, dictionary, patched and frequent blocks bounded from their records (runs exactly, from their run values)', () => {
     using reader = openColumns(v2Bytes, { backend })
-    let bounded = 0
+    let bounded = 0, exact = 0
     for (const column of reader.columns) {
       const sequence = column.values
       if (sequence.cascade === null || sequence.cascade.form !== 0) continue
@@ -196,9 +197,13 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
         const [min, max] = [own.reduce((a, b) => (b < a ? b : a)), own.reduce((a, b) => (b > a ? b : a))]
         expect(lows[block] <= min && max <= highs[block], `${column.name} block ${block}: [${lows[block]}, ${highs[block]}] holds [${min}, ${max}]`).toBe(true)
         if (highs[block] < 2n ** 63n - 1n) bounded++
+        if ((sequence.cascade.blocks.records[6 * block] & 0xff) !== Kind.runs) continue
+        expect([lows[block], highs[block]], `${column.name} run block ${block}`).toEqual([min, max])
+        exact++
       }
     }
     expect(bounded).toBeGreaterThan(100)
+    expect(exact).toBeGreaterThan(10)
   })
 
   it('range and term filters equal the format 1 file\'s for every DocSet (a span of codes, or codes apart)', () => {

@@ -10,7 +10,7 @@ import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../format/constants.js'
 import { int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
 import { fieldAt } from '../cascade/bits.js'
 import { EXCEPTION_GCD_FLAG, Kind } from '../cascade/constants.js'
-import { blockData, patchedLayout } from '../cascade/query-encodings.js'
+import { blockData, patchedLayout, runsLayout } from '../cascade/query-encodings.js'
 import { RegionSequence } from '../cascade/region-sequence.js'
 import type { Column } from '../read/column.js'
 import { popcount } from '../backend/bits.js'
@@ -42,7 +42,19 @@ function v2Bound(sequence: SequenceView, block: number, ascending: boolean): big
   const kind = records[record] & 0xff, width = (records[record] >>> 8) & 0xff, param = records[record] >>> 16
   const base = int64ToBigInt(records[record + 2], records[record + 3])
   const aux = int64ToBigInt(records[record + 4], records[record + 5])
-  if (kind === Kind.runs) return fieldBound(base, aux, width, ascending)
+  if (kind === Kind.runs) {
+    // Its run values' own least and largest field: a record's frame over-reaches them (a block of
+    // flights spans 7 hours where a 9-bit width allows 8.5), and topK then decodes blocks in vain.
+    const { words, valuesAt, runCount } = runsLayout(sequence, block)
+    let least = Infinity, most = -Infinity
+    for (let run = 0; run < runCount; run++) {
+      const field = fieldAt(words, valuesAt, run, width)
+      if (field < least) least = field
+      if (field > most) most = field
+    }
+    const low = base + aux * BigInt(least), high = base + aux * BigInt(most)
+    return boundOf(low < high ? low : high, low < high ? high : low, ascending)
+  }
   if (kind === Kind.dictionary) return fieldBound(base, aux, (param >>> 10) + 1, ascending)
   if (kind === Kind.patched) return fieldBound(base, aux, width + patchedLayout(sequence, block).highWidth, ascending)
   if (kind === Kind.frequent) {
@@ -59,8 +71,18 @@ function v2Bound(sequence: SequenceView, block: number, ascending: boolean): big
   return ascending ? MIN_INT64 : MAX_INT64
 }
 
+/** Each sequence's block bounds, per side, worked out on its first topK (records and data do not change). */
+const boundsMade = new WeakMap<SequenceView, { ascending?: bigint[]; descending?: bigint[] }>()
+
 /** The bound of every block: the largest value it can hold (descending) or its smallest (ascending). */
 export function blockBounds(sequence: SequenceView, ascending: boolean): bigint[] {
+  let made = boundsMade.get(sequence)
+  if (made === undefined) boundsMade.set(sequence, (made = {}))
+  return ascending ? (made.ascending ??= boundsOf(sequence, true)) : (made.descending ??= boundsOf(sequence, false))
+}
+
+/** blockBounds, worked out. */
+function boundsOf(sequence: SequenceView, ascending: boolean): bigint[] {
   const records = sequence.records
   const bounds: bigint[] = []
   // Decoded dictionary codes that hold the values: each block's own least or largest, over the base.
