@@ -94,6 +94,12 @@ function matchPacked16(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u3
       const low = i8x16.le_u(i8x16.sub(v128.load(p + position), lo8), span8)
       const high = i8x16.le_u(i8x16.sub(v128.load(p + position, 16), lo8), span8)
       bits = (<u32>i8x16.bitmask(low) | (<u32>i8x16.bitmask(high) << 16)) & word
+    } else if (W == 16 && position + 32 <= to) {
+      // u16 fields (decoded codes of up to 65,536 entries): 8 per compare, no unpacking.
+      const at = p + (<usize>position << 1)
+      const low = i8x16.narrow_i16x8_s(inside16(v128.load(at), lo16, span16), inside16(v128.load(at, 16), lo16, span16))
+      const high = i8x16.narrow_i16x8_s(inside16(v128.load(at, 32), lo16, span16), inside16(v128.load(at, 48), lo16, span16))
+      bits = (<u32>i8x16.bitmask(low) | (<u32>i8x16.bitmask(high) << 16)) & word
     } else if ((position & 7) == 0 && position + 32 <= to && q + 3 * W + 16 <= limit) {
       const q1 = q + W, q2 = q1 + W, q3 = q2 + W
       const low = i8x16.narrow_i16x8_s(
