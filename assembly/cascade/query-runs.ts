@@ -34,8 +34,8 @@ function selectedBetween(a: u32, b: u32): u32 {
 /**
  * Each block's least and largest value (two i64s a block) of the form-0 node to out: a run block's
  * over its run values, any other block's as the whole i64 range. Made once per sequence, for
- * queryRunsHistogram: a record's span over-reaches its runs (a block of 1,024 minutes spans 511
- * under a 9-bit width), and a block over two slots walks its runs.
+ * queryRunsHistogram: a record's span over-reaches its runs, and a block it puts over two slots
+ * walks its runs.
  */
 export function runBlockExtremes(node: usize, out: usize): void {
   const records = blocksRecords(node), data = blocksData(node), total = nodeCount(node)

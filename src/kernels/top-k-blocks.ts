@@ -43,8 +43,8 @@ function v2Bound(sequence: SequenceView, block: number, ascending: boolean): big
   const base = int64ToBigInt(records[record + 2], records[record + 3])
   const aux = int64ToBigInt(records[record + 4], records[record + 5])
   if (kind === Kind.runs) {
-    // Its run values' own least and largest field: a record's frame over-reaches them (a block of
-    // flights spans 7 hours where a 9-bit width allows 8.5), and topK then decodes blocks in vain.
+    // Its run values' own least and largest field: a record's frame over-reaches them, and topK
+    // would then decode blocks in vain.
     const { words, valuesAt, runCount } = runsLayout(sequence, block)
     let least = Infinity, most = -Infinity
     for (let run = 0; run < runCount; run++) {
