@@ -69,6 +69,7 @@ export { queryAggregate } from './query-aggregate'
 export { queryHistogram } from './query-histogram'
 // Multi-valued columns: distinct facet counts and any-value filters over offsets and values together.
 export { queryMulti } from './query-multi'
+export { prepareBitTables, queryStarts } from './query-starts'
 // DocSet operations: population count and in-place and / or / and-not.
 export { bitsetCombine, bitsetCount } from './bitset'
 

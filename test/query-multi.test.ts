@@ -134,11 +134,10 @@ describe('multi-valued columns whose documents hold one value each over whole ch
   }
 })
 
-describe('multi-valued filters over a chunk with more values than its rank table holds', () => {
-  // 1,024 documents of 260 values fill chunk 0 with 266,240 values (8,320 words, over the 1,023 the
-  // WebAssembly kernel's ranks cover): that chunk is matched by the walk, chunk 1 (0-3 values a
-  // document) by the ranks. The last document's 17 values end the file on a word's edge: its rank
-  // is the ranks' last entry, after the last word.
+describe('multi-valued filters over documents longer than a word of values, ending on a word edge', () => {
+  // 1,024 documents of 260 values (8 words with no document start between their first and last
+  // value), then 0-3 values a document; the last document's 17 values end the values on a word's
+  // edge, so the starts' sentinel is alone in a word after the last one.
   const MAX_DOC = 1100
   const matching = (d: number) => d % 3 === 0 || d === 1023
   const docs = Array.from({ length: MAX_DOC }, (_, d) => {
@@ -161,6 +160,37 @@ describe('multi-valued filters over a chunk with more values than its rank table
         expect(column.rangeFilter(10, 20).toArray()).toEqual(expected)
         const half = DocSet.fromDocuments(reader, Array.from({ length: MAX_DOC }, (_, d) => d).filter((d) => d % 2 === 0))
         expect(column.rangeFilter(10, 20, half).toArray()).toEqual(expected.filter((d) => d % 2 === 0))
+        reader.close()
+      })
+    }
+  }
+})
+
+describe('multi-valued documents ↔ values at the edges of the starts and nonempty bitsets', () => {
+  // Whole words of empty documents (nonempty words of 0), a document of 70 values, one value
+  // each; filters and a DocSet's values (aggregate) checked against the documents themselves.
+  const MAX_DOC = 300
+  const count = (d: number) => (d < 64 || (d >= 130 && d < 200) ? 0 : d === 100 ? 70 : d >= 200 && d < 260 ? 1 : d % 3)
+  const docs = Array.from({ length: MAX_DOC }, (_, d) => {
+    const values = Array.from({ length: count(d) }, (_, i) => (d * 13 + i * 7) % 40)
+    return values.length === 0 ? {} : { v: values }
+  })
+  const schema = { fields: [{ name: 'v', type: 'integral', column: true, multi: true }] }
+  const every = Array.from({ length: MAX_DOC }, (_, d) => d)
+  const holding = (d: number, lo: number, hi: number) => (docs[d].v ?? []).some((x) => x >= lo && x <= hi)
+  const picked = every.filter((d) => d % 5 !== 1)
+  const selected = picked.flatMap((d) => docs[d].v ?? [])
+  for (const backend of BACKENDS) {
+    for (const format of [1, 2] as const) {
+      it(`${backend}, format ${format}`, () => {
+        const reader = openColumns(flushColumns(schema as never, docs as never, { format })!, { backend })
+        const column = reader.getColumn('v')!
+        for (const [lo, hi] of [[0, 3], [10, 10], [0, 39], [41, 50]]) {
+          expect(column.rangeFilter(lo, hi).toArray(), `[${lo}, ${hi}]`).toEqual(Uint32Array.from(every.filter((d) => holding(d, lo, hi))))
+        }
+        const docSet = DocSet.fromDocuments(reader, picked)
+        expect(column.rangeFilter(0, 3, docSet).toArray()).toEqual(Uint32Array.from(picked.filter((d) => holding(d, 0, 3))))
+        expect(column.aggregate(docSet)).toEqual({ count: selected.length, min: 0, max: 39, sum: selected.reduce((a, b) => a + b, 0) })
         reader.close()
       })
     }

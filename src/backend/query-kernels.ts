@@ -152,13 +152,21 @@ export interface QueryKernels {
     offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null, counts: Uint32Array,
   ): void
   /**
-   * The same walk. With a value bitset `test` (bit v: value v matches), sets bit d - from of out
-   * for each selected document with a matching value and clears the others (every word of out for
-   * [from, to) is written; out may be docs). With test null, the selected documents' values
-   * instead: bit v of out (a zeroed value bitset; from = 0) set for each value v they hold.
+   * Multi layout, the two bitsets matchAny reads, both zeroed: bit d of nonempty for each
+   * document of [0, to) with a value, bit offsets[d] of starts for each of them and bit
+   * values.count (starts has room for values.count + 1 bits). Decodes the offsets alone.
+   */
+  markDocumentStarts(offsets: SequenceView, values: SequenceView, to: number, starts: BitsetMemory, nonempty: BitsetMemory): void
+  /**
+   * Multi layout, documents [0, docCount) of `valueCount` values, mapped through markDocumentStarts'
+   * bitsets. With a value bitset `test` (bit v: value v matches), sets bit d of out for each
+   * document selected by docs (null: all) with a matching value and clears the others (every
+   * word of out for the documents is written; out may be docs). With test null, the selected
+   * documents' values instead: every word of out (a value bitset) written, bit v set iff a
+   * selected document holds value v.
    */
   matchAny(
-    offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null,
+    starts: BitsetMemory, nonempty: BitsetMemory, valueCount: number, docCount: number, docs: BitsetMemory | null,
     test: BitsetMemory | null, out: BitsetMemory,
   ): void
   /**

@@ -1,14 +1,15 @@
 /**
  * Documents ↔ values for the three layouts, around the value kernels:
  * dense passes the DocSet as the value selection; optional compacts DocSet bits
- * through the presence bitmap (and spreads value matches back); multi expands
- * documents to their value runs in the matchAny kernel (which walks the offsets).
+ * through the presence bitmap (and spreads value matches back); multi maps
+ * documents to their values and back in the matchAny kernel, through two bitsets
+ * made from the offsets once (documentStarts).
  * Only the backend seam is called, so the same code serves every backend.
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import { orBits, popcount, selectionBits } from '../backend/bits.js'
-import type { Column } from '../read/column.js'
+import type { Column, DocumentStarts } from '../read/column.js'
 import type { DocSet } from './doc-set.js'
 
 /** Documents per offsets chunk. */
@@ -77,8 +78,14 @@ export function selectValues(column: Column, backend: ColumnsBackend, docs: DocS
     }
     return { selection: bitset, temporary: true }
   }
-  // Multi: the kernel walks the offsets and sets each selected document's values.
-  backend.query.matchAny(column.offsets!, column.values, 0, column.maxDoc, docs.memory, null, bitset)
+  // Multi: the kernel sets each selected document's values.
+  try {
+    const { starts, nonempty } = documentStarts(column, backend)
+    backend.query.matchAny(starts, nonempty, valueCount, column.maxDoc, docs.memory, null, bitset)
+  } catch (error) {
+    bitset.release()
+    throw error
+  }
   return { selection: bitset, temporary: true }
 }
 
@@ -105,6 +112,22 @@ export function valuesToDocuments(column: Column, backend: ColumnsBackend, match
     }
     return
   }
-  // Multi: the kernel maps values to documents as it walks the offsets.
-  backend.query.matchAny(column.offsets!, column.values, 0, column.maxDoc, null, matches, out.memory)
+  // Multi: the kernel maps values to documents.
+  const { starts, nonempty } = documentStarts(column, backend)
+  backend.query.matchAny(starts, nonempty, column.totalValueCount, column.maxDoc, null, matches, out.memory)
+}
+
+/** The multi column's DocumentStarts, made on first use (decoding the offsets once) and kept until close. */
+function documentStarts(column: Column, backend: ColumnsBackend): DocumentStarts {
+  if (column.documentStarts !== null) return column.documentStarts
+  const starts = backend.query.allocateBitset((column.totalValueCount + 32) >>> 5)
+  const nonempty = backend.query.allocateBitset(Math.max(1, (column.maxDoc + 31) >>> 5))
+  try {
+    backend.query.markDocumentStarts(column.offsets!, column.values, column.maxDoc, starts, nonempty)
+  } catch (error) {
+    starts.release()
+    nonempty.release()
+    throw error
+  }
+  return (column.documentStarts = { starts, nonempty })
 }

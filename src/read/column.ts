@@ -63,6 +63,15 @@ export interface FirstValues {
   readonly repeats: { readonly positions: Uint32Array; readonly ordinals: Uint32Array } | null
 }
 
+/**
+ * A multi column's documents as bitsets (QueryKernels.markDocumentStarts): `starts`, over values
+ * and one past the last, marks each non-empty document's first value; `nonempty` its documents.
+ */
+export interface DocumentStarts {
+  readonly starts: BitsetMemory
+  readonly nonempty: BitsetMemory
+}
+
 /** One column of a segment's columns file. */
 export class Column {
   readonly name: string
@@ -96,6 +105,8 @@ export class Column {
    * close, in this column's backend (see FirstValues).
    */
   firstValues: FirstValues | null = null
+  /** @internal Multi columns: made by the first filter or selection that maps values to documents, kept until close, in this column's backend. */
+  documentStarts: DocumentStarts | null = null
   /** Set by the reader's close(), after which no read may touch its memory. */
   private closed = false
   private readonly integerLike: boolean
@@ -235,6 +246,9 @@ export class Column {
     this.numberLookup = NO_LOOKUP
     this.firstValues?.bits?.release()
     this.firstValues = null
+    this.documentStarts?.starts.release()
+    this.documentStarts?.nonempty.release()
+    this.documentStarts = null
   }
 
   /** The nth value as a bigint (exact for every i64). */

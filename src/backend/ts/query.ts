@@ -8,7 +8,8 @@ import { popcount } from '../bits.js'
 import { aggregate } from './query-aggregate.js'
 import { countValues } from './query-count.js'
 import { histogram } from './query-histogram.js'
-import { walkMulti } from './query-multi.js'
+import { markDocumentStarts, walkMulti } from './query-multi.js'
+import { matchStarts } from './query-starts.js'
 import { matchRange } from './query-range.js'
 
 /** A zeroed bitset of wordCount words in a plain Int32Array (address 0, nothing to free). */
@@ -43,7 +44,8 @@ export const typeScriptQueryKernels: QueryKernels = {
   aggregate,
   histogram,
   countDistinct: (offsets, values, from, to, docs, counts) => walkMulti(offsets, values, from, to, docs, counts, null),
-  matchAny: walkMulti,
+  markDocumentStarts: (offsets, values, to, starts, nonempty) => markDocumentStarts(offsets, values.count, to, starts, nonempty),
+  matchAny: matchStarts,
   markFirstValues(offsets, values, to, out, counts, positions, ordinals) {
     // Counted apart and added once the walk is through: a corrupt value leaves counts as they were (as WebAssembly's table does).
     const repeats = { positions, ordinals, count: 0 }, walked = new Uint32Array(counts.length)

@@ -24,8 +24,10 @@ const PAIR_TABLE_BYTES = 65536 * 4
 const OPERATIONS = { and: 0, or: 1, andNot: 2 } as const
 /** Bytes after a bitset's last word: the kernels touch words with unaligned 8-byte accesses. */
 const BITSET_SLACK = 16
+/** matchAny's compress and deposit tables, [mask][bits] each (assembly/query-starts.ts). */
+const BIT_TABLES_BYTES = 2 * 65536
 /** queryMulti's work area before its table: chunk offsets and the value window (assembly/query-multi.ts). */
-const MULTI_TABLE = 8 * 1040 + 512 + 2 * 8192 + 8 * (8192 + 2048)
+const MULTI_TABLE = 8 * 1040 + 256 + 2 * 8192 + 8 * (8192 + 2048)
 
 /** Regions of bitsets dropped without release(): freed when collected. */
 const forgottenBitsets = new FinalizationRegistry<{ runtime: WasmRuntime; address: number }>(({ runtime, address }) => {
@@ -96,6 +98,8 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
   // One area for counts, histogram slots and edges, grown (never shrunk) to the largest need.
   let areaAddress = 0
   let areaBytes = 0
+  /** matchAny's tables, made on its first call and kept with the runtime. */
+  let bitTables = 0
 
   function area(bytes: number): number {
     if (bytes > areaBytes) {
@@ -122,7 +126,7 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
     throw new Error(`oixk: query kernel status ${status}`)
   }
 
-  /** queryMulti (mode 0 facet, 1 value bits to documents, 2 documents to value bits, 3 first values); +16 in a status: the values failed. */
+  /** queryMulti (mode 0 facet, 3 first values, 4 document starts); +16 in a status: the values failed. */
   function multi(
     offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null, out: BitsetMemory | null,
     mode: number, n: number, listBytes = 0,
@@ -143,9 +147,22 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
       for (let value = 0; value < n; value++) counts[value] += runtime.words[at + value] >>> 0
     },
 
-    matchAny(offsets, values, from, to, docs, test, out) {
-      runtime.words[scratchWord] = selectionAddress(test)
-      multi(offsets, values, from, to, docs, out, test === null ? 2 : 1, 0)
+    markDocumentStarts(offsets, values, to, starts, nonempty) {
+      runtime.words[scratchWord] = selectionAddress(starts)
+      multi(offsets, values, 0, to, null, nonempty, 4, 0)
+    },
+
+    matchAny(starts, nonempty, valueCount, docCount, docs, test, out) {
+      if (bitTables === 0) {
+        bitTables = runtime.regions.allocate(BIT_TABLES_BYTES)
+        kernels.prepareBitTables(bitTables)
+      }
+      // The kernel's stream of bits: one per non-empty document and one more, then two words.
+      const stream = area(4 * ((docCount >>> 5) + 4))
+      kernels.queryStarts(
+        selectionAddress(starts), selectionAddress(nonempty), valueCount, docCount, selectionAddress(docs), selectionAddress(test),
+        selectionAddress(out), bitTables, stream,
+      )
     },
 
     markFirstValues(offsets, values, to, out, counts, positions, ordinals) {

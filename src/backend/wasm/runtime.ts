@@ -62,6 +62,8 @@ export interface Kernels extends CascadeKernels, StringKernels {
     selection: number, out: number, area: number, n: number, mode: number, total: number,
   ): number
   decodeRanks(node: number, count: number, k: number, ranks: number, out: number, width: number, extremes: number): number
+  prepareBitTables(tables: number): void
+  queryStarts(starts: number, nonempty: number, total: number, docCount: number, selection: number, test: number, out: number, tables: number, stream: number): void
   bitsetCount(address: number, words: number): number
   bitsetCombine(target: number, other: number, words: number, operation: number): void
 }
@@ -69,7 +71,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
 const REQUIRED_EXPORTS = [
   'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'getRawNumber', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
-  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryCountDecoded', 'queryMatchMembers', 'queryRunsHistogram', 'runBlockExtremes', 'queryMulti', 'decodeRanks', 'bitsetCount', 'bitsetCombine',
+  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryCountDecoded', 'queryMatchMembers', 'queryRunsHistogram', 'runBlockExtremes', 'queryMulti', 'queryStarts', 'prepareBitTables', 'decodeRanks', 'bitsetCount', 'bitsetCombine',
   'decodeRawOrdinals', 'cascadeGet', 'cascadeDecode', 'cascadeDecodeFloat64Sortable', 'cascadeDecodeFloat64Exact', 'cascadeDecodeInt32',
   'cascadeDecodeOrdinals', 'cascadeEntriesTable', 'cascadeGetNumber',
   'decodeTerms', 'digitsDecode',
