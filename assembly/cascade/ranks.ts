@@ -63,14 +63,15 @@ function storeExtremes(fields: usize, n: u32, width: u32, to: usize): void {
 const EXTREMES: usize = memory.data(32, 16)
 
 /**
- * Codes [0, count) of the form-0 node to out as ranks (u16 ranks[code]; width 8: u8 each, 16: u16
- * each), and each block's least and largest field as two u16s at `extremes`. Returns -1; the index
- * of the first code not below k (none written from its block on); or -2 - status when a block
- * cannot be decoded (-2: the node is not of blocks).
+ * Codes [from, count) of the form-0 node (from a multiple of BLOCK_VALUES) to out as ranks (u16
+ * ranks[code]; width 8: u8 each, 16: u16 each, code i at out's place i), and each block's least
+ * and largest field as two u16s at `extremes` (block b's at 4b). Returns -1; the index of the
+ * first code not below k (none written from its block on); or -2 - status when a block cannot be
+ * decoded (-2: the node is not of blocks).
  */
-export function decodeRanks(node: usize, count: u32, k: u32, ranks: usize, out: usize, width: u32, extremes: usize): i32 {
+export function decodeRanks(node: usize, from: u32, count: u32, k: u32, ranks: usize, out: usize, width: u32, extremes: usize): i32 {
   if (load<u8>(node) != FORM_BLOCKS) return -2
-  for (let at: u32 = 0; at < count; at += BLOCK_VALUES) {
+  for (let at: u32 = from; at < count; at += BLOCK_VALUES) {
     const n = min(BLOCK_VALUES, count - at)
     const o = out + (<usize>at << (width == 8 ? 0 : 1))
     if (wholePatched(node, at, k)) {

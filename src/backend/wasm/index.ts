@@ -19,6 +19,9 @@ import {
 /** A decode kernel: records, data, value count, run [first, first + count), output address; returns a status. */
 type Decode = (records: number, data: number, valueCount: number, first: number, count: number, out: number) => number
 
+/** Codes per decodeRanks call (a multiple of the block size). */
+const RANK_CALL_VALUES = 16384
+
 /** Regions of files whose readers were dropped without close(): freed when collected. */
 const forgotten = new FinalizationRegistry<[WasmRuntime, number]>(([runtime, address]) => {
   runtime.regions.free(address)
@@ -242,7 +245,14 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       try {
         // The node's form byte: a cascade's start, or 13 bytes (form, counts) before the records of blocks of v1's kinds alone.
         const node = codes.cascade !== null ? codes.cascade.start : codes.recordsStart - 13
-        return kernels.decodeRanks(codes.file.address + node, codes.count, ranks.length, table.address, target.address + offset, width, target.address + extremes)
+        // In calls of RANK_CALL_VALUES: the optimizing tier replaces a function's baseline code
+        // only for later calls, so one call over millions of codes would run unoptimized throughout.
+        for (let from = 0; from < codes.count; from += RANK_CALL_VALUES) {
+          const status = kernels.decodeRanks(codes.file.address + node, from, Math.min(codes.count, from + RANK_CALL_VALUES), ranks.length, table.address,
+            target.address + offset, width, target.address + extremes)
+          if (status !== -1) return status
+        }
+        return -1
       } finally {
         table.release()
       }

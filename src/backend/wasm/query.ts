@@ -24,6 +24,11 @@ const PAIR_TABLE_BYTES = 65536 * 4
 const OPERATIONS = { and: 0, or: 1, andNot: 2 } as const
 /** Bytes after a bitset's last word: the kernels touch words with unaligned 8-byte accesses. */
 const BITSET_SLACK = 16
+/**
+ * Documents per markFirstValues call: the optimizing tier replaces a function's baseline code only
+ * for later calls, so one call over millions of documents would run unoptimized throughout.
+ */
+const MULTI_CALL_DOCUMENTS = 16384
 /** matchAny's compress and deposit tables, [mask][bits] each (assembly/query-starts.ts). */
 const BIT_TABLES_BYTES = 2 * 65536
 /** queryMulti's work area before its table: chunk offsets and the value window (assembly/query-multi.ts). */
@@ -167,16 +172,26 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
 
     markFirstValues(offsets, values, to, out, counts, positions, ordinals) {
       const n = counts.length, room = Math.min(positions.length, ordinals.length)
-      runtime.words[scratchWord] = room
-      const at = multi(offsets, values, 0, to, null, out, 3, n, 8 * room) >>> 2
-      const words = runtime.words
-      for (let value = 0; value < n; value++) counts[value] += words[at + value] >>> 0
-      const repeats = words[scratchWord] >>> 0
-      // The list after the counts and the stamps: (value index, ordinal) pairs.
-      for (let index = 0, pair = at + 2 * n; index < Math.min(repeats, room); index++, pair += 2) {
-        positions[index] = words[pair]
-        ordinals[index] = words[pair + 1]
+      // Counted apart and added once every call is through: a corrupt value leaves counts as they were.
+      const walked = new Uint32Array(n)
+      let repeats = 0
+      // Each call clears and reads back the table: with many terms, calls take more documents.
+      const step = Math.max(MULTI_CALL_DOCUMENTS, 1024 * Math.ceil(n / 64))
+      for (let from = 0; from < to; from += step) {
+        const left = Math.max(0, room - repeats)
+        runtime.words[scratchWord] = left
+        const at = multi(offsets, values, from, Math.min(to, from + step), null, out, 3, n, 8 * left) >>> 2
+        const words = runtime.words
+        for (let value = 0; value < n; value++) walked[value] += words[at + value] >>> 0
+        const found = words[scratchWord] >>> 0
+        // The list after the counts and the stamps: (value index, ordinal) pairs.
+        for (let index = 0, pair = at + 2 * n; index < Math.min(found, left); index++, pair += 2) {
+          positions[repeats + index] = words[pair]
+          ordinals[repeats + index] = words[pair + 1]
+        }
+        repeats += found
       }
+      for (let value = 0; value < n; value++) counts[value] += walked[value]
       return repeats
     },
 

@@ -61,7 +61,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
     offsetRecords: number, offsetData: number, valueRecords: number, valueData: number, from: number, to: number,
     selection: number, out: number, area: number, n: number, mode: number, total: number,
   ): number
-  decodeRanks(node: number, count: number, k: number, ranks: number, out: number, width: number, extremes: number): number
+  decodeRanks(node: number, from: number, count: number, k: number, ranks: number, out: number, width: number, extremes: number): number
   prepareBitTables(tables: number): void
   queryStarts(starts: number, nonempty: number, total: number, docCount: number, selection: number, test: number, out: number, tables: number, stream: number): void
   bitsetCount(address: number, words: number): number
