@@ -2,9 +2,10 @@
  * matchAny for the TS backend over a multi column's starts and nonempty bitsets, the mirror of
  * assembly/query-starts.ts (which explains the carries): documents map to their segments of
  * values by compressing bits through one bitset and depositing them through the other, a byte
- * at a time from tables. Streams go a byte at a time here, so every quantity stays in 32 bits.
+ * at a time from tables, the compressed bits streamed through memory.
  */
 import type { BitsetMemory } from '../query-kernels.js'
+import { popcount } from '../bits.js'
 
 const TWO_32 = 4294967296
 let compress: Uint8Array | null = null, deposit: Uint8Array | null = null
@@ -47,88 +48,90 @@ export function matchStarts(
   else documentsToValues(starts.words, nonempty.words, total, docCount, selection, out.words)
 }
 
+/** The bits of `word` at the set positions of `mask`, packed low. */
+function compressWord(pack: Uint8Array, mask: number, word: number): number {
+  const m0 = mask & 0xFF, m1 = (mask >>> 8) & 0xFF, m2 = (mask >>> 16) & 0xFF, m3 = mask >>> 24
+  const k0 = ones[m0], k1 = k0 + ones[m1], k2 = k1 + ones[m2]
+  return pack[m0 << 8 | (word & 0xFF)] | pack[m1 << 8 | ((word >>> 8) & 0xFF)] << k0
+    | pack[m2 << 8 | ((word >>> 16) & 0xFF)] << k1 | pack[m3 << 8 | (word >>> 24)] << k2
+}
+
+/** The low bits of `bits` spread to the set positions of `mask`. */
+function depositWord(spread: Uint8Array, mask: number, bits: number): number {
+  const m0 = mask & 0xFF, m1 = (mask >>> 8) & 0xFF, m2 = (mask >>> 16) & 0xFF, m3 = mask >>> 24
+  const k0 = ones[m0], k1 = k0 + ones[m1], k2 = k1 + ones[m2]
+  return spread[m0 << 8 | (bits & 0xFF)] | spread[m1 << 8 | ((bits >>> k0) & 0xFF)] << 8
+    | spread[m2 << 8 | ((bits >>> k1) & 0xFF)] << 16 | spread[m3 << 8 | ((bits >>> k2) & 0xFF)] << 24
+}
+
+/** The streams of compressed bits: one bit per non-empty document and one more, and the word after them. */
+let stream = new Int32Array(0)
+
+function streamFor(docCount: number): Int32Array {
+  if (stream.length < (docCount >>> 5) + 4) stream = new Int32Array((docCount >>> 5) + 4)
+  return stream
+}
+
+/** Appends `count` ≤ 32 bits at bit `length` of the stream (the word after them set, so no word needs clearing first). */
+function append(words: Int32Array, length: number, bits: number): void {
+  const shift = length & 31, at = length >>> 5
+  words[at] |= bits << shift
+  words[at + 1] = shift === 0 ? 0 : bits >>> (32 - shift)
+}
+
+/** 32 bits of the stream from bit `position`. */
+function bitsAt(words: Int32Array, position: number): number {
+  const shift = position & 31, at = position >>> 5
+  return (words[at] >>> shift) | (shift === 0 ? 0 : words[at + 1] << (32 - shift))
+}
+
 function hitsToDocuments(
   starts: Int32Array, nonempty: Int32Array, total: number, docCount: number, selection: Int32Array | null,
   test: Int32Array, out: Int32Array,
 ): void {
-  const pack = compress!, spread = deposit!
-  const lastValueWord = total >>> 5
-  // The value word at hand: its starts and hits, and the byte of it to compress next (4: none left).
-  let valueWord = 0, s = 0, h = 0, byte = 4, carry = 0, shifted = 0, exhausted = false
-  let acc = 0, fill = 0, first = true
+  const pack = compress!, spread = deposit!, words = streamFor(docCount)
+  const valueWords = (total >>> 5) + 1
+  let carry = 0, shifted = 0, length = 0
+  words[0] = 0
+  for (let v = 0; v < valueWords; v++) {
+    const s = starts[v], m = test[v] | 0, on = m & s
+    const z = (~s >>> 0) + ((m & ~s) >>> 0) + ((on << 1) >>> 0) + shifted + carry
+    shifted = on >>> 31
+    carry = (z - (z >>> 0)) / TWO_32
+    append(words, length, compressWord(pack, s, z & s))
+    length += popcount(s)
+  }
+  // The first bit is the start of value 0's, which no segment precedes.
+  let position = 1
   const docWords = (docCount + 31) >>> 5
   for (let w = 0; w < docWords; w++) {
     const present = nonempty[w]
-    let hits = 0
-    for (let b = 0; b < 32; b += 8) {
-      const mask = (present >>> b) & 0xFF, k = ones[mask]
-      while (fill < k) {
-        if (byte === 4) {
-          if (valueWord <= lastValueWord) {
-            s = starts[valueWord]
-            const m = test[valueWord] | 0, on = m & s
-            const z = (~s >>> 0) + ((m & ~s) >>> 0) + ((on << 1) >>> 0) + shifted + carry
-            shifted = on >>> 31
-            carry = Math.floor(z / TWO_32)
-            h = z & s
-          } else exhausted = true
-          valueWord++
-          byte = 0
-        }
-        // Past the last value word: 8 zero bits a byte.
-        const sm = (s >>> (byte << 3)) & 0xFF
-        let packed = exhausted ? 0 : pack[sm << 8 | ((h >>> (byte << 3)) & 0xFF)]
-        let got = exhausted ? 8 : ones[sm]
-        byte++
-        if (first && got !== 0) {
-          packed >>>= 1
-          got--
-          first = false
-        }
-        acc |= packed << fill
-        fill += got
-      }
-      hits |= spread[mask << 8 | (acc & ((1 << k) - 1))] << b
-      acc >>>= k
-      fill -= k
-    }
+    const hits = depositWord(spread, present, bitsAt(words, position))
+    position += popcount(present)
     const left = docCount - (w << 5)
-    const chosen = selection !== null ? selection[w] : -1
-    out[w] = hits & chosen & (left < 32 ? (1 << left) - 1 : -1)
+    out[w] = hits & (selection !== null ? selection[w] : -1) & (left < 32 ? (1 << left) - 1 : -1)
   }
 }
 
 function documentsToValues(
   starts: Int32Array, nonempty: Int32Array, total: number, docCount: number, selection: Int32Array | null, out: Int32Array,
 ): void {
-  const pack = compress!, spread = deposit!
-  const lastValueWord = total >>> 5, outWords = (total + 31) >>> 5, docWords = (docCount + 31) >>> 5
-  let docWord = 0, present = 0, chosen = 0, byte = 4, acc = 0, fill = 0, exhausted = false
-  let carry = 0, shifted = 0
+  const pack = compress!, spread = deposit!, words = streamFor(docCount)
+  const docWords = (docCount + 31) >>> 5
+  let length = 0
+  words[0] = 0
+  for (let w = 0; w < docWords; w++) {
+    const present = nonempty[w]
+    append(words, length, compressWord(pack, present, (selection !== null ? selection[w] : -1) & present))
+    length += popcount(present)
+  }
+  const lastValueWord = total >>> 5, outWords = (total + 31) >>> 5
+  let carry = 0, shifted = 0, position = 0
   for (let v = 0; v <= lastValueWord; v++) {
-    const s = starts[v]
     // The sentinel takes a zero bit (the stream has one per document), then stops the last segment's carry.
-    let marks = 0
-    for (let b = 0; b < 32; b += 8) {
-      const mask = (s >>> b) & 0xFF, k = ones[mask]
-      while (fill < k) {
-        if (byte === 4) {
-          if (docWord < docWords) {
-            present = nonempty[docWord]
-            chosen = (selection !== null ? selection[docWord] : -1) & present
-          } else exhausted = true
-          docWord++
-          byte = 0
-        }
-        const pm = (present >>> (byte << 3)) & 0xFF
-        acc |= (exhausted ? 0 : pack[pm << 8 | ((chosen >>> (byte << 3)) & 0xFF)]) << fill
-        fill += exhausted ? 8 : ones[pm]
-        byte++
-      }
-      marks |= spread[mask << 8 | (acc & ((1 << k) - 1))] << b
-      acc >>>= k
-      fill -= k
-    }
+    const s = starts[v]
+    const marks = depositWord(spread, s, bitsAt(words, position))
+    position += popcount(s)
     const inner = ~s >>> 0
     const q = inner + ((marks << 1) >>> 0) + shifted + carry
     shifted = marks >>> 31
