@@ -73,14 +73,14 @@ export function queryStarts(
   return spread
 }
 
-/**
- * Streams of bits in memory are appended to without a branch on how many bits each step gives
- * (those counts are the data's, so such branches mispredict): the word being filled is stored
- * at every step, and the position moves on when it is full (acc holds the word's bits, fill
- * their count). The last word is followed by a zero word: a read at the end takes 8 bytes.
- */
+// Streams of bits in memory are appended to without a branch on how many bits each step gives
+// (those counts are the data's, so such branches mispredict): the word being filled is stored
+// at every step, and the position moves on when it is full (acc holds the word's bits, fill
+// their count). The last word is followed by a zero word: a read at the end takes 8 bytes.
+// The two loops that append spell it out on locals: a helper would keep the state in globals,
+// which the engine does not hold in registers (matchAny was slower so).
 
-/** `count` ≤ 32 bits of the stream from bit `position` (the stream's last word has a zero word after it). */
+/** At least 32 bits of the stream from bit `position`. */
 // @ts-ignore: decorator
 @inline function bitsAt(stream: usize, position: u32): u64 {
   return load<u64>(stream + (<usize>(position >>> 5) << 2)) >>> <u64>(position & 31)
