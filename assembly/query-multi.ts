@@ -105,9 +105,10 @@ function valuesAt(records: usize, data: usize, at: u32, m: u32, total: u32, valu
  * document d; 0: all). area: work memory of TABLE_AT bytes plus the task's table. mode 0: facet,
  * counts (u32[n] at the table) += 1 per selected document per distinct ordinal, with a stamp per
  * ordinal (u32[n] after the counts, zeroed here) naming the last document that held it.
- * Mode 4 (from = 0, sel = 0) decodes no values: bit d of out (zeroed) set for each document
- * holding a value, and in the bitset at u32 scratch+0 (zeroed, total + 1 bits) bit offsets[d]
- * for each of them and bit `total` (query-starts.ts reads the two).
+ * Mode 4 (sel = 0) decodes no values: bit d - from of out (zeroed) set for each document d
+ * holding a value, and in the bitset at u32 scratch+0 (zeroed, room for offsets[to] - f + 1
+ * bits, f = offsets[from]) bit offsets[d] - f for each of them and bit offsets[to] - f
+ * (query-starts.ts reads the two).
  * Mode 3 (from = 0, sel = 0): mode 0's walk, counting as it does and setting bit v of out (a
  * value bitset, zeroed) for each value that is the first of its ordinal in its document; the
  * others (repeats) are listed as (v, ordinal) u32 pairs after the stamps, up to u32 scratch+0 of
@@ -122,7 +123,7 @@ export function queryMulti(
 ): i32 {
   const offsets = area, selected = area + SELECTED_AT, marks = area + MARKS_AT
   const values = area + VALUES_AT, table = area + TABLE_AT, stamps = table + (<usize>n << 2)
-  if (mode == 4) return markStarts(offRecords, offData, to, out, <usize>load<u32>(SCRATCH), offsets, total)
+  if (mode == 4) return markStarts(offRecords, offData, from, to, out, <usize>load<u32>(SCRATCH), offsets, total)
   memory.fill(table, 0, <usize>n << 3)
   windowStart = windowEnd = 0
   repeats = 0
@@ -328,31 +329,37 @@ function facetSelected(
 }
 
 /**
- * Mode 4: documents [0, to) with a value in nonempty, their first values and `total` (a sentinel
- * that ends the last one's run) in starts. Offsets were checked at open (from 0, never
- * decreasing, ending at total); a run past total is skipped all the same.
+ * Mode 4: documents [from, to) with a value in nonempty, their first values and the end of the
+ * last one's run (a sentinel) in starts, counted from the range's first document and value.
+ * Offsets were checked at open (from 0, never decreasing, ending at total); a run past total is
+ * skipped all the same.
  */
-function markStarts(offRecords: usize, offData: usize, to: u32, nonempty: usize, starts: usize, offsets: usize, total: u32): i32 {
-  for (let start: u32 = 0; start < to; start += CHUNK) {
+function markStarts(offRecords: usize, offData: usize, from: u32, to: u32, nonempty: usize, starts: usize, offsets: usize, total: u32): i32 {
+  let first: u32 = 0, end: u32 = 0
+  for (let start = from; start < to; start += CHUNK) {
     const count = min(CHUNK, to - start)
     const status = decodeAny(offRecords, offData, start, count + 1, offsets)
     if (status != OK) return status
-    let previous = <u32>load<i64>(offsets), word: u32 = 0
+    if (start == from) first = <u32>load<i64>(offsets)
+    let previous = <u32>load<i64>(offsets) - first, word: u32 = 0
     for (let j: u32 = 0; j < count; j++) {
-      const next = <u32>load<i64>(offsets + (<usize>(j + 1) << 3))
-      if (next > previous && next <= total) {
+      const next = <u32>load<i64>(offsets + (<usize>(j + 1) << 3)) - first
+      if (next > previous && next <= total - first) {
         word |= <u32>1 << (j & 31)
         const at = starts + (<usize>(previous >>> 5) << 2)
         store<u32>(at, load<u32>(at) | (<u32>1 << (previous & 31)))
       }
       previous = next
       if ((j & 31) == 31 || j + 1 == count) {
-        store<u32>(nonempty + (<usize>((start + j) >>> 5) << 2), word)
+        store<u32>(nonempty + (<usize>((start - from + j) >>> 5) << 2), word)
         word = 0
       }
     }
+    end = previous
   }
-  const last = starts + (<usize>(total >>> 5) << 2)
-  store<u32>(last, load<u32>(last) | (<u32>1 << (total & 31)))
+  if (end <= total - first) {
+    const last = starts + (<usize>(end >>> 5) << 2)
+    store<u32>(last, load<u32>(last) | (<u32>1 << (end & 31)))
+  }
   return OK
 }

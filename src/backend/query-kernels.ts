@@ -152,14 +152,15 @@ export interface QueryKernels {
     offsets: SequenceView, values: SequenceView, from: number, to: number, docs: BitsetMemory | null, counts: Uint32Array,
   ): void
   /**
-   * Multi layout, the two bitsets matchAny reads, both zeroed: bit d of nonempty for each
-   * document of [0, to) with a value, bit offsets[d] of starts for each of them and bit
-   * values.count (starts has room for values.count + 1 bits). Decodes the offsets alone.
+   * Multi layout, documents [from, to) (from a multiple of 32): the two bitsets matchAny reads,
+   * both zeroed, counted from the range's first document and first value f = offsets[from]: bit
+   * d - from of nonempty for each document d with a value, bit offsets[d] - f of starts for each
+   * of them and bit offsets[to] - f (starts has room for it). Decodes the offsets alone.
    */
-  markDocumentStarts(offsets: SequenceView, values: SequenceView, to: number, starts: BitsetMemory, nonempty: BitsetMemory): void
+  markDocumentStarts(offsets: SequenceView, values: SequenceView, from: number, to: number, starts: BitsetMemory, nonempty: BitsetMemory): void
   /**
    * Multi layout, documents [0, docCount) of `valueCount` values, mapped through markDocumentStarts'
-   * bitsets. With a value bitset `test` (bit v: value v matches), sets bit d of out for each
+   * bitsets (or a range's, every bit counted from the range's first document and value). With a value bitset `test` (bit v: value v matches), sets bit d of out for each
    * document selected by docs (null: all) with a matching value and clears the others (every
    * word of out for the documents is written; out may be docs). With test null, the selected
    * documents' values instead: every word of out (a value bitset) written, bit v set iff a

@@ -119,15 +119,19 @@ export function valuesToDocuments(column: Column, backend: ColumnsBackend, match
 
 /** The multi column's DocumentStarts, made on first use (decoding the offsets once) and kept until close. */
 function documentStarts(column: Column, backend: ColumnsBackend): DocumentStarts {
-  if (column.documentStarts !== null) return column.documentStarts
-  const starts = backend.query.allocateBitset((column.totalValueCount + 32) >>> 5)
-  const nonempty = backend.query.allocateBitset(Math.max(1, (column.maxDoc + 31) >>> 5))
+  return (column.documentStarts ??= makeDocumentStarts(column, backend, 0, column.maxDoc, 0, column.totalValueCount))
+}
+
+/** DocumentStarts of documents [from, to) (from a multiple of 32), whose values are [first, end). */
+export function makeDocumentStarts(column: Column, backend: ColumnsBackend, from: number, to: number, first: number, end: number): DocumentStarts {
+  const starts = backend.query.allocateBitset((end - first + 32) >>> 5)
+  const nonempty = backend.query.allocateBitset(Math.max(1, (to - from + 31) >>> 5))
   try {
-    backend.query.markDocumentStarts(column.offsets!, column.values, column.maxDoc, starts, nonempty)
+    backend.query.markDocumentStarts(column.offsets!, column.values, from, to, starts, nonempty)
   } catch (error) {
     starts.release()
     nonempty.release()
     throw error
   }
-  return (column.documentStarts = { starts, nonempty })
+  return { starts, nonempty }
 }

@@ -9,16 +9,14 @@
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import { createAggregateState, type AggregateState, type BitsetMemory } from '../backend/query-kernels.js'
-import { orBits, popcount, selectionBits, setBits } from '../backend/bits.js'
+import { orBits, popcount, selectionBits } from '../backend/bits.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { int64Result, int64ToBigInt } from '../format/int64.js'
 import { expectType } from '../kernels/common.js'
-import {
-  anyBitInRange, chunkOffsets, compressBits, depositBits, DOCUMENT_CHUNK, loadOffsets,
-} from '../kernels/layout.js'
+import { anyBitInRange, compressBits, depositBits, makeDocumentStarts } from '../kernels/layout.js'
 import { rawEdges, type NaturalValue } from '../kernels/natural-units.js'
 import { aggregateValues } from '../kernels/aggregations.js'
-import type { Column } from '../read/column.js'
+import type { Column, DocumentStarts } from '../read/column.js'
 
 /** Documents [from, to) of a column. */
 export interface DocumentRange {
@@ -90,21 +88,35 @@ function selectValues(
     }
     return { memory, start: 0, temporary: true }
   }
-  for (let start = from; start < to; start += DOCUMENT_CHUNK) {
-    const count = Math.min(DOCUMENT_CHUNK, to - start)
-    if (!anyBitInRange(filter, start, start + count)) continue
-    loadOffsets(backend, column.offsets!, start, count)
-    const out = memory.words
-    for (let word = start >>> 5; word < (start + count + 31) >>> 5; word++) {
-      let bits = filter[word]
-      while (bits !== 0) {
-        const document = (word << 5) + (31 - Math.clz32(bits & -bits)) - start
-        bits &= bits - 1
-        setBits(out, chunkOffsets[document] - first, chunkOffsets[document + 1] - chunkOffsets[document])
-      }
-    }
+  // Multi: the kernel sets the selected documents' values, through the range's starts bitsets.
+  const docs = rangeWords(backend, filter, range)
+  try {
+    const { starts, nonempty } = rangeStarts(column, backend, range, first, end)
+    backend.query.matchAny(starts, nonempty, end - first, to - from, docs, null, memory)
+  } catch (error) {
+    memory.release()
+    throw error
+  } finally {
+    docs.release()
   }
   return { memory, start: 0, temporary: true }
+}
+
+/** The range's words of a document bitset as kernel memory: in place (TS) or copied into WebAssembly's memory. */
+function rangeWords(backend: ColumnsBackend, words: Int32Array, range: DocumentRange): BitsetMemory {
+  const own = words.subarray(range.from >>> 5, (range.to + 31) >>> 5)
+  if (usesWordsInPlace(backend)) return inPlace(own)
+  const memory = backend.query.allocateBitset(Math.max(1, own.length))
+  memory.words.set(own)
+  return memory
+}
+
+/** A multi column's DocumentStarts of the range (values [first, end)), made on first use and kept until close. */
+function rangeStarts(column: Column, backend: ColumnsBackend, range: DocumentRange, first: number, end: number): DocumentStarts {
+  const key = `${range.from}:${range.to}`
+  let made = column.rangeStarts.get(key)
+  if (made === undefined) column.rangeStarts.set(key, (made = makeDocumentStarts(column, backend, range.from, range.to, first, end)))
+  return made
 }
 
 /** Multi: countDistinct over the range, the filter's words of the range in place (TS) or copied into WebAssembly's memory. */
@@ -196,7 +208,7 @@ export function filterInRange(
     const matches = backend.query.allocateBitset(valueWords)
     temporaries.push(matches)
     matchRanges(backend, sequence, first, count, ranges, selection, matches, 0)
-    valuesToDocuments(column, backend, matches.words, range, first, out)
+    valuesToDocuments(column, backend, matches, range, first, end, out)
   } finally {
     release(owned)
     for (const temporary of temporaries) temporary.release()
@@ -244,7 +256,7 @@ export function memberFilterInRange(
     }
     // Dense: value positions are the range's documents, and the range starts on a word.
     if (column.layout === 'dense') out.set(matches.words.subarray(0, (range.to - range.from + 31) >>> 5), range.from >>> 5)
-    else valuesToDocuments(column, backend, matches.words, range, first, out)
+    else valuesToDocuments(column, backend, matches, range, first, end, out)
   } finally {
     release(selection)
     matches.release()
@@ -252,29 +264,31 @@ export function memberFilterInRange(
 }
 
 /** Documents of the range with a matching value (bit v - first of matches is value v). */
-function valuesToDocuments(column: Column, backend: ColumnsBackend, matches: Int32Array, range: DocumentRange, first: number, out: Int32Array): void {
+function valuesToDocuments(
+  column: Column, backend: ColumnsBackend, matches: BitsetMemory, range: DocumentRange, first: number, end: number, out: Int32Array,
+): void {
   const { from, to } = range
   if (column.layout === 'optional') {
-    const presence = column.presence!.words
+    const presence = column.presence!.words, matched = matches.words
     let position = 0
     for (let word = from >>> 5; word < (to + 31) >>> 5; word++) {
       const present = presence[word]
       if (present === 0) continue
       const n = popcount(present)
-      const bits = selectionBits(matches, position, n)
+      const bits = selectionBits(matched, position, n)
       if (bits !== 0) out[word] = present === -1 ? bits : depositBits(bits, present)
       position += n
     }
     return
   }
-  for (let start = from; start < to; start += DOCUMENT_CHUNK) {
-    const count = Math.min(DOCUMENT_CHUNK, to - start)
-    loadOffsets(backend, column.offsets!, start, count)
-    if (!anyBitInRange(matches, chunkOffsets[0] - first, chunkOffsets[count] - first)) continue
-    for (let document = 0; document < count; document++) {
-      const runStart = chunkOffsets[document] - first, runEnd = chunkOffsets[document + 1] - first
-      if (runEnd > runStart && anyBitInRange(matches, runStart, runEnd)) out[(start + document) >>> 5] |= 1 << ((start + document) & 31)
-    }
+  // Multi: the kernel writes every word of the range (the range owns them), through its starts bitsets.
+  const { starts, nonempty } = rangeStarts(column, backend, range, first, end)
+  const own = rangeWords(backend, out, range)
+  try {
+    backend.query.matchAny(starts, nonempty, end - first, to - from, null, matches, own)
+    if (own.words.buffer !== out.buffer) out.set(own.words, from >>> 5)
+  } finally {
+    own.release()
   }
 }
 

@@ -107,6 +107,8 @@ export class Column {
   firstValues: FirstValues | null = null
   /** @internal Multi columns: made by the first filter or selection that maps values to documents, kept until close, in this column's backend. */
   documentStarts: DocumentStarts | null = null
+  /** @internal The same per document range of the worker pool's (key `from:to`), kept until close. */
+  readonly rangeStarts = new Map<string, DocumentStarts>()
   /** Set by the reader's close(), after which no read may touch its memory. */
   private closed = false
   private readonly integerLike: boolean
@@ -249,6 +251,11 @@ export class Column {
     this.documentStarts?.starts.release()
     this.documentStarts?.nonempty.release()
     this.documentStarts = null
+    for (const { starts, nonempty } of this.rangeStarts.values()) {
+      starts.release()
+      nonempty.release()
+    }
+    this.rangeStarts.clear()
   }
 
   /** The nth value as a bigint (exact for every i64). */

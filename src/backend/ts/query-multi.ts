@@ -153,26 +153,31 @@ function facetSelected(values: SequenceView, count: number, words: number, start
 }
 
 /** QueryKernels.markDocumentStarts: nonempty and starts from the offsets (assembly/query-multi.ts's markStarts). */
-export function markDocumentStarts(offsets: SequenceView, total: number, to: number, starts: BitsetMemory, nonempty: BitsetMemory): void {
+export function markDocumentStarts(offsets: SequenceView, from: number, to: number, starts: BitsetMemory, nonempty: BitsetMemory): void {
   const startWords = starts.words, nonemptyWords = nonempty.words
-  for (let start = 0; start < to; start += CHUNK) {
+  // Bits past the range's last are past starts' words: a corrupt run is skipped rather than written there.
+  const room = startWords.length << 5
+  let first = 0, end = 0
+  for (let start = from; start < to; start += CHUNK) {
     const count = Math.min(CHUNK, to - start)
     decodeRaw(offsets, start, count + 1, offsetWords, 0)
-    let previous = offsetWords[0] >>> 0, word = 0
+    if (start === from) first = offsetWords[0] >>> 0
+    let previous = (offsetWords[0] >>> 0) - first, word = 0
     for (let j = 0; j < count; j++) {
-      const next = offsetWords[2 * j + 2] >>> 0
-      if (next > previous && next <= total) {
+      const next = (offsetWords[2 * j + 2] >>> 0) - first
+      if (next > previous && next < room) {
         word |= 1 << (j & 31)
         startWords[previous >>> 5] |= 1 << (previous & 31)
       }
       previous = next
       if ((j & 31) === 31 || j + 1 === count) {
-        nonemptyWords[(start + j) >>> 5] = word
+        nonemptyWords[(start - from + j) >>> 5] = word
         word = 0
       }
     }
+    end = previous
   }
-  startWords[total >>> 5] |= 1 << (total & 31)
+  if (end < room) startWords[end >>> 5] |= 1 << (end & 31)
 }
 
 /** A repeat (value v, ordinal) listed while the list has room, and counted. */

@@ -152,9 +152,9 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
       for (let value = 0; value < n; value++) counts[value] += runtime.words[at + value] >>> 0
     },
 
-    markDocumentStarts(offsets, values, to, starts, nonempty) {
+    markDocumentStarts(offsets, values, from, to, starts, nonempty) {
       runtime.words[scratchWord] = selectionAddress(starts)
-      multi(offsets, values, 0, to, null, nonempty, 4, 0)
+      multi(offsets, values, from, to, null, nonempty, 4, 0)
     },
 
     matchAny(starts, nonempty, valueCount, docCount, docs, test, out) {
