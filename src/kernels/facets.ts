@@ -22,10 +22,11 @@ export interface TermCount {
 
 /**
  * A multi facet selects the values of its documents when at least 1 in this many documents are
- * selected; fewer are walked alone. Where the two paths crossed (docs/query.md); lower for v2
- * cascades, whose windows cost more to decode one at a time.
+ * selected; fewer are walked alone. Where the two paths crossed (docs/query.md): with
+ * WebAssembly, format 1 and format 2 (whose windows cost more to decode one at a time); the
+ * TypeScript walk decodes every chunk with a selected document, so only very sparse sets take it.
  */
-const SELECT_VALUES_FROM = 20, SELECT_CASCADE_VALUES_FROM = 500
+const SELECT_VALUES_FROM = { wasm: 50, wasmCascade: 100, ts: 10_000 }
 
 /** Repeats are kept as a list when at most 1 value in this many is one; else the first values' bits are kept. */
 const REPEAT_LIST_FROM = 64
@@ -95,7 +96,8 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
     }
     // Many selected documents: their values as a selection (a step per selected document), and
     // those of them first of their term counted as a single-valued column's are. Few: walked alone.
-    if (filter.count() * (column.values.cascade === null ? SELECT_VALUES_FROM : SELECT_CASCADE_VALUES_FROM) >= column.maxDoc) {
+    const from = backend.name === 'ts' ? SELECT_VALUES_FROM.ts : column.values.cascade === null ? SELECT_VALUES_FROM.wasm : SELECT_VALUES_FROM.wasmCascade
+    if (filter.count() * from >= column.maxDoc) {
       const first = firstValues(column, backend, limit, null)
       const selected = selectValues(column, backend, filter)
       try {
