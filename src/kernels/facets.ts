@@ -22,11 +22,12 @@ export interface TermCount {
 
 /**
  * A multi facet selects the values of its documents when at least 1 in this many documents are
- * selected; fewer are walked alone. Where the two paths crossed (docs/query.md): with
- * WebAssembly, format 1 and format 2 (whose windows cost more to decode one at a time); the
- * TypeScript walk decodes every chunk with a selected document, so only very sparse sets take it.
+ * selected; fewer are walked alone. With WebAssembly, where the two paths crossed (docs/query.md),
+ * format 1 and format 2 (whose windows cost more to decode one at a time). TypeScript's walk is
+ * slower down to far sparser sets, but the selection first marks every document's first values
+ * (once, reading every value): below 1 in 500, the walk reads only what the set needs.
  */
-const SELECT_VALUES_FROM = { wasm: 50, wasmCascade: 100, ts: 10_000 }
+const SELECT_VALUES_FROM = { wasm: 50, wasmCascade: 100, ts: 500 }
 
 /** Repeats are kept as a list when at most 1 value in this many is one; else the first values' bits are kept. */
 const REPEAT_LIST_FROM = 64

@@ -286,7 +286,7 @@ function valuesToDocuments(
   const own = rangeWords(backend, out, range)
   try {
     backend.query.matchAny(starts, nonempty, end - first, to - from, null, matches, own)
-    if (own.words.buffer !== out.buffer) out.set(own.words, from >>> 5)
+    if (own.words.buffer !== out.buffer) out.set(own.words.subarray(0, (to - from + 31) >>> 5), from >>> 5)
   } finally {
     own.release()
   }
