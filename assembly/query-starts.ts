@@ -10,7 +10,10 @@
 //   inner bits of ~starts exactly when its start is marked (documentsToValues).
 // Mirrored by src/backend/ts/query-starts.ts; the bitsets are made by queryMulti's mode 4.
 
-/** Fills the tables at `tables` (2 × 65,536 bytes, compress then deposit): compress[m][b] packs b's bits at m's set positions low; deposit[m][b] spreads b's low bits to them. */
+/**
+ * Fills the tables at `tables` (2 × 65,536 bytes, compress then deposit): compress[m][b] packs
+ * b's bits at m's set positions low; deposit[m][b] spreads b's low bits to them.
+ */
 export function prepareBitTables(tables: usize): void {
   for (let mask: u32 = 0; mask < 256; mask++) {
     for (let bits: u32 = 0; bits < 256; bits++) {
@@ -43,7 +46,7 @@ export function prepareBitTables(tables: usize): void {
  * and'ed with sel (0: every document); every word of the `docCount` documents written. Without
  * (test = 0): the values of the selected documents set in out, a value bitset whose words for
  * [0, total) are all written. `tables` as prepareBitTables left them; `stream`: room for
- * docCount + 64 bits plus 8 bytes.
+ * docCount + 1 bits and two words after them.
  */
 export function queryStarts(
   starts: usize, nonempty: usize, total: u32, docCount: u32, sel: usize, test: usize, out: usize, tables: usize, stream: usize,

@@ -191,7 +191,13 @@ describe('multi-valued documents ↔ values at the edges of the starts and nonem
         const docSet = DocSet.fromDocuments(reader, picked)
         expect(column.rangeFilter(0, 3, docSet).toArray()).toEqual(Uint32Array.from(picked.filter((d) => holding(d, 0, 3))))
         expect(column.aggregate(docSet)).toEqual({ count: selected.length, min: 0, max: 39, sum: selected.reduce((a, b) => a + b, 0) })
+        // One pair of bitsets for the whole column, made by the first filter and kept until close.
+        const kept = column.documentStarts.get(`0:${MAX_DOC}`)!
+        expect([column.documentStarts.size, kept.nonempty.wordCount]).toEqual([1, Math.ceil(MAX_DOC / 32)])
+        column.rangeFilter(5, 6)
+        expect(column.documentStarts.get(`0:${MAX_DOC}`)).toBe(kept)
         reader.close()
+        expect(column.documentStarts.size).toBe(0)
       })
     }
   }

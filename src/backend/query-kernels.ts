@@ -160,11 +160,11 @@ export interface QueryKernels {
   markDocumentStarts(offsets: SequenceView, values: SequenceView, from: number, to: number, starts: BitsetMemory, nonempty: BitsetMemory): void
   /**
    * Multi layout, documents [0, docCount) of `valueCount` values, mapped through markDocumentStarts'
-   * bitsets (or a range's, every bit counted from the range's first document and value). With a value bitset `test` (bit v: value v matches), sets bit d of out for each
-   * document selected by docs (null: all) with a matching value and clears the others (every
-   * word of out for the documents is written; out may be docs). With test null, the selected
-   * documents' values instead: every word of out (a value bitset) written, bit v set iff a
-   * selected document holds value v.
+   * bitsets (a range's count every bit from the range's first document and value). With a value
+   * bitset `test` (bit v: value v matches), sets bit d of out for each document selected by docs
+   * (null: all) with a matching value and clears the others (every word of out for the documents
+   * is written; out may be docs). With test null, the selected documents' values instead: every
+   * word of out (a value bitset) written, bit v set iff a selected document holds value v.
    */
   matchAny(
     starts: BitsetMemory, nonempty: BitsetMemory, valueCount: number, docCount: number, docs: BitsetMemory | null,

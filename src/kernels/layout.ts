@@ -80,7 +80,7 @@ export function selectValues(column: Column, backend: ColumnsBackend, docs: DocS
   }
   // Multi: the kernel sets each selected document's values.
   try {
-    const { starts, nonempty } = documentStarts(column, backend)
+    const { starts, nonempty } = documentStarts(column, backend, 0, column.maxDoc, 0, valueCount)
     backend.query.matchAny(starts, nonempty, valueCount, column.maxDoc, docs.memory, null, bitset)
   } catch (error) {
     bitset.release()
@@ -113,17 +113,18 @@ export function valuesToDocuments(column: Column, backend: ColumnsBackend, match
     return
   }
   // Multi: the kernel maps values to documents.
-  const { starts, nonempty } = documentStarts(column, backend)
+  const { starts, nonempty } = documentStarts(column, backend, 0, column.maxDoc, 0, column.totalValueCount)
   backend.query.matchAny(starts, nonempty, column.totalValueCount, column.maxDoc, null, matches, out.memory)
 }
 
-/** The multi column's DocumentStarts, made on first use (decoding the offsets once) and kept until close. */
-function documentStarts(column: Column, backend: ColumnsBackend): DocumentStarts {
-  return (column.documentStarts ??= makeDocumentStarts(column, backend, 0, column.maxDoc, 0, column.totalValueCount))
-}
-
-/** DocumentStarts of documents [from, to) (from a multiple of 32), whose values are [first, end). */
-export function makeDocumentStarts(column: Column, backend: ColumnsBackend, from: number, to: number, first: number, end: number): DocumentStarts {
+/**
+ * A multi column's DocumentStarts of documents [from, to) (from a multiple of 32), whose values
+ * are [first, end): made on first use (decoding the offsets once) and kept until close.
+ */
+export function documentStarts(column: Column, backend: ColumnsBackend, from: number, to: number, first: number, end: number): DocumentStarts {
+  const key = `${from}:${to}`
+  const kept = column.documentStarts.get(key)
+  if (kept !== undefined) return kept
   const starts = backend.query.allocateBitset((end - first + 32) >>> 5)
   const nonempty = backend.query.allocateBitset(Math.max(1, (to - from + 31) >>> 5))
   try {
@@ -133,5 +134,7 @@ export function makeDocumentStarts(column: Column, backend: ColumnsBackend, from
     nonempty.release()
     throw error
   }
-  return { starts, nonempty }
+  const made = { starts, nonempty }
+  column.documentStarts.set(key, made)
+  return made
 }

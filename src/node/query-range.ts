@@ -13,10 +13,10 @@ import { orBits, popcount, selectionBits } from '../backend/bits.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { int64Result, int64ToBigInt } from '../format/int64.js'
 import { expectType } from '../kernels/common.js'
-import { anyBitInRange, compressBits, depositBits, makeDocumentStarts } from '../kernels/layout.js'
+import { anyBitInRange, compressBits, depositBits, documentStarts } from '../kernels/layout.js'
 import { rawEdges, type NaturalValue } from '../kernels/natural-units.js'
 import { aggregateValues } from '../kernels/aggregations.js'
-import type { Column, DocumentStarts } from '../read/column.js'
+import type { Column } from '../read/column.js'
 
 /** Documents [from, to) of a column. */
 export interface DocumentRange {
@@ -89,9 +89,9 @@ function selectValues(
     return { memory, start: 0, temporary: true }
   }
   // Multi: the kernel sets the selected documents' values, through the range's starts bitsets.
-  const docs = rangeWords(backend, filter, range)
+  const docs = rangeWords(backend, filter, range, true)
   try {
-    const { starts, nonempty } = rangeStarts(column, backend, range, first, end)
+    const { starts, nonempty } = documentStarts(column, backend, from, to, first, end)
     backend.query.matchAny(starts, nonempty, end - first, to - from, docs, null, memory)
   } catch (error) {
     memory.release()
@@ -102,21 +102,16 @@ function selectValues(
   return { memory, start: 0, temporary: true }
 }
 
-/** The range's words of a document bitset as kernel memory: in place (TS) or copied into WebAssembly's memory. */
-function rangeWords(backend: ColumnsBackend, words: Int32Array, range: DocumentRange): BitsetMemory {
+/**
+ * The range's words of a document bitset as kernel memory: in place (TS), or WebAssembly memory
+ * holding a copy of them (`copyIn`; else the kernel is to write every word).
+ */
+function rangeWords(backend: ColumnsBackend, words: Int32Array, range: DocumentRange, copyIn: boolean): BitsetMemory {
   const own = words.subarray(range.from >>> 5, (range.to + 31) >>> 5)
   if (usesWordsInPlace(backend)) return inPlace(own)
   const memory = backend.query.allocateBitset(Math.max(1, own.length))
-  memory.words.set(own)
+  if (copyIn) memory.words.set(own)
   return memory
-}
-
-/** A multi column's DocumentStarts of the range (values [first, end)), made on first use and kept until close. */
-function rangeStarts(column: Column, backend: ColumnsBackend, range: DocumentRange, first: number, end: number): DocumentStarts {
-  const key = `${range.from}:${range.to}`
-  let made = column.rangeStarts.get(key)
-  if (made === undefined) column.rangeStarts.set(key, (made = makeDocumentStarts(column, backend, range.from, range.to, first, end)))
-  return made
 }
 
 /** Multi: countDistinct over the range, the filter's words of the range in place (TS) or copied into WebAssembly's memory. */
@@ -282,8 +277,8 @@ function valuesToDocuments(
     return
   }
   // Multi: the kernel writes every word of the range (the range owns them), through its starts bitsets.
-  const { starts, nonempty } = rangeStarts(column, backend, range, first, end)
-  const own = rangeWords(backend, out, range)
+  const { starts, nonempty } = documentStarts(column, backend, from, to, first, end)
+  const own = rangeWords(backend, out, range, false)
   try {
     backend.query.matchAny(starts, nonempty, end - first, to - from, null, matches, own)
     if (own.words.buffer !== out.buffer) out.set(own.words.subarray(0, (to - from + 31) >>> 5), from >>> 5)

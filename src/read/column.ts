@@ -105,10 +105,12 @@ export class Column {
    * close, in this column's backend (see FirstValues).
    */
   firstValues: FirstValues | null = null
-  /** @internal Multi columns: made by the first filter or selection that maps values to documents, kept until close, in this column's backend. */
-  documentStarts: DocumentStarts | null = null
-  /** @internal The same per document range of the worker pool's (key `from:to`), kept until close. */
-  readonly rangeStarts = new Map<string, DocumentStarts>()
+  /**
+   * @internal Multi columns: per document range (key `from:to`; the whole column's, or each of
+   * the worker pool's), made by the first filter or selection there, kept until close, in this
+   * column's backend.
+   */
+  readonly documentStarts = new Map<string, DocumentStarts>()
   /** Set by the reader's close(), after which no read may touch its memory. */
   private closed = false
   private readonly integerLike: boolean
@@ -248,14 +250,11 @@ export class Column {
     this.numberLookup = NO_LOOKUP
     this.firstValues?.bits?.release()
     this.firstValues = null
-    this.documentStarts?.starts.release()
-    this.documentStarts?.nonempty.release()
-    this.documentStarts = null
-    for (const { starts, nonempty } of this.rangeStarts.values()) {
+    for (const { starts, nonempty } of this.documentStarts.values()) {
       starts.release()
       nonempty.release()
     }
-    this.rangeStarts.clear()
+    this.documentStarts.clear()
   }
 
   /** The nth value as a bigint (exact for every i64). */

@@ -153,10 +153,8 @@ function facetSelected(values: SequenceView, count: number, words: number, start
 }
 
 /** QueryKernels.markDocumentStarts: nonempty and starts from the offsets (assembly/query-multi.ts's markStarts). */
-export function markDocumentStarts(offsets: SequenceView, from: number, to: number, starts: BitsetMemory, nonempty: BitsetMemory): void {
+export function markDocumentStarts(offsets: SequenceView, total: number, from: number, to: number, starts: BitsetMemory, nonempty: BitsetMemory): void {
   const startWords = starts.words, nonemptyWords = nonempty.words
-  // Bits past the range's last are past starts' words: a corrupt run is skipped rather than written there.
-  const room = startWords.length << 5
   let first = 0, end = 0
   for (let start = from; start < to; start += CHUNK) {
     const count = Math.min(CHUNK, to - start)
@@ -165,7 +163,7 @@ export function markDocumentStarts(offsets: SequenceView, from: number, to: numb
     let previous = (offsetWords[0] >>> 0) - first, word = 0
     for (let j = 0; j < count; j++) {
       const next = (offsetWords[2 * j + 2] >>> 0) - first
-      if (next > previous && next < room) {
+      if (next > previous && next <= total - first) {
         word |= 1 << (j & 31)
         startWords[previous >>> 5] |= 1 << (previous & 31)
       }
@@ -177,7 +175,7 @@ export function markDocumentStarts(offsets: SequenceView, from: number, to: numb
     }
     end = previous
   }
-  if (end < room) startWords[end >>> 5] |= 1 << (end & 31)
+  if (end <= total - first) startWords[end >>> 5] |= 1 << (end & 31)
 }
 
 /** A repeat (value v, ordinal) listed while the list has room, and counted. */

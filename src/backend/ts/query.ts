@@ -44,7 +44,7 @@ export const typeScriptQueryKernels: QueryKernels = {
   aggregate,
   histogram,
   countDistinct: (offsets, values, from, to, docs, counts) => walkMulti(offsets, values, from, to, docs, counts, null),
-  markDocumentStarts: (offsets, _values, from, to, starts, nonempty) => markDocumentStarts(offsets, from, to, starts, nonempty),
+  markDocumentStarts: (offsets, values, from, to, starts, nonempty) => markDocumentStarts(offsets, values.count, from, to, starts, nonempty),
   matchAny: matchStarts,
   markFirstValues(offsets, values, to, out, counts, positions, ordinals) {
     // Counted apart and added once the walk is through: a corrupt value leaves counts as they were (as WebAssembly's table does).
