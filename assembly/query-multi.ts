@@ -17,6 +17,7 @@ import { BLOCK_VALUES, OK, SCRATCH } from './common'
 import { decodeRaw } from './decode'
 import { cascadeDecode } from './cascade/index'
 import { orBits, valueRangeError } from './query-common'
+import { offsetsStep, stepFirst } from './query-offsets'
 
 const CHUNK: u32 = 1024
 const CAP: u32 = 8192
@@ -141,7 +142,13 @@ export function queryMulti(
       chosen += popcnt(word)
     }
     if (chosen != 0) {
-      let status = decodeAny(offRecords, offData, start, count + 1, offsets)
+      // Stretches the offsets' records show (empty documents: nothing to count; k values each) are not decoded.
+      const step = offsetsStep(offRecords, offData, start, count, offsets)
+      if (step == 0) continue
+      let status: i32 = OK
+      if (step > 0) {
+        for (let j: u32 = 0; j <= count; j++) store<i64>(offsets + (<usize>j << 3), <i64>stepFirst + <i64>j * step)
+      } else status = decodeAny(offRecords, offData, start, count + 1, offsets)
       if (status != OK) return status
       // Few selected documents (at most 1 in SPARSE): a facet visits theirs alone.
       if (mode == 0 && chosen * SPARSE <= count) {
@@ -150,7 +157,7 @@ export function queryMulti(
         continue
       }
       // Documents with one value each (offsets a line of step 1): the single-valued path, no walk.
-      if (oneEach(offsets, count)) {
+      if (step == 1 || (step < 0 && oneEach(offsets, count))) {
         status = lineChunk(offsets, count, selected, out, valRecords, valData, values, total, table, n, mode)
         if (status != OK) return status
         continue
@@ -338,6 +345,25 @@ function markStarts(offRecords: usize, offData: usize, from: u32, to: u32, nonem
   let first: u32 = 0, end: u32 = 0
   for (let start = from; start < to; start += CHUNK) {
     const count = min(CHUNK, to - start)
+    const step = offsetsStep(offRecords, offData, start, count, offsets)
+    if (step >= 0) {
+      // Every document of the stretch empty, or holding k values: no decode.
+      if (start == from) first = stepFirst
+      const k = <u32>step, at = stepFirst - first
+      for (let w: u32 = 0; w < count; w += 32) {
+        const left = count - w
+        store<u32>(nonempty + (<usize>((start - from + w) >>> 5) << 2), k == 0 ? 0 : left < 32 ? (<u32>1 << left) - 1 : 0xFFFF_FFFF)
+      }
+      if (k == 1) setRange(starts, at, count)
+      else if (k != 0) {
+        for (let j: u32 = 0, bit = at; j < count; j++, bit += k) {
+          const word = starts + (<usize>(bit >>> 5) << 2)
+          store<u32>(word, load<u32>(word) | (<u32>1 << (bit & 31)))
+        }
+      }
+      end = at + count * k
+      continue
+    }
     const status = decodeAny(offRecords, offData, start, count + 1, offsets)
     if (status != OK) return status
     if (start == from) first = <u32>load<i64>(offsets)
@@ -362,4 +388,14 @@ function markStarts(offRecords: usize, offData: usize, from: u32, to: u32, nonem
     store<u32>(last, load<u32>(last) | (<u32>1 << (end & 31)))
   }
   return OK
+}
+
+/** Bits [first, first + count) of the bitset set. */
+function setRange(bits: usize, first: u32, count: u32): void {
+  for (let bit = first, end = first + count; bit < end;) {
+    const take = min(32 - (bit & 31), end - bit)
+    const word = bits + (<usize>(bit >>> 5) << 2)
+    store<u32>(word, load<u32>(word) | ((take == 32 ? <u32>0xFFFF_FFFF : (<u32>1 << take) - 1) << (bit & 31)))
+    bit += take
+  }
 }

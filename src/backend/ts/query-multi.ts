@@ -8,9 +8,10 @@
  */
 import type { SequenceView } from '../backend.js'
 import type { BitsetMemory } from '../query-kernels.js'
-import { popcount } from '../bits.js'
+import { popcount, setBits } from '../bits.js'
 import { decodeRaw } from './decode.js'
 import { countRangeError } from './query-scan.js'
+import { offsetsStep, stepFirst } from './query-offsets.js'
 
 const CHUNK = 1024
 const CAP = 8192
@@ -51,14 +52,22 @@ export function walkMulti(
       chosen += popcount(selected[w] = (selection !== null ? selection[firstWord + w] : -1) & (left < 32 ? (1 << left) - 1 : -1))
     }
     if (chosen === 0) continue
-    decodeRaw(offsets, start, count + 1, offsetWords, 0)
+    // Stretches the offsets' records show (empty documents: nothing to count; k values each) are not decoded.
+    const step = offsetsStep(offsets, start, count)
+    if (step === 0) continue
+    if (step > 0) {
+      for (let j = 0; j <= count; j++) {
+        offsetWords[2 * j] = stepFirst + j * step
+        offsetWords[2 * j + 1] = 0
+      }
+    } else decodeRaw(offsets, start, count + 1, offsetWords, 0)
     // Few selected documents (at most 1 in SPARSE): a facet visits theirs alone.
     if (output === null && chosen * SPARSE <= count) {
       facetSelected(values, count, words, start, counts, n)
       continue
     }
     // Documents with one value each (offsets a line of step 1): the single-valued path, no walk.
-    if (oneEach(count)) {
+    if (step === 1 || (step < 0 && oneEach(count))) {
       lineChunk(values, count, output, counts, n)
       continue
     }
@@ -158,6 +167,17 @@ export function markDocumentStarts(offsets: SequenceView, total: number, from: n
   let first = 0, end = 0
   for (let start = from; start < to; start += CHUNK) {
     const count = Math.min(CHUNK, to - start)
+    const step = offsetsStep(offsets, start, count)
+    if (step >= 0) {
+      // Every document of the stretch empty, or holding k values: no decode.
+      if (start === from) first = stepFirst
+      const at = stepFirst - first
+      for (let w = 0; w < count; w += 32) nonemptyWords[(start - from + w) >>> 5] = step === 0 ? 0 : count - w < 32 ? (1 << (count - w)) - 1 : -1
+      if (step === 1) setBits(startWords, at, count)
+      else if (step !== 0) for (let j = 0; j < count; j++) startWords[(at + j * step) >>> 5] |= 1 << ((at + j * step) & 31)
+      end = at + count * step
+      continue
+    }
     decodeRaw(offsets, start, count + 1, offsetWords, 0)
     if (start === from) first = offsetWords[0] >>> 0
     let previous = (offsetWords[0] >>> 0) - first, word = 0
