@@ -75,6 +75,54 @@ function countTableChecked(p: usize, block: u32, from: u32, take: u32, entries: 
   return load<u32>(source + (<usize>j << 2))
 }
 
+// Partly selected words: their selected units are first packed together (a swizzle per 8
+// positions, from a table of the set bits' lanes per byte of the word), then counted over the
+// lanes. Visiting set bits one by one instead mispredicts the loop's end about once a word.
+/** Per byte mask m: the lanes of m's set bits, in order (8 bytes for u8 units, 16 for u16's byte pairs). */
+const PACK8: usize = memory.data(256 * 8, 16)
+const PACK16: usize = memory.data(256 * 16, 16)
+/** Per 4-bit mask: the byte quads of its set u32 lanes. */
+const PACK32: usize = memory.data(16 * 16, 16)
+/** The packed units of a block (up to 1,024 u32, and a store's overhang). */
+const PACKED: usize = memory.data(4 * (1024 + 8), 16)
+let packTables = false
+
+function preparePackTables(): void {
+  for (let m: u32 = 0; m < 256; m++) {
+    for (let i: u32 = 0, k: u32 = 0; i < 8; i++) {
+      if (((m >>> i) & 1) == 0) continue
+      store<u8>(PACK8 + (m << 3) + k, <u8>i)
+      store<u16>(PACK16 + (m << 4) + (k << 1), <u16>((2 * i) | (2 * i + 1) << 8))
+      if (m < 16) store<u32>(PACK32 + (m << 4) + (k << 2), (4 * i) * 0x0101_0101 + 0x0302_0100)
+      k++
+    }
+  }
+  packTables = true
+}
+
+/** The selected units of the 32 positions from j (selection `word`) appended at PACKED + n units; returns n after. */
+// @ts-ignore: decorator
+@inline function packUnits(source: usize, j: u32, word: u32, n: u32, W: u32): u32 {
+  if (W == 32) {
+    for (let b: u32 = 0; b < 32; b += 4) {
+      const m = (word >>> b) & 15
+      v128.store(PACKED + (<usize>n << 2), i8x16.swizzle(v128.load(source + (<usize>(j + b) << 2)), v128.load(PACK32 + (<usize>m << 4))))
+      n += popcnt(m)
+    }
+    return n
+  }
+  for (let b: u32 = 0; b < 32; b += 8) {
+    const m = (word >>> b) & 0xFF
+    if (W == 8) {
+      v128.store64_lane(PACKED + n, i8x16.swizzle(v128.load64_zero(source + <usize>(j + b)), v128.load64_zero(PACK8 + (<usize>m << 3))), 0)
+    } else {
+      v128.store(PACKED + (<usize>n << 1), i8x16.swizzle(v128.load(source + (<usize>(j + b) << 1)), v128.load(PACK16 + (<usize>m << 4))))
+    }
+    n += popcnt(m)
+  }
+  return n
+}
+
 /**
  * Selected u's counted at lane + (base + g·u) × 4, positions j of a fully
  * selected chunk spread over the 4 lanes (lanes = 1: all four are lane 0).
@@ -85,6 +133,8 @@ function countTableChecked(p: usize, block: u32, from: u32, take: u32, entries: 
   const a0 = area + (<usize>base << 2)
   const step: usize = lanes == 4 ? <usize>stride << 2 : 0
   const a1 = a0 + step, a2 = a1 + step, a3 = a2 + step
+  if (!packTables) preparePackTables()
+  let n: u32 = 0
   for (let c: u32 = 0; c < chunks; c++) {
     let word = load<u32>(SEL_WORDS + (<usize>c << 2))
     const at = from + (c << 5)
@@ -97,12 +147,40 @@ function countTableChecked(p: usize, block: u32, from: u32, take: u32, entries: 
       }
       continue
     }
+    if (word == 0) continue
+    // Whole words packed (the loads stay inside the block's positions); a last part word bit by bit.
+    if (c << 5 < (take & ~31)) {
+      n = packUnits(source, at, word, n, W)
+      continue
+    }
     while (word != 0) {
       const j = at + ctz(word)
       word &= word - 1
       bump(a0 + (<usize>(unitAt(source, j, W) * g) << 2), 1)
     }
   }
+  if (n == 0) return
+  if (W == 8) countPacked8(n, a0, step, g)
+  else if (W == 16) countPacked16(n, a0, step, g)
+  else countPacked32(n, a0, step, g)
+}
+
+function countPacked8(n: u32, a0: usize, step: usize, g: u32): void { countPackedUnits(n, a0, step, g, 8) }
+function countPacked16(n: u32, a0: usize, step: usize, g: u32): void { countPackedUnits(n, a0, step, g, 16) }
+function countPacked32(n: u32, a0: usize, step: usize, g: u32): void { countPackedUnits(n, a0, step, g, 32) }
+
+/** The n units at PACKED counted at lane + u·g × 4, over four lanes `step` bytes apart (0: one). */
+// @ts-ignore: decorator
+@inline function countPackedUnits(n: u32, a0: usize, step: usize, g: u32, W: u32): void {
+  const a1 = a0 + step, a2 = a1 + step, a3 = a2 + step
+  let i: u32 = 0
+  for (; i + 4 <= n; i += 4) {
+    bump(a0 + (<usize>(unitAt(PACKED, i, W) * g) << 2), 1)
+    bump(a1 + (<usize>(unitAt(PACKED, i + 1, W) * g) << 2), 1)
+    bump(a2 + (<usize>(unitAt(PACKED, i + 2, W) * g) << 2), 1)
+    bump(a3 + (<usize>(unitAt(PACKED, i + 3, W) * g) << 2), 1)
+  }
+  for (; i < n; i++) bump(a0 + (<usize>(unitAt(PACKED, i, W) * g) << 2), 1)
 }
 
 /** A packed block's selected values counted without checks (its bound is below stride): bytes and u16 in place, else unpacked. */

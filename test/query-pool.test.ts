@@ -301,6 +301,12 @@ describe('query pool: ranges, errors, shutdown', () => {
     expect(words(selected)).toEqual(words(expected))
     const column = reader.getColumn('date_optional')!
     expect(Array.from(column.topK(10, 'descending', selected))).toEqual(Array.from(reference.getColumn('date_optional')!.topK(10, 'descending', expected)))
+    // The pool does not split topK: this reader answers it, multi columns (ranked by their least or largest value) too.
+    for (const order of ['descending', 'ascending'] as const) {
+      const multi = reader.getColumn('integral_multi')!
+      expect(multi.layout).toBe('multi')
+      expect(Array.from(multi.topK(10, order, selected)), order).toEqual(Array.from(reference.getColumn('integral_multi')!.topK(10, order, expected)))
+    }
     const local = column.rangeFilter(column.minRaw, column.maxRaw, selected)
     expect(local.words.buffer).toBeInstanceOf(SharedArrayBuffer)
     expect(await segment.facetCounts('bool_multi', local)).toEqual(reference.getColumn('bool_multi')!.facetCounts(reference.getColumn('date_optional')!.rangeFilter(column.minRaw, column.maxRaw, expected)))
