@@ -143,7 +143,7 @@ export function queryMulti(
     }
     if (chosen != 0) {
       // Stretches the offsets' records show (empty documents: nothing to count; k values each) are not decoded.
-      const step = offsetsStep(offRecords, offData, start, count, offsets)
+      const step = offsetsStep(offRecords, offData, start, count, offsets, total)
       if (step == 0) continue
       let status: i32 = OK
       if (step > 0) {
@@ -345,7 +345,7 @@ function markStarts(offRecords: usize, offData: usize, from: u32, to: u32, nonem
   let first: u32 = 0, end: u32 = 0
   for (let start = from; start < to; start += CHUNK) {
     const count = min(CHUNK, to - start)
-    const step = offsetsStep(offRecords, offData, start, count, offsets)
+    const step = offsetsStep(offRecords, offData, start, count, offsets, total)
     if (step >= 0) {
       // Every document of the stretch empty, or holding k values: no decode.
       if (start == from) first = stepFirst

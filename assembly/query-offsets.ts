@@ -9,7 +9,6 @@ import { FORM_BLOCKS, KIND_LINEAR, blocksRecords } from './cascade/common'
 import { cascadeDecode } from './cascade/index'
 import { decodeRaw } from './decode'
 
-
 /** offsetsStep's answer: the stretch's first offset. */
 export let stepFirst: u32 = 0
 
@@ -18,10 +17,11 @@ export let stepFirst: u32 = 0
  * room: where the offsets of a chunk are decoded, as decodes write past the values asked for):
  * k when every block holding the first count of them is constant (k = 0) or linear with no
  * residual bits and slope k, all on one line that the last offset (decoded alone: it may open a
- * block of any kind) ends (document start + j holds values stepFirst + j k ..); -1 when the
- * records do not show it (decode the offsets).
+ * block of any kind) ends (document start + j holds values stepFirst + j k ..), within the
+ * sequence's `total` values (checked at open; tested again, as the walks write by it); -1 when
+ * the records do not show it (decode the offsets).
  */
-export function offsetsStep(records: usize, data: usize, start: u32, count: u32, room: usize): i64 {
+export function offsetsStep(records: usize, data: usize, start: u32, count: u32, room: usize, total: u32): i64 {
   const v1 = records != 0
   if (!v1) {
     if (<u32>load<u8>(data) != FORM_BLOCKS) return -1
@@ -42,7 +42,8 @@ export function offsetsStep(records: usize, data: usize, start: u32, count: u32,
     } else if (step != k || base != first + at * k) return -1
   }
   const status = v1 ? decodeRaw(records, data, 0, start + count, 1, room) : cascadeDecode(data, start + count, 1, room)
-  if (status != 0 || load<i64>(room) != first + <i64>count * k) return -1
+  const end = first + <i64>count * k
+  if (status != 0 || load<i64>(room) != end || first < 0 || end > <i64>total) return -1
   stepFirst = <u32>first
   return k
 }

@@ -59,7 +59,7 @@ describe('offsets stretches read from block records', () => {
     // Chunk c: documents [1,024 c, 1,024 c + 1,024), offsets up to the chunk's last document's end.
     const steps = (format: 1 | 2) => {
       const column = openColumns(BYTES[format], { backend: 'ts' }).getColumn('tags')!
-      return Array.from({ length: Math.ceil(MAX_DOC / 1024) }, (_, c) => offsetsStep(column.offsets!, c * 1024, Math.min(1024, MAX_DOC - c * 1024)))
+      return Array.from({ length: Math.ceil(MAX_DOC / 1024) }, (_, c) => offsetsStep(column.offsets!, c * 1024, Math.min(1024, MAX_DOC - c * 1024), column.totalValueCount))
     }
     // Chunk 1 ends the empty stretch and starts the one-value stretch; 2 ends on a document of two
     // values; 3 holds both lines; 9 is mixed.
@@ -69,7 +69,7 @@ describe('offsets stretches read from block records', () => {
     // 3,071, of two values), of two from 4,128 to the empty stretch, not past it.
     const column = openColumns(BYTES[2], { backend: 'ts' }).getColumn('tags')!
     const ranges = [[2080, 991], [2080, 992], [2080, 1024], [4128, 1024], [4128, 2016], [4128, 2048]]
-    expect(ranges.map(([start, count]) => offsetsStep(column.offsets!, start, count))).toEqual([1, -1, -1, 2, 2, -1])
+    expect(ranges.map(([start, count]) => offsetsStep(column.offsets!, start, count, column.totalValueCount))).toEqual([1, -1, -1, 2, 2, -1])
   })
 
   for (const backend of BACKENDS) {

@@ -53,7 +53,7 @@ export function walkMulti(
     }
     if (chosen === 0) continue
     // Stretches the offsets' records show (empty documents: nothing to count; k values each) are not decoded.
-    const step = offsetsStep(offsets, start, count)
+    const step = offsetsStep(offsets, start, count, values.count)
     if (step === 0) continue
     if (step > 0) {
       for (let j = 0; j <= count; j++) {
@@ -167,7 +167,7 @@ export function markDocumentStarts(offsets: SequenceView, total: number, from: n
   let first = 0, end = 0
   for (let start = from; start < to; start += CHUNK) {
     const count = Math.min(CHUNK, to - start)
-    const step = offsetsStep(offsets, start, count)
+    const step = offsetsStep(offsets, start, count, total)
     if (step >= 0) {
       // Every document of the stretch empty, or holding k values: no decode.
       if (start === from) first = stepFirst

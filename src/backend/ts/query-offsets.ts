@@ -19,9 +19,10 @@ export let stepFirst = 0
  * Offsets [start, start + count] of the sequence (count ≥ 1): k when every block holding the
  * first count of them is constant (k = 0) or linear with no residual bits and slope k, all on one
  * line that the last offset (decoded alone: it may open a block of any kind) ends (document
- * start + j holds values stepFirst + j k ..); -1 when the records do not show it (decode the offsets).
+ * start + j holds values stepFirst + j k ..), within the sequence's `total` values (checked at
+ * open; tested again, as the walks write by it); -1 when the records do not show it (decode the offsets).
  */
-export function offsetsStep(offsets: SequenceView, start: number, count: number): number {
+export function offsetsStep(offsets: SequenceView, start: number, count: number, total: number): number {
   const cascade = offsets.cascade
   if (cascade !== null && cascade.form !== Form.blocks) return -1
   const records = (cascade === null ? offsets : cascade.blocks).records
@@ -41,7 +42,7 @@ export function offsetsStep(offsets: SequenceView, start: number, count: number)
     } else if (step !== k || base !== first + from * k) return -1
   }
   decodeRaw(offsets, start + count, 1, last, 0)
-  if (last[1] !== 0 || last[0] >>> 0 !== first + count * k) return -1
+  if (last[1] !== 0 || last[0] >>> 0 !== first + count * k || first < 0 || first + count * k > total) return -1
   stepFirst = first
   return k
 }
