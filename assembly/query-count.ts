@@ -85,6 +85,7 @@ const PACK16: usize = memory.data(256 * 16, 16)
 const PACK32: usize = memory.data(16 * 16, 16)
 /** The packed units of a block (up to 1,024 u32, and a store's overhang). */
 const PACKED: usize = memory.data(4 * (1024 + 8), 16)
+/** Built on first use; instances sharing one memory (the worker pool) write the same bytes. */
 let packTables = false
 
 function preparePackTables(): void {

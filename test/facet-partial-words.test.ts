@@ -13,7 +13,8 @@ import { flushColumns } from '../src/write/columns-writer.js'
 import { seededRandom } from './helpers/random.js'
 
 const BACKENDS = wasmUnavailableReason() === null ? (['ts', 'wasm'] as const) : (['ts'] as const)
-const MAX_DOC = 36_000
+/** 35 whole blocks, then 170 documents: the last block ends inside a word. */
+const MAX_DOC = 36_010
 /** Terms per column, and the width of its packed fields in format 1 (ordinals spread over the whole dictionary). */
 const COLUMNS = [{ terms: 200, width: 8 }, { terms: 300, width: 9 }, { terms: 5000, width: 13 }, { terms: MAX_DOC, width: 16 }]
 
