@@ -15,6 +15,14 @@ export class CorruptIndexException extends Error {
   }
 }
 
+/**
+ * Throws CorruptIndexException for `label` ("values of field \"x\"") of the file. A module
+ * function rather than a closure in each parser: an open parses many small sequences.
+ */
+export function failCorrupt(fileName: string, label: string, detail: string): never {
+  throw new CorruptIndexException(fileName, `${label}: ${detail}`)
+}
+
 /** Bad input to a writer, merge or schema: the message names the field and document. */
 export class InvalidInputError extends Error {
   constructor(message: string) {

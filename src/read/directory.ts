@@ -6,7 +6,7 @@ import {
   CHECKSUM_BYTES, COLUMN_TYPE_BY_CODE, FIRST_SECTION_OFFSET, MAX_DOC_OFFSET, FOOTER_MAGIC, FORMAT_VERSION, HEADER_MAGIC, LAYOUT_BY_CODE, TRAILER_BYTES,
 } from '../format/constants.js'
 import type { DirectoryEntry } from '../format/directory-entry.js'
-import { CorruptIndexException } from '../format/errors.js'
+import { CorruptIndexException, failCorrupt } from '../format/errors.js'
 import { compareInt64, readInt32, readUint32 } from '../format/int64.js'
 import { decodeUtf8Strict } from '../format/utf8.js'
 import { FORMAT_VERSION_2 } from '../cascade/constants.js'
@@ -109,19 +109,16 @@ export function parseDirectory(bytes: Uint8Array, fileName: string): DirectoryEn
 
 /** Checks that a column's layout is the cheapest one for its counts. */
 export function checkLayoutCounts(entry: DirectoryEntry, maxDoc: number, fileName: string): void {
-  const fail = (detail: string): never => {
-    throw new CorruptIndexException(fileName, `field "${entry.name}": ${detail}`)
-  }
   const { layout, documentsWithValue: documents, valueCount: values } = entry
-  if (values === 0) fail('column has no values (such a column is not written)')
-  if (documents === 0 || documents > maxDoc) fail(`documentsWithValue ${documents} outside 1..maxDoc (${maxDoc})`)
+  if (values === 0) failCorrupt(fileName, `field "${entry.name}"`, 'column has no values (such a column is not written)')
+  if (documents === 0 || documents > maxDoc) failCorrupt(fileName, `field "${entry.name}"`, `documentsWithValue ${documents} outside 1..maxDoc (${maxDoc})`)
   if (layout === 'dense' && (documents !== maxDoc || values !== maxDoc)) {
-    fail(`dense layout needs one value per document: documentsWithValue ${documents}, valueCount ${values}, maxDoc ${maxDoc}`)
+    failCorrupt(fileName, `field "${entry.name}"`, `dense layout needs one value per document: documentsWithValue ${documents}, valueCount ${values}, maxDoc ${maxDoc}`)
   }
   if (layout === 'optional' && (values !== documents || documents === maxDoc)) {
-    fail(`optional layout needs valueCount = documentsWithValue < maxDoc: documentsWithValue ${documents}, valueCount ${values}, maxDoc ${maxDoc}`)
+    failCorrupt(fileName, `field "${entry.name}"`, `optional layout needs valueCount = documentsWithValue < maxDoc: documentsWithValue ${documents}, valueCount ${values}, maxDoc ${maxDoc}`)
   }
   if (layout === 'multi' && values <= documents) {
-    fail(`multi layout needs some document with several values, but valueCount ${values} ≤ documentsWithValue ${documents}`)
+    failCorrupt(fileName, `field "${entry.name}"`, `multi layout needs some document with several values, but valueCount ${values} ≤ documentsWithValue ${documents}`)
   }
 }

@@ -4,18 +4,18 @@
 import type { ColumnsBackend, PresenceView, ResidentFile, SequenceView } from '../backend/backend.js'
 import { resolveBackend, type BackendChoice } from '../backend/select.js'
 import { BLOCK_VALUES, DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
-import { CorruptIndexException, ResidentLimitError } from '../format/errors.js'
+import { CorruptIndexException, ResidentLimitError, failCorrupt } from '../format/errors.js'
 import { int64ToBigInt, readUint32 } from '../format/int64.js'
 import { popcount } from '../backend/bits.js'
 import { Column } from './column.js'
 import { Dictionary } from './dictionary.js'
 import type { DirectoryEntry } from '../format/directory-entry.js'
 import { type Checksum, checkFrame, checkLayoutCounts, parseDirectory } from './directory.js'
-import { parseSequence } from './sequence-parser.js'
+import { type ParsedSequence, parseSequence } from './sequence-parser.js'
 import { ColumnsReader } from './reader.js'
 import { FORMAT_VERSION_2 } from '../cascade/constants.js'
 import { keepCodesEncoded } from '../cascade/decoded-codes.js'
-import { parseCascade } from '../cascade/reader/parse.js'
+import { type ParsedCascade, type SequenceDomain, parseCascade } from '../cascade/reader/parse.js'
 import { validateCascade } from '../cascade/reader/validate.js'
 import { parseDictionaryV2 } from '../dictionary/read/open.js'
 import { fileBytesOf } from './file-input.js'
@@ -89,6 +89,17 @@ function wordsOf(bytes: Uint8Array): Int32Array {
   return new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
 }
 
+/** A v1 sequence, or a v2 one of any form (its children checked through the backend), of a section ending at `end`. */
+function sequenceAt(
+  file: ResidentFile, bufferWords: Int32Array, fileName: string, end: number, version: 1 | 2, backend: ColumnsBackend,
+  label: string, at: number, count: number, domain: SequenceDomain, ordinalLimit: number,
+): ParsedSequence | ParsedCascade {
+  if (version === 1) return parseSequence(file, bufferWords, fileName, label, at, end, count)
+  const parsed = parseCascade(file, bufferWords, fileName, label, at, end, count, domain)
+  validateCascade(parsed.view, backend, ordinalLimit)
+  return parsed
+}
+
 function openColumn(
   file: ResidentFile, fileName: string, maxDoc: number, entry: DirectoryEntry, backend: ColumnsBackend, version: 1 | 2,
 ): Column {
@@ -96,20 +107,9 @@ function openColumn(
   let bufferWords = wordsOf(bytes)
   checkLayoutCounts(entry, maxDoc, fileName)
   const field = `field "${entry.name}"`
-  const fail = (detail: string): never => {
-    throw new CorruptIndexException(fileName, `${field}: ${detail}`)
-  }
   const end = entry.sectionOffset + entry.sectionLength
   let offset = entry.sectionOffset
   let dictionary: Dictionary | null = null
-  // A v1 sequence, or a v2 one of any form (its children checked through the backend).
-  const sequenceAt = (label: string, at: number, count: number, ordinalLimit = -1) => {
-    if (version === 1) return parseSequence(file, bufferWords, fileName, label, at, end, count)
-    const domain = entry.type === 'fractional' || entry.type === 'geo_point' ? 'double' : 'integer'
-    const parsed = parseCascade(file, bufferWords, fileName, label, at, end, count, label.startsWith('offsets') ? 'integer' : domain)
-    validateCascade(parsed.view, backend, ordinalLimit)
-    return parsed
-  }
   if (entry.type === 'keyword') {
     // Terms are handed out as views for the reader's life: copy them out of memory that may move.
     const parsed = version === 2
@@ -121,32 +121,36 @@ function openColumn(
     dictionary = parsed.dictionary
     offset = parsed.end
     if (entry.minLow !== 0 || entry.minHigh !== 0 || entry.maxHigh !== 0 || entry.maxLow >>> 0 !== dictionary.termCount - 1) {
-      fail(`keyword minRaw/maxRaw must be 0 and ${dictionary.termCount - 1} (the ordinals of the first and last term)`)
+      failCorrupt(fileName, field, `keyword minRaw/maxRaw must be 0 and ${dictionary.termCount - 1} (the ordinals of the first and last term)`)
     }
   }
   let presence: PresenceView | null = null
   let offsets: SequenceView | null = null
   if (entry.layout === 'optional') {
-    const parsed = parsePresence(bytes, offset, end, maxDoc, entry.valueCount, fail)
+    const parsed = parsePresence(bytes, offset, end, maxDoc, entry.valueCount, fileName, field)
     presence = parsed.presence
     offset = parsed.end
   } else if (entry.layout === 'multi') {
-    const parsed = sequenceAt(`offsets of ${field}`, offset, maxDoc + 1)
+    const parsed = sequenceAt(file, bufferWords, fileName, end, version, backend, `offsets of ${field}`, offset, maxDoc + 1, 'integer', -1)
     offsets = parsed.view
     offset = parsed.end
-    checkOffsets(backend, offsets, entry, fail)
+    checkOffsets(backend, offsets, entry, fileName, field)
   }
-  const values = sequenceAt(`${entry.type === 'geo_point' ? 'latitudes' : 'values'} of ${field}`, offset, entry.valueCount, dictionary === null ? -1 : dictionary.termCount)
+  const domain = entry.type === 'fractional' || entry.type === 'geo_point' ? 'double' : 'integer'
+  const values = sequenceAt(
+    file, bufferWords, fileName, end, version, backend, `${entry.type === 'geo_point' ? 'latitudes' : 'values'} of ${field}`, offset,
+    entry.valueCount, domain, dictionary === null ? -1 : dictionary.termCount,
+  )
   offset = values.end
   let longitudes: SequenceView | null = null
   if (entry.type === 'geo_point') {
-    const parsed = sequenceAt(`longitudes of ${field}`, offset, entry.valueCount)
+    const parsed = sequenceAt(file, bufferWords, fileName, end, version, backend, `longitudes of ${field}`, offset, entry.valueCount, domain, -1)
     longitudes = parsed.view
     offset = parsed.end
   }
   if (offset !== end) {
     const early = end - offset
-    fail(`section length ${entry.sectionLength} disagrees with its contents, which end ${early} byte${early === 1 ? '' : 's'} early`)
+    failCorrupt(fileName, field, `section length ${entry.sectionLength} disagrees with its contents, which end ${early} byte${early === 1 ? '' : 's'} early`)
   }
   return new Column({
     name: entry.name, type: entry.type, layout: entry.layout, maxDoc,
@@ -159,11 +163,11 @@ function openColumn(
 
 /** Copies the bitmap into aligned words, checks its population and builds the rank per 64 documents. */
 function parsePresence(
-  bytes: Uint8Array, offset: number, end: number, maxDoc: number, valueCount: number, fail: (detail: string) => never,
+  bytes: Uint8Array, offset: number, end: number, maxDoc: number, valueCount: number, fileName: string, field: string,
 ): { presence: PresenceView; end: number } {
   const wordCount64 = Math.ceil(maxDoc / 64)
   const bitmapEnd = offset + 8 * wordCount64
-  if (bitmapEnd > end) fail(`presence bitmap (${8 * wordCount64} bytes) runs past the end of the section`)
+  if (bitmapEnd > end) failCorrupt(fileName, field, `presence bitmap (${8 * wordCount64} bytes) runs past the end of the section`)
   const aligned = new Uint8Array(8 * wordCount64)
   aligned.set(bytes.subarray(offset, bitmapEnd))
   const words = new Int32Array(aligned.buffer)
@@ -179,16 +183,16 @@ function parsePresence(
     const lastLow = words[2 * wordCount64 - 2], lastHigh = words[2 * wordCount64 - 1]
     const strayLow = tailBits >= 32 ? 0 : lastLow >>> tailBits
     const strayHigh = tailBits <= 32 ? lastHigh : lastHigh >>> (tailBits - 32)
-    if (strayLow !== 0 || strayHigh !== 0) fail(`presence bitmap has bits set at or beyond maxDoc ${maxDoc}`)
+    if (strayLow !== 0 || strayHigh !== 0) failCorrupt(fileName, field, `presence bitmap has bits set at or beyond maxDoc ${maxDoc}`)
   }
-  if (population !== valueCount) fail(`presence bitmap has ${population} documents, but valueCount is ${valueCount}`)
+  if (population !== valueCount) failCorrupt(fileName, field, `presence bitmap has ${population} documents, but valueCount is ${valueCount}`)
   return { presence: { words, ranks }, end: bitmapEnd }
 }
 
 const offsetScratch = new Int32Array(2 * BLOCK_VALUES)
 
 /** Offsets start at 0, never decrease, end at valueCount and give documentsWithValue non-empty runs. */
-function checkOffsets(backend: ColumnsBackend, offsets: SequenceView, entry: DirectoryEntry, fail: (detail: string) => never): void {
+function checkOffsets(backend: ColumnsBackend, offsets: SequenceView, entry: DirectoryEntry, fileName: string, field: string): void {
   let previous = 0
   let documents = 0
   for (let first = 0; first < offsets.count; first += BLOCK_VALUES) {
@@ -197,13 +201,13 @@ function checkOffsets(backend: ColumnsBackend, offsets: SequenceView, entry: Dir
     for (let index = 0; index < chunk; index++) {
       const low = offsetScratch[2 * index] >>> 0, high = offsetScratch[2 * index + 1]
       const document = first + index
-      if (document === 0 && (low !== 0 || high !== 0)) fail(`offsets start at ${int64ToBigInt(low, high)}, not 0`)
-      if (high !== 0) fail(`offset of document ${document} is ${int64ToBigInt(low, high)}, beyond 32 bits`)
-      if (low < previous) fail(`offsets decrease at document ${document} (${previous} then ${low})`)
+      if (document === 0 && (low !== 0 || high !== 0)) failCorrupt(fileName, field, `offsets start at ${int64ToBigInt(low, high)}, not 0`)
+      if (high !== 0) failCorrupt(fileName, field, `offset of document ${document} is ${int64ToBigInt(low, high)}, beyond 32 bits`)
+      if (low < previous) failCorrupt(fileName, field, `offsets decrease at document ${document} (${previous} then ${low})`)
       if (low > previous) documents++
       previous = low
     }
   }
-  if (previous !== entry.valueCount) fail(`offsets end at ${previous}, but valueCount is ${entry.valueCount}`)
-  if (documents !== entry.documentsWithValue) fail(`offsets give ${documents} documents with values, but documentsWithValue is ${entry.documentsWithValue}`)
+  if (previous !== entry.valueCount) failCorrupt(fileName, field, `offsets end at ${previous}, but valueCount is ${entry.valueCount}`)
+  if (documents !== entry.documentsWithValue) failCorrupt(fileName, field, `offsets give ${documents} documents with values, but documentsWithValue is ${entry.documentsWithValue}`)
 }

@@ -7,7 +7,7 @@ import {
   BLOCK_RECORD_BYTES, BLOCK_VALUES, BlockKind, DATA_PADDING_BYTES, SEQUENCE_HEADER_BYTES, TABLE_MAX_ENTRIES,
   TABLE_MIN_ENTRIES,
 } from '../format/constants.js'
-import { CorruptIndexException } from '../format/errors.js'
+import { failCorrupt } from '../format/errors.js'
 import { bitsOfNumber, compareInt64, int64ToBigInt, readInt32, readUint32 } from '../format/int64.js'
 import { checkV2Block, type RecordFields } from '../cascade/reader/check-block.js'
 
@@ -29,35 +29,39 @@ export function parseSequence(
   version: 1 | 2 = 1,
 ): ParsedSequence {
   const bytes = file.bytes
-  const fail = (detail: string): never => {
-    throw new CorruptIndexException(fileName, `${label}: ${detail}`)
-  }
-  if (offset + SEQUENCE_HEADER_BYTES > limit) fail('sequence header runs past the end of its section')
+  if (offset + SEQUENCE_HEADER_BYTES > limit) failCorrupt(fileName, label, 'sequence header runs past the end of its section')
   const count = readUint32(bytes, offset)
   const blockCount = readUint32(bytes, offset + 4)
   const dataLength = readUint32(bytes, offset + 8)
-  if (count !== expectedCount) fail(`sequence holds ${count} values, expected ${expectedCount}`)
+  if (count !== expectedCount) failCorrupt(fileName, label, `sequence holds ${count} values, expected ${expectedCount}`)
   const expectedBlocks = Math.ceil(count / BLOCK_VALUES)
-  if (blockCount !== expectedBlocks) fail(`block count ${blockCount} does not match ${count} values (expected ${expectedBlocks})`)
+  if (blockCount !== expectedBlocks) failCorrupt(fileName, label, `block count ${blockCount} does not match ${count} values (expected ${expectedBlocks})`)
   const recordsStart = offset + SEQUENCE_HEADER_BYTES
   const dataStart = recordsStart + blockCount * BLOCK_RECORD_BYTES
-  if (dataStart > limit) fail(`${blockCount} block records run past the end of the section`)
-  if (dataLength < DATA_PADDING_BYTES) fail(`data length ${dataLength} is shorter than the ${DATA_PADDING_BYTES} padding bytes`)
+  if (dataStart > limit) failCorrupt(fileName, label, `${blockCount} block records run past the end of the section`)
+  if (dataLength < DATA_PADDING_BYTES) failCorrupt(fileName, label, `data length ${dataLength} is shorter than the ${DATA_PADDING_BYTES} padding bytes`)
   const end = dataStart + dataLength
-  if (end > limit) fail(`data (${dataLength} bytes) runs past the end of the section`)
+  if (end > limit) failCorrupt(fileName, label, `data (${dataLength} bytes) runs past the end of the section`)
   // Records are checked as words (six loads a block; byte by byte through a view of WebAssembly
   // memory took 24): in place when aligned, else from a copy. The view's aligned copy is made at
   // its first use: at open, fresh pages and a cold read cost 0.3-0.7 ms on a 256 MiB file.
+  // A few unaligned records are gathered into scratch words instead, and their view copies them
+  // at first use too: a small file opens many short sequences, and a copy each was a seventh of
+  // such an open.
   const recordsByte = bytes.byteOffset + recordsStart
   let records: Int32Array | null = null
-  if ((recordsByte & 3) !== 0) records = copyRecords(bytes, recordsStart, dataStart)
-  const checked = checkBlocks(records ?? bufferWords, records === null ? recordsByte >>> 2 : 0, blockCount, count, bytes, dataStart, dataLength, fail, version)
+  let words = bufferWords, firstWord = recordsByte >>> 2
+  if ((recordsByte & 3) !== 0) {
+    words = blockCount <= SCRATCH_BLOCKS ? gatherRecords(bytes, recordsStart, blockCount) : (records = copyRecords(bytes, recordsStart, dataStart))
+    firstWord = 0
+  }
+  const checked = checkBlocks(words, firstWord, blockCount, count, bytes, dataStart, dataLength, fileName, label, version)
   const running = checked.length
   if (running + DATA_PADDING_BYTES !== dataLength) {
-    fail(`data length ${dataLength} does not match the blocks' ${running} bytes plus ${DATA_PADDING_BYTES} padding`)
+    failCorrupt(fileName, label, `data length ${dataLength} does not match the blocks' ${running} bytes plus ${DATA_PADDING_BYTES} padding`)
   }
   for (let index = dataStart + running; index < end; index++) {
-    if (bytes[index] !== 0) fail('padding bytes after the last block are not zero')
+    if (bytes[index] !== 0) failCorrupt(fileName, label, 'padding bytes after the last block are not zero')
   }
   const view = new LazySequenceView(file, bytes, fileName, label, count, blockCount, recordsStart, dataStart, dataLength, bufferWords, records)
   return { view, end, cascadeKinds: checked.cascadeKinds }
@@ -90,6 +94,18 @@ class LazySequenceView implements SequenceView {
 const EMPTY = new Uint8Array(0)
 const v2Fields: RecordFields = { kind: 0, width: 0, param: 0, baseLow: 0, baseHigh: 0, auxLow: 0, auxHigh: 0, n: 0, bytes: EMPTY, dataStart: 0, dataLeft: 0 }
 
+/** Unaligned records of at most this many blocks are checked from recordScratch. */
+const SCRATCH_BLOCKS = 64
+const recordScratch = new Int32Array(6 * SCRATCH_BLOCKS)
+
+/** The records of `blockCount` blocks from `start` (little-endian words) in recordScratch. */
+function gatherRecords(bytes: Uint8Array, start: number, blockCount: number): Int32Array {
+  for (let word = 0, at = start; word < 6 * blockCount; word++, at += 4) {
+    recordScratch[word] = bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)
+  }
+  return recordScratch
+}
+
 /** The block records of [start, end) as aligned words, copied. */
 function copyRecords(bytes: Uint8Array, start: number, end: number): Int32Array {
   // Not bytes.slice(start, end).buffer: a Node Buffer's slice is a view, whose buffer is the whole file (or Node's pool).
@@ -105,7 +121,7 @@ function copyRecords(bytes: Uint8Array, start: number, end: number): Int32Array 
  */
 function checkBlocks(
   words: Int32Array, firstWord: number, blockCount: number, count: number, bytes: Uint8Array, dataStart: number, dataLength: number,
-  fail: (detail: string) => never, version: 1 | 2,
+  fileName: string, label: string, version: 1 | 2,
 ): { length: number; cascadeKinds: boolean } {
   let running = 0
   let cascadeKinds = false
@@ -118,17 +134,17 @@ function checkBlocks(
     const dataOffset = words[at + 1] >>> 0
     const baseLow = words[at + 2], baseHigh = words[at + 3]
     const auxLow = words[at + 4], auxHigh = words[at + 5]
-    if (version === 2 && kind === BlockKind.table) fail(`block ${block}: unknown block kind ${kind}`)
-    if (reserved !== 0 && (version === 1 || kind <= BlockKind.table)) fail(`block ${block}: ${version === 1 ? 'reserved bytes are' : 'param is'} ${reserved}, not 0`)
-    if (dataOffset !== running) fail(`block ${block}: data offset ${dataOffset}, expected ${running} (blocks' data is back to back)`)
+    if (version === 2 && kind === BlockKind.table) failCorrupt(fileName, label, `block ${block}: unknown block kind ${kind}`)
+    if (reserved !== 0 && (version === 1 || kind <= BlockKind.table)) failCorrupt(fileName, label, `block ${block}: ${version === 1 ? 'reserved bytes are' : 'param is'} ${reserved}, not 0`)
+    if (dataOffset !== running) failCorrupt(fileName, label, `block ${block}: data offset ${dataOffset}, expected ${running} (blocks' data is back to back)`)
     const values = Math.min(BLOCK_VALUES, count - block * BLOCK_VALUES)
     let length = 0
     if (kind === BlockKind.constant) {
-      if (width !== 0) fail(`block ${block}: constant block with width ${width}, not 0`)
-      if (auxLow !== 0 || auxHigh !== 0) fail(`block ${block}: constant block with aux ${int64ToBigInt(auxLow, auxHigh)}, not 0`)
+      if (width !== 0) failCorrupt(fileName, label, `block ${block}: constant block with width ${width}, not 0`)
+      if (auxLow !== 0 || auxHigh !== 0) failCorrupt(fileName, label, `block ${block}: constant block with aux ${int64ToBigInt(auxLow, auxHigh)}, not 0`)
     } else if (kind === BlockKind.packed) {
-      if (width < 1 || width > 64) fail(`block ${block}: packed width ${width} outside 1..64`)
-      if (auxLow === 0 && auxHigh === 0) fail(`block ${block}: packed block with divisor 0`)
+      if (width < 1 || width > 64) failCorrupt(fileName, label, `block ${block}: packed width ${width} outside 1..64`)
+      if (auxLow === 0 && auxHigh === 0) failCorrupt(fileName, label, `block ${block}: packed block with divisor 0`)
       length = Math.ceil((values * width) / 8)
     } else if (version === 2) {
       // One record object for every block: a closure or an object per block cost more than the checks.
@@ -137,43 +153,45 @@ function checkBlocks(
       f.n = values; f.bytes = bytes; f.dataStart = dataStart + running; f.dataLeft = dataLength - running
       const checked = checkV2Block(f)
       f.bytes = EMPTY
-      if (typeof checked === 'string') fail(`block ${block}: ${checked}`)
+      if (typeof checked === 'string') failCorrupt(fileName, label, `block ${block}: ${checked}`)
       length = checked as number
       cascadeKinds = true
     } else if (kind === BlockKind.table) {
       if (auxHigh !== 0 || auxLow < TABLE_MIN_ENTRIES || auxLow > TABLE_MAX_ENTRIES) {
-        fail(`block ${block}: table size ${int64ToBigInt(auxLow, auxHigh)} outside ${TABLE_MIN_ENTRIES}..${TABLE_MAX_ENTRIES}`)
+        failCorrupt(fileName, label, `block ${block}: table size ${int64ToBigInt(auxLow, auxHigh)} outside ${TABLE_MIN_ENTRIES}..${TABLE_MAX_ENTRIES}`)
       }
-      if (width !== bitsOfNumber(auxLow - 1)) fail(`block ${block}: table index width ${width}, expected ${bitsOfNumber(auxLow - 1)} for ${auxLow} entries`)
+      if (width !== bitsOfNumber(auxLow - 1)) failCorrupt(fileName, label, `block ${block}: table index width ${width}, expected ${bitsOfNumber(auxLow - 1)} for ${auxLow} entries`)
       length = 8 * auxLow + Math.ceil((values * width) / 8)
     } else {
-      fail(`block ${block}: unknown block kind ${kind}`)
+      failCorrupt(fileName, label, `block ${block}: unknown block kind ${kind}`)
     }
     if (running + length + DATA_PADDING_BYTES > dataLength) {
-      fail(`block ${block}: data [${running}, ${running + length}) plus ${DATA_PADDING_BYTES} padding bytes runs past the data length ${dataLength}`)
+      failCorrupt(fileName, label, `block ${block}: data [${running}, ${running + length}) plus ${DATA_PADDING_BYTES} padding bytes runs past the data length ${dataLength}`)
     }
-    if (kind === BlockKind.table) checkTable(bytes, dataStart + running, auxLow, baseLow, baseHigh, (detail) => fail(`block ${block}: ${detail}`))
+    if (kind === BlockKind.table) {
+      const broken = checkTable(bytes, dataStart + running, auxLow, baseLow, baseHigh)
+      if (broken !== null) failCorrupt(fileName, label, `block ${block}: ${broken}`)
+    }
     // Only a partial last block can end mid-byte (1024 fields fill whole bytes): reading every
     // block's last byte missed the cache and the TLB 40,000 times after the checksum (1.1 ms, 256 MiB).
     const usedBits = (values * width) & 7
     if ((kind === BlockKind.packed || kind === BlockKind.table) && usedBits !== 0 && bytes[dataStart + running + length - 1] >>> usedBits !== 0) {
-      fail(`block ${block}: unused bits of the last data byte are not zero`)
+      failCorrupt(fileName, label, `block ${block}: unused bits of the last data byte are not zero`)
     }
     running += length
   }
   return { length: running, cascadeKinds }
 }
 
-/** A table's entries must be strictly increasing, starting at the block's base. */
-function checkTable(
-  bytes: Uint8Array, start: number, entries: number, baseLow: number, baseHigh: number, fail: (detail: string) => never,
-): void {
+/** A table's entries must be strictly increasing, starting at the block's base: null, or the rule broken. */
+function checkTable(bytes: Uint8Array, start: number, entries: number, baseLow: number, baseHigh: number): string | null {
   let previousLow = readInt32(bytes, start), previousHigh = readInt32(bytes, start + 4)
-  if (previousLow !== baseLow || previousHigh !== baseHigh) fail('base is not the first table entry')
+  if (previousLow !== baseLow || previousHigh !== baseHigh) return 'base is not the first table entry'
   for (let entry = 1; entry < entries; entry++) {
     const low = readInt32(bytes, start + 8 * entry), high = readInt32(bytes, start + 8 * entry + 4)
-    if (compareInt64(low, high, previousLow, previousHigh) <= 0) fail(`table entries are not strictly increasing at entry ${entry}`)
+    if (compareInt64(low, high, previousLow, previousHigh) <= 0) return `table entries are not strictly increasing at entry ${entry}`
     previousLow = low
     previousHigh = high
   }
+  return null
 }

@@ -44,8 +44,18 @@ class WasmResidentFile implements ResidentFile {
     forgotten.register(this, [runtime, this.address], this)
   }
 
+  /** The view handed out, and the memory view it was cut from (a growth replaces that one). */
+  private view: Uint8Array | null = null
+  private viewOf: Uint8Array | null = null
+
   get bytes(): Uint8Array {
-    return this.runtime.bytes.subarray(this.address, this.address + this.length)
+    // Kept while memory has not grown: an open asks for the bytes once per sequence.
+    const memory = this.runtime.bytes
+    if (this.viewOf !== memory) {
+      this.view = memory.subarray(this.address, this.address + this.length)
+      this.viewOf = memory
+    }
+    return this.view!
   }
 
   release(): void {

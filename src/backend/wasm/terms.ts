@@ -36,8 +36,13 @@ function result(runtime: WasmRuntime, status: number, out: number, offsetsAt: nu
     for (let index = 0; index < 3; index++) detail[index] = runtime.words[runtime.scratchWord + index]
     return status
   }
-  const offsets = new Uint32Array(runtime.buffer, offsetsAt, count + 1).slice()
-  return { bytes: runtime.bytes.slice(out, out + offsets[count]), offsets }
+  // One buffer for both (a small dictionary's open is mostly allocations): offsets, then the bytes.
+  const length = runtime.words[(offsetsAt >>> 2) + count] >>> 0
+  const buffer = new ArrayBuffer(4 * (count + 1) + length)
+  const offsets = new Uint32Array(buffer, 0, count + 1), bytes = new Uint8Array(buffer, 4 * (count + 1), length)
+  offsets.set(new Uint32Array(runtime.buffer, offsetsAt, count + 1))
+  bytes.set(runtime.bytes.subarray(out, out + length))
+  return { bytes, offsets }
 }
 
 /** decodeTerms over a runtime's kernels. */

@@ -6,7 +6,7 @@
  * The TypeScript backend also keeps a dictionary's entries decoded.
  */
 import type { ColumnsBackend, SequenceView } from '../../backend/backend.js'
-import { CorruptIndexException } from '../../format/errors.js'
+import { failCorrupt } from '../../format/errors.js'
 import { int64Result, int64ToBigInt, readUint32 } from '../../format/int64.js'
 import { CHECKPOINT_VALUES } from '../constants.js'
 
@@ -17,20 +17,18 @@ const startWords = new Int32Array(2 * START_CHUNK)
 export function validateCascade(sequence: SequenceView, backend: ColumnsBackend, ordinalLimit: number): void {
   const cascade = sequence.cascade
   if (cascade === null) return
-  const fail = (detail: string): never => {
-    throw new CorruptIndexException(sequence.fileName, `${sequence.label}: ${detail}`)
-  }
   if (cascade.form === 1) {
     const k = cascade.entries.count
     const keep = backend.name === 'ts'
     // Decoded with every backend: a corrupt entries block (a dictionary index ≥ its k) must fail the
     // open with both, not at open with one and at a later read with the other.
-    const words = new Int32Array(2 * k)
+    // Kept by the TypeScript backend; else checked in the scratch words when they hold them.
+    const words = keep || k > START_CHUNK ? new Int32Array(2 * k) : startWords
     backend.decodeRaw(cascade.entries, 0, k, words, 0)
     if (ordinalLimit >= 0) {
       for (let entry = 0; entry < k; entry++) {
         if (words[2 * entry + 1] !== 0 || words[2 * entry] >>> 0 >= ordinalLimit) {
-          fail(`dictionary entry ${entry} is ${int64ToBigInt(words[2 * entry], words[2 * entry + 1])}, not an ordinal in [0, ${ordinalLimit})`)
+          failCorrupt(sequence.fileName, sequence.label, `dictionary entry ${entry} is ${int64ToBigInt(words[2 * entry], words[2 * entry + 1])}, not an ordinal in [0, ${ordinalLimit})`)
         }
       }
     }
@@ -48,7 +46,7 @@ export function validateCascade(sequence: SequenceView, backend: ColumnsBackend,
         const run = first + index, low = startWords[2 * index], high = startWords[2 * index + 1]
         const start = low >>> 0
         if (high !== 0 || (run === 0 ? start !== 0 : start <= previous) || start >= cascade.count) {
-          fail(`run ${run} starts at ${int64ToBigInt(low, high)}: starts are 0, then strictly increasing below ${cascade.count}`)
+          failCorrupt(sequence.fileName, sequence.label, `run ${run} starts at ${int64ToBigInt(low, high)}: starts are 0, then strictly increasing below ${cascade.count}`)
         }
         previous = start
       }
@@ -64,7 +62,7 @@ export function validateCascade(sequence: SequenceView, backend: ColumnsBackend,
         backend.getRaw(cascade.starts, run + 1)
         next = int64Result[0] >>> 0
       }
-      if (!(start <= value && value < next)) fail(`checkpoint ${block} names run ${run}, which does not hold value ${value}`)
+      if (!(start <= value && value < next)) failCorrupt(sequence.fileName, sequence.label, `checkpoint ${block} names run ${run}, which does not hold value ${value}`)
     }
     return
   }

@@ -10,11 +10,30 @@ import { validateCascade } from '../../cascade/reader/validate.js'
 import { ListTag } from '../constants.js'
 import { type DictionaryContext, failDictionary, need } from './context.js'
 
-/** The list at `at` of `count` values, each ≤ max; returns them and the offset after the list. */
-export function readIntList(context: DictionaryContext, at: number, count: number, max: number, what: string): { values: Int32Array; end: number } {
+/** Lists of at most this many values are read into scratch arrays, which grow up to it. */
+const SCRATCH_VALUES = 1 << 16
+const scratch = [new Int32Array(256), new Int32Array(256)]
+
+/**
+ * Room for `count` values: in scratch array `slot` (a dictionary's lists are used while its terms
+ * decode, then not kept; a new array each was a tenth of a small file's open), or a new array.
+ */
+function listArray(count: number, slot: 0 | 1): Int32Array {
+  if (count > SCRATCH_VALUES) return new Int32Array(count)
+  if (scratch[slot].length < count) scratch[slot] = new Int32Array(Math.min(SCRATCH_VALUES, 2 ** Math.ceil(Math.log2(count))))
+  return scratch[slot].subarray(0, count)
+}
+
+/**
+ * The list at `at` of `count` values, each ≤ max; returns them (in scratch array `slot`: valid
+ * until the next list read into it) and the offset after the list.
+ */
+export function readIntList(
+  context: DictionaryContext, at: number, count: number, max: number, what: string, slot: 0 | 1,
+): { values: Int32Array; end: number } {
   need(context, at, 1, what)
   const tag = context.bytes[at]
-  const values = new Int32Array(count)
+  const values = listArray(count, slot)
   let end: number
   if (tag === ListTag.packed) {
     need(context, at + 1, 1, what)

@@ -48,28 +48,27 @@ export function parseDictionaryV2(
 
 /** Forms 1 to 5: header, then the form's parts. */
 function parseCompressed(context: DictionaryContext, form: number, offset: number): { dictionary: Dictionary; end: number } {
-  const fail = (message: string): never => failDictionary(context, message)
   need(context, offset, FORM_HEADER_BYTES, 'header')
   const termCount = readUint32(context.bytes, offset + 1), totalBytes = readUint32(context.bytes, offset + 5)
-  if (termCount === 0) fail('no terms in a column that has values')
-  if (totalBytes > MAX_DICTIONARY_BYTES) fail(`${totalBytes} term bytes exceed the 1 GiB limit`)
+  if (termCount === 0) failDictionary(context, 'no terms in a column that has values')
+  if (totalBytes > MAX_DICTIONARY_BYTES) failDictionary(context, `${totalBytes} term bytes exceed the 1 GiB limit`)
   // Distinct terms: at most one is empty.
-  if (termCount > totalBytes + 1) fail(`${termCount} distinct terms cannot fit in ${totalBytes} bytes`)
+  if (termCount > totalBytes + 1) failDictionary(context, `${termCount} distinct terms cannot fit in ${totalBytes} bytes`)
   let at = offset + FORM_HEADER_BYTES
   // Lists are allocated per term, so the count is bounded by the section before any is: after the
   // first, every term has a piece of at least one byte (an empty suffix would repeat a prefix of
   // the term before, which is not above it), and a digits term is a distinct integer below 10^d.
   if (form !== DictionaryForm.digits && termCount - 1 > context.limit - at) {
-    fail(`${termCount} terms need at least ${termCount - 1} piece bytes, but ${Math.max(0, context.limit - at)} bytes of the section are left`)
+    failDictionary(context, `${termCount} terms need at least ${termCount - 1} piece bytes, but ${Math.max(0, context.limit - at)} bytes of the section are left`)
   }
   let decoded: DecodedTerms | number
   let digits = 0
   if (form === DictionaryForm.digits) {
     need(context, at, 1, 'digit count')
     digits = context.bytes[at]
-    if (digits < 1 || digits > MAX_DIGITS) fail(`digit count ${digits} is not in 1..${MAX_DIGITS}`)
-    if (termCount * digits !== totalBytes) fail(`${termCount} terms of ${digits} digits are not the ${totalBytes} term bytes declared`)
-    if (termCount > 10 ** digits) fail(`${termCount} distinct terms of ${digits} digits cannot exist (at most 10^${digits})`)
+    if (digits < 1 || digits > MAX_DIGITS) failDictionary(context, `digit count ${digits} is not in 1..${MAX_DIGITS}`)
+    if (termCount * digits !== totalBytes) failDictionary(context, `${termCount} terms of ${digits} digits are not the ${totalBytes} term bytes declared`)
+    if (termCount > 10 ** digits) failDictionary(context, `${termCount} distinct terms of ${digits} digits cannot exist (at most 10^${digits})`)
     const label = `${context.label} (integers)`
     const integers = parseCascade(context.file, context.bufferWords, context.fileName, label, at + 1, context.limit, termCount, 'integer')
     validateCascade(integers.view, context.backend, -1)
@@ -78,10 +77,10 @@ function parseCompressed(context: DictionaryContext, form: number, offset: numbe
   } else {
     let shared: Int32Array | null = null
     if (form === DictionaryForm.front || form === DictionaryForm.frontFsst) {
-      const list = readIntList(context, at, termCount, totalBytes, 'shared lengths')
+      const list = readIntList(context, at, termCount, totalBytes, 'shared lengths', 0)
       shared = list.values
       for (let term = 0; term < termCount; term += FRONT_RESTART) {
-        if (shared[term] !== 0) fail(`term ${term} is a restart point (every ${FRONT_RESTART}th term) but shares ${shared[term]} bytes with the term before`)
+        if (shared[term] !== 0) failDictionary(context, `term ${term} is a restart point (every ${FRONT_RESTART}th term) but shares ${shared[term]} bytes with the term before`)
       }
       at = list.end
     }
@@ -93,7 +92,7 @@ function parseCompressed(context: DictionaryContext, form: number, offset: numbe
     }
     // Piece lengths: raw bytes (at most the terms'), or codes (an escape is 2 bytes per term byte).
     const what = table === null ? (shared === null ? 'term lengths' : 'suffix lengths') : 'code lengths'
-    const list = readIntList(context, at, termCount, table === null ? totalBytes : Math.min(2 * totalBytes, 0x7fffffff), what)
+    const list = readIntList(context, at, termCount, table === null ? totalBytes : Math.min(2 * totalBytes, 0x7fffffff), what, 1)
     at = list.end
     let pieceBytes = 0
     for (let term = 0; term < termCount; term++) pieceBytes += list.values[term]
@@ -102,14 +101,14 @@ function parseCompressed(context: DictionaryContext, form: number, offset: numbe
     // front-coded term at most the pieces since its restart point.
     const bound = (table === null ? 1 : FSST_MAX_SYMBOL_BYTES) * (shared === null ? 1 : FRONT_RESTART) * pieceBytes
     if (shared === null && table === null ? pieceBytes !== totalBytes : totalBytes > bound) {
-      fail(`${pieceBytes} ${table === null ? 'term' : 'code'} bytes cannot hold the ${totalBytes} term bytes declared`)
+      failDictionary(context, `${pieceBytes} ${table === null ? 'term' : 'code'} bytes cannot hold the ${totalBytes} term bytes declared`)
     }
     decoded = context.backend.decodeTerms({ file: context.file, termCount, totalBytes, table, piecesStart: at, pieceLengths: list.values, shared }, detail)
     at += pieceBytes
   }
-  if (typeof decoded === 'number') return fail(describeStatus(decoded, totalBytes, digits))
+  if (typeof decoded === 'number') return failDictionary(context, describeStatus(decoded, totalBytes, digits))
   const decodedBytes = decoded.offsets[termCount]
-  if (decodedBytes !== totalBytes) fail(`terms decode to ${decodedBytes} bytes, but the dictionary declares ${totalBytes}`)
+  if (decodedBytes !== totalBytes) failDictionary(context, `terms decode to ${decodedBytes} bytes, but the dictionary declares ${totalBytes}`)
   return { dictionary: Dictionary.fromTerms(decoded.bytes, decoded.offsets), end: at }
 }
 
