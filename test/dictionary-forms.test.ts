@@ -92,6 +92,11 @@ function edgeSets(): { name: string; terms: string[] }[] {
     { name: '15-digit strings', terms: ['000000000000001', '123456789012345', '900719925474099', '999999999999999'] },
     { name: '16-digit strings', terms: ['0000000000000001', '1234567890123456', '9999999999999999'] },
     { name: 'one digit', terms: ['0', '5', '9'] },
+    // Up to 9 digits are spelled two at a time from a u32, more one at a time from the i64: every count, odd and even.
+    ...Array.from({ length: 14 }, (_, index) => {
+      const digits = index + 2
+      return { name: `${digits}-digit strings`, terms: ['0'.repeat(digits), `${'0'.repeat(digits - 1)}7`, '1234567890123456'.slice(0, digits), '9'.repeat(digits)] }
+    }).filter(({ name }) => name !== '15-digit strings'),
     { name: 'digits of mixed lengths adding up to count × the first length', terms: ['00', '1', '123'] },
     { name: 'control and high bytes', terms: ['\u0000', '\u0000\u0001', '\u007f', '\u0080\u07ff', '\u0800\uffff'] },
     { name: 'random CJK', terms: Array.from({ length: 120 }, () => Array.from({ length: 1 + int(6) }, () => String.fromCodePoint(0x4e00 + int(20000))).join('')) },
