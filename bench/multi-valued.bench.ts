@@ -16,45 +16,11 @@ import { DocSet } from '../src/kernels/doc-set.js'
 import { openColumns } from '../src/read/open.js'
 import { flushColumns } from '../src/write/columns-writer.js'
 import { measure, printTable, seededRandom, type Measured } from './common.js'
+import { multiValuedDocuments, smallCount, TERMS } from './multi-documents.js'
 
 const quick = process.argv.includes('--quick')
 const MAX_DOC = quick ? 200_000 : 1_000_000
-const TERMS = Array.from({ length: 200 }, (_, t) => `tag${t}`)
-
-/** Values per document of the 0-3 shape: P(0, 1, 2, 3) = (.26, .30, .18, .26), 1.44 on average. */
-function smallCount(random: () => number): number {
-  const r = random()
-  return r < 0.26 ? 0 : r < 0.56 ? 1 : r < 0.74 ? 2 : 3
-}
-
-/** The documents: per shape a multi keyword and integral column and single-valued ones beside them. */
-function documents(): { schema: { fields: object[] }; docs: Record<string, unknown>[]; values: Record<string, number> } {
-  const random = seededRandom(27)
-  // Skewed terms (a few frequent ones, as tags are); integers 0..99.
-  const term = () => TERMS[Math.floor(random() ** 2 * TERMS.length)]
-  const integer = () => Math.floor(random() * 100)
-  const values: Record<string, number> = { small: 0, large: 0 }
-  const docs = Array.from({ length: MAX_DOC }, () => {
-    const doc: Record<string, unknown> = {}
-    for (const [shape, count] of [['small', smallCount(random)], ['large', Math.floor(random() * 9)]] as const) {
-      values[shape] += count
-      doc[`tags_${shape}`] = Array.from({ length: count }, term)
-      doc[`nums_${shape}`] = Array.from({ length: count }, integer)
-      doc[`tag_${shape}`] = term()
-      doc[`num_${shape}`] = integer()
-    }
-    return doc
-  })
-  const fields = ['small', 'large'].flatMap((shape) => [
-    { name: `tags_${shape}`, type: 'keyword', facet: true, multi: true },
-    { name: `nums_${shape}`, type: 'integral', column: true, multi: true },
-    { name: `tag_${shape}`, type: 'keyword', facet: true },
-    { name: `num_${shape}`, type: 'integral', column: true },
-  ])
-  return { schema: { fields }, docs, values }
-}
-
-const { schema, docs, values } = documents()
+const { schema, docs, values } = multiValuedDocuments(MAX_DOC)
 const SHAPES = [
   { key: 'small', label: `0-3 values (${(values.small / 1e6).toFixed(2)} M)` },
   { key: 'large', label: `0-8 values (${(values.large / 1e6).toFixed(2)} M)` },

@@ -1,5 +1,6 @@
 /**
- * `npm run bench:pool`: issue 5's queries on flights-3m, single-threaded (the
+ * `npm run bench:pool`: issue 5's queries on flights-3m, and issue 27's on a multi-valued
+ * column (1M documents, 0-3 values each; format 1 and 2 files), single-threaded (the
  * Column API) against the worker pool with 1 and 2 workers, per backend.
  * Median (and fastest) ms per query after a warm-up; speedup = single-threaded / pool medians.
  * Every answer is checked against the single-threaded one before timing.
@@ -19,6 +20,8 @@ import { createQueryPool, type PooledSegment, type QueryPool } from '../src/node
 import { openColumns } from '../src/read/open.js'
 import type { ColumnsReader } from '../src/read/reader.js'
 import { printTable } from './common.js'
+import { multiValuedDocuments } from './multi-documents.js'
+import { flushColumns } from '../src/write/columns-writer.js'
 
 const FILE = fileURLToPath(new URL('../build/flights-3m.oixk', import.meta.url))
 const DAY_MS = 86_400_000
@@ -81,6 +84,30 @@ function cases(reader: ColumnsReader, segments: PooledSegment[]): PoolCase[] {
   ]
 }
 
+/** Issue 27's questions on a multi-valued column of 1,000,000 documents with 0-3 values each (bench/multi-documents.ts). */
+function multiCases(reader: ColumnsReader, segments: PooledSegment[]): PoolCase[] {
+  const tenth = tenPercent(reader, segments)
+  const json = (value: unknown) => JSON.stringify(value, (_, v: unknown) => (v instanceof Uint32Array ? Array.from(v) : v))
+  return [
+    { name: 'facet tags (multi)', single: (r) => json(r.getColumn('tags_small')!.facetCounts()), pooled: async (s) => json(await s.facetCounts('tags_small')) },
+    {
+      name: 'facet tags (multi) over a 10% DocSet',
+      single: (r) => json(r.getColumn('tags_small')!.facetCounts(tenth.single)),
+      pooled: async (s) => json(await s.facetCounts('tags_small', tenth.pooled.get(s))),
+    },
+    {
+      name: "termFilter tags (multi) ['tag3', 'tag7']",
+      single: (r) => counted(r.getColumn('tags_small')!.termFilter(['tag3', 'tag7'])),
+      pooled: async (s) => counted(await s.termFilter('tags_small', ['tag3', 'tag7'])),
+    },
+    {
+      name: 'rangeFilter nums (multi) [10, 60]',
+      single: (r) => counted(r.getColumn('nums_small')!.rangeFilter(10, 60)),
+      pooled: async (s) => counted(await s.rangeFilter('nums_small', 10, 60)),
+    },
+  ]
+}
+
 /** Median and fastest ms of `run` after warm-up: at least `minimum` timed calls, more while under `budget` ms. */
 async function timeMs(run: () => unknown, minimum = 15, budget = 1500): Promise<{ median: number; best: number }> {
   for (let warm = 0; warm < 10; warm++) await run()
@@ -134,38 +161,49 @@ async function openCost(backend: string, pool: QueryPool, bytes: Uint8Array): Pr
   return row
 }
 
+/** Each question single-threaded and through pools of 1 and 2 workers, answers checked: a row per question. */
+async function timeSuite(
+  label: string, bytes: Uint8Array, backend: 'ts' | 'wasm', makeCases: (reader: ColumnsReader, segments: PooledSegment[]) => PoolCase[], rows: string[][],
+): Promise<QueryPool> {
+  const reader = openColumns(bytes, { backend })
+  const pools = [1, 2].map((threads) => ({ threads, pool: createQueryPool({ threads, backend }) }))
+  const segments = await Promise.all(pools.map(async ({ threads, pool }) => ({ threads, segment: await pool.open(bytes, { fileName: label }) })))
+  for (const query of makeCases(reader, segments.map(({ segment }) => segment))) {
+    const expected = query.single(reader)
+    if (query.name.startsWith('rangeFilter delay [10, 60] (count') && expected !== String(DELAYED)) throw new Error(`rangeFilter count ${expected}, expected ${DELAYED}`)
+    const single = await timeMs(() => query.single(reader))
+    const row = [backend, label, query.name, `${single.median.toFixed(2)} (${single.best.toFixed(2)})`]
+    for (const { segment } of segments) {
+      const got = await query.pooled(segment)
+      if (got !== expected) throw new Error(`${query.name}: pool answered differently (${got.slice(0, 80)} vs ${expected.slice(0, 80)})`)
+      const pooled = await timeMs(() => query.pooled(segment))
+      row.push(`${pooled.median.toFixed(2)} (${pooled.best.toFixed(2)})`, `${(single.median / pooled.median).toFixed(2)}×`)
+    }
+    rows.push(row)
+  }
+  reader.close()
+  await pools[0].pool.close()
+  return pools[1].pool
+}
+
 async function main(): Promise<void> {
   const bytes = readFileSync(FILE)
   const backends: ('ts' | 'wasm')[] = wasmUnavailableReason() === null ? ['ts', 'wasm'] : ['ts']
   const rows: string[][] = []
   const opens: string[][] = []
   console.log(`query pool on ${FILE}: node ${process.version}, ${availableParallelism()} × ${cpus()[0]?.model ?? 'unknown CPU'}`)
+  const { schema, docs } = multiValuedDocuments(1_000_000)
+  const multiFiles = ([1, 2] as const).map((format) => ({ format, bytes: flushColumns(schema as never, docs as never, { format })! }))
   const capacityBefore = await parallelCapacity()
   for (const backend of backends) {
-    const reader = openColumns(bytes, { backend })
-    const pools = [1, 2].map((threads) => ({ threads, pool: createQueryPool({ threads, backend }) }))
-    const segments = await Promise.all(pools.map(async ({ threads, pool }) => ({ threads, segment: await pool.open(bytes, { fileName: 'flights-3m' }) })))
-    const list = cases(reader, segments.map(({ segment }) => segment))
-    for (const query of list) {
-      const expected = query.single(reader)
-      if (query.name.startsWith('rangeFilter delay [10, 60] (count') && expected !== String(DELAYED)) throw new Error(`rangeFilter count ${expected}, expected ${DELAYED}`)
-      const single = await timeMs(() => query.single(reader))
-      const row = [backend, query.name, `${single.median.toFixed(2)} (${single.best.toFixed(2)})`]
-      for (const { segment } of segments) {
-        const got = await query.pooled(segment)
-        if (got !== expected) throw new Error(`${query.name}: pool answered differently (${got.slice(0, 80)} vs ${expected.slice(0, 80)})`)
-        const pooled = await timeMs(() => query.pooled(segment))
-        row.push(`${pooled.median.toFixed(2)} (${pooled.best.toFixed(2)})`, `${(single.median / pooled.median).toFixed(2)}×`)
-      }
-      rows.push(row)
-    }
-    opens.push(await openCost(backend, pools[1].pool, bytes))
-    await Promise.all(pools.map(({ pool }) => pool.close()))
-    reader.close()
+    const pool = await timeSuite('flights-3m', bytes, backend, cases, rows)
+    opens.push(await openCost(backend, pool, bytes))
+    await pool.close()
+    for (const { format, bytes: multiBytes } of multiFiles) await (await timeSuite(`multi 0-3, v${format}`, multiBytes, backend, multiCases, rows)).close()
   }
   printTable(
     'Worker pool vs single-threaded: median (fastest) ms per query; speedup = median single / median pool; 2 shared cores: noisy',
-    ['backend', 'query', 'single ms', 'pool×1 ms', 'speedup', 'pool×2 ms', 'speedup'],
+    ['backend', 'file', 'query', 'single ms', 'pool×1 ms', 'speedup', 'pool×2 ms', 'speedup'],
     rows,
   )
   printTable(

@@ -78,6 +78,64 @@ function takeRepeats(first: FirstValues, selection: BitsetMemory | null, counts:
   }
 }
 
+/** Whether a multi facet over `selected` of `documents` documents selects their values (else it walks them: countDistinct). */
+export function selectsValues(column: Column, backend: ColumnsBackend, selected: number, documents: number): boolean {
+  const from = backend.name === 'ts' ? SELECT_VALUES_FROM.ts : column.values.cascade === null ? SELECT_VALUES_FROM.wasm : SELECT_VALUES_FROM.wasmCascade
+  return selected * from >= documents
+}
+
+/**
+ * Counts of values [first, end) that are the first of their term in their document (a pool
+ * worker's documents over every one of them), from the column's kept first values: marked by
+ * one walk of the whole column on first use, as a reader's own facets mark them.
+ */
+export function countFirstValuesIn(column: Column, backend: ColumnsBackend, first: number, end: number, counts: Uint32Array): void {
+  const kept = firstValues(column, backend, counts.length, null)
+  backend.query.countValues(column.values, first, end - first, kept.bits, first, counts)
+  const repeats = kept.repeats
+  if (repeats === null) return
+  for (let index = firstRepeatAtOrAfter(repeats.positions, first); index < repeats.positions.length && repeats.positions[index] < end; index++) {
+    counts[repeats.ordinals[index]]--
+  }
+}
+
+/**
+ * As countFirstValuesIn, of the values `selection` selects (bit i: value first + i, bits of
+ * values that are not first of their term cleared here).
+ */
+export function countSelectedFirstValuesIn(
+  column: Column, backend: ColumnsBackend, first: number, end: number, selection: BitsetMemory, counts: Uint32Array,
+): void {
+  const kept = firstValues(column, backend, counts.length, null)
+  if (kept.bits !== null) {
+    // The kept bits from value `first` on, shifted to bit 0: views made now (marking may have grown memory).
+    const words = selection.words, bits = kept.bits.words, shift = first & 31, base = first >>> 5
+    for (let word = 0; word < (end - first + 31) >>> 5; word++) {
+      const next = base + word + 1 < bits.length ? bits[base + word + 1] : 0
+      words[word] &= shift === 0 ? bits[base + word] : (bits[base + word] >>> shift) | (next << (32 - shift))
+    }
+  }
+  backend.query.countValues(column.values, first, end - first, selection, 0, counts)
+  const repeats = kept.repeats
+  if (repeats === null) return
+  const words = selection.words
+  for (let index = firstRepeatAtOrAfter(repeats.positions, first); index < repeats.positions.length && repeats.positions[index] < end; index++) {
+    const bit = repeats.positions[index] - first
+    if (((words[bit >>> 5] >>> (bit & 31)) & 1) !== 0) counts[repeats.ordinals[index]]--
+  }
+}
+
+/** The index of the first position at or after `first` (positions ascend). */
+function firstRepeatAtOrAfter(positions: Uint32Array, first: number): number {
+  let low = 0, high = positions.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (positions[middle] < first) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
 /** Documents per ordinal (keyword) or per value (bool: [false, true]); see Column.facetCounts. */
 export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocSet | null, counts?: Uint32Array): Uint32Array {
   expectType(column, 'facetCounts', column.type === 'keyword' || column.type === 'bool', 'keyword/bool')
@@ -97,8 +155,7 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
     }
     // Many selected documents: their values as a selection (a step per selected document), and
     // those of them first of their term counted as a single-valued column's are. Few: walked alone.
-    const from = backend.name === 'ts' ? SELECT_VALUES_FROM.ts : column.values.cascade === null ? SELECT_VALUES_FROM.wasm : SELECT_VALUES_FROM.wasmCascade
-    if (filter.count() * from >= column.maxDoc) {
+    if (selectsValues(column, backend, filter.count(), column.maxDoc)) {
       const first = firstValues(column, backend, limit, null)
       const selected = selectValues(column, backend, filter)
       try {

@@ -16,6 +16,7 @@ import { expectType } from '../kernels/common.js'
 import { anyBitInRange, compressBits, depositBits, documentStarts } from '../kernels/layout.js'
 import { rawEdges, type NaturalValue } from '../kernels/natural-units.js'
 import { aggregateValues } from '../kernels/aggregations.js'
+import { countFirstValuesIn, countSelectedFirstValuesIn, selectsValues } from '../kernels/facets.js'
 import type { Column } from '../read/column.js'
 
 /** Documents [from, to) of a column. */
@@ -129,12 +130,33 @@ function countDistinctInRange(column: Column, backend: ColumnsBackend, filter: I
   }
 }
 
+/** Documents of the range the filter selects (ranges start at a multiple of 32; bits past maxDoc are clear). */
+function selectedIn(filter: Int32Array, range: DocumentRange): number {
+  let count = 0
+  for (let word = range.from >>> 5, end = (range.to + 31) >>> 5; word < end; word++) count += popcount(filter[word])
+  return count
+}
+
 /** facetCounts of the range's documents (keyword: per ordinal; bool: [false, true]). */
 export function facetCountsInRange(column: Column, backend: ColumnsBackend, filter: Int32Array | null, range: DocumentRange): Uint32Array {
   expectType(column, 'facetCounts', column.type === 'keyword' || column.type === 'bool', 'keyword/bool')
   const counts = new Uint32Array(column.type === 'bool' ? 2 : column.dictionary!.termCount)
   if (column.layout === 'multi') {
-    countDistinctInRange(column, backend, filter, range, counts)
+    // Every document of the range: its values first of their term in their document, kept by the
+    // column (a walk of every document the first time, then a count), as a reader's own facet does.
+    if (filter === null) {
+      const [first, end] = valueRange(column, backend, range)
+      countFirstValuesIn(column, backend, first, end, counts)
+    } else if (selectsValues(column, backend, selectedIn(filter, range), range.to - range.from)) {
+      // Many selected: their values selected, and those first of their term counted (as a reader's own facet).
+      const [first, end] = valueRange(column, backend, range)
+      const selection = selectValues(column, backend, filter, range, first, end)
+      try {
+        countSelectedFirstValuesIn(column, backend, first, end, selection.memory!, counts)
+      } finally {
+        release(selection)
+      }
+    } else countDistinctInRange(column, backend, filter, range, counts)
     return counts
   }
   const [first, end] = valueRange(column, backend, range)
