@@ -361,6 +361,33 @@ describe('query pool: ranges, errors, shutdown', () => {
     }
   })
 
+  it.each(wasmReason === null ? ['ts', 'wasm'] as const : ['ts'] as const)('format 2 dictionary columns: workers answer alike with decoded codes (the default) and without (%s)', async (backend) => {
+    const random = seededRandom(71)
+    // Enough values for decoded codes (16,384 at least), skewed terms: sequence dictionaries by frequency.
+    const term = () => `k${Math.floor(random() ** 3 * 300)}`
+    const documents = Array.from({ length: 40000 }, () => ({ kw: term(), tags: Array.from({ length: Math.floor(random() * 3) }, term) }))
+    const fields = [{ name: 'kw', type: 'keyword', facet: true }, { name: 'tags', type: 'keyword', facet: true, multi: true }]
+    const bytes = flushColumns({ fields } as never, documents, { format: 2 })!
+    const reader = openColumns(bytes, { backend: 'ts' })
+    expect(reader.getColumn('kw')!.values.cascade?.form).toBe(1)
+    await using pool = createQueryPool({ threads: 2, backend })
+    await expect(pool.open(bytes, { decodedCodes: 'yes' as never })).rejects.toThrow('columns: options.decodedCodes must be true or false, not yes')
+    const half = Array.from({ length: documents.length }, (_, d) => d).filter(() => random() < 0.5)
+    for (const decodedCodes of [undefined, true, false]) {
+      const segment = await pool.open(bytes, decodedCodes === undefined ? {} : { decodedCodes })
+      for (const field of ['kw', 'tags']) {
+        const column = reader.getColumn(field)!
+        for (let call = 0; call < 2; call++) {
+          expect(Array.from(await segment.facetCounts(field)), `${field} ${decodedCodes}`).toEqual(Array.from(column.facetCounts()))
+          expect(Array.from(await segment.facetCounts(field, DocSet.fromDocuments(segment, half)))).toEqual(Array.from(column.facetCounts(DocSet.fromDocuments(reader, half))))
+          expect(words(await segment.termFilter(field, ['k0', 'k7', 'k250']))).toEqual(words(column.termFilter(['k0', 'k7', 'k250'])))
+        }
+      }
+      await segment.close()
+    }
+    reader.close()
+  })
+
   it('termFilter of many scattered terms (membership pass) on keyword columns of every layout', async () => {
     const random = seededRandom(51)
     const term = () => `t${Math.floor(random() * 120)}`

@@ -38,6 +38,12 @@ export interface QueryPoolOptions {
 export interface PooledOpenOptions {
   fileName?: string
   maxDoc?: number
+  /**
+   * As openColumns' option: true (the default), each worker decodes a format 2 dictionary column's
+   * codes once, on its first question, and counts them as format 1's; false keeps every question on
+   * the encodings (no copy: each worker's copy is of the whole column).
+   */
+  decodedCodes?: boolean
 }
 
 // Run from source (tests, benchmarks) the worker is TypeScript: a bootstrap registers tsx in the
@@ -137,14 +143,18 @@ export class QueryPool implements AsyncDisposable {
     const source = fileBytesOf(bytes, 'QueryPool.open')
     const segment = nextSegment++
     const fileName = options.fileName ?? 'columns'
-    if (this.kernelMemory !== null) return this.openInKernelMemory(segment, source, fileName, options.maxDoc)
+    if (options.decodedCodes !== undefined && typeof options.decodedCodes !== 'boolean') {
+      throw new TypeError(`${fileName}: options.decodedCodes must be true or false, not ${String(options.decodedCodes)}`)
+    }
+    const decodedCodes = options.decodedCodes ?? true
+    if (this.kernelMemory !== null) return this.openInKernelMemory(segment, source, fileName, options.maxDoc, decodedCodes)
     let shared: Uint8Array
     if (source.buffer instanceof SharedArrayBuffer) shared = source
     else {
       shared = new Uint8Array(new SharedArrayBuffer(source.byteLength))
       shared.set(source)
     }
-    const request = this.openRequest(segment, shared, fileName, options.maxDoc)
+    const request = this.openRequest(segment, shared, fileName, options.maxDoc, decodedCodes)
     const opened = await this.settle(segment, this.workers.map((worker) => worker.request(request)))
     return new PooledSegment(this, segment, fileName, opened.maxDoc, opened.columns, shared)
   }
@@ -155,13 +165,15 @@ export class QueryPool implements AsyncDisposable {
    * is all there, check the rest of it meanwhile, trusting worker 0 with the checksum: the pool
    * refuses the file if worker 0 does.
    */
-  private async openInKernelMemory(segment: number, source: Uint8Array, fileName: string, maxDoc: number | undefined): Promise<PooledSegment> {
+  private async openInKernelMemory(
+    segment: number, source: Uint8Array, fileName: string, maxDoc: number | undefined, decodedCodes: boolean,
+  ): Promise<PooledSegment> {
     const memory = this.kernelMemory!
     const address = memory.allocateFile(source.length)
     this.fileAddresses.set(segment, address)
     const shared = new Uint8Array(memory.memory.buffer, address, source.length)
     const copied = new Int32Array(new SharedArrayBuffer(4))
-    const request = this.openRequest(segment, shared, fileName, maxDoc)
+    const request = this.openRequest(segment, shared, fileName, maxDoc, decodedCodes)
     const opening = [this.workers[0].request({ ...request, copied: copied.buffer as SharedArrayBuffer })]
     try {
       memory.copyFile(source, address, copied)
@@ -176,10 +188,12 @@ export class QueryPool implements AsyncDisposable {
     return new PooledSegment(this, segment, fileName, opened.maxDoc, opened.columns, shared)
   }
 
-  private openRequest(segment: number, shared: Uint8Array, fileName: string, maxDoc: number | undefined): Distributive<OpenRequest> {
+  private openRequest(
+    segment: number, shared: Uint8Array, fileName: string, maxDoc: number | undefined, decodedCodes: boolean,
+  ): Distributive<OpenRequest> {
     return {
       op: 'open', segment, buffer: shared.buffer as SharedArrayBuffer, byteOffset: shared.byteOffset, byteLength: shared.byteLength,
-      fileName, maxDoc, backend: this.kernelMemory !== null ? 'wasm' : this.backend,
+      fileName, maxDoc, backend: this.kernelMemory !== null ? 'wasm' : this.backend, decodedCodes,
     }
   }
 

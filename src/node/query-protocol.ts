@@ -44,6 +44,8 @@ export interface OpenRequest {
   fileName: string
   maxDoc: number | undefined
   backend: 'ts' | 'wasm' | 'auto'
+  /** Whether the worker's reader decodes a dictionary column's codes on its first question (OpenOptions.decodedCodes). */
+  decodedCodes: boolean
   /**
    * Backend 'wasm', a file still being copied in: an Int32Array's buffer whose element 0 the pool
    * raises to the bytes copied so far (-1: the copy failed); the worker hashes each piece as it lands.
