@@ -83,6 +83,17 @@ describe('block kinds', () => {
     expect(dictionaries).toBe(39)
   })
 
+  it('dictionary blocks whose base has a low word of 0 or just below 2^32 read back (no carry, a carry each)', () => {
+    for (const base of [5n * 2n ** 32n, 6n * 2n ** 32n - 3n, -(2n ** 40n)]) {
+      const pool = [0n, ...Array.from({ length: 599 }, () => big(40))]
+      const values = Array.from({ length: 1024 }, (_, i) => base + (i < 600 ? pool[i] : pool[int(600)]))
+      const words = wordsOf(values)
+      const encoded = encodeBlocks(words)
+      expect(encoded.signature, String(base)).toBe('blocks{dictionary}')
+      expectDecodes(encoded, words)
+    }
+  })
+
   it('frequent blocks: bitmap and list positions, with and without the exceptions\' divisor', () => {
     // e exceptions among 1,024: the list (10 bits each) is smaller below 103 exceptions.
     const cases: [string, bigint[], number][] = [

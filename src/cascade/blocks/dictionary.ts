@@ -63,41 +63,27 @@ export function dictionaryOffsetAt(view: BlockView, index: number): number {
 const entries = new Float64Array(1024)
 const entryLow = new Int32Array(1024), entryHigh = new Int32Array(1024)
 const pair = new Int32Array(2)
-const TWO_POW_32 = 4294967296
 
 /** Values [from, to) as (low, high) pairs into destination from word d: each entry's pair made once, then copied. */
 export function dictionaryPairs(view: BlockView, from: number, to: number, destination: Int32Array, d: number): void {
   const k = dictionaryEntries(view.param), entryWidth = dictionaryEntryWidth(view.param)
   const words = view.words, g = auxNumber(view)
   if (g === 1) {
-    // Entries as int32 words: the field's low and high 32 bits added to the base with a carry.
-    // Read from a word kept between fields, as the indexes below: the low min(ew, 32) bits, then the rest.
-    const baseLow = view.baseLow >>> 0, baseHigh = view.baseHigh
-    const lowWidth = Math.min(entryWidth, 32), highWidth = entryWidth - lowWidth
-    const lowMask = lowWidth === 32 ? -1 : (1 << lowWidth) - 1, highMask = (1 << highWidth) - 1
-    let word = view.data >>> 2, shift = (view.data & 3) * 8, current = words[word]
-    for (let entry = 0; entry < k; entry++) {
-      let low = current >>> shift
-      shift += lowWidth
-      if (shift >= 32) {
-        current = words[++word]
-        shift -= 32
-        if (shift !== 0) low |= current << (lowWidth - shift)
-      }
-      let high = 0
-      if (highWidth !== 0) {
-        high = current >>> shift
-        shift += highWidth
-        if (shift >= 32) {
-          current = words[++word]
-          shift -= 32
-          if (shift !== 0) high |= current << (highWidth - shift)
-        }
-        high &= highMask
-      }
-      const sum = baseLow + ((low & lowMask) >>> 0)
-      entryLow[entry] = sum | 0
-      entryHigh[entry] = (baseHigh + high + (sum >= TWO_POW_32 ? 1 : 0)) | 0
+    // Entries as int32 words: the field's low and high 32 bits added to the base with a carry. Each
+    // field from the words holding it, shifted without a branch (the word after the entries is the
+    // indexes', or padding).
+    const baseLow = view.baseLow, baseHigh = view.baseHigh
+    const lowMask = entryWidth >= 32 ? -1 : (1 << entryWidth) - 1, highMask = entryWidth <= 32 ? 0 : (1 << (entryWidth - 32)) - 1
+    const wordBase = view.data >>> 2
+    let bit = (view.data & 3) * 8
+    for (let entry = 0; entry < k; entry++, bit += entryWidth) {
+      const word = wordBase + (bit >>> 5), shift = bit & 31
+      const low = ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & lowMask
+      const high = ((words[word + 1] >>> shift) | ((words[word + 2] << 1) << (31 - shift))) & highMask
+      // In int32s: the low words' sum wrapped, carrying one when it wrapped below the field.
+      const sum = (baseLow + low) | 0
+      entryLow[entry] = sum
+      entryHigh[entry] = (baseHigh + high + ((sum >>> 0) < (low >>> 0) ? 1 : 0)) | 0
     }
   } else {
     unpackFields(words, view.data, 0, k, entryWidth, entries, 0)
