@@ -239,8 +239,8 @@ function interact(dimension: Dimension | 'all', change: () => void, what = `${di
  * (WebAssembly or JavaScript) as quickly compiled code and optimize it after some use, and the
  * first range filter and the first counts under a filter took 2-4 ms longer than later ones.
  * The sample is a busy airport's flights (the second busiest), not a small one's: counts over a
- * dense selection take other paths than over a sparse one, and with a small airport's the first
- * click on a busy airport took 1-3 ms longer (docs/browser.md).
+ * dense selection take other paths than over a sparse one, which a first click on a busy airport
+ * would otherwise run unoptimized (docs/browser.md).
  */
 function warmUp(): void {
   const origin = column('origin')

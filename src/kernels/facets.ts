@@ -6,6 +6,7 @@
  * their document.
  */
 import type { ColumnsBackend } from '../backend/backend.js'
+import { selectionBits } from '../backend/bits.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import type { Column, FirstValues } from '../read/column.js'
 import { expectType, filterOf } from './common.js'
@@ -41,7 +42,7 @@ const REPEAT_LIST_FROM = 64
  */
 function firstValues(column: Column, backend: ColumnsBackend, limit: number, counts: Uint32Array | null): FirstValues {
   if (column.firstValues !== null) {
-    if (counts !== null) countFirstValues(column, backend, column.firstValues, counts)
+    if (counts !== null) countKept(column, backend, column.firstValues, 0, column.totalValueCount, null, counts)
     return column.firstValues
   }
   const total = column.totalValueCount
@@ -61,20 +62,37 @@ function firstValues(column: Column, backend: ColumnsBackend, limit: number, cou
   return (column.firstValues = { bits: null, repeats: { positions: positions.slice(0, repeatCount), ordinals: ordinals.slice(0, repeatCount) } })
 }
 
-/** Every document's counts from kept first values: each value counted, less the repeats, or the first values' bits counted. */
-function countFirstValues(column: Column, backend: ColumnsBackend, first: FirstValues, counts: Uint32Array): void {
-  backend.query.countValues(column.values, 0, column.totalValueCount, first.bits, 0, counts)
-  takeRepeats(first, null, counts)
-}
-
-/** Takes back the repeats (those selected, with a value selection) counted with every value. */
-function takeRepeats(first: FirstValues, selection: BitsetMemory | null, counts: Uint32Array): void {
-  const repeats = first.repeats
+/**
+ * Counts of values [first, end) that are the first of their term in their document, from the
+ * kept first values: each value counted less the listed repeats, or the values the kept bits
+ * select. With `selection` (bit i: value first + i), only those it selects: the kept bits are
+ * ANDed into it (by the kernel when both start at value 0; else read shifted).
+ */
+function countKept(
+  column: Column, backend: ColumnsBackend, kept: FirstValues, first: number, end: number, selection: BitsetMemory | null, counts: Uint32Array,
+): void {
+  if (selection !== null && kept.bits !== null) {
+    if (first === 0) backend.query.combineBits(selection, kept.bits, 'and')
+    else {
+      const words = selection.words, bits = kept.bits.words, n = end - first
+      for (let word = 0; 32 * word < n; word++) words[word] &= selectionBits(bits, first + 32 * word, Math.min(32, n - 32 * word))
+    }
+  }
+  if (selection === null) backend.query.countValues(column.values, first, end - first, kept.bits, first, counts)
+  else backend.query.countValues(column.values, first, end - first, selection, 0, counts)
+  const repeats = kept.repeats
   if (repeats === null) return
   const words = selection === null ? null : selection.words
-  for (let index = 0; index < repeats.positions.length; index++) {
-    const position = repeats.positions[index]
-    if (words === null || ((words[position >>> 5] >>> (position & 31)) & 1) !== 0) counts[repeats.ordinals[index]]--
+  // Positions ascend: from the first at or after `first`.
+  let index = 0, high = repeats.positions.length
+  while (index < high) {
+    const middle = (index + high) >>> 1
+    if (repeats.positions[middle] < first) index = middle + 1
+    else high = middle
+  }
+  for (; index < repeats.positions.length && repeats.positions[index] < end; index++) {
+    const bit = repeats.positions[index] - first
+    if (words === null || ((words[bit >>> 5] >>> (bit & 31)) & 1) !== 0) counts[repeats.ordinals[index]]--
   }
 }
 
@@ -85,55 +103,14 @@ export function selectsValues(column: Column, backend: ColumnsBackend, selected:
 }
 
 /**
- * Counts of values [first, end) that are the first of their term in their document (a pool
- * worker's documents over every one of them), from the column's kept first values: marked by
- * one walk of the whole column on first use, as a reader's own facets mark them.
+ * countKept for a pool worker's values [first, end) (its documents, every one of them, or those
+ * `selection` selects: bit i, value first + i), from the column's first values, marked by one
+ * walk of the whole column on first use as a reader's own facets mark them.
  */
-export function countFirstValuesIn(column: Column, backend: ColumnsBackend, first: number, end: number, counts: Uint32Array): void {
-  const kept = firstValues(column, backend, counts.length, null)
-  backend.query.countValues(column.values, first, end - first, kept.bits, first, counts)
-  const repeats = kept.repeats
-  if (repeats === null) return
-  for (let index = firstRepeatAtOrAfter(repeats.positions, first); index < repeats.positions.length && repeats.positions[index] < end; index++) {
-    counts[repeats.ordinals[index]]--
-  }
-}
-
-/**
- * As countFirstValuesIn, of the values `selection` selects (bit i: value first + i, bits of
- * values that are not first of their term cleared here).
- */
-export function countSelectedFirstValuesIn(
-  column: Column, backend: ColumnsBackend, first: number, end: number, selection: BitsetMemory, counts: Uint32Array,
+export function countFirstValuesIn(
+  column: Column, backend: ColumnsBackend, first: number, end: number, selection: BitsetMemory | null, counts: Uint32Array,
 ): void {
-  const kept = firstValues(column, backend, counts.length, null)
-  if (kept.bits !== null) {
-    // The kept bits from value `first` on, shifted to bit 0: views made now (marking may have grown memory).
-    const words = selection.words, bits = kept.bits.words, shift = first & 31, base = first >>> 5
-    for (let word = 0; word < (end - first + 31) >>> 5; word++) {
-      const next = base + word + 1 < bits.length ? bits[base + word + 1] : 0
-      words[word] &= shift === 0 ? bits[base + word] : (bits[base + word] >>> shift) | (next << (32 - shift))
-    }
-  }
-  backend.query.countValues(column.values, first, end - first, selection, 0, counts)
-  const repeats = kept.repeats
-  if (repeats === null) return
-  const words = selection.words
-  for (let index = firstRepeatAtOrAfter(repeats.positions, first); index < repeats.positions.length && repeats.positions[index] < end; index++) {
-    const bit = repeats.positions[index] - first
-    if (((words[bit >>> 5] >>> (bit & 31)) & 1) !== 0) counts[repeats.ordinals[index]]--
-  }
-}
-
-/** The index of the first position at or after `first` (positions ascend). */
-function firstRepeatAtOrAfter(positions: Uint32Array, first: number): number {
-  let low = 0, high = positions.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if (positions[middle] < first) low = middle + 1
-    else high = middle
-  }
-  return low
+  countKept(column, backend, firstValues(column, backend, counts.length, null), first, end, selection, counts)
 }
 
 /** Documents per ordinal (keyword) or per value (bool: [false, true]); see Column.facetCounts. */
@@ -159,9 +136,7 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
       const first = firstValues(column, backend, limit, null)
       const selected = selectValues(column, backend, filter)
       try {
-        if (first.bits !== null) backend.query.combineBits(selected.selection!, first.bits, 'and')
-        backend.query.countValues(column.values, 0, column.totalValueCount, selected.selection, 0, counts)
-        takeRepeats(first, selected.selection, counts)
+        countKept(column, backend, first, 0, column.totalValueCount, selected.selection!, counts)
       } finally {
         releaseSelection(selected)
       }

@@ -16,7 +16,7 @@ import { expectType } from '../kernels/common.js'
 import { anyBitInRange, compressBits, depositBits, documentStarts } from '../kernels/layout.js'
 import { rawEdges, type NaturalValue } from '../kernels/natural-units.js'
 import { aggregateValues } from '../kernels/aggregations.js'
-import { countFirstValuesIn, countSelectedFirstValuesIn, selectsValues } from '../kernels/facets.js'
+import { countFirstValuesIn, selectsValues } from '../kernels/facets.js'
 import type { Column } from '../read/column.js'
 
 /** Documents [from, to) of a column. */
@@ -146,13 +146,13 @@ export function facetCountsInRange(column: Column, backend: ColumnsBackend, filt
     // column (a walk of every document the first time, then a count), as a reader's own facet does.
     if (filter === null) {
       const [first, end] = valueRange(column, backend, range)
-      countFirstValuesIn(column, backend, first, end, counts)
+      countFirstValuesIn(column, backend, first, end, null, counts)
     } else if (selectsValues(column, backend, selectedIn(filter, range), range.to - range.from)) {
       // Many selected: their values selected, and those first of their term counted (as a reader's own facet).
       const [first, end] = valueRange(column, backend, range)
       const selection = selectValues(column, backend, filter, range, first, end)
       try {
-        countSelectedFirstValuesIn(column, backend, first, end, selection.memory!, counts)
+        countFirstValuesIn(column, backend, first, end, selection.memory!, counts)
       } finally {
         release(selection)
       }

@@ -46,8 +46,7 @@ export function parseSequence(
   // memory took 24): in place when aligned, else from a copy. The view's aligned copy is made at
   // its first use: at open, fresh pages and a cold read cost 0.3-0.7 ms on a 256 MiB file.
   // A few unaligned records are gathered into scratch words instead, and their view copies them
-  // at first use too: a small file opens many short sequences, and a copy each was a seventh of
-  // such an open.
+  // at first use too: a small file opens many short sequences (docs/performance.md, Format 2).
   const recordsByte = bytes.byteOffset + recordsStart
   let records: Int32Array | null = null
   let words = bufferWords, firstWord = recordsByte >>> 2
@@ -100,9 +99,7 @@ const recordScratch = new Int32Array(6 * SCRATCH_BLOCKS)
 
 /** The records of `blockCount` blocks from `start` (little-endian words) in recordScratch. */
 function gatherRecords(bytes: Uint8Array, start: number, blockCount: number): Int32Array {
-  for (let word = 0, at = start; word < 6 * blockCount; word++, at += 4) {
-    recordScratch[word] = bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)
-  }
+  for (let word = 0, at = start; word < 6 * blockCount; word++, at += 4) recordScratch[word] = readInt32(bytes, at)
   return recordScratch
 }
 

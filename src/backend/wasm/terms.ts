@@ -36,7 +36,7 @@ function result(runtime: WasmRuntime, status: number, out: number, offsetsAt: nu
     for (let index = 0; index < 3; index++) detail[index] = runtime.words[runtime.scratchWord + index]
     return status
   }
-  // One buffer for both (a small dictionary's open is mostly allocations): offsets, then the bytes.
+  // One buffer for both, one allocation (small dictionaries open by the dozen): offsets, then the bytes.
   const length = runtime.words[(offsetsAt >>> 2) + count] >>> 0
   const buffer = new ArrayBuffer(4 * (count + 1) + length)
   const offsets = new Uint32Array(buffer, 0, count + 1), bytes = new Uint8Array(buffer, 4 * (count + 1), length)

@@ -3,7 +3,7 @@
  * the backend, the section's limit, and failure with the dictionary's name.
  */
 import type { ColumnsBackend, ResidentFile } from '../../backend/backend.js'
-import { CorruptIndexException } from '../../format/errors.js'
+import { failCorrupt } from '../../format/errors.js'
 
 /** One dictionary being opened. */
 export interface DictionaryContext {
@@ -20,7 +20,7 @@ export interface DictionaryContext {
 
 /** Throws CorruptIndexException naming the file, the dictionary and the rule. */
 export function failDictionary(context: DictionaryContext, detail: string): never {
-  throw new CorruptIndexException(context.fileName, `${context.label}: ${detail}`)
+  return failCorrupt(context.fileName, context.label, detail)
 }
 
 /** Fails unless `length` bytes from `at` lie inside the section. */

@@ -16,7 +16,7 @@ const scratch = [new Int32Array(256), new Int32Array(256)]
 
 /**
  * Room for `count` values: in scratch array `slot` (a dictionary's lists are used while its terms
- * decode, then not kept; a new array each was a tenth of a small file's open), or a new array.
+ * decode, then not kept: no allocation per list for a small file's many small ones), or a new array.
  */
 function listArray(count: number, slot: 0 | 1): Int32Array {
   if (count > SCRATCH_VALUES) return new Int32Array(count)
