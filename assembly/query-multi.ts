@@ -13,11 +13,12 @@
 // A DocSet is read as selection words, never expanded to values. Both
 // sequences are decoded by the existing entry points: v1 blocks (decodeRaw)
 // or v2 cascades (cascadeDecode). Mirrored by src/backend/ts/query-multi.ts.
-import { BLOCK_VALUES, OK, SCRATCH } from './common'
+import { BLOCK_VALUES, KIND_PACKED, OK, SCRATCH, recordAux, recordBase, recordDataOffset, recordKind, recordWidth } from './common'
 import { decodeRaw } from './decode'
 import { cascadeDecode } from './cascade/index'
 import { orBits, valueRangeError } from './query-common'
 import { offsetsStep, stepFirst } from './query-offsets'
+import { NONE, firstValueError, foldNear, nearChunk, repeatCount, shortDocuments, stampWindow, startChunk, startRepeats } from './query-first-values'
 
 const CHUNK: u32 = 1024
 const CAP: u32 = 8192
@@ -61,11 +62,6 @@ function decodeAny(records: usize, data: usize, first: u32, n: u32, out: usize):
 let windowStart: u32 = 0, windowEnd: u32 = 0
 /** Where valuesAt placed the value asked for. */
 let windowAt: usize = 0
-
-// Mode 3's repeats (values not first of their ordinal in their document): how many, and the
-// first repeatRoom of them listed as (value index, ordinal) u32 pairs at repeatList.
-let repeats: u32 = 0, repeatRoom: u32 = 0
-let repeatList: usize = 0
 
 /**
  * Values [at, at + m) (m ≤ CAP, at never below an earlier call's) decoded: read them from
@@ -127,9 +123,7 @@ export function queryMulti(
   if (mode == 4) return markStarts(offRecords, offData, from, to, out, <usize>load<u32>(SCRATCH), offsets, total)
   memory.fill(table, 0, <usize>n << 3)
   windowStart = windowEnd = 0
-  repeats = 0
-  repeatRoom = mode == 3 ? load<u32>(SCRATCH) : 0
-  repeatList = stamps + (<usize>n << 2)
+  if (mode == 3) startRepeats(load<u32>(SCRATCH), stamps + (<usize>n << 2))
   for (let start = from; start < to; start += CHUNK) {
     const count = min(CHUNK, to - start)
     const words = (count + 31) >>> 5
@@ -166,8 +160,17 @@ export function queryMulti(
       // the window, and `d` (the document of the value at hand) carries from window to window.
       const end = <u32>load<i64>(offsets + (<usize>count << 3))
       let marked: u32 = 0, d: u32 = 0
-      markedStart = <u32>load<i64>(offsets)
-      for (let at = <u32>load<i64>(offsets); at < end; at += CAP) {
+      const chunkFirst = <u32>load<i64>(offsets)
+      if (mode == 3) {
+        // Documents of at most 4 values: each value compared with the 3 before it (query-first-values.ts).
+        if (n <= 65536 && shortDocuments(offsets, count)) {
+          status = nearValues(offsets, count, valRecords, valData, total, values, table, n, out)
+          if (status != OK) return status
+          continue
+        }
+        startChunk(chunkFirst)
+      }
+      for (let at = chunkFirst; at < end; at += CAP) {
         const m = min(CAP, end - at)
         status = valuesAt(valRecords, valData, at, m, total, values)
         if (status != OK) return status + FROM_VALUES
@@ -175,8 +178,8 @@ export function queryMulti(
         if (mode == 3) {
           // Mode 3 needs only where documents start (a byte flag), not how many end there.
           marked = markEnds(offsets, marked, count, at, m, marks, true)
-          const bad = markWindow(window, marks, m, at, markedStart, stamps, table, n, out)
-          if (bad != NONE) return valueRangeError(bad, load<i64>(window + (<usize>(bad - at) << 3)))
+          const bad = stampWindow(window, marks, m, at, stamps, table, n, out)
+          if (bad != NONE) return firstValueError(bad, window, at)
           continue
         }
         marked = markEnds(offsets, marked, count, at, m, marks, false)
@@ -195,7 +198,10 @@ export function queryMulti(
       }
     }
   }
-  if (mode == 3) store<u32>(SCRATCH, repeats)
+  if (mode == 3) {
+    foldNear(table, n)
+    store<u32>(SCRATCH, repeatCount())
+  }
   return OK
 }
 
@@ -220,47 +226,35 @@ export function queryMulti(
   return marked
 }
 
-const NONE: u32 = 0xFFFF_FFFF
-/** The first value of the document markWindow's walk reached. */
-let markedStart: u32 = 0
-
 /**
- * Mode 3 over a window of m values from `at`: starts[i] is 1 where a document starts at value
- * at + i, s the first value of the document at hand. A value is first of its ordinal in its
- * document when the ordinal's stamp (its last value + 1, 0 for none yet) is at most s: counted
- * as mode 0 counts, its bit set in out (32 at a time); the others are listed (repeats). Every
- * document is selected, so no selection is read. Returns the index of the first value outside
- * [0, n), else NONE.
+ * Mode 3 over a chunk of short documents (nearChunk): its values read where they lie when every
+ * block holding them keeps each as a byte (packed, width 8, base 0, divisor 1: a decoded view of
+ * a dictionary's codes, often a v1 keyword's ordinals), else decoded into the window.
  */
-function markWindow(window: usize, starts: usize, m: u32, at: u32, s: u32, stamps: usize, table: usize, n: u32, out: usize): u32 {
-  // Word by word of out: the values of [at, at + m) in word w, their bits or-ed in at once.
-  for (let v = at, stop = at + m; v < stop;) {
-    const wordEnd = min((v | 31) + 1, stop)
-    let acc: u32 = 0
-    for (; v < wordEnd; v++) {
-      const i = v - at
-      s = select(v, s, load<u8>(starts + i) != 0)
-      const x = load<i64>(window + (<usize>i << 3))
-      if (<u64>x >= <u64>n) return v
-      const stamp = stamps + (<usize>x << 2)
-      const first = <u32>(load<u32>(stamp) <= s)
-      store<u32>(stamp, v + 1)
-      count1(table, x, first)
-      acc |= first << (v & 31)
-      if (first == 0) {
-        // A repeat (rare in tags): listed while the list has room.
-        if (repeats < repeatRoom) {
-          store<u32>(repeatList + (<usize>repeats << 3), v)
-          store<u32>(repeatList + (<usize>repeats << 3), <u32>x, 4)
-        }
-        repeats++
-      }
-    }
-    const o = out + (<usize>((v - 1) >>> 5) << 2)
-    store<u32>(o, load<u32>(o) | acc)
+function nearValues(offsets: usize, count: u32, valRecords: usize, valData: usize, total: u32, values: usize, table: usize, n: u32, out: usize): i32 {
+  const first = <u32>load<i64>(offsets), m = <u32>load<i64>(offsets + (<usize>count << 3)) - first
+  let bytes: usize = 0, window: usize = 0
+  if (n <= 256 && valRecords != 0 && m != 0) bytes = byteValues(valRecords, valData, first, m)
+  if (bytes == 0) {
+    const status = valuesAt(valRecords, valData, first, m, total, values)
+    if (status != OK) return status + FROM_VALUES
+    window = windowAt
   }
-  markedStart = s
-  return NONE
+  const bad = nearChunk(offsets, count, bytes, window, table, n, out)
+  if (bad == NONE) return OK
+  return bytes != 0 ? valueRangeError(bad, <i64>load<u8>(bytes + (bad - first))) : firstValueError(bad, window, first)
+}
+
+/** Where values [first, first + m) lie as bytes, each its value, in one run of the data; else 0. */
+function byteValues(records: usize, data: usize, first: u32, m: u32): usize {
+  const b0 = first >>> 10, b1 = (first + m - 1) >>> 10
+  const start = recordDataOffset(records + <usize>b0 * 24)
+  for (let b = b0; b <= b1; b++) {
+    const record = records + <usize>b * 24
+    if (recordKind(record) != KIND_PACKED || recordWidth(record) != 8 || recordBase(record) != 0 || recordAux(record) != 1) return 0
+    if (recordDataOffset(record) != start + (<usize>(b - b0) << 10)) return 0
+  }
+  return data + start + (first & 1023)
 }
 
 /** Whether document j of the chunk holds value off[0] + j alone, for every j: its offsets step by 1. */

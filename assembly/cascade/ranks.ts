@@ -7,6 +7,7 @@
 import { BLOCK_VALUES, OK } from '../common'
 import { U_BUFFER } from '../query-common'
 import { wholePatched } from './blocks/patched-units'
+import { patchedBytes, prepareRankBytes, storeRankBytes } from './blocks/patched-bytes'
 import { FORM_BLOCKS } from './common'
 import { blocksDecode } from './sequences/blocks'
 
@@ -71,10 +72,15 @@ const EXTREMES: usize = memory.data(32, 16)
  */
 export function decodeRanks(node: usize, from: u32, count: u32, k: u32, ranks: usize, out: usize, width: u32, extremes: usize): i32 {
   if (load<u8>(node) != FORM_BLOCKS) return -2
+  // Byte codes and byte ranks: whole patched blocks of narrow codes go 16 at a time (patched-bytes.ts).
+  const bytes = width == 8 && k <= 256
+  if (bytes) prepareRankBytes(ranks, k)
   for (let at: u32 = from; at < count; at += BLOCK_VALUES) {
     const n = min(BLOCK_VALUES, count - at)
     const o = out + (<usize>at << (width == 8 ? 0 : 1))
-    if (wholePatched(node, at, k)) {
+    if (bytes && patchedBytes(node, at, k)) {
+      storeRankBytes(n, k, o)
+    } else if (wholePatched(node, at, k)) {
       storeRanks(U_BUFFER, 4, n, ranks, o, width)
     } else {
       const status = blocksDecode(node, at, n, CODES_BLOCK)

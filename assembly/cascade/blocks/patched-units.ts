@@ -17,6 +17,12 @@ import { positionsBytes } from './positions'
 const EXPAND: usize = memory.data(8 * 256, 16)
 let expandReady = false
 
+/** The EXPAND table (8 swizzle indexes per bitmap byte), filled on first use. */
+export function expandTable(): usize {
+  if (!expandReady) prepareExpand()
+  return EXPAND
+}
+
 function prepareExpand(): void {
   for (let b: u32 = 0; b < 256; b++) {
     for (let i: u32 = 0; i < 8; i++) {
@@ -27,7 +33,7 @@ function prepareExpand(): void {
 }
 
 /** Fields [0, e) of hw ≤ 8 bits at highs to bytes in BLOCK_ENTRIES (through U_BUFFER), then 32 zero bytes. */
-function stageHighs(highs: usize, e: u32, hw: u32): void {
+export function stageHighs(highs: usize, e: u32, hw: u32): void {
   unpackU32(highs, 0, e, hw)
   for (let r: u32 = 0; r < e; r += 16) {
     const o = U_BUFFER + (<usize>r << 2)

@@ -1,0 +1,91 @@
+// A whole patched block of codes as bytes, for decodeRanks (ranks.ts): a keyword's
+// codes numbered by frequency mostly come as patched blocks whose low fields and
+// high parts together take at most 8 bits, positions as a bitmap. Bytes take a
+// quarter of the vector operations u32 values do (patched-units.ts), and
+// their ranks are then looked up 16 at a time by swizzles rather than one by one.
+import { U_BUFFER, fields8, loadLimit, prepareUnpack16, unpack16Mask, unpack16Multiplier, unpackU32 } from '../../query-common'
+import { bitsOf, recordAux, recordBase, recordWidth } from '../../common'
+import { BLOCK_ENTRIES, COUNT_MASK, FORM_BLOCKS, KIND_PATCHED, LIST_FLAG, blocksData, blocksRecords, bytesOf, nodeCount, recordParam } from '../common'
+import { positionsBytes } from './positions'
+import { bitmapCount, expandTable, stageHighs } from './patched-units'
+
+/** The block's 1,024 codes, a byte each (and 16 bytes of slack). */
+export const CODE_BYTES: usize = memory.data(1024 + 16, 16)
+
+/**
+ * Whether block index / 1,024 of the node is a whole patched block (bitmap positions, base 0,
+ * g 1, low and high widths at most 8 bits together) whose codes all lie below k: then
+ * CODE_BYTES holds them. Any other block answers false and is decoded the general way.
+ */
+export function patchedBytes(node: usize, index: u32, k: u32): bool {
+  if (<u32>load<u8>(node) != FORM_BLOCKS || nodeCount(node) - index < 1024) return false
+  const record = blocksRecords(node) + <usize>(index >>> 10) * 24
+  if (<u32>load<u8>(record) != KIND_PATCHED) return false
+  const param = recordParam(record), e = param & COUNT_MASK
+  const p = blocksData(node) + <usize>load<u32>(record, 4)
+  const lw = recordWidth(record), hw: u32 = load<u8>(p)
+  if ((param & LIST_FLAG) != 0 || lw + hw > 8 || recordBase(record) != 0 || recordAux(record) != 1) return false
+  const lows = p + 1, positions = lows + bytesOf(1024, lw)
+  if (bitmapCount(positions, 1024) != e) return false
+  stageHighs(positions + positionsBytes(false, e, 1024, bitsOf(1023)), e, hw)
+  lowBytes(lows, lw)
+  // Each bitmap byte's next high parts spread to its set positions, shifted above the low fields.
+  const expand = expandTable()
+  let rank: u32 = 0, most = i8x16.splat(0)
+  for (let at: u32 = 0; at < 1024; at += 16) {
+    const b0 = <u32>load<u8>(positions + (<usize>at >>> 3)), b1 = <u32>load<u8>(positions + (<usize>at >>> 3) + 1)
+    const spread0 = i8x16.swizzle(v128.load64_zero(BLOCK_ENTRIES + rank), v128.load64_zero(expand + (<usize>b0 << 3)))
+    rank += popcnt(b0)
+    const spread1 = i8x16.swizzle(v128.load64_zero(BLOCK_ENTRIES + rank), v128.load64_zero(expand + (<usize>b1 << 3)))
+    rank += popcnt(b1)
+    const spread = v128.shuffle<u8>(spread0, spread1, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23)
+    const codes = i8x16.add(v128.load(CODE_BYTES + at), i8x16.shl(spread, lw))
+    v128.store(CODE_BYTES + at, codes)
+    most = i8x16.max_u(most, codes)
+  }
+  most = i8x16.max_u(most, v128.shuffle<u8>(most, most, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7))
+  most = i8x16.max_u(most, v128.shuffle<u8>(most, most, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3))
+  most = i8x16.max_u(most, v128.shuffle<u8>(most, most, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1))
+  most = i8x16.max_u(most, v128.shuffle<u8>(most, most, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0))
+  return <u32>i8x16.extract_lane_u(most, 0) < k
+}
+
+/** The 1,024 low fields of width w ≤ 8 at `lows` to CODE_BYTES: 16 a step from u16 lanes (fields8), the last ones through U_BUFFER. */
+function lowBytes(lows: usize, w: u32): void {
+  let i: u32 = 0
+  if (w != 0) {
+    prepareUnpack16(w)
+    const mask = unpack16Mask(), multiplier = unpack16Multiplier(), shift = 16 - <i32>w
+    // A group's 16-byte load stays within the fields and the 8 bytes after them.
+    const limit = loadLimit(lows, 1024, w)
+    for (let q = lows; i < 1024 && q + <usize>w + 16 <= limit; i += 16, q += <usize>(2 * w)) {
+      v128.store(CODE_BYTES + i, i8x16.narrow_i16x8_u(fields8(q, mask, multiplier, shift), fields8(q + w, mask, multiplier, shift)))
+    }
+  }
+  if (i < 1024) {
+    unpackU32(lows, i, 1024, w)
+    for (; i < 1024; i++) store<u8>(CODE_BYTES + i, <u8>load<u32>(U_BUFFER + (<usize>i << 2)))
+  }
+}
+
+/** Byte ranks of codes below 256: 16 tables of 16 (RANK_TABLES[c] = rank of code c, 0 past k). */
+const RANK_TABLES: usize = memory.data(256, 16)
+
+/** Fills RANK_TABLES from the u16 ranks of k ≤ 256 codes (each rank below 256). */
+export function prepareRankBytes(ranks: usize, k: u32): void {
+  for (let c: u32 = 0; c < 256; c++) store<u8>(RANK_TABLES + c, c < k ? <u8>load<u16>(ranks + (<usize>c << 1)) : 0)
+}
+
+/** CODE_BYTES' n codes (each below k ≤ 256) to their byte ranks at out: a swizzle per 16 codes and table. */
+export function storeRankBytes(n: u32, k: u32, out: usize): void {
+  const tables = (k + 15) >>> 4
+  for (let i: u32 = 0; i < n; i += 16) {
+    const codes = v128.load(CODE_BYTES + i)
+    // Lanes whose code lies outside table t take 0 from it (swizzle indexes of 16 and more).
+    let ranks = i8x16.swizzle(v128.load(RANK_TABLES), codes)
+    for (let t: u32 = 1; t < tables; t++) {
+      ranks = v128.or(ranks, i8x16.swizzle(v128.load(RANK_TABLES + (<usize>t << 4)), i8x16.sub(codes, i8x16.splat(<i8>(t << 4)))))
+    }
+    v128.store(out + i, ranks)
+  }
+}
