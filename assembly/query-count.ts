@@ -214,6 +214,28 @@ function largestByte(p: usize): u32 {
   return i8x16.extract_lane_u(most, 0)
 }
 
+/** The largest of fields [from, from + take) of width 8 or 16 at p, read in place (16 bytes a step). */
+function largestField(p: usize, from: u32, take: u32, W: u32): u32 {
+  const size: u32 = W >>> 3, at = p + <usize>(from * size), bytes = take * size
+  let most = i8x16.splat(0), j: u32 = 0
+  for (; j + 16 <= bytes; j += 16) most = W == 8 ? i8x16.max_u(most, v128.load(at + j)) : i16x8.max_u(most, v128.load(at + j))
+  if (W == 8) {
+    most = i8x16.max_u(most, i8x16.shuffle(most, most, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7))
+    most = i8x16.max_u(most, i8x16.shuffle(most, most, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3))
+    most = i8x16.max_u(most, i8x16.shuffle(most, most, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1))
+    most = i8x16.max_u(most, i8x16.shuffle(most, most, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0))
+    let largest = <u32>i8x16.extract_lane_u(most, 0)
+    for (; j < bytes; j++) largest = max(largest, <u32>load<u8>(at + j))
+    return largest
+  }
+  most = i16x8.max_u(most, i8x16.shuffle(most, most, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7))
+  most = i16x8.max_u(most, i8x16.shuffle(most, most, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3))
+  most = i16x8.max_u(most, i8x16.shuffle(most, most, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1))
+  let largest = <u32>i16x8.extract_lane_u(most, 0)
+  for (; j < bytes; j += 2) largest = max(largest, <u32>load<u16>(at + j))
+  return largest
+}
+
 /**
  * A whole block of bytes (W = 8, g = 1) whose values base + u are all below
  * n ≤ 256, counted two at a time: the u16 of two adjacent bytes plus
@@ -299,14 +321,20 @@ export function queryCountValues(
       countPairs(p, <u32>base * 257, pairs)
       continue
     }
-    if (W <= 32 && base >= 0 && packedFits(base, g, W) && packedBound(base, g, W) < <i64>stride) {
+    let bound: i64 = -1
+    if (W <= 32 && base >= 0 && packedFits(base, g, W)) {
+      bound = packedBound(base, g, W)
+      // A decoded view keeps each field at 8 or 16 bits whatever the values span (src/cascade/decoded-codes.ts):
+      // there the block's largest field bounds it, not its width.
+      if (bound >= <i64>stride && (W == 8 || W == 16)) bound = base + <i64>g * <i64>largestField(p, from, take, W)
+    }
+    if (bound >= 0 && bound < <i64>stride) {
       countPacked(p, from, take, W, area, stride, lanes, <u32>base, <u32>g)
-      const bound = <u32>packedBound(base, g, W)
-      if (bound >= n) {
+      if (<u32>bound >= n) {
         let stray: u32 = 0
         for (let lane: u32 = 0; lane < lanes; lane++) {
           const row = area + (<usize>(lane * stride) << 2)
-          for (let v = n; v <= bound; v++) stray |= load<u32>(row + (<usize>v << 2))
+          for (let v = n; v <= <u32>bound; v++) stray |= load<u32>(row + (<usize>v << 2))
         }
         if (stray != 0) {
           decodeBlock(record, data, block, from, from + take, BLOCK_BUFFER)

@@ -50,10 +50,12 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * where those show empty stretches or lines of k values each (query-offsets.ts, docs/query.md);
  * then by 0.5 KB (reader, reader without WebAssembly) for facets that pack a partly selected
  * word's fields with a swizzle before counting them (assembly/query-count.ts, docs/query.md);
- * then by 2 KB (reader, reader without WebAssembly; 1.6 KB used) for the first multi facet's
+ * then by 2 KB (reader, reader without WebAssembly; 1.75 KB used) for the first multi facet's
  * marks compared with the 3 values before (assembly/query-first-values.ts) and a dictionary's
  * narrow patched codes decoded as bytes (assembly/cascade/blocks/patched-bytes.ts), which brought
- * the first multi facet over 3M documents within a frame (bench/results/multi-valued.md).
+ * the first multi facet over 3M documents within a frame (bench/results/multi-valued.md), and
+ * counts over decoded views bounded by each block's largest field (the demo's delay histogram
+ * under a filter: docs/browser.md).
  */
 const TARGET_BYTES = 30 * 1024
 const BUDGET_BYTES = 58 * 1024

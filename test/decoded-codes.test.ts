@@ -16,7 +16,7 @@ import { CorruptIndexException } from '../src/format/errors.js'
 import { DocSet } from '../src/kernels/doc-set.js'
 import { openColumns } from '../src/read/open.js'
 import { flushColumns } from '../src/write/columns-writer.js'
-import { fixChecksum } from './helpers/file-surgery.js'
+import { buildFile, fixChecksum, packedBlock, parseFile } from './helpers/file-surgery.js'
 import { seededRandom } from './helpers/random.js'
 
 const BACKENDS = ['ts', 'wasm'] as const
@@ -317,4 +317,34 @@ describe('decoded codes views', () => {
     expect([...column.facetCounts(before)]).toEqual(expected)
     reader.close()
   })
+})
+
+describe('counting blocks of 8- or 16-bit fields bounded by their largest field (as decoded views are)', () => {
+  // A format 1 keyword column of 50 terms whose block 1 is packed at width 16 (base 0): its width
+  // bounds it at 65,535, past the counts' 100 slots; its largest field decides. Value 1,500 set
+  // to `stray`: 70 lies within the slots (counted, then refused), 40,000 past them (refused one by one).
+  const terms = Array.from({ length: 50 }, (_, t) => `k${String(t).padStart(2, '0')}`)
+  const file = (stray: bigint | null) => {
+    const model = parseFile(flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, Array.from({ length: 3000 }, (_, d) => ({ k: terms[d % 50] })))!)
+    const values = Array.from({ length: 1024 }, (_, i) => BigInt((1024 + i) % 50))
+    if (stray !== null) values[1500 - 1024] = stray
+    model.columns[0].section.values.blocks[1] = packedBlock(values, 0n, 1n, 16)
+    return buildFile(model)
+  }
+  for (const backend of BACKENDS) {
+    it(`${backend}: counts as the documents say, and names a stray value in either range`, () => {
+      const reader = openColumns(file(null), { backend, fileName: 'wide.oixk' })
+      const some = DocSet.fromDocuments(reader, Array.from({ length: 3000 }, (_, d) => d).filter((d) => d % 7 === 0))
+      const expected = new Array(50).fill(0)
+      for (let d = 0; d < 3000; d += 7) expected[d % 50]++
+      expect(Array.from(reader.getColumn('k')!.facetCounts(some))).toEqual(expected)
+      reader.close()
+      for (const stray of [70n, 40_000n]) {
+        const bad = openColumns(file(stray), { backend, fileName: 'wide.oixk' })
+        expect(() => bad.getColumn('k')!.facetCounts(DocSet.fromDocuments(bad, [1499, 1500, 1501])))
+          .toThrow(`wide.oixk: values of field "k": value 1500 is ${stray}, not in [0, 50)`)
+        bad.close()
+      }
+    })
+  }
 })
