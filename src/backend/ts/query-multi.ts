@@ -5,6 +5,9 @@
  * ending at each value, summed as the loop goes): no branch on run lengths, which mispredicts
  * about once a document. DocSets are read as selection words, never expanded to values. Same
  * order of checks as WebAssembly, so the same first error. (matchAny: query-starts.ts.)
+ * markFirstValues keeps a stamp per term here; WebAssembly compares each value of a chunk of
+ * short documents with the 3 before it instead (assembly/query-first-values.ts): the same bits,
+ * counts and repeats (test/query-first-values.test.ts).
  */
 import type { SequenceView } from '../backend.js'
 import type { BitsetMemory } from '../query-kernels.js'
