@@ -7,7 +7,7 @@ import { U_BUFFER, fields8, loadLimit, prepareUnpack16, unpack16Mask, unpack16Mu
 import { bitsOf, recordAux, recordBase, recordWidth } from '../../common'
 import { BLOCK_ENTRIES, COUNT_MASK, FORM_BLOCKS, KIND_PATCHED, LIST_FLAG, blocksData, blocksRecords, bytesOf, nodeCount, recordParam } from '../common'
 import { positionsBytes } from './positions'
-import { bitmapCount, expandTable, stageHighs } from './patched-units'
+import { bitmapCount, expandTable } from './patched-units'
 
 /** The block's 1,024 codes, a byte each (and 16 bytes of slack). */
 export const CODE_BYTES: usize = memory.data(1024 + 16, 16)
@@ -27,8 +27,11 @@ export function patchedBytes(node: usize, index: u32, k: u32): bool {
   if ((param & LIST_FLAG) != 0 || lw + hw > 8 || recordBase(record) != 0 || recordAux(record) != 1) return false
   const lows = p + 1, positions = lows + bytesOf(1024, lw)
   if (bitmapCount(positions, 1024) != e) return false
-  stageHighs(positions + positionsBytes(false, e, 1024, bitsOf(1023)), e, hw)
-  lowBytes(lows, lw)
+  // The high parts as bytes, then 32 zero bytes (a swizzle near the last rank loads 8 from it).
+  fieldBytes(positions + positionsBytes(false, e, 1024, bitsOf(1023)), e, hw, BLOCK_ENTRIES)
+  v128.store(BLOCK_ENTRIES + e, i8x16.splat(0))
+  v128.store(BLOCK_ENTRIES + e, i8x16.splat(0), 16)
+  fieldBytes(lows, 1024, lw, CODE_BYTES)
   // Each bitmap byte's next high parts spread to its set positions, shifted above the low fields.
   const expand = expandTable()
   let rank: u32 = 0, most = i8x16.splat(0)
@@ -50,21 +53,21 @@ export function patchedBytes(node: usize, index: u32, k: u32): bool {
   return <u32>i8x16.extract_lane_u(most, 0) < k
 }
 
-/** The 1,024 low fields of width w ≤ 8 at `lows` to CODE_BYTES: 16 a step from u16 lanes (fields8), the last ones through U_BUFFER. */
-function lowBytes(lows: usize, w: u32): void {
+/** Fields [0, count) of width w ≤ 8 at p to bytes at out: 16 a step from u16 lanes (fields8), the last ones through U_BUFFER. */
+function fieldBytes(p: usize, count: u32, w: u32, out: usize): void {
   let i: u32 = 0
   if (w != 0) {
     prepareUnpack16(w)
     const mask = unpack16Mask(), multiplier = unpack16Multiplier(), shift = 16 - <i32>w
     // A group's 16-byte load stays within the fields and the 8 bytes after them.
-    const limit = loadLimit(lows, 1024, w)
-    for (let q = lows; i < 1024 && q + <usize>w + 16 <= limit; i += 16, q += <usize>(2 * w)) {
-      v128.store(CODE_BYTES + i, i8x16.narrow_i16x8_u(fields8(q, mask, multiplier, shift), fields8(q + w, mask, multiplier, shift)))
+    const limit = loadLimit(p, count, w)
+    for (let q = p; i + 16 <= count && q + <usize>w + 16 <= limit; i += 16, q += <usize>(2 * w)) {
+      v128.store(out + i, i8x16.narrow_i16x8_u(fields8(q, mask, multiplier, shift), fields8(q + w, mask, multiplier, shift)))
     }
   }
-  if (i < 1024) {
-    unpackU32(lows, i, 1024, w)
-    for (; i < 1024; i++) store<u8>(CODE_BYTES + i, <u8>load<u32>(U_BUFFER + (<usize>i << 2)))
+  if (i < count) {
+    unpackU32(p, i, count, w)
+    for (; i < count; i++) store<u8>(out + i, <u8>load<u32>(U_BUFFER + (<usize>i << 2)))
   }
 }
 

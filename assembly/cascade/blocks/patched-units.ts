@@ -33,7 +33,7 @@ function prepareExpand(): void {
 }
 
 /** Fields [0, e) of hw ≤ 8 bits at highs to bytes in BLOCK_ENTRIES (through U_BUFFER), then 32 zero bytes. */
-export function stageHighs(highs: usize, e: u32, hw: u32): void {
+function stageHighs(highs: usize, e: u32, hw: u32): void {
   unpackU32(highs, 0, e, hw)
   for (let r: u32 = 0; r < e; r += 16) {
     const o = U_BUFFER + (<usize>r << 2)
