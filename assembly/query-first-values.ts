@@ -152,17 +152,12 @@ function stageNear<T>(bytes: usize, window: usize, m: u32, n: u32): u32 {
   let fits: bool
   if (size == 1 && bytes != 0) {
     memory.copy(NEAR_VALUES, bytes, m)
+    // Whole vectors at once, the last few bytes one by one (the bytes after them are not the chunk's).
+    const whole = m & ~15
     let most = i8x16.splat(0)
-    for (let i: u32 = 0; i < m; i += 16) most = i8x16.max_u(most, v128.load(NEAR_VALUES + i))
-    // Lanes past m are not the chunk's: checked one by one in the last vector.
-    let i = m & ~15
-    if (i == m) fits = largestByte(most) < n
-    else {
-      most = i8x16.splat(0)
-      for (let j: u32 = 0; j < i; j += 16) most = i8x16.max_u(most, v128.load(NEAR_VALUES + j))
-      fits = largestByte(most) < n
-      for (; i < m; i++) fits &= <u32>load<u8>(NEAR_VALUES + i) < n
-    }
+    for (let i: u32 = 0; i < whole; i += 16) most = i8x16.max_u(most, v128.load(NEAR_VALUES + i))
+    fits = largestByte(most) < n
+    for (let i = whole; i < m; i++) fits &= <u32>load<u8>(NEAR_VALUES + i) < n
     if (!fits) {
       for (let i: u32 = 0; i < m; i++) if (<u32>load<u8>(NEAR_VALUES + i) >= n) return i
     }

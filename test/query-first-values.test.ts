@@ -112,19 +112,24 @@ describe('markFirstValues on every walk: bits, repeats and counts equal the mode
 })
 
 describe('markFirstValues: a corrupt ordinal in a block read where it lies', () => {
-  it('names the value on both backends', () => {
-    // 200 terms, 3 values a document: value 1,500 (block 1, packed at width 8, base 0) set to 230.
-    const documents = documentsOf({ label: '', terms: 200, documents: 3000, longIn: [] }).map((_, d) => [0, 1, 2].map((i) => termsOf(200)[(d * 3 + i) % 200]))
-    const model = parseFile(flushColumns(SCHEMA, documents.map((t) => ({ t })))!)
-    const values = Array.from({ length: 1024 }, (_, i) => BigInt((1024 + i) % 200))
-    values[1500 - 1024] = 230n
-    model.columns[0].section.values.blocks[1] = packedBlock(values, 0n, 1n, 8)
-    const bytes = buildFile(model)
-    for (const backend of BACKENDS) {
-      const reader = openColumns(bytes, { backend, fileName: 'bad.oixk' })
-      expect(() => reader.getColumn('t')!.facetCounts(), backend)
-        .toThrow('bad.oixk: values of field "t": value 1500 is 230, not in [0, 200)')
-      reader.close()
-    }
-  })
+  // 200 terms, 3 values a document (9,000 values): value 1,500 (block 1, in a chunk of 3,072 values)
+  // or 8,995 (the last block, in the last few values of the last chunk's 2,856) set to 230.
+  for (const at of [1500, 8995]) {
+    it(`names value ${at} on both backends`, () => {
+      const terms = termsOf(200)
+      const documents = Array.from({ length: 3000 }, (_, d) => [0, 1, 2].map((i) => terms[(d * 3 + i) % 200]))
+      const model = parseFile(flushColumns(SCHEMA, documents.map((t) => ({ t })))!)
+      const block = at >>> 10, size = Math.min(1024, 9000 - block * 1024)
+      const values = Array.from({ length: size }, (_, i) => BigInt((block * 1024 + i) % 200))
+      values[at - block * 1024] = 230n
+      model.columns[0].section.values.blocks[block] = packedBlock(values, 0n, 1n, 8)
+      const bytes = buildFile(model)
+      for (const backend of BACKENDS) {
+        const reader = openColumns(bytes, { backend, fileName: 'bad.oixk' })
+        expect(() => reader.getColumn('t')!.facetCounts(), backend)
+          .toThrow(`bad.oixk: values of field "t": value ${at} is 230, not in [0, 200)`)
+        reader.close()
+      }
+    })
+  }
 })
