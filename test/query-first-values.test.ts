@@ -7,7 +7,7 @@
  * as bytes or as u16 decoded first (more than 256 terms), and chunks holding a longer
  * document walked with stamps, mixed in one column. Repeats sit 1, 2 and 3 values after
  * the value they repeat, also across the start of a document (not repeats there). Plus a
- * corrupt ordinal in a block read in place.
+ * corrupt ordinal in a block read in place and in one decoded, inside a chunk and in its tail.
  */
 import { describe, expect, it } from 'vitest'
 import type { ColumnsBackend } from '../src/backend/backend.js'
@@ -111,25 +111,29 @@ describe('markFirstValues on every walk: bits, repeats and counts equal the mode
   }
 })
 
-describe('markFirstValues: a corrupt ordinal in a block read where it lies', () => {
-  // 200 terms, 3 values a document (9,000 values): value 1,500 (block 1, in a chunk of 3,072 values)
-  // or 8,995 (the last block, in the last few values of the last chunk's 2,856) set to 230.
-  for (const at of [1500, 8995]) {
-    it(`names value ${at} on both backends`, () => {
-      const terms = termsOf(200)
-      const documents = Array.from({ length: 3000 }, (_, d) => [0, 1, 2].map((i) => terms[(d * 3 + i) % 200]))
-      const model = parseFile(flushColumns(SCHEMA, documents.map((t) => ({ t })))!)
-      const block = at >>> 10, size = Math.min(1024, 9000 - block * 1024)
-      const values = Array.from({ length: size }, (_, i) => BigInt((block * 1024 + i) % 200))
-      values[at - block * 1024] = 230n
-      model.columns[0].section.values.blocks[block] = packedBlock(values, 0n, 1n, 8)
-      const bytes = buildFile(model)
-      for (const backend of BACKENDS) {
-        const reader = openColumns(bytes, { backend, fileName: 'bad.oixk' })
-        expect(() => reader.getColumn('t')!.facetCounts(), backend)
-          .toThrow(`bad.oixk: values of field "t": value ${at} is 230, not in [0, 200)`)
-        reader.close()
-      }
-    })
+describe('markFirstValues: a corrupt ordinal, in place or decoded', () => {
+  // 3 values a document (3,001 documents, 9,003 values): value 1,500 (block 1, in a chunk of 3,072
+  // values) or 9,001 (the last block, among the last 3 values of the last chunk's 2,859: past its
+  // whole vectors and its groups of 4) set to a value past the terms. 200 terms: bytes read where
+  // they lie (width 8); 40 terms: decoded first (width 6).
+  for (const [termCount, width, bad] of [[200, 8, 230], [40, 6, 50]] as const) {
+    for (const at of [1500, 9001]) {
+      it(`${termCount} terms: names value ${at} on both backends`, () => {
+        const terms = termsOf(termCount)
+        const documents = Array.from({ length: 3001 }, (_, d) => [0, 1, 2].map((i) => terms[(d * 3 + i) % termCount]))
+        const model = parseFile(flushColumns(SCHEMA, documents.map((t) => ({ t })))!)
+        const block = at >>> 10, size = Math.min(1024, 9003 - block * 1024)
+        const values = Array.from({ length: size }, (_, i) => BigInt((block * 1024 + i) % termCount))
+        values[at - block * 1024] = BigInt(bad)
+        model.columns[0].section.values.blocks[block] = packedBlock(values, 0n, 1n, width)
+        const bytes = buildFile(model)
+        for (const backend of BACKENDS) {
+          const reader = openColumns(bytes, { backend, fileName: 'bad.oixk' })
+          expect(() => reader.getColumn('t')!.facetCounts(), backend)
+            .toThrow(`bad.oixk: values of field "t": value ${at} is ${bad}, not in [0, ${termCount})`)
+          reader.close()
+        }
+      })
+    }
   }
 })
