@@ -97,6 +97,23 @@ export function loadSelection(sel: usize, bit: u32, take: u32): u32 {
   return records + <usize>block * RECORD_BYTES
 }
 
+/** The largest of a vector's 16 u8 lanes: halves against halves, four times. */
+export function largestU8(most: v128): u32 {
+  most = i8x16.max_u(most, i8x16.shuffle(most, most, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7))
+  most = i8x16.max_u(most, i8x16.shuffle(most, most, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3))
+  most = i8x16.max_u(most, i8x16.shuffle(most, most, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1))
+  most = i8x16.max_u(most, i8x16.shuffle(most, most, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0))
+  return <u32>i8x16.extract_lane_u(most, 0)
+}
+
+/** The largest of a vector's 8 u16 lanes. */
+export function largestU16(most: v128): u32 {
+  most = i16x8.max_u(most, i8x16.shuffle(most, most, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7))
+  most = i16x8.max_u(most, i8x16.shuffle(most, most, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3))
+  most = i16x8.max_u(most, i8x16.shuffle(most, most, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1))
+  return <u32>i16x8.extract_lane_u(most, 0)
+}
+
 /** Adds k to the u32 counter at slot. */
 // @ts-ignore: decorator
 @inline export function bump(slot: usize, k: u32): void {

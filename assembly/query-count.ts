@@ -14,7 +14,8 @@ import {
 import { decodeBlock } from './decode'
 import {
   SEL_WORDS, TABLE_COUNTS, U_BUFFER, blockRecord, blockTake, bump, countTableBlock, firstSelected, loadSelection,
-  blockValues, mergeLanes, packedBound, packedFits, selectedCount, selectionAll, unpackU32, valueRangeError, valuesStatus,
+  blockValues, largestU16, largestU8, mergeLanes, packedBound, packedFits, selectedCount, selectionAll, unpackU32, valueRangeError,
+  valuesStatus,
 } from './query-common'
 
 /** First selected position j of the block whose raw value is outside [0, n), from the raw values in BLOCK_BUFFER. */
@@ -207,11 +208,7 @@ function largestByte(p: usize): u32 {
     most = i8x16.max_u(most, i8x16.max_u(v128.load(q), v128.load(q, 16)))
     most = i8x16.max_u(most, i8x16.max_u(v128.load(q, 32), v128.load(q, 48)))
   }
-  most = i8x16.max_u(most, i8x16.shuffle(most, most, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7))
-  most = i8x16.max_u(most, i8x16.shuffle(most, most, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3))
-  most = i8x16.max_u(most, i8x16.shuffle(most, most, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1))
-  most = i8x16.max_u(most, i8x16.shuffle(most, most, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0))
-  return i8x16.extract_lane_u(most, 0)
+  return largestU8(most)
 }
 
 /** The largest of fields [from, from + take) of width 8 or 16 at p, read in place (16 bytes a step). */
@@ -219,20 +216,8 @@ function largestField(p: usize, from: u32, take: u32, W: u32): u32 {
   const size: u32 = W >>> 3, at = p + <usize>(from * size), bytes = take * size
   let most = i8x16.splat(0), j: u32 = 0
   for (; j + 16 <= bytes; j += 16) most = W == 8 ? i8x16.max_u(most, v128.load(at + j)) : i16x8.max_u(most, v128.load(at + j))
-  if (W == 8) {
-    most = i8x16.max_u(most, i8x16.shuffle(most, most, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7))
-    most = i8x16.max_u(most, i8x16.shuffle(most, most, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3))
-    most = i8x16.max_u(most, i8x16.shuffle(most, most, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1))
-    most = i8x16.max_u(most, i8x16.shuffle(most, most, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0))
-    let largest = <u32>i8x16.extract_lane_u(most, 0)
-    for (; j < bytes; j++) largest = max(largest, <u32>load<u8>(at + j))
-    return largest
-  }
-  most = i16x8.max_u(most, i8x16.shuffle(most, most, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7))
-  most = i16x8.max_u(most, i8x16.shuffle(most, most, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3))
-  most = i16x8.max_u(most, i8x16.shuffle(most, most, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1))
-  let largest = <u32>i16x8.extract_lane_u(most, 0)
-  for (; j < bytes; j += 2) largest = max(largest, <u32>load<u16>(at + j))
+  let largest = W == 8 ? largestU8(most) : largestU16(most)
+  for (; j < bytes; j += size) largest = max(largest, W == 8 ? <u32>load<u8>(at + j) : <u32>load<u16>(at + j))
   return largest
 }
 

@@ -9,7 +9,7 @@
 //   document starts in between: a few vector operations per 16 values and a
 //   count each, where the stamp walk's loads, stores and selects per value
 //   kept it several times slower (docs/query.md).
-import { valueRangeError } from './query-common'
+import { bump, largestU8, valueRangeError } from './query-common'
 
 /** Values of a chunk of documents of at most 4 values each (queryMulti's chunk: 1,024 documents). */
 const NEAR_MAX: u32 = 4 * 1024
@@ -59,11 +59,10 @@ export function startChunk(first: u32): void {
   repeats++
 }
 
-/** Adds `one` (0 or 1) to count x. */
+/** Adds k to count x of the table (one u32 a count). */
 // @ts-ignore: decorator
-@inline function count1(table: usize, x: u32, one: u32): void {
-  const slot = table + (<usize>x << 2)
-  store<u32>(slot, load<u32>(slot) + one)
+@inline function count1(table: usize, x: u32, k: u32): void {
+  bump(table + (<usize>x << 2), k)
 }
 
 /**
@@ -156,7 +155,7 @@ function stageNear<T>(bytes: usize, window: usize, m: u32, n: u32): u32 {
     const whole = m & ~15
     let most = i8x16.splat(0)
     for (let i: u32 = 0; i < whole; i += 16) most = i8x16.max_u(most, v128.load(NEAR_VALUES + i))
-    fits = largestByte(most) < n
+    fits = largestU8(most) < n
     for (let i = whole; i < m; i++) fits &= <u32>load<u8>(NEAR_VALUES + i) < n
     if (!fits) {
       for (let i: u32 = 0; i < m; i++) if (<u32>load<u8>(NEAR_VALUES + i) >= n) return i
@@ -188,15 +187,6 @@ function stageNear<T>(bytes: usize, window: usize, m: u32, n: u32): u32 {
     for (let i: u32 = 0; i < m; i++) if (<u64>load<i64>(window + (<usize>i << 3)) >= <u64>n) return i
   }
   return NONE
-}
-
-/** The largest of a vector's 16 bytes. */
-function largestByte(most: v128): u32 {
-  most = i8x16.max_u(most, v128.shuffle<u8>(most, most, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7))
-  most = i8x16.max_u(most, v128.shuffle<u8>(most, most, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3))
-  most = i8x16.max_u(most, v128.shuffle<u8>(most, most, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1))
-  most = i8x16.max_u(most, v128.shuffle<u8>(most, most, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0))
-  return <u32>i8x16.extract_lane_u(most, 0)
 }
 
 /**

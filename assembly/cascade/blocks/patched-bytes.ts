@@ -3,11 +3,11 @@
 // high parts together take at most 8 bits, positions as a bitmap. Bytes take a
 // quarter of the vector operations u32 values do (patched-units.ts), and
 // their ranks are then looked up 16 at a time by swizzles rather than one by one.
-import { U_BUFFER, fields8, loadLimit, prepareUnpack16, unpack16Mask, unpack16Multiplier, unpackU32 } from '../../query-common'
+import { largestU8 } from '../../query-common'
 import { bitsOf, recordAux, recordBase, recordWidth } from '../../common'
 import { BLOCK_ENTRIES, COUNT_MASK, FORM_BLOCKS, KIND_PATCHED, LIST_FLAG, blocksData, blocksRecords, bytesOf, nodeCount, recordParam } from '../common'
 import { positionsBytes } from './positions'
-import { bitmapCount, expandTable } from './patched-units'
+import { bitmapCount, expandTable, fieldBytes, stageHighs } from './patched-units'
 
 /** The block's 1,024 codes, a byte each (and 16 bytes of slack). */
 export const CODE_BYTES: usize = memory.data(1024 + 16, 16)
@@ -27,10 +27,7 @@ export function patchedBytes(node: usize, index: u32, k: u32): bool {
   if ((param & LIST_FLAG) != 0 || lw + hw > 8 || recordBase(record) != 0 || recordAux(record) != 1) return false
   const lows = p + 1, positions = lows + bytesOf(1024, lw)
   if (bitmapCount(positions, 1024) != e) return false
-  // The high parts as bytes, then 32 zero bytes (a swizzle near the last rank loads 8 from it).
-  fieldBytes(positions + positionsBytes(false, e, 1024, bitsOf(1023)), e, hw, BLOCK_ENTRIES)
-  v128.store(BLOCK_ENTRIES + e, i8x16.splat(0))
-  v128.store(BLOCK_ENTRIES + e, i8x16.splat(0), 16)
+  stageHighs(positions + positionsBytes(false, e, 1024, bitsOf(1023)), e, hw)
   fieldBytes(lows, 1024, lw, CODE_BYTES)
   // Each bitmap byte's next high parts spread to its set positions, shifted above the low fields.
   const expand = expandTable()
@@ -46,29 +43,7 @@ export function patchedBytes(node: usize, index: u32, k: u32): bool {
     v128.store(CODE_BYTES + at, codes)
     most = i8x16.max_u(most, codes)
   }
-  most = i8x16.max_u(most, v128.shuffle<u8>(most, most, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7))
-  most = i8x16.max_u(most, v128.shuffle<u8>(most, most, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3))
-  most = i8x16.max_u(most, v128.shuffle<u8>(most, most, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1))
-  most = i8x16.max_u(most, v128.shuffle<u8>(most, most, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0))
-  return <u32>i8x16.extract_lane_u(most, 0) < k
-}
-
-/** Fields [0, count) of width w ≤ 8 at p to bytes at out: 16 a step from u16 lanes (fields8), the last ones through U_BUFFER. */
-function fieldBytes(p: usize, count: u32, w: u32, out: usize): void {
-  let i: u32 = 0
-  if (w != 0) {
-    prepareUnpack16(w)
-    const mask = unpack16Mask(), multiplier = unpack16Multiplier(), shift = 16 - <i32>w
-    // A group's 16-byte load stays within the fields and the 8 bytes after them.
-    const limit = loadLimit(p, count, w)
-    for (let q = p; i + 16 <= count && q + <usize>w + 16 <= limit; i += 16, q += <usize>(2 * w)) {
-      v128.store(out + i, i8x16.narrow_i16x8_u(fields8(q, mask, multiplier, shift), fields8(q + w, mask, multiplier, shift)))
-    }
-  }
-  if (i < count) {
-    unpackU32(p, i, count, w)
-    for (; i < count; i++) store<u8>(out + i, <u8>load<u32>(U_BUFFER + (<usize>i << 2)))
-  }
+  return largestU8(most) < k
 }
 
 /** Byte ranks of codes below 256: 16 tables of 16 (RANK_TABLES[c] = rank of code c, 0 past k). */

@@ -6,7 +6,7 @@
 // a list that does not strictly increase below n answers false, and the caller
 // then takes the decoding path, which gives what reads give.
 import { bitsOf, recordAux, recordBase, recordWidth } from '../../common'
-import { U_BUFFER, unpackU32 } from '../../query-common'
+import { U_BUFFER, fields8, loadLimit, prepareUnpack16, unpack16Mask, unpack16Multiplier, unpackU32 } from '../../query-common'
 import { BLOCK_ENTRIES, COUNT_MASK, FORM_BLOCKS, KIND_PATCHED, LIST_FLAG, blocksData, blocksRecords, bytesOf, field, nodeCount, recordParam } from '../common'
 import { positionsBytes } from './positions'
 
@@ -32,18 +32,30 @@ function prepareExpand(): void {
   expandReady = true
 }
 
-/** Fields [0, e) of hw ≤ 8 bits at highs to bytes in BLOCK_ENTRIES (through U_BUFFER), then 32 zero bytes. */
-function stageHighs(highs: usize, e: u32, hw: u32): void {
-  unpackU32(highs, 0, e, hw)
-  for (let r: u32 = 0; r < e; r += 16) {
-    const o = U_BUFFER + (<usize>r << 2)
-    const low = i16x8.narrow_i32x4_u(v128.load(o), v128.load(o, 16))
-    const high = i16x8.narrow_i32x4_u(v128.load(o, 32), v128.load(o, 48))
-    v128.store(BLOCK_ENTRIES + r, i8x16.narrow_i16x8_u(low, high))
-  }
+/** Fields [0, e) of hw ≤ 8 bits at highs to bytes in BLOCK_ENTRIES, then 32 zero bytes. */
+export function stageHighs(highs: usize, e: u32, hw: u32): void {
+  fieldBytes(highs, e, hw, BLOCK_ENTRIES)
   // A swizzle near the last rank loads 8 bytes from it: they are zero.
   v128.store(BLOCK_ENTRIES + e, i8x16.splat(0))
   v128.store(BLOCK_ENTRIES + e, i8x16.splat(0), 16)
+}
+
+/** Fields [0, count) of width w ≤ 8 at p to bytes at out: 16 a step from u16 lanes (fields8), the last ones through U_BUFFER. */
+export function fieldBytes(p: usize, count: u32, w: u32, out: usize): void {
+  let i: u32 = 0
+  if (w != 0) {
+    prepareUnpack16(w)
+    const mask = unpack16Mask(), multiplier = unpack16Multiplier(), shift = 16 - <i32>w
+    // A group's 16-byte load stays within the fields and the 8 bytes after them.
+    const limit = loadLimit(p, count, w)
+    for (let q = p; i + 16 <= count && q + <usize>w + 16 <= limit; i += 16, q += <usize>(2 * w)) {
+      v128.store(out + i, i8x16.narrow_i16x8_u(fields8(q, mask, multiplier, shift), fields8(q + w, mask, multiplier, shift)))
+    }
+  }
+  if (i < count) {
+    unpackU32(p, i, count, w)
+    for (; i < count; i++) store<u8>(out + i, <u8>load<u32>(U_BUFFER + (<usize>i << 2)))
+  }
 }
 
 /**
