@@ -82,8 +82,8 @@ if (!quick) {
     const bytes = flushColumns(bigSchema as never, bigDocs as never, { format })!
     const backend = createWasmBackend()
     // The first facet of each of FIRSTS fresh readers (it marks the first values, and with format 2
-    // decodes the codes once): a single call each, the median reported. (No gc() before them: a
-    // forced collection here made the next call 2-4× slower, ad hoc, as if its code were recompiled.)
+    // decodes the codes once): a single call each, the median reported. No gc() before them: a
+    // forced collection slowed the next call (bench/results/multi-valued.md).
     const firsts: number[] = []
     for (let round = 0; round < FIRSTS; round++) {
       const fresh = openColumns(bytes, { backend })

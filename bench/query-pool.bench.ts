@@ -46,20 +46,29 @@ function tenPercent(reader: ColumnsReader, segments: PooledSegment[]): { single:
   return { single: DocSet.fromDocuments(reader, ids), pooled: new Map(segments.map((segment) => [segment, DocSet.fromDocuments(segment, ids)])) }
 }
 
+/** An answer as comparable text: bigints as decimal strings, count arrays as plain arrays. */
+const json = (value: unknown) => JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v instanceof Uint32Array ? Array.from(v) : v))
+
+/** facetCounts of `field` over every document and over a 10% DocSet, single-threaded and pooled. */
+function facetCases(field: string, label: string, tenth: ReturnType<typeof tenPercent>): PoolCase[] {
+  return [
+    { name: `facet ${label}`, single: (r) => json(r.getColumn(field)!.facetCounts()), pooled: async (s) => json(await s.facetCounts(field)) },
+    {
+      name: `facet ${label} over a 10% DocSet`,
+      single: (r) => json(r.getColumn(field)!.facetCounts(tenth.single)),
+      pooled: async (s) => json(await s.facetCounts(field, tenth.pooled.get(s))),
+    },
+  ]
+}
+
 function cases(reader: ColumnsReader, segments: PooledSegment[]): PoolCase[] {
   const tenth = tenPercent(reader, segments)
   const date = reader.getColumn('date')!
   const start = Math.floor(Number(date.minRaw) / DAY_MS) * DAY_MS
   const days = Math.floor(Number(date.maxRaw) / DAY_MS) - start / DAY_MS + 1
   const edges = Array.from({ length: days + 1 }, (_, day) => start + day * DAY_MS)
-  const json = (value: unknown) => JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v instanceof Uint32Array ? Array.from(v) : v))
   return [
-    { name: 'facet origin', single: (r) => json(r.getColumn('origin')!.facetCounts()), pooled: async (s) => json(await s.facetCounts('origin')) },
-    {
-      name: 'facet origin over a 10% DocSet',
-      single: (r) => json(r.getColumn('origin')!.facetCounts(tenth.single)),
-      pooled: async (s) => json(await s.facetCounts('origin', tenth.pooled.get(s))),
-    },
+    ...facetCases('origin', 'origin', tenth),
     {
       name: 'rangeFilter delay [10, 60], then facet origin',
       single: (r) => {
@@ -87,14 +96,8 @@ function cases(reader: ColumnsReader, segments: PooledSegment[]): PoolCase[] {
 /** Issue 27's questions on a multi-valued column of 1,000,000 documents with 0-3 values each (bench/multi-documents.ts). */
 function multiCases(reader: ColumnsReader, segments: PooledSegment[]): PoolCase[] {
   const tenth = tenPercent(reader, segments)
-  const json = (value: unknown) => JSON.stringify(value, (_, v: unknown) => (v instanceof Uint32Array ? Array.from(v) : v))
   return [
-    { name: 'facet tags (multi)', single: (r) => json(r.getColumn('tags_small')!.facetCounts()), pooled: async (s) => json(await s.facetCounts('tags_small')) },
-    {
-      name: 'facet tags (multi) over a 10% DocSet',
-      single: (r) => json(r.getColumn('tags_small')!.facetCounts(tenth.single)),
-      pooled: async (s) => json(await s.facetCounts('tags_small', tenth.pooled.get(s))),
-    },
+    ...facetCases('tags_small', 'tags (multi)', tenth),
     {
       name: "termFilter tags (multi) ['tag3', 'tag7']",
       single: (r) => counted(r.getColumn('tags_small')!.termFilter(['tag3', 'tag7'])),
