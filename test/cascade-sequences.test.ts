@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { chooseExponent, decimalOf, decimalParts } from '../src/cascade/sequences/decimal.js'
-import { doubleWords, encodeRuns, encodeSequence, expectDecodes, wordsOf } from './helpers/cascade-harness.js'
+import type { SequenceView } from '../src/backend/backend.js'
+import { sequenceExtent } from '../src/cascade/reader/parse.js'
+import { doubleWords, encodeRuns, encodeSequence, expectDecodes, parse, wordsOf } from './helpers/cascade-harness.js'
 import { seededRandom } from './helpers/random.js'
 import { typeScriptBackend } from '../src/backend/ts/index.js'
 
@@ -122,5 +124,64 @@ describe('the decimal rule', () => {
     const { integers, positions } = decimalParts(doubleWords([NaN, NaN, 1.5, NaN, 2.5, -0]), 6, 1)
     expect(positions).toEqual([0, 1, 3, 5])
     expect(Array.from(new BigInt64Array(integers.buffer))).toEqual([15n, 15n, 15n, 15n, 25n, 25n])
+  })
+})
+
+describe('a sequence dictionary\'s codes in patched blocks, mapped as they are read (TypeScript)', () => {
+  // Four common values and 31 rare ones at every 97th value: codes 0-3 in the low fields, the rare ones patched.
+  const pool = Array.from({ length: 64 }, () => wide())
+  const values = Array.from({ length: 3000 }, (_, i) => (i % 97 === 5 ? pool[4 + ((i * 7) % 60)] : pool[int(4)]))
+  const words = wordsOf(values)
+  const encoded = encodeSequence(words)
+  const cascade = encoded.view.cascade as { codes: SequenceView; entries: SequenceView }
+  const codes = new Int32Array(2 * values.length)
+  typeScriptBackend.decodeRaw(cascade.codes, 0, values.length, codes, 0)
+  const k = cascade.entries.count
+  const [codesStart] = sequenceExtent(cascade.codes)
+  const width = (cascade.codes.records[0] >>> 8) & 0xff
+  /** The sequence with block 0's record of codes changed at `offset` (8 = base, 16 = aux) to `value`. */
+  const withRecord = (offset: number, value: number) => {
+    const bytes = encoded.bytes.slice()
+    new DataView(bytes.buffer).setUint32(codesStart + 13 + offset, value, true)
+    return parse(bytes, values.length, 'integer').view
+  }
+  const decodeError = (view: SequenceView, first: number, count: number) => {
+    try {
+      typeScriptBackend.decodeRaw(view, first, count, new Int32Array(2 * count), 0)
+    } catch (error) {
+      return (error as Error).message
+    }
+    return 'no error'
+  }
+
+  it('reads back exactly, from any start (whole blocks, blocks begun and ended mid-way)', () => {
+    expect(k).toBe(35)
+    expect(encoded.signature).toMatch(/^dictionary\(35 entries, by frequency\)\[entries: blocks\{\w+\}, codes: blocks\{patched\}\]$/)
+    expect(width).toBe(2)
+    expectDecodes(encoded, words)
+    for (const [first, count] of [[5, 1019], [1000, 50], [1023, 1025], [2047, 953]]) {
+      const out = new Int32Array(2 * count)
+      typeScriptBackend.decodeRaw(encoded.view, first, count, out, 0)
+      expect([...out]).toEqual([...words.subarray(2 * first, 2 * (first + count))])
+    }
+  })
+
+  it('a low field\'s code beyond the entries is refused, naming the value, where no patch is read', () => {
+    // Base raised by k: every code of block 0 is past the entries; read where no patch lies.
+    let lastPatch = 0
+    for (let i = 0; i < 1024; i++) if (codes[2 * i] >= 2 ** width) lastPatch = i
+    const first = lastPatch + 1
+    expect(first).toBeLessThan(1024)
+    expect(decodeError(withRecord(8, k), first, 1024 - first))
+      .toBe(`test.oixk: values: value ${first} has dictionary code ${k + codes[2 * first]}, beyond its ${k} entries`)
+  })
+
+  it('a patch\'s code beyond the entries is refused, naming the value, while every low field\'s is fine', () => {
+    // Divisor 2: low fields' codes stay ≤ 6, patches' codes from 18 on become 36 and above.
+    let bad = -1
+    for (let i = 0; i < 1024 && bad < 0; i++) if (2 * codes[2 * i] >= k) bad = i
+    expect(bad).toBeGreaterThan(0)
+    expect(decodeError(withRecord(16, 2), 0, 1024))
+      .toBe(`test.oixk: values: value ${bad} has dictionary code ${2 * codes[2 * bad]}, beyond its ${k} entries`)
   })
 })

@@ -151,3 +151,50 @@ export function patchedPairs(view: BlockView, from: number, to: number, destinat
     }
   }
 }
+
+/**
+ * Values [from, to) of a block of dictionary codes mapped through table (entries' (low, high) words,
+ * `entries` of them) as pairs into destination from word d, with no codes buffer between: each low
+ * field's entry goes out as it is read, then each patch's. Returns false, having written nothing
+ * reliable, when the block is not one of small codes (the caller decodes the codes instead) or a code
+ * is outside [0, entries) (the caller's own decode then names it).
+ */
+export function patchedGather(
+  view: BlockView, from: number, to: number, table: Int32Array, entries: number, destination: Int32Array, d: number,
+): boolean {
+  layout(view)
+  const baseLow = view.baseLow, g = auxNumber(view), W = view.width
+  if (view.baseHigh !== 0 || baseLow < 0 || W > 30 || highWidth > 30 || baseLow + g * (POW2[W + highWidth] - 1) >= 2 ** 31) return false
+  if (list && !positionsIncrease(view.words, positionsAt, e, view.n, positionWidth)) return false
+  const words = view.words, start = view.data + 1, wordBase = start >>> 2, mask = (1 << W) - 1, last = entries - 1
+  const firstBit = from * W + (start & 3) * 8
+  // Negative once some code is above last (codes are ≥ 0 here: the base and every offset are).
+  let outside = 0
+  let word = wordBase + (firstBit >>> 5), shift = firstBit & 31, current = words[word]
+  for (let at = d, end = d + 2 * (to - from); at < end; at += 2) {
+    let low = current >>> shift
+    shift += W
+    if (shift >= 32) {
+      current = words[++word]
+      shift -= 32
+      if (shift !== 0) low |= current << (W - shift)
+    }
+    const code = baseLow + Math.imul(g, low & mask)
+    outside |= last - code
+    destination[at] = table[2 * code]
+    destination[at + 1] = table[2 * code + 1]
+  }
+  const m = positionsIn(words, positionsAt, list, e, view.n, positionWidth, from, to, positions)
+  if (m !== 0) {
+    unpackSmall(words, patchesAt, firstRankIn, m, highWidth, highs, 0)
+    const scale = POW2[W]
+    for (let r = 0; r < m; r++) {
+      const position = positions[r], at = d + 2 * (position - from)
+      const code = baseLow + g * (smallField(words, wordBase, position * W + (start & 3) * 8, mask) + scale * highs[r])
+      outside |= last - code
+      destination[at] = table[2 * code]
+      destination[at + 1] = table[2 * code + 1]
+    }
+  }
+  return outside >= 0
+}

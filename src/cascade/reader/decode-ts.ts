@@ -15,7 +15,7 @@ import { Kind } from '../constants.js'
 import { dictionaryOffsetAt, dictionaryPairs } from '../blocks/dictionary.js'
 import { frequentOffsetAt, frequentPairs } from '../blocks/frequent.js'
 import { linearOffsetAt, linearPairs } from '../blocks/linear.js'
-import { patchedOffsetAt, patchedPairs } from '../blocks/patched.js'
+import { patchedGather, patchedOffsetAt, patchedPairs } from '../blocks/patched.js'
 import { runsOffsetAt, runsPairs } from '../blocks/runs.js'
 import { POWERS_OF_TEN } from '../sequences/decimal.js'
 
@@ -102,11 +102,14 @@ function dictionaryGet(sequence: SequenceView, cascade: DictionaryCascade, index
 const codes = new Int32Array(2 * BLOCK_VALUES)
 
 function dictionaryDecode(sequence: SequenceView, cascade: DictionaryCascade, first: number, count: number, destination: Int32Array, out: number): void {
-  const entries = cascade.entries.count
-  for (let done = 0; done < count; done += BLOCK_VALUES) {
-    const chunk = Math.min(BLOCK_VALUES, count - done)
+  const entries = cascade.entries.count, entryWords = cascade.entryWords
+  // A code block at a time: patched blocks of small codes map theirs as they read them.
+  for (let done = 0, chunk = 0; done < count; done += chunk) {
+    const index = first + done, blockStart = index & ~(BLOCK_VALUES - 1)
+    chunk = Math.min(count - done, blockStart + BLOCK_VALUES - index)
+    if (entryWords !== null && openBlock(cascade.codes, index >>> BLOCK_SHIFT) === Kind.patched &&
+      patchedGather(view, index - blockStart, index - blockStart + chunk, entryWords, entries, destination, 2 * (out + done))) continue
     blocksDecode(cascade.codes, first + done, chunk, codes, 0)
-    const entryWords = cascade.entryWords
     if (entryWords !== null) {
       for (let at = 0, c = 0, d = 2 * (out + done); at < chunk; at++, c += 2, d += 2) {
         // An int32 code (not >>> 0, which makes a key V8 reads slowly): negative means ≥ 2^31.
