@@ -97,6 +97,8 @@ export function dictionaryPairs(view: BlockView, from: number, to: number, desti
   const start = view.data + bytesFor(k * entryWidth), W = view.width, mask = W === 0 ? 0 : (1 << W) - 1
   const bit = from * W + (start & 3) * 8
   let word = (start >>> 2) + (bit >>> 5), shift = bit & 31, current = words[word]
+  let outside = 0
+  const last = k - 1
   for (let end = d + 2 * (to - from); d < end; d += 2) {
     let entry = current >>> shift
     shift += W
@@ -107,8 +109,15 @@ export function dictionaryPairs(view: BlockView, from: number, to: number, desti
       if (shift !== 0) entry |= current << (W - shift)
     }
     entry &= mask
-    if (entry >= k) indexError(view, entry, k)
+    outside |= last - entry
     destination[d] = entryLow[entry]
     destination[d + 1] = entryHigh[entry]
+  }
+  // Indexes are checked together (negative once one is beyond last); a bad one is found again to name it.
+  if (outside < 0) {
+    for (let index = from; index < to; index++) {
+      const entry = fieldAt(words, start, index, W)
+      if (entry >= k) indexError(view, entry, k)
+    }
   }
 }
