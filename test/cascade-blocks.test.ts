@@ -9,6 +9,7 @@ import { chooseKind } from '../src/cascade/block-pool.js'
 import { Kind } from '../src/cascade/constants.js'
 import { encodeBlocks, expectDecodes, wordsOf } from './helpers/cascade-harness.js'
 import { seededRandom } from './helpers/random.js'
+import { typeScriptBackend } from '../src/backend/ts/index.js'
 
 const random = seededRandom(2024)
 const int = (below: number) => Math.floor(random() * below)
@@ -111,6 +112,22 @@ describe('block kinds', () => {
       expect(encoded.view.records[0] & 0xff).toBe(Kind.frequent)
       expect((encoded.view.records[0] >>> 16) & ~1023, label).toBe(flags)
       expectDecodes(encoded, words)
+    }
+  })
+
+  it('single reads as numbers: each value exact, NaN beyond 2^53, also where only the block\'s base is beyond', () => {
+    // A runs block whose base, -(2^53 + 1), is no double: its other runs' values are safe integers.
+    const far = -(2n ** 53n) - 1n
+    const runs = Array.from({ length: 1024 }, (_, i) => (i < 64 ? far : far + 2n ** 50n + BigInt(1000 * (i >> 6) + 7)))
+    for (const values of [...Object.values(blocks), runs]) {
+      const words = wordsOf(values)
+      const encoded = encodeBlocks(words)
+      if (values === runs) expect(encoded.signature).toBe('blocks{runs}')
+      for (let index = 0; index < values.length; index++) {
+        const value = values[index], safe = value >= -(2n ** 53n) + 1n && value <= 2n ** 53n - 1n
+        const number = typeScriptBackend.getNumber(encoded.view, index)
+        if (safe ? number !== Number(value) : number === number) throw new Error(`${encoded.signature} value ${index}: ${number}, wrote ${value}`)
+      }
     }
   })
 

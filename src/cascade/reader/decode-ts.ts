@@ -62,8 +62,8 @@ function pairsOf(kind: number, from: number, to: number, destination: Int32Array
 /** Value `index` of a blocks sequence (any kinds) into int64Result. */
 function blocksGet(sequence: SequenceView, index: number): void {
   const block = index >>> BLOCK_SHIFT
+  if ((sequence.records[6 * block] & 0xff) <= Kind.frame) return getRawV1(sequence, index)
   const kind = openBlock(sequence, block)
-  if (kind <= Kind.frame) return getRawV1(sequence, index)
   addOffset(view.baseLow, view.baseHigh, offsetAt(kind, index & (BLOCK_VALUES - 1)), int64Result, 0)
 }
 
@@ -133,8 +133,7 @@ function dictionaryDecode(sequence: SequenceView, cascade: DictionaryCascade, fi
 
 /** Start of run `run` (a u32; corrupt starts are refused at open). */
 function runStart(cascade: RunsCascade, run: number): number {
-  blocksGet(cascade.starts, run)
-  return int64Result[0] >>> 0
+  return blocksNumber(cascade.starts, run)
 }
 
 /** The run holding value `index`: the checkpoint's block, then a binary search of its runs. */
@@ -240,6 +239,47 @@ function decimalDecode(sequence: SequenceView, cascade: DecimalCascade, first: n
     destination[d] = readInt32(sequence.bytes, cascade.exceptionsStart + 8 * rank)
     destination[d + 1] = readInt32(sequence.bytes, cascade.exceptionsStart + 8 * rank + 4)
   }
+}
+
+/** Value `index` of a blocks sequence as an exact number; NaN beyond 2^53 (or where the read must throw: getRaw then throws). */
+function blocksNumber(sequence: SequenceView, index: number): number {
+  const block = index >>> BLOCK_SHIFT
+  if ((sequence.records[6 * block] & 0xff) <= Kind.frame) {
+    getRawV1(sequence, index)
+    const value = int64Result[1] * TWO_POW_32 + (int64Result[0] >>> 0)
+    return Number.isSafeInteger(value) ? value : NaN
+  }
+  const kind = openBlock(sequence, block)
+  const base = view.baseHigh * TWO_POW_32 + (view.baseLow >>> 0), offset = offsetAt(kind, index & (BLOCK_VALUES - 1))
+  // Both terms integers below 2^53: a sum that is a safe integer is exact. A base beyond 2^53 (its
+  // double inexact) is added in 64 bits.
+  if (Number.isSafeInteger(base)) {
+    const value = base + offset
+    return Number.isSafeInteger(value) ? value : NaN
+  }
+  addOffset(view.baseLow, view.baseHigh, offset, int64Result, 0)
+  const value = int64Result[1] * TWO_POW_32 + (int64Result[0] >>> 0)
+  return Number.isSafeInteger(value) ? value : NaN
+}
+
+/**
+ * Value `index` of an integer v2 sequence (or v1 blocks) as an exact number, NaN beyond 2^53 or
+ * where the read must throw (the caller's getRaw then throws the error): no int64Result between.
+ */
+export function getNumberCascade(sequence: SequenceView, index: number): number {
+  const cascade = sequence.cascade
+  if (cascade !== null && cascade.form !== 3) {
+    if (cascade.form === 0) return blocksNumber(cascade.blocks, index)
+    if (cascade.form === 2) return blocksNumber(cascade.values, runOf(sequence, cascade, index))
+    const code = blocksNumber(cascade.codes, index), entryWords = cascade.entryWords
+    if (!(code >= 0 && code < cascade.entries.count)) return NaN
+    if (entryWords === null) return blocksNumber(cascade.entries, code)
+    const value = entryWords[2 * code + 1] * TWO_POW_32 + (entryWords[2 * code] >>> 0)
+    return Number.isSafeInteger(value) ? value : NaN
+  }
+  getRawCascade(sequence, index)
+  const value = int64Result[1] * TWO_POW_32 + (int64Result[0] >>> 0)
+  return Number.isSafeInteger(value) ? value : NaN
 }
 
 /** Value `index` of a v2 sequence (any form, or v1 blocks) into int64Result. */
