@@ -10,7 +10,7 @@ import type { DictionaryCascade, SequenceView } from '../src/backend/backend.js'
 import { resolveBackend } from '../src/backend/select.js'
 import { wasmRuntime } from '../src/backend/wasm/runtime.js'
 import { sequenceExtent } from '../src/cascade/reader/parse.js'
-import type { RegionSequence } from '../src/cascade/region-sequence.js'
+import { RegionSequence } from '../src/cascade/region-sequence.js'
 import { DECODED_CODES_MIN_VALUES, decodeCodesView, decodedCodesBytes } from '../src/cascade/decoded-codes.js'
 import { CorruptIndexException } from '../src/format/errors.js'
 import { DocSet } from '../src/kernels/doc-set.js'
@@ -347,4 +347,22 @@ describe('counting blocks of 8- or 16-bit fields bounded by their largest field 
       }
     })
   }
+})
+
+describe('a decoded view\'s words', () => {
+  it('follow its memory\'s buffer: the same view while it stays, a new one once it is replaced (memory growth)', () => {
+    let bytes = new Uint8Array(24 + 1024 + 8)
+    const file = { get bytes() { return bytes }, stable: false, address: 0, release() {} }
+    const view = new RegionSequence(file, 'f', 'values', 1024, 1, 8, 1024 + 8)
+    const first = view.bufferWords
+    expect(view.bufferWords).toBe(first)
+    // Growth: the bytes move to a larger buffer (the old one detached); the words must be the new buffer's.
+    const grown = new Uint8Array(2 * bytes.length)
+    grown.set(bytes)
+    grown[24] = 0x7b
+    bytes = grown
+    expect(view.bufferWords).not.toBe(first)
+    expect(view.bufferWords.length).toBe(grown.length >>> 2)
+    expect(view.bufferWords[6] & 0xff).toBe(0x7b)
+  })
 })

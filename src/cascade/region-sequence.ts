@@ -35,10 +35,18 @@ export class RegionSequence implements SequenceView {
     return this.file.bytes
   }
 
+  /** The words view of the memory's buffer, made again only when the buffer changes (memory growth). */
   get bufferWords(): Int32Array {
-    const bytes = this.file.bytes
-    return new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
+    const buffer = this.file.bytes.buffer
+    if (buffer !== this.wordsBuffer) {
+      this.wordsBuffer = buffer
+      this.bufferWordsView = new Int32Array(buffer, 0, buffer.byteLength >>> 2)
+    }
+    return this.bufferWordsView
   }
+
+  private wordsBuffer: ArrayBufferLike | null = null
+  private bufferWordsView: Int32Array = new Int32Array(0)
 
   get dataStartInBuffer(): number {
     return this.file.bytes.byteOffset + this.dataStart
