@@ -30,13 +30,19 @@ export interface TermCount {
  */
 const SELECT_VALUES_FROM = { wasm: 50, wasmCascade: 100, ts: 500 }
 
-/** Repeats are kept as a list when at most 1 value in this many is one; else the first values' bits are kept. */
-const REPEAT_LIST_FROM = 64
+/**
+ * Repeats are listed when at most 1 value in REPEAT_LIST_FROM is one: a facet over every document
+ * then counts every value as a single-valued column does and takes the repeats back. Beyond 1 in
+ * REPEAT_BITS_FROM the list outweighs the first values' bits, which are kept too, for selections.
+ */
+const REPEAT_LIST_FROM = 32
+const REPEAT_BITS_FROM = 64
 
 /**
- * The multi column's first values (see Column.firstValues), marked on first use: the bits, or,
+ * The multi column's first values (see Column.firstValues), marked on first use: the bits, and,
  * when few values repeat a term of their document, the repeats' positions and ordinals (a facet
- * then counts every value and takes the repeats back). `backend` is the column's own (Column
+ * then counts every value and takes the repeats back; the bits are given back unless the list is
+ * the larger of the two). `backend` is the column's own (Column
  * passes it), which holds the kept bits. The walk that marks them counts every document's terms:
  * into `counts` when given (the first facet over every document needs no other pass).
  */
@@ -58,29 +64,35 @@ function firstValues(column: Column, backend: ColumnsBackend, limit: number, cou
     throw error
   }
   if (repeatCount > room) return (column.firstValues = { bits, repeats: null })
+  const repeats = { positions: positions.slice(0, repeatCount), ordinals: ordinals.slice(0, repeatCount) }
+  if (repeatCount > Math.floor(total / REPEAT_BITS_FROM)) return (column.firstValues = { bits, repeats })
   bits.release()
-  return (column.firstValues = { bits: null, repeats: { positions: positions.slice(0, repeatCount), ordinals: ordinals.slice(0, repeatCount) } })
+  return (column.firstValues = { bits: null, repeats })
 }
 
 /**
  * Counts of values [first, end) that are the first of their term in their document, from the
- * kept first values: each value counted less the listed repeats, or the values the kept bits
- * select. With `selection` (bit i: value first + i), only those it selects: the kept bits are
- * ANDed into it (by the kernel when both start at value 0; else read shifted).
+ * kept first values: each value counted less the listed repeats (every value, or a selection
+ * with no bits kept), or the values the kept bits select. With `selection` (bit i: value
+ * first + i), only those it selects: the kept bits are ANDed into it (by the kernel when both
+ * start at value 0; else read shifted).
  */
 function countKept(
   column: Column, backend: ColumnsBackend, kept: FirstValues, first: number, end: number, selection: BitsetMemory | null, counts: Uint32Array,
 ): void {
-  if (selection !== null && kept.bits !== null) {
-    if (first === 0) backend.query.combineBits(selection, kept.bits, 'and')
-    else {
-      const words = selection.words, bits = kept.bits.words, n = end - first
-      for (let word = 0; 32 * word < n; word++) words[word] &= selectionBits(bits, first + 32 * word, Math.min(32, n - 32 * word))
+  const repeats = selection === null || kept.bits === null ? kept.repeats : null
+  if (selection === null) {
+    backend.query.countValues(column.values, first, end - first, repeats === null ? kept.bits : null, first, counts)
+  } else {
+    if (kept.bits !== null) {
+      if (first === 0) backend.query.combineBits(selection, kept.bits, 'and')
+      else {
+        const words = selection.words, bits = kept.bits.words, n = end - first
+        for (let word = 0; 32 * word < n; word++) words[word] &= selectionBits(bits, first + 32 * word, Math.min(32, n - 32 * word))
+      }
     }
+    backend.query.countValues(column.values, first, end - first, selection, 0, counts)
   }
-  if (selection === null) backend.query.countValues(column.values, first, end - first, kept.bits, first, counts)
-  else backend.query.countValues(column.values, first, end - first, selection, 0, counts)
-  const repeats = kept.repeats
   if (repeats === null) return
   const words = selection === null ? null : selection.words
   // Positions ascend: from the first at or after `first`.
