@@ -353,16 +353,21 @@ describe('a decoded view\'s words', () => {
   it('follow its memory\'s buffer: the same view while it stays, a new one once it is replaced (memory growth)', () => {
     let bytes = new Uint8Array(24 + 1024 + 8)
     const file = { get bytes() { return bytes }, stable: false, address: 0, release() {} }
-    const view = new RegionSequence(file, 'f', 'values', 1024, 1, 8, 1024 + 8)
-    const first = view.bufferWords
-    expect(view.bufferWords).toBe(first)
-    // Growth: the bytes move to a larger buffer (the old one detached); the words must be the new buffer's.
-    const grown = new Uint8Array(2 * bytes.length)
+    // Two views of one region: after growth one is asked for its words first, the other for its data's start.
+    const [wordsFirst, startFirst] = [0, 1].map(() => new RegionSequence(file, 'f', 'values', 1024, 1, 8, 1024 + 8))
+    const first = wordsFirst.bufferWords
+    expect(wordsFirst.bufferWords).toBe(first)
+    expect([wordsFirst.dataStartInBuffer, startFirst.dataStartInBuffer]).toEqual([24, 24])
+    // Growth: the bytes move to a larger buffer (the old one detached), here 16 bytes into it; the
+    // words must be the new buffer's, and the data's start counted from that buffer's start.
+    const grown = new Uint8Array(2 * bytes.length + 16).subarray(16)
     grown.set(bytes)
     grown[24] = 0x7b
     bytes = grown
-    expect(view.bufferWords).not.toBe(first)
-    expect(view.bufferWords.length).toBe(grown.length >>> 2)
-    expect(view.bufferWords[6] & 0xff).toBe(0x7b)
+    expect(wordsFirst.bufferWords).not.toBe(first)
+    expect(wordsFirst.bufferWords.length).toBe(grown.buffer.byteLength >>> 2)
+    expect(wordsFirst.bufferWords[10] & 0xff).toBe(0x7b)
+    expect(startFirst.dataStartInBuffer).toBe(16 + 24)
+    expect(wordsFirst.dataStartInBuffer).toBe(16 + 24)
   })
 })

@@ -35,20 +35,26 @@ export class RegionSequence implements SequenceView {
     return this.file.bytes
   }
 
-  /** The words view of the memory's buffer, made again only when the buffer changes (memory growth). */
+  /** The words view of the memory's buffer, made again only when the memory's bytes change (growth). */
   get bufferWords(): Int32Array {
-    const buffer = this.file.bytes.buffer
-    if (buffer !== this.wordsBuffer) {
-      this.wordsBuffer = buffer
-      this.bufferWordsView = new Int32Array(buffer, 0, buffer.byteLength >>> 2)
-    }
+    const bytes = this.file.bytes
+    if (bytes !== this.viewedBytes) this.view(bytes)
     return this.bufferWordsView
   }
 
-  private wordsBuffer: ArrayBufferLike | null = null
-  private bufferWordsView: Int32Array = new Int32Array(0)
-
   get dataStartInBuffer(): number {
-    return this.file.bytes.byteOffset + this.dataStart
+    const bytes = this.file.bytes
+    if (bytes !== this.viewedBytes) this.view(bytes)
+    return this.dataStartInView
   }
+
+  private view(bytes: Uint8Array): void {
+    this.viewedBytes = bytes
+    this.bufferWordsView = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
+    this.dataStartInView = bytes.byteOffset + this.dataStart
+  }
+
+  private viewedBytes: Uint8Array | null = null
+  private bufferWordsView: Int32Array = new Int32Array(0)
+  private dataStartInView = 0
 }
