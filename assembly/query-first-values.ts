@@ -255,35 +255,25 @@ let laneCounts = false
 
 /** The chunk's m staged values counted: in LANE_TABLES where n allows, else in the table itself. */
 function countNear(m: u32, table: usize, n: u32): void {
-  if (n <= 256) {
-    laneCounts = true
-    const stride = <usize>LANE_ORDINALS << 2
-    let i: u32 = 0
-    for (; i + 4 <= m; i += 4) {
-      const four = load<u32>(NEAR_VALUES + i)
-      count1(LANE_TABLES, four & 0xFF, 1)
-      count1(LANE_TABLES + stride, (four >>> 8) & 0xFF, 1)
-      count1(LANE_TABLES + 2 * stride, (four >>> 16) & 0xFF, 1)
-      count1(LANE_TABLES + 3 * stride, four >>> 24, 1)
-    }
-    for (; i < m; i++) count1(LANE_TABLES, <u32>load<u8>(NEAR_VALUES + i), 1)
-    return
-  }
-  if (n > LANE_ORDINALS) {
-    for (let i: u32 = 0; i < m; i++) count1(table, <u32>load<u16>(NEAR_VALUES + (<usize>i << 1)), 1)
-    return
-  }
+  if (n <= 256) countLanes<u8>(m)
+  else if (n <= LANE_ORDINALS) countLanes<u16>(m)
+  else for (let i: u32 = 0; i < m; i++) count1(table, <u32>load<u16>(NEAR_VALUES + (<usize>i << 1)), 1)
+}
+
+/** The m staged values (T: u8 or u16) counted four at a time, one lane table each. */
+function countLanes<T>(m: u32): void {
   laneCounts = true
+  const size = sizeof<T>(), bits = <u64>(8 * size), mask: u64 = (<u64>1 << bits) - 1
   const stride = <usize>LANE_ORDINALS << 2
   let i: u32 = 0
   for (; i + 4 <= m; i += 4) {
-    const four = load<u64>(NEAR_VALUES + (<usize>i << 1))
-    count1(LANE_TABLES, <u32>four & 0xFFFF, 1)
-    count1(LANE_TABLES + stride, <u32>(four >>> 16) & 0xFFFF, 1)
-    count1(LANE_TABLES + 2 * stride, <u32>(four >>> 32) & 0xFFFF, 1)
-    count1(LANE_TABLES + 3 * stride, <u32>(four >>> 48), 1)
+    const four: u64 = size == 1 ? <u64>load<u32>(NEAR_VALUES + i) : load<u64>(NEAR_VALUES + (<usize>i << 1))
+    count1(LANE_TABLES, <u32>(four & mask), 1)
+    count1(LANE_TABLES + stride, <u32>((four >>> bits) & mask), 1)
+    count1(LANE_TABLES + 2 * stride, <u32>((four >>> (2 * bits)) & mask), 1)
+    count1(LANE_TABLES + 3 * stride, <u32>(four >>> (3 * bits)), 1)
   }
-  for (; i < m; i++) count1(LANE_TABLES, <u32>load<u16>(NEAR_VALUES + (<usize>i << 1)), 1)
+  for (; i < m; i++) count1(LANE_TABLES, <u32>load<T>(NEAR_VALUES + <usize>i * size), 1)
 }
 
 /** The lane tables' counts added to the table's n and cleared: at the end of each mode-3 call. */

@@ -56,7 +56,7 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * the first multi facet over 3M documents within a frame (bench/results/multi-valued.md), and
  * counts over decoded views bounded by each block's largest field (the demo's delay histogram
  * under a filter: docs/browser.md);
- * then by 0.5 KB (fallback chunks, reader without WebAssembly; 72 and 225 bytes used) for
+ * then by 0.5 KB (fallback chunks, reader without WebAssembly) for
  * TypeScript sequence dictionaries that map patched codes as they read them, single reads of v2
  * sequences as numbers, and multi facets that keep a list of repeats beside the bits (docs/performance.md).
  */

@@ -7,7 +7,7 @@ import type { SequenceView } from '../backend.js'
 import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../../format/constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
 import { int64Result, multiplyInt64, readInt32 } from '../../format/int64.js'
-import { decodeRawCascade, getNumberCascade, getRawCascade } from '../../cascade/reader/decode-ts.js'
+import { decodeRawCascade, getRawCascade } from '../../cascade/reader/decode-ts.js'
 
 const TWO_POW_MINUS_32 = 2 ** -32
 const tableWords = new Int32Array(2 * 256)
@@ -261,12 +261,4 @@ export function getRawV1(sequence: SequenceView, index: number): void {
   const low = (baseLow + unitLow) | 0
   int64Result[0] = low
   int64Result[1] = baseHigh + unitHigh + ((low ^ 0x80000000) < (baseLow ^ 0x80000000) ? 1 : 0)
-}
-
-/** One raw value as an exact number, NaN beyond 2^53 (getRaw's errors propagate). */
-export function getNumber(sequence: SequenceView, index: number): number {
-  if (sequence.cascade !== null) return getNumberCascade(sequence, index)
-  getRawV1(sequence, index)
-  const value = int64Result[1] * 4294967296 + (int64Result[0] >>> 0)
-  return Number.isSafeInteger(value) ? value : NaN
 }

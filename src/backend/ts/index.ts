@@ -4,7 +4,8 @@
 import type { ColumnsBackend, ResidentFile } from '../backend.js'
 import { int64Words } from '../../format/int64.js'
 import { xxh64Into } from '../../format/xxh64.js'
-import { decodeRaw, getNumber, getRaw } from './decode.js'
+import { decodeRaw, getRaw } from './decode.js'
+import { getNumberCascade } from '../../cascade/reader/decode-ts.js'
 import { checkCanonical } from './canonical.js'
 import { decodeFloat64, decodeInt32, decodeOrdinals } from './typed.js'
 import { decodeRanks } from './decode-ranks.js'
@@ -29,7 +30,7 @@ export const typeScriptBackend: ColumnsBackend = {
   },
   hash: (file, start, end, out) => xxh64Into(file.bytes, start, end, 0, 0, out),
   getRaw,
-  getNumber,
+  getNumber: getNumberCascade,
   // The kernels write words: a BigInt64Array through an int32 view of it.
   decodeRaw: (sequence, first, count, destination, destinationIndex) =>
     decodeRaw(sequence, first, count, destination instanceof BigInt64Array ? int64Words(destination) : destination, destinationIndex),

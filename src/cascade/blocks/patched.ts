@@ -168,6 +168,8 @@ export function patchedGather(
   if (list && !positionsIncrease(view.words, positionsAt, e, view.n, positionWidth)) return false
   const words = view.words, start = view.data + 1, wordBase = start >>> 2, mask = (1 << W) - 1, last = entries - 1
   const firstBit = from * W + (start & 3) * 8
+  // The low fields are read as patchedPairs reads them, a lookup in place of base + g × low: a
+  // shared loop would cost a call or a branch per value in both.
   // Negative once some code is above last (codes are ≥ 0 here: the base and every offset are).
   let outside = 0
   let word = wordBase + (firstBit >>> 5), shift = firstBit & 31, current = words[word]

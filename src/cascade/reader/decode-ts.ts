@@ -241,13 +241,18 @@ function decimalDecode(sequence: SequenceView, cascade: DecimalCascade, first: n
   }
 }
 
+/** The i64 of words (low, high) as an exact number, NaN beyond 2^53. */
+function exactNumber(low: number, high: number): number {
+  const value = high * TWO_POW_32 + (low >>> 0)
+  return Number.isSafeInteger(value) ? value : NaN
+}
+
 /** Value `index` of a blocks sequence as an exact number; NaN beyond 2^53 (or where the read must throw: getRaw then throws). */
 function blocksNumber(sequence: SequenceView, index: number): number {
   const block = index >>> BLOCK_SHIFT
   if ((sequence.records[6 * block] & 0xff) <= Kind.frame) {
     getRawV1(sequence, index)
-    const value = int64Result[1] * TWO_POW_32 + (int64Result[0] >>> 0)
-    return Number.isSafeInteger(value) ? value : NaN
+    return exactNumber(int64Result[0], int64Result[1])
   }
   const kind = openBlock(sequence, block)
   const base = view.baseHigh * TWO_POW_32 + (view.baseLow >>> 0), offset = offsetAt(kind, index & (BLOCK_VALUES - 1))
@@ -258,13 +263,13 @@ function blocksNumber(sequence: SequenceView, index: number): number {
     return Number.isSafeInteger(value) ? value : NaN
   }
   addOffset(view.baseLow, view.baseHigh, offset, int64Result, 0)
-  const value = int64Result[1] * TWO_POW_32 + (int64Result[0] >>> 0)
-  return Number.isSafeInteger(value) ? value : NaN
+  return exactNumber(int64Result[0], int64Result[1])
 }
 
 /**
- * Value `index` of an integer v2 sequence (or v1 blocks) as an exact number, NaN beyond 2^53 or
- * where the read must throw (the caller's getRaw then throws the error): no int64Result between.
+ * Value `index` of an integer sequence (v1 blocks, or any v2 form) as an exact number, NaN beyond
+ * 2^53 or where the read must throw (the caller's getRaw then throws the error): the TypeScript
+ * backend's getNumber. Blocks, dictionaries and runs go without int64Result between levels.
  */
 export function getNumberCascade(sequence: SequenceView, index: number): number {
   const cascade = sequence.cascade
@@ -274,12 +279,10 @@ export function getNumberCascade(sequence: SequenceView, index: number): number 
     const code = blocksNumber(cascade.codes, index), entryWords = cascade.entryWords
     if (!(code >= 0 && code < cascade.entries.count)) return NaN
     if (entryWords === null) return blocksNumber(cascade.entries, code)
-    const value = entryWords[2 * code + 1] * TWO_POW_32 + (entryWords[2 * code] >>> 0)
-    return Number.isSafeInteger(value) ? value : NaN
+    return exactNumber(entryWords[2 * code], entryWords[2 * code + 1])
   }
   getRawCascade(sequence, index)
-  const value = int64Result[1] * TWO_POW_32 + (int64Result[0] >>> 0)
-  return Number.isSafeInteger(value) ? value : NaN
+  return exactNumber(int64Result[0], int64Result[1])
 }
 
 /** Value `index` of a v2 sequence (any form, or v1 blocks) into int64Result. */
