@@ -201,22 +201,21 @@ function countPacked(p: usize, from: u32, take: u32, W: u32, area: usize, stride
   }
 }
 
-/** The largest byte of the 1,024 at p (a whole block of 8-bit fields). */
-function largestByte(p: usize): u32 {
-  let most = i8x16.splat(0)
-  for (let q = p; q < p + 1024; q += 64) {
-    most = i8x16.max_u(most, i8x16.max_u(v128.load(q), v128.load(q, 16)))
-    most = i8x16.max_u(most, i8x16.max_u(v128.load(q, 32), v128.load(q, 48)))
-  }
-  return largestU8(most)
-}
-
-/** The largest of fields [from, from + take) of width 8 or 16 at p, read in place (16 bytes a step). */
+/** The largest of fields [from, from + take) of width 8 or 16 at p, read in place (64 bytes a step, then 16). */
 function largestField(p: usize, from: u32, take: u32, W: u32): u32 {
   const size: u32 = W >>> 3, at = p + <usize>(from * size), bytes = take * size
-  let most = i8x16.splat(0), j: u32 = 0
-  for (; j + 16 <= bytes; j += 16) most = W == 8 ? i8x16.max_u(most, v128.load(at + j)) : i16x8.max_u(most, v128.load(at + j))
-  let largest = W == 8 ? largestU8(most) : largestU16(most)
+  let most = i8x16.splat(0), j: u32 = 0, largest: u32
+  if (W == 8) {
+    for (; j + 64 <= bytes; j += 64) {
+      const q = at + j
+      most = i8x16.max_u(most, i8x16.max_u(i8x16.max_u(v128.load(q), v128.load(q, 16)), i8x16.max_u(v128.load(q, 32), v128.load(q, 48))))
+    }
+    for (; j + 16 <= bytes; j += 16) most = i8x16.max_u(most, v128.load(at + j))
+    largest = largestU8(most)
+  } else {
+    for (; j + 16 <= bytes; j += 16) most = i16x8.max_u(most, v128.load(at + j))
+    largest = largestU16(most)
+  }
   for (; j < bytes; j += size) largest = max(largest, W == 8 ? <u32>load<u8>(at + j) : <u32>load<u16>(at + j))
   return largest
 }
@@ -300,7 +299,7 @@ export function queryCountValues(
       continue
     }
     const g = <u64>aux
-    if (pairs != 0 && W == 8 && g == 1 && selectionAll && base >= 0 && <u64>base + largestByte(p) < <u64>n) {
+    if (pairs != 0 && W == 8 && g == 1 && selectionAll && base >= 0 && <u64>base + largestField(p, 0, BLOCK_VALUES, 8) < <u64>n) {
       if (!pairsUsed) memory.fill(pairs, 0, 65536 << 2)
       pairsUsed = true
       countPairs(p, <u32>base * 257, pairs)

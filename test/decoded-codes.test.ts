@@ -349,6 +349,34 @@ describe('counting blocks of 8- or 16-bit fields bounded by their largest field 
   }
 })
 
+describe('whole blocks of bytes counted by pairs (every document, at most 256 terms)', () => {
+  // Block 1 of a 50-term keyword column packed at width 8 (base 0): a facet over every document
+  // counts its bytes in pairs once its largest byte is below 50. A stray byte at each of the four
+  // 16-byte loads of a 64-byte step must keep it off that path and be refused.
+  const terms = Array.from({ length: 50 }, (_, t) => `k${String(t).padStart(2, '0')}`)
+  const file = (at: number | null) => {
+    const model = parseFile(flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, Array.from({ length: 3000 }, (_, d) => ({ k: terms[d % 50] })))!)
+    const values = Array.from({ length: 1024 }, (_, i) => BigInt((1024 + i) % 50))
+    if (at !== null) values[at] = 200n
+    model.columns[0].section.values.blocks[1] = packedBlock(values, 0n, 1n, 8)
+    return buildFile(model)
+  }
+  for (const backend of BACKENDS) {
+    it(`${backend}: counts every document, and refuses a stray byte wherever it lies in the block`, () => {
+      const reader = openColumns(file(null), { backend, fileName: 'bytes.oixk' })
+      const expected = new Array(50).fill(0)
+      for (let d = 0; d < 3000; d++) expected[d % 50]++
+      expect(Array.from(reader.getColumn('k')!.facetCounts())).toEqual(expected)
+      reader.close()
+      for (const at of [5, 20, 40, 60, 1023]) {
+        const bad = openColumns(file(at), { backend, fileName: 'bytes.oixk' })
+        expect(() => bad.getColumn('k')!.facetCounts()).toThrow(`bytes.oixk: values of field "k": value ${1024 + at} is 200, not in [0, 50)`)
+        bad.close()
+      }
+    })
+  }
+})
+
 describe('a decoded view\'s words', () => {
   it('follow its memory\'s buffer: the same view while it stays, a new one once it is replaced (memory growth)', () => {
     let bytes = new Uint8Array(24 + 1024 + 8)
