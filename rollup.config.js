@@ -31,6 +31,8 @@ export function browserWasm() {
   copyFileSync(`${root}scripts/bundle-widths.as`, `${sources}/widths.ts`)
   // The v2 kernels' per-width loops likewise: one generic gather, no fused line loops (see that file).
   copyFileSync(`${root}scripts/bundle-cascade-widths.as`, `${sources}/cascade/widths.ts`)
+  // No two-pass decoder of short terms: dictionaries decode a term at a time (see that file).
+  copyFileSync(`${root}scripts/bundle-terms-short.as`, `${sources}/strings/terms-short.ts`)
   // Hashing in pieces serves Node's worker pool only: not exported, about 100 bytes gzip less.
   const index = `${sources}/index.ts`, exported = readFileSync(index, 'utf8')
   const wholeHashOnly = exported.replace('export { xxh64, xxh64Finish, xxh64Start, xxh64Update } from', 'export { xxh64 } from')

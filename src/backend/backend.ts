@@ -116,13 +116,14 @@ export interface DecimalCascade {
 export interface TermsJob {
   readonly file: ResidentFile
   readonly termCount: number
-  /** The declared term bytes: no output passes them (the WebAssembly decoder writes into 16 bytes of slack after them). */
+  /** The declared term bytes: no output passes them (the WebAssembly decoder writes into 32 bytes of slack after them). */
   readonly totalBytes: number
   /** The symbol table (FSST_TABLE_BYTES: 8-byte symbols, then lengths), or null: the pieces are raw bytes. */
   readonly table: Uint8Array | null
-  /** File offset of the pieces, back to back, and each piece's length in the file. */
+  /** File offset of the pieces, back to back, each piece's length in the file, and their sum. */
   readonly piecesStart: number
   readonly pieceLengths: Int32Array
+  readonly pieceBytes: number
   /** Front coding: bytes each term shares with the one before it; null: each piece is a term. */
   readonly shared: Int32Array | null
 }

@@ -1,9 +1,10 @@
 /**
  * The WebAssembly backend's keyword term decoders: one region of linear memory
  * holds the job's table and lists (or the digits' integers, decoded there in
- * place) and the output (with the 16 bytes of slack the kernels' word stores
- * need); the kernels (assembly/strings/) decode there; the terms are copied out
- * into the reader's own memory and the region is freed. Where no region can be
+ * place), the output (with the 32 bytes of slack the kernels' word stores need)
+ * and, for short terms, room for the kernel's faster first try; the kernels
+ * (assembly/strings/) decode there; the terms are copied out into the reader's
+ * own memory and the region is freed. Where no region can be
  * had (a pool worker's bounded arena), the TypeScript decoders, which give the
  * same bytes and statuses, run instead.
  */
@@ -15,11 +16,22 @@ import type { WasmRuntime } from './runtime.js'
 
 /** The string kernels' exports (assembly/index.ts documents the ABI). */
 export interface StringKernels {
-  decodeTerms(table: number, pieces: number, lengths: number, shared: number, count: number, out: number, limit: number, offsets: number): number
+  decodeTerms(
+    table: number, pieces: number, lengths: number, shared: number, count: number, out: number, limit: number, offsets: number, pieceBytes: number, work: number,
+  ): number
   digitsDecode(values: number, count: number, digits: number, out: number, offsets: number): number
 }
 
 const align = (value: number) => Math.ceil(value / 16) * 16
+
+/**
+ * Dictionaries whose terms average at most this many bytes get room for the kernel's two-pass try
+ * (assembly/strings/terms-short.ts), faster there; longer terms decode a term at a time.
+ */
+const SHORT_TERM_BYTES = 12
+
+/** The room that try needs (its layout: terms-short.ts). */
+const shortTermsWork = (totalBytes: number, pieceBytes: number) => align(totalBytes + 32) + 4 * (pieceBytes + 2)
 
 /** A region of `size` bytes, or null where none can be had. */
 function regionOf(runtime: WasmRuntime, size: number): number | null {
@@ -49,9 +61,11 @@ function result(runtime: WasmRuntime, status: number, out: number, offsetsAt: nu
 export function decodeTermsWasm(runtime: WasmRuntime, job: TermsJob, detail: Int32Array): DecodedTerms | number {
   const count = job.termCount
   const listBytes = align(4 * (count + 1))
-  // table | piece lengths | shared lengths | offsets | terms (+ 16 bytes of slack for the kernel's word copies)
+  // table | piece lengths | shared lengths | offsets | terms (+ 32 bytes of slack for the kernel's word stores) | work
   const tableBytes = job.table === null ? 0 : FSST_TABLE_BYTES
-  const region = regionOf(runtime, tableBytes + listBytes * (job.shared === null ? 2 : 3) + job.totalBytes + 16)
+  const outBytes = align(job.totalBytes + 32)
+  const workBytes = job.totalBytes <= SHORT_TERM_BYTES * count ? shortTermsWork(job.totalBytes, job.pieceBytes) : 0
+  const region = regionOf(runtime, tableBytes + listBytes * (job.shared === null ? 2 : 3) + outBytes + workBytes)
   if (region === null) return decodeTermsTs(job, detail)
   try {
     // Views only after allocating, which may grow memory (and detach older views).
@@ -62,6 +76,7 @@ export function decodeTermsWasm(runtime: WasmRuntime, job: TermsJob, detail: Int
     if (job.shared !== null) runtime.words.set(job.shared, shared >>> 2)
     const status = runtime.kernels.decodeTerms(
       job.table === null ? 0 : region, job.file.address + job.piecesStart, lengths, job.shared === null ? 0 : shared, count, out, job.totalBytes, offsets,
+      job.pieceBytes, workBytes === 0 ? 0 : out + outBytes,
     )
     return result(runtime, status, out, offsets, count, detail)
   } finally {

@@ -103,7 +103,7 @@ function parseCompressed(context: DictionaryContext, form: number, offset: numbe
     if (shared === null && table === null ? pieceBytes !== totalBytes : totalBytes > bound) {
       failDictionary(context, `${pieceBytes} ${table === null ? 'term' : 'code'} bytes cannot hold the ${totalBytes} term bytes declared`)
     }
-    decoded = context.backend.decodeTerms({ file: context.file, termCount, totalBytes, table, piecesStart: at, pieceLengths: list.values, shared }, detail)
+    decoded = context.backend.decodeTerms({ file: context.file, termCount, totalBytes, table, piecesStart: at, pieceLengths: list.values, pieceBytes, shared }, detail)
     at += pieceBytes
   }
   if (typeof decoded === 'number') return failDictionary(context, describeStatus(decoded, totalBytes, digits))
