@@ -27,12 +27,13 @@
 //   i64, status 3 at the first ≥ limit. cascadeEntriesTable(address, entries):
 //   memory (8 bytes an entry) where reads keep the entries of dictionaries of
 //   more than 2,048 entries; JS allocates it once, before any read.
-// - Keyword dictionaries (strings/): decodeTerms and digitsDecode write terms
-//   and their u32 offsets; statuses 7 (a code that is no symbol: scratch u32
-//   term, u32 code index, u32 code), 8 (codes end in an escape: u32 term), 9
-//   (output past the declared bytes: u32 term), 10 (a term shares more than the
-//   term before has: u32 term, u32 shared, u32 previous length), 11 (a term not
-//   above the one before: u32 term), 12 (a digits integer out of range: u32 term).
+// - Keyword dictionaries (strings/): decodeTerms writes terms and their u32
+//   offsets, digitsDecode terms of `digits` bytes each; statuses 7 (a code that
+//   is no symbol: scratch u32 term, u32 code index, u32 code), 8 (codes end in
+//   an escape: u32 term), 9 (output past the declared bytes: u32 term), 10 (a
+//   term shares more than the term before has: u32 term, u32 shared, u32
+//   previous length), 11 (a term not above the one before: u32 term), 12 (a
+//   digits integer out of range: u32 term).
 // - u32 results (rank) reach JS as int32: values ≥ 2^31 need >>> 0.
 // - Query kernels (query-*.ts) take a run (first, count) of a sequence, a
 //   selection bitset (sel = 0: every value; else bit selStart + i selects value

@@ -23,8 +23,8 @@ let pairsReady = false
   if (digits & 1) store<u8>(position - 1, <u8>(0x30 + value))
 }
 
-/** Writes `count` terms from the i64 `values` to `out`, u32 offsets (count + 1) to `offsets`; returns 0 or a status. */
-export function digitsDecode(values: usize, count: u32, digits: u32, out: usize, offsets: usize): u32 {
+/** Writes `count` terms from the i64 `values` to `out`, `digits` bytes each (no offsets: term t starts at t × digits); returns 0 or a status. */
+export function digitsDecode(values: usize, count: u32, digits: u32, out: usize): u32 {
   if (!pairsReady) {
     for (let pair: u32 = 0; pair < 100; pair++) store<u16>(PAIRS + (pair << 1), <u16>((0x30 + pair / 10) | ((0x30 + pair % 10) << 8)))
     pairsReady = true
@@ -33,7 +33,6 @@ export function digitsDecode(values: usize, count: u32, digits: u32, out: usize,
   for (let digit: u32 = 0; digit < digits; digit++) bound *= 10
   let previous: i64 = -1
   let end = out + <usize>digits
-  store<u32>(offsets, 0)
   for (let term: u32 = 0; term < count; term++) {
     let value = load<i64>(values + (<usize>term << 3))
     if (value < 0 || value >= bound) {
@@ -53,7 +52,6 @@ export function digitsDecode(values: usize, count: u32, digits: u32, out: usize,
         value = rest
       }
     }
-    store<u32>(offsets + ((<usize>term + 1) << 2), <u32>(end - out))
     end += <usize>digits
   }
   return 0

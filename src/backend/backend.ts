@@ -212,8 +212,8 @@ export interface ColumnsBackend {
    * or a status (src/dictionary/decode/status.ts) with its details in `detail`.
    */
   decodeTerms(job: TermsJob, detail: Int32Array): DecodedTerms | number
-  /** Decodes format 2 digits terms and checks them: the terms, or a status with its details in `detail`. */
-  decodeDigits(job: DigitsJob, detail: Int32Array): DecodedTerms | number
+  /** Decodes format 2 digits terms and checks them: the terms' bytes (each `digits` long), or a status with its details in `detail`. */
+  decodeDigits(job: DigitsJob, detail: Int32Array): Uint8Array | number
   /** Documents with a value before `document` (document must be < maxDoc). */
   rank(presence: PresenceView, document: number): number
   /** Facet, filter and aggregation kernels (src/backend/query-kernels.ts). */

@@ -89,7 +89,7 @@ function describeColumn(column: Column, fileLength: number, format: 1 | 2): stri
     if (encoding !== null) {
       // Format 2: the form a flush chose, and what decoding it at open cost.
       text += row('    ', 'form', `${encoding.formName} (${encoding.form}), ${percent(dictionaryBytes, DICTIONARY_HEADER_BYTES + 4 * (dictionary.termCount + 1) + dictionary.totalBytes)} of v1's form`)
-        + row('    ', 'decoded at open', `${encoding.memoryBytes} bytes held (terms and offsets), ${encoding.decodeMilliseconds.toFixed(3)} ms`)
+        + row('    ', 'decoded at open', `${encoding.memoryBytes} bytes held (terms and their offsets; digits terms need none), ${encoding.decodeMilliseconds.toFixed(3)} ms`)
     }
   }
   if (column.presence !== null) text += row('  ', 'presence bitmap', `${8 * Math.ceil(column.maxDoc / 64)} bytes`)

@@ -15,7 +15,7 @@ export interface DictionaryEncoding {
   /** File offsets of the form byte and of the first byte after the dictionary. */
   readonly start: number
   readonly end: number
-  /** Bytes the reader keeps for it (terms and offsets), and the milliseconds its decode at open took. */
+  /** Bytes the reader keeps for it (terms, and offsets but for digits terms), and the milliseconds its decode at open took. */
   readonly memoryBytes: number
   readonly decodeMilliseconds: number
 }
@@ -35,18 +35,20 @@ export class Dictionary {
   readonly totalBytes: number
   /** Format 2: the form and cost of the dictionary; null in a format 1 file. */
   encoding: DictionaryEncoding | null = null
-  /** termCount + 1 offsets into the term bytes, relative to bytesStart. */
-  private readonly offsets: Uint32Array
+  /** termCount + 1 offsets into the term bytes, relative to bytesStart; null where every term has `width` bytes. */
+  private readonly offsets: Uint32Array | null
+  private readonly width: number
   private readonly bytes: Uint8Array
   /** Absolute offset of the first term byte. */
   private readonly bytesStart: number
 
-  private constructor(bytes: Uint8Array, bytesStart: number, offsets: Uint32Array) {
+  private constructor(bytes: Uint8Array, bytesStart: number, offsets: Uint32Array | null, termCount: number, width: number) {
     this.bytes = bytes
     this.bytesStart = bytesStart
     this.offsets = offsets
-    this.termCount = offsets.length - 1
-    this.totalBytes = offsets[offsets.length - 1]
+    this.width = width
+    this.termCount = termCount
+    this.totalBytes = offsets === null ? termCount * width : offsets[termCount]
   }
 
   /** Parses and validates the dictionary at offset; returns it and the offset after it. */
@@ -76,24 +78,34 @@ export class Dictionary {
     const disorder = firstDisorder(bytes, bytesStart, offsets)
     if (disorder >= 0) fail(`terms are not strictly increasing at ordinal ${disorder}`)
     const dictionary = copyTerms
-      ? new Dictionary(bytes.slice(bytesStart, end), 0, offsets)
-      : new Dictionary(bytes, bytesStart, offsets)
+      ? new Dictionary(bytes.slice(bytesStart, end), 0, offsets, termCount, 0)
+      : new Dictionary(bytes, bytesStart, offsets, termCount, 0)
     return { dictionary, end }
   }
 
   /** Terms decoded at open (format 2's compressed forms), held in the reader's own memory; the caller checked them. */
   static fromTerms(bytes: Uint8Array, offsets: Uint32Array): Dictionary {
-    return new Dictionary(bytes, 0, offsets)
+    return new Dictionary(bytes, 0, offsets, offsets.length - 1, 0)
+  }
+
+  /** Terms of `width` bytes each, back to back in `bytes` (digits terms: no offsets kept). */
+  static fromFixedWidth(bytes: Uint8Array, termCount: number, width: number): Dictionary {
+    return new Dictionary(bytes, 0, null, termCount, width)
+  }
+
+  /** Bytes the reader holds for the term offsets. */
+  get offsetBytes(): number {
+    return this.offsets === null ? 0 : this.offsets.byteLength
   }
 
   /** Start (absolute file offset) of the term with this ordinal. */
   termStart(ordinal: number): number {
-    return this.bytesStart + this.offsets[ordinal]
+    return this.bytesStart + (this.offsets === null ? ordinal * this.width : this.offsets[ordinal])
   }
 
   /** End (absolute, exclusive) of the term with this ordinal. */
   termEnd(ordinal: number): number {
-    return this.bytesStart + this.offsets[ordinal + 1]
+    return this.bytesStart + (this.offsets === null ? (ordinal + 1) * this.width : this.offsets[ordinal + 1])
   }
 
   /** The term's UTF-8 bytes as a view (no copy): of the resident file, or of the terms copied at open where its memory may grow. */

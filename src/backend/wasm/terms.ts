@@ -19,7 +19,7 @@ export interface StringKernels {
   decodeTerms(
     table: number, pieces: number, lengths: number, shared: number, count: number, out: number, limit: number, offsets: number, pieceBytes: number, work: number,
   ): number
-  digitsDecode(values: number, count: number, digits: number, out: number, offsets: number): number
+  digitsDecode(values: number, count: number, digits: number, out: number): number
 }
 
 const align = (value: number) => Math.ceil(value / 16) * 16
@@ -42,12 +42,15 @@ function regionOf(runtime: WasmRuntime, size: number): number | null {
   }
 }
 
+/** A kernel's status, with its details from scratch. */
+function failure(runtime: WasmRuntime, status: number, detail: Int32Array): number {
+  for (let index = 0; index < 3; index++) detail[index] = runtime.words[runtime.scratchWord + index]
+  return status
+}
+
 /** The kernel's result: the terms copied out of linear memory, or its status with the details from scratch. */
 function result(runtime: WasmRuntime, status: number, out: number, offsetsAt: number, count: number, detail: Int32Array): DecodedTerms | number {
-  if (status !== 0) {
-    for (let index = 0; index < 3; index++) detail[index] = runtime.words[runtime.scratchWord + index]
-    return status
-  }
+  if (status !== 0) return failure(runtime, status, detail)
   // One buffer for both, one allocation (small dictionaries open by the dozen): offsets, then the bytes.
   const length = runtime.words[(offsetsAt >>> 2) + count] >>> 0
   const buffer = new ArrayBuffer(4 * (count + 1) + length)
@@ -85,16 +88,16 @@ export function decodeTermsWasm(runtime: WasmRuntime, job: TermsJob, detail: Int
 }
 
 /** decodeDigits over a runtime's kernels: the integers decoded in place into the region, then spelled there. */
-export function decodeDigitsWasm(runtime: WasmRuntime, backend: ColumnsBackend, job: DigitsJob, detail: Int32Array): DecodedTerms | number {
+export function decodeDigitsWasm(runtime: WasmRuntime, backend: ColumnsBackend, job: DigitsJob, detail: Int32Array): Uint8Array | number {
   const count = job.termCount
-  const listBytes = align(4 * (count + 1))
-  const region = regionOf(runtime, 8 * count + listBytes + count * job.digits)
+  const region = regionOf(runtime, 8 * count + count * job.digits)
   if (region === null) return decodeDigitsTs(job, backend, detail)
   try {
-    const offsets = region + 8 * count, out = offsets + listBytes
+    const out = region + 8 * count
     backend.decodeRaw(job.integers, 0, count, new BigInt64Array(runtime.buffer, region, count), 0)
-    const status = runtime.kernels.digitsDecode(region, count, job.digits, out, offsets)
-    return result(runtime, status, out, offsets, count, detail)
+    const status = runtime.kernels.digitsDecode(region, count, job.digits, out)
+    if (status !== 0) return failure(runtime, status, detail)
+    return runtime.bytes.slice(out, out + count * job.digits)
   } finally {
     runtime.regions.free(region)
   }

@@ -2,7 +2,7 @@
  * The TypeScript backend's digits decoder (dictionary form 5), byte for byte
  * and status for status what assembly/strings/digits.ts does.
  */
-import type { ColumnsBackend, DecodedTerms, DigitsJob } from '../../backend/backend.js'
+import type { ColumnsBackend, DigitsJob } from '../../backend/backend.js'
 import { NOT_INCREASING, TOO_MANY_DIGITS } from './status.js'
 
 const TWO_POW_32 = 4294967296
@@ -17,13 +17,12 @@ function writeDigits(bytes: Uint8Array, end: number, count: number, value: numbe
   }
 }
 
-/** Term t: integer t's `digits` digits (the integers read through `backend`); the terms, or a status (details in `detail`). */
-export function decodeDigitsTs(job: DigitsJob, backend: ColumnsBackend, detail: Int32Array): DecodedTerms | number {
+/** Term t: integer t's `digits` digits (the integers read through `backend`); the terms' bytes, or a status (details in `detail`). */
+export function decodeDigitsTs(job: DigitsJob, backend: ColumnsBackend, detail: Int32Array): Uint8Array | number {
   const { termCount, digits } = job
   const words = new Int32Array(2 * termCount)
   backend.decodeRaw(job.integers, 0, termCount, words, 0)
   const bytes = new Uint8Array(termCount * digits)
-  const offsets = new Uint32Array(termCount + 1)
   const bound = 10 ** digits
   let previous = -1
   for (let term = 0, end = digits; term < termCount; term++, end += digits) {
@@ -39,7 +38,6 @@ export function decodeDigitsTs(job: DigitsJob, backend: ColumnsBackend, detail: 
     const last = high === 0 ? low % BILLION : value % BILLION
     writeDigits(bytes, end, digits < 9 ? digits : 9, last)
     if (digits > 9) writeDigits(bytes, end - 9, digits - 9, (value - last) / BILLION)
-    offsets[term + 1] = end
   }
-  return { bytes, offsets }
+  return bytes
 }

@@ -40,7 +40,7 @@ export function parseDictionaryV2(
   const { dictionary, end } = parsed
   dictionary.encoding = {
     form, formName: DICTIONARY_FORM_NAMES[form], start: offset, end,
-    memoryBytes: (form === DictionaryForm.v1 && file.stable ? 0 : dictionary.totalBytes) + 4 * (dictionary.termCount + 1),
+    memoryBytes: (form === DictionaryForm.v1 && file.stable ? 0 : dictionary.totalBytes) + dictionary.offsetBytes,
     decodeMilliseconds: performance.now() - started,
   }
   return parsed
@@ -61,7 +61,7 @@ function parseCompressed(context: DictionaryContext, form: number, offset: numbe
   if (form !== DictionaryForm.digits && termCount - 1 > context.limit - at) {
     failDictionary(context, `${termCount} terms need at least ${termCount - 1} piece bytes, but ${Math.max(0, context.limit - at)} bytes of the section are left`)
   }
-  let decoded: DecodedTerms | number
+  let decoded: DecodedTerms | Uint8Array | number
   let digits = 0
   if (form === DictionaryForm.digits) {
     need(context, at, 1, 'digit count')
@@ -107,6 +107,8 @@ function parseCompressed(context: DictionaryContext, form: number, offset: numbe
     at += pieceBytes
   }
   if (typeof decoded === 'number') return failDictionary(context, describeStatus(decoded, totalBytes, digits))
+  // Digits terms are totalBytes long together (checked above), each `digits` long: no offsets kept.
+  if (decoded instanceof Uint8Array) return { dictionary: Dictionary.fromFixedWidth(decoded, termCount, digits), end: at }
   const decodedBytes = decoded.offsets[termCount]
   if (decodedBytes !== totalBytes) failDictionary(context, `terms decode to ${decodedBytes} bytes, but the dictionary declares ${totalBytes}`)
   return { dictionary: Dictionary.fromTerms(decoded.bytes, decoded.offsets), end: at }
