@@ -1,8 +1,9 @@
-// Keyword terms of format 2 dictionary forms 1 to 4 where terms are short (the
-// caller's choice: src/backend/wasm/terms.ts), in two passes that keep clear of the two
-// costs of a term-at-a-time decoder there: a mispredicted branch at the end of
-// each term's few codes, and loads of words that several stores have just
-// written (the shared prefix copied from the term before, the order check).
+// Keyword terms of format 2 dictionary forms 1 to 4 where terms are short
+// (the caller's choice: src/backend/wasm/terms.ts), in two passes that keep
+// clear of the two costs of a term-at-a-time decoder there: a mispredicted
+// branch at the end of each term's few codes, and loads of words that several
+// stores have just written (the shared prefix copied from the term before, the
+// order check).
 //
 // Pass one (FSST forms): every term's codes as one stream into `work`, with
 // where each code byte's output ends. Pass two: each term's first 16 bytes are
