@@ -88,6 +88,39 @@ describe('the WebAssembly decoder of short terms agrees with the TypeScript one'
   })
 })
 
+describe('room for the try', () => {
+  it('where it cannot be had, the kernel decodes in order (not the TypeScript decoder)', () => {
+    const sorted = shortTerms()
+    const form = encodeAllForms(termsOf(sorted)).find((candidate) => candidate[0] === 4)!
+    const bytes = withDictionary(keywordFile(sorted), form)
+    const expected = `ok ${sorted.map((term) => Buffer.from(term).toString('hex')).join(',')}`
+    const runtime = wasmRuntime()
+    const kernels = runtime.kernels, allocate = runtime.regions.allocate
+    const works: number[] = [], sizes: number[] = []
+    let largest = Infinity
+    const spied = { ...kernels, decodeTerms: (...args: Parameters<typeof kernels.decodeTerms>) => { works.push(args[9]); return kernels.decodeTerms(...args) } }
+    Object.assign(runtime, { kernels: spied })
+    runtime.regions.allocate = function (this: typeof runtime.regions, length: number): number {
+      sizes.push(length)
+      if (length > largest) throw new RangeError('no room in this test')
+      return allocate.call(this, length)
+    }
+    try {
+      expect(outcome(bytes, 'wasm')).toBe(expected)
+      expect(works.length).toBe(1)
+      expect(works[0]).toBeGreaterThan(0)
+      // The dictionary's region with the try's room is the largest asked for: refuse it, and only it.
+      largest = Math.max(...sizes) - 1
+      works.length = 0
+      expect(outcome(bytes, 'wasm')).toBe(expected)
+      expect(works).toEqual([0])
+    } finally {
+      Object.assign(runtime, { kernels })
+      runtime.regions.allocate = allocate
+    }
+  })
+})
+
 describe('the kernel writes nothing past the room it is given', () => {
   it('codes that decode to 8 times the declared bytes: the try stops at the limit, the status is "too long"', () => {
     const runtime = wasmRuntime()

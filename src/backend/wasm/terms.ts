@@ -66,9 +66,14 @@ export function decodeTermsWasm(runtime: WasmRuntime, job: TermsJob, detail: Int
   const listBytes = align(4 * (count + 1))
   // table | piece lengths | shared lengths | offsets | terms (+ 32 bytes of slack for the kernel's word stores) | work
   const tableBytes = job.table === null ? 0 : FSST_TABLE_BYTES
-  const outBytes = align(job.totalBytes + 32)
-  const workBytes = job.totalBytes <= SHORT_TERM_BYTES * count ? shortTermsWork(job.totalBytes, job.pieceBytes) : 0
-  const region = regionOf(runtime, tableBytes + listBytes * (job.shared === null ? 2 : 3) + outBytes + workBytes)
+  const outBytes = align(job.totalBytes + 32), bytes = tableBytes + listBytes * (job.shared === null ? 2 : 3) + outBytes
+  let workBytes = job.totalBytes <= SHORT_TERM_BYTES * count ? shortTermsWork(job.totalBytes, job.pieceBytes) : 0
+  let region = regionOf(runtime, bytes + workBytes)
+  // Without room for the try (it needs about 4 bytes a code byte more), the kernel decodes in order.
+  if (region === null && workBytes !== 0) {
+    workBytes = 0
+    region = regionOf(runtime, bytes)
+  }
   if (region === null) return decodeTermsTs(job, detail)
   try {
     // Views only after allocating, which may grow memory (and detach older views).
