@@ -210,6 +210,19 @@ describe.each(BACKENDS)('a dictionary that breaks one rule is refused at open (%
     expect([0, 1, 2].map((ordinal) => column.term(ordinal))).toEqual(['000000000000001', '123456789012345', '999999999999999'])
   })
 
+  it('digits past the first 4,096 integers (the TypeScript decoder reads them in steps of that many)', () => {
+    const integers = Array.from({ length: 9000 }, (_, index) => 7 * index + 3)
+    const zips = keywordFile(integers.map((value) => String(value).padStart(5, '0')))
+    const column = opened(withDictionary(zips, digitsForm(9000, 45000, 5, integers)), backend).getColumn('v')!
+    expect([0, 4095, 4096, 8191, 8192, 8999].map((ordinal) => column.term(ordinal))).toEqual(['00003', '28668', '28675', '57340', '57347', '62996'])
+    const unordered = integers.slice()
+    unordered[5000] = unordered[4999]
+    refuse(digitsForm(9000, 45000, 5, unordered), 'terms are not strictly increasing at ordinal 5000', zips)
+    const large = integers.slice()
+    large[8200] = 100000
+    refuse(digitsForm(9000, 45000, 5, large), 'integer 8200 is negative or not below 10^5', zips)
+  })
+
   it('a list tag that is not 0 or 1', () => {
     const bytes = Array.from(utf8(TERMS.join('')))
     refuse([...header(1, 3, 17), 2, 3, 0x65, 0x66, ...bytes], 'term lengths: list tag 2 is not 0 (fields) or 1 (a sequence)')

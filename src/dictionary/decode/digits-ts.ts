@@ -17,27 +17,33 @@ function writeDigits(bytes: Uint8Array, end: number, count: number, value: numbe
   }
 }
 
+/** Integers decoded per step, as (low, high) words: a small array kept between calls, not one per dictionary. */
+const STEP = 4096
+const words = new Int32Array(2 * STEP)
+
 /** Term t: integer t's `digits` digits (the integers read through `backend`); the terms' bytes, or a status (details in `detail`). */
 export function decodeDigitsTs(job: DigitsJob, backend: ColumnsBackend, detail: Int32Array): Uint8Array | number {
   const { termCount, digits } = job
-  const words = new Int32Array(2 * termCount)
-  backend.decodeRaw(job.integers, 0, termCount, words, 0)
   const bytes = new Uint8Array(termCount * digits)
   const bound = 10 ** digits
   let previous = -1
-  for (let term = 0, end = digits; term < termCount; term++, end += digits) {
-    const low = words[2 * term] >>> 0, high = words[2 * term + 1]
-    // Below 10^15 < 2^53: exact as a double (a negative high word is a negative value).
-    const value = high * TWO_POW_32 + low
-    if (high < 0 || value >= bound || value <= previous) {
-      detail[0] = term
-      return high < 0 || value >= bound ? TOO_MANY_DIGITS : NOT_INCREASING
+  for (let first = 0; first < termCount; first += STEP) {
+    const count = Math.min(STEP, termCount - first)
+    backend.decodeRaw(job.integers, first, count, words, 0)
+    for (let index = 0, term = first, end = (first + 1) * digits; index < count; index++, term++, end += digits) {
+      const low = words[2 * index] >>> 0, high = words[2 * index + 1]
+      // Below 10^15 < 2^53: exact as a double (a negative high word is a negative value).
+      const value = high * TWO_POW_32 + low
+      if (high < 0 || value >= bound || value <= previous) {
+        detail[0] = term
+        return high < 0 || value >= bound ? TOO_MANY_DIGITS : NOT_INCREASING
+      }
+      previous = value
+      // The last 9 digits, then the rest, each in int32 arithmetic.
+      const last = high === 0 ? low % BILLION : value % BILLION
+      writeDigits(bytes, end, digits < 9 ? digits : 9, last)
+      if (digits > 9) writeDigits(bytes, end - 9, digits - 9, (value - last) / BILLION)
     }
-    previous = value
-    // The last 9 digits, then the rest, each in int32 arithmetic.
-    const last = high === 0 ? low % BILLION : value % BILLION
-    writeDigits(bytes, end, digits < 9 ? digits : 9, last)
-    if (digits > 9) writeDigits(bytes, end - 9, digits - 9, (value - last) / BILLION)
   }
   return bytes
 }
