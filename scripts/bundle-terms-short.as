@@ -1,8 +1,8 @@
 // The browser kernels' keyword decoder for short terms (copied over
 // assembly/strings/terms-short.ts by rollup.config.js when it builds the browser
-// bundles; AssemblyScript, hence not a .ts file here): none. Its two passes cost
-// the reader bundle about 600 bytes gzip; browsers decode every dictionary a term
-// at a time (assembly/strings/terms.ts), with the same bytes and statuses.
+// bundles; AssemblyScript, hence not a .ts file here): none, to keep the reader
+// bundle small (docs/browser.md); browsers decode every dictionary a term at a
+// time (assembly/strings/terms.ts), with the same bytes and statuses.
 
 /** Declines every dictionary: terms.ts decodes it in order. */
 export function decodeShortTerms(

@@ -10,13 +10,12 @@
  */
 import { describe, expect, it } from 'vitest'
 import { wasmRuntime } from '../src/backend/wasm/runtime.js'
+import { SHORT_TERM_BYTES } from '../src/backend/wasm/terms.js'
+import { FSST_LENGTHS_AT, FSST_TABLE_BYTES } from '../src/dictionary/constants.js'
 import { encodeAllForms } from '../src/dictionary/write/choose.js'
 import { openColumns } from '../src/read/open.js'
 import { BACKENDS, FILE, keywordFile, sortTerms, termsOf, withDictionary } from './helpers/dictionary-files.js'
 import { seededRandom } from './helpers/random.js'
-
-/** The try's threshold (src/backend/wasm/terms.ts): terms of at most 12 bytes on average. */
-const SHORT_TERM_BYTES = 12
 
 /**
  * 150 terms, 12 bytes or fewer on average, with what the try handles apart: the empty term, a term
@@ -127,7 +126,7 @@ describe('the kernel writes nothing past the room it is given', () => {
     // 10 terms of 100 codes each, every code the 8-byte symbol 0, against 100 declared bytes.
     const count = 10, limit = 100, pieceBytes = 1000
     const align = (value: number) => Math.ceil(value / 16) * 16
-    const tableBytes = 8 * 256 + 256, listBytes = align(4 * (count + 1)), outBytes = align(limit + 32)
+    const tableBytes = FSST_TABLE_BYTES, listBytes = align(4 * (count + 1)), outBytes = align(limit + 32)
     const workBytes = align(limit + 32) + 4 * (pieceBytes + 2), canaryBytes = 8192
     const size = tableBytes + pieceBytes + 32 + 2 * listBytes + outBytes + workBytes + canaryBytes
     const region = runtime.regions.allocate(size)
@@ -137,7 +136,7 @@ describe('the kernel writes nothing past the room it is given', () => {
       const bytes = runtime.bytes
       bytes.fill(0, region, canary)
       bytes.set([0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68], table)
-      bytes[table + 8 * 256] = 8
+      bytes[table + FSST_LENGTHS_AT] = 8
       bytes.fill(0, pieces, pieces + pieceBytes)
       for (let term = 0; term < count; term++) runtime.words[(lengths >>> 2) + term] = pieceBytes / count
       bytes.fill(0x7e, canary, canary + canaryBytes)

@@ -4,9 +4,9 @@
  * place), the output (with the 32 bytes of slack the kernels' word stores need)
  * and, for short terms, room for the kernel's faster first try; the kernels
  * (assembly/strings/) decode there; the terms are copied out into the reader's
- * own memory and the region is freed. Where no region can be
- * had (a pool worker's bounded arena), the TypeScript decoders, which give the
- * same bytes and statuses, run instead.
+ * own memory and the region is freed. Where no region can be had (a pool
+ * worker's bounded arena), the TypeScript decoders, which give the same bytes
+ * and statuses, run instead.
  */
 import type { ColumnsBackend, DecodedTerms, DigitsJob, TermsJob } from '../backend.js'
 import { FSST_TABLE_BYTES } from '../../dictionary/constants.js'
@@ -28,7 +28,7 @@ const align = (value: number) => Math.ceil(value / 16) * 16
  * Dictionaries whose terms average at most this many bytes get room for the kernel's two-pass try
  * (assembly/strings/terms-short.ts), faster there; longer terms decode a term at a time.
  */
-const SHORT_TERM_BYTES = 12
+export const SHORT_TERM_BYTES = 12
 
 /** The room that try needs (its layout: terms-short.ts). */
 const shortTermsWork = (totalBytes: number, pieceBytes: number) => align(totalBytes + 32) + 4 * (pieceBytes + 2)
