@@ -18,6 +18,9 @@ export function lineWidths(_p: usize, _from: u32, _to: u32, _base: i64, _s: i64,
 /** No entry pairs in browsers (4 KiB of static memory and a loop per width): gather.ts gathers entry by entry. */
 export const PAIR_GATHER = false
 
+/** No unconditional run prefix (blocks/runs.ts): the loop alone, fewer bytes. */
+export const RUNS_AHEAD: u32 = 0
+
 /** Never called (PAIR_GATHER is false). */
 export function pairGroups(_q: usize, _groups: u32, _out: usize, _W: u32, _spread: u64): u64 {
   return 0

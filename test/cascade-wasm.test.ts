@@ -112,6 +112,44 @@ describe.skipIf(!available)('v2 cascades: the WebAssembly and TypeScript backend
       duelColumns(columns, count)
     }
   })
+
+  it('run blocks write every value of a read and nothing past it, whatever their run lengths', () => {
+    // Runs averaging 16 values (each run's first values go out before its length is looked at),
+    // and runs averaging 4 (a loop per run): every read ends at a different position of a block.
+    const random = seededRandom(31), values: bigint[] = []
+    for (let run = 0; values.length < 6000; run++) {
+      const longRuns = values.length < 3072
+      const length = longRuns ? 1 + Math.floor(random() * 31) : 1 + Math.floor(random() * 7)
+      const value = BigInt(Math.floor(random() * 2 ** 20)) * 3n + BigInt(run & 1)
+      for (let i = 0; i < length && values.length < 6000; i++) values.push(value)
+    }
+    const columns: CascadeColumn[] = [{ name: 'r', type: 'integral', values, expectShape: () => {} }]
+    const [ts, wasm] = openBoth(cascadeFile(columns))
+    const GUARD = 32, SENTINEL = -0x5a5a5a5a5a5a5a5bn
+    const buffer = createValueBuffer('int64', 4096 + 2 * GUARD, { backend: 'wasm' })
+    try {
+      expect(shapeOf(wasm.getColumn('r')!.values).kinds).toEqual(['runs', 'runs', 'runs', 'runs', 'runs', 'runs'])
+      const expected = new BigInt64Array(values.length)
+      ts.getColumn('r')!.readValues(0, expected)
+      expect([...expected]).toEqual(values)
+      const column = wasm.getColumn('r')!
+      const wrong: string[] = []
+      for (const end of [...Array.from({ length: 1024 }, (_, j) => 1024 + j), ...Array.from({ length: 1024 }, (_, j) => 4096 + j), 6000]) {
+        const first = Math.max(0, end - 1 - Math.floor(random() * 3000))
+        buffer.array.fill(SENTINEL)
+        column.readValues(first, buffer.array.subarray(GUARD, GUARD + end - first))
+        for (let i = 0; i < buffer.array.length; i++) {
+          const want = i < GUARD || i >= GUARD + end - first ? SENTINEL : expected[first + i - GUARD]
+          if (buffer.array[i] !== want) { wrong.push(`[${first}, ${end}) at ${i - GUARD}: ${buffer.array[i]}, not ${want}`); break }
+        }
+      }
+      expect(wrong.slice(0, 5)).toEqual([])
+    } finally {
+      buffer.release()
+      ts.close()
+      wasm.close()
+    }
+  })
 })
 
 // ---------------------------------------------------------------- surgery on v2 files

@@ -48,6 +48,9 @@ export function gatherGroups(q: usize, groups: u32, table: usize, out: usize, W:
 /** Index widths 1..4 gather through entry pairs (gather.ts: pairRun). */
 export const PAIR_GATHER = true
 
+/** Run blocks whose runs average 8 values or more write each run's first 24 unconditionally (blocks/runs.ts). */
+export const RUNS_AHEAD: u32 = 24
+
 function p1(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 1, s) }
 function p2(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 2, s) }
 function p3(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 3, s) }
