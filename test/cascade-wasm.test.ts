@@ -89,6 +89,26 @@ function duelColumns(columns: CascadeColumn[], seed: number): void {
   }
 }
 
+/**
+ * Sequence dictionaries by frequency whose codes blocks are patched with a bitmap: a keyword of 200
+ * terms (low fields of 4 bits, high parts of 4: codes fit a byte) and 900 integers (5 and 5 bits:
+ * codes fit a u16). The frequent values are scattered, so the frequency order wins.
+ */
+function narrowCodeColumns(): CascadeColumn[] {
+  const random = seededRandom(77), pick = (n: number) => Math.floor(random() * n), count = 5000
+  const terms = Array.from({ length: 200 }, (_, t) => `k${String(t).padStart(3, '0')}`)
+  const wide = Array.from({ length: 900 }, (_, i) => BigInt(i) * 1_000_003n + 17n)
+  // The widths are checked where the codes are made corrupt (below).
+  const patchedCodes = (shape: ReturnType<typeof shapeOf>) => {
+    const codes = shape.children[1]
+    expect([shape.form, shape.order, codes.kinds, codes.flags]).toEqual(['dictionary', 1, Array(5).fill('patched'), Array(5).fill('bitmap')])
+  }
+  return [
+    { name: 'narrowBytes', type: 'keyword', values: Array.from({ length: count }, () => terms[random() < 0.75 ? (pick(16) * 13) % 200 : pick(200)]), expectShape: patchedCodes },
+    { name: 'narrowHalves', type: 'integral', values: Array.from({ length: count }, () => wide[random() < 0.75 ? (pick(32) * 27) % 900 : pick(900)]), expectShape: patchedCodes },
+  ]
+}
+
 describe.skipIf(!available)('v2 cascades: the WebAssembly and TypeScript backends agree', () => {
   it('on every block kind (dictionary, runs, frequent list / bitmap / gcd, patched list / bitmap, linear, frame, constant)', () => {
     duelColumns(blockKindColumns(), 1)
@@ -111,6 +131,10 @@ describe.skipIf(!available)('v2 cascades: the WebAssembly and TypeScript backend
       const columns = [...blockKindColumns(count), ...decimalColumns(count)].map((column) => ({ ...column, expectShape: () => {} }))
       duelColumns(columns, count)
     }
+  })
+
+  it('on sequence dictionaries whose codes are patched blocks of codes below 2^8 and 2^16 (a bitmap of patches)', () => {
+    duelColumns(narrowCodeColumns(), 6)
   })
 
   it('run blocks write every value of a read and nothing past it, whatever their run lengths', () => {
@@ -271,6 +295,30 @@ describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backe
         setField(file, block.data, 333, block.width, 2 ** block.width - 1)
       })
       const message = `${FILE_NAME}: ${label}: value ${index} has dictionary code ${code}, beyond its ${k} entries`
+      for (const read of readsAt(index)) expectSameError(bytes, name, read, message)
+      duelCorrupt(bytes, name)
+    }
+  })
+
+  it('a code ≥ k made of a patch in a bitmap patched block (codes below 2^8 and 2^16): the same CorruptIndexException', () => {
+    for (const [name, lw, hw] of [['narrowBytes', 4, 4], ['narrowHalves', 5, 5]] as const) {
+      let k = 0, index = 0
+      const bytes = patched(narrowCodeColumns(), (file, reader) => {
+        const cascade = reader.getColumn(name)!.values.cascade!
+        if (cascade.form !== 1) throw new Error('expected a sequence dictionary')
+        k = cascade.entries.count
+        // Codes block 3: u8 hw, 1,024 low fields, a bitmap of 128 bytes, then the high parts.
+        const block = blockOf(cascade.codes, 3), e = block.param & 1023
+        expect([block.kind, block.width, file[block.data], block.param & 1024]).toEqual([6, lw, hw, 0])
+        const lows = block.data + 1, bitmap = lows + (1024 * lw) / 8, highs = bitmap + 128
+        // The fifth patch (its position: the fifth set bit) gets all ones: code 2^(lw + hw) - 1 ≥ k.
+        const positions = Array.from({ length: 1024 }, (_, j) => j).filter((j) => file[bitmap + (j >>> 3)] & (1 << (j & 7)))
+        expect(positions.length).toBe(e)
+        setField(file, lows, positions[4], lw, 2 ** lw - 1)
+        setField(file, highs, 4, hw, 2 ** hw - 1)
+        index = 3 * 1024 + positions[4]
+      })
+      const message = `${FILE_NAME}: values of field "${name}": value ${index} has dictionary code ${2 ** (lw + hw) - 1}, beyond its ${k} entries`
       for (const read of readsAt(index)) expectSameError(bytes, name, read, message)
       duelCorrupt(bytes, name)
     }

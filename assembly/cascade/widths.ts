@@ -51,6 +51,9 @@ export const PAIR_GATHER = true
 /** Run blocks whose runs average 8 values or more write each run's first 24 unconditionally (blocks/runs.ts). */
 export const RUNS_AHEAD: u32 = 24
 
+/** Sequence dictionary codes in bitmap patched blocks decode as bytes or u16 before the gather (sequences/codes.ts). */
+export const NARROW_CODES = true
+
 function p1(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 1, s) }
 function p2(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 2, s) }
 function p3(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 3, s) }

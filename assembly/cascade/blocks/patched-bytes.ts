@@ -3,7 +3,7 @@
 // high parts together take at most 8 bits, positions as a bitmap. Bytes take a
 // quarter of the vector operations u32 values do (patched-units.ts), and
 // their ranks are then looked up 16 at a time by swizzles rather than one by one.
-import { largestU8 } from '../../query-common'
+import { U_BUFFER, fields8, largestU16, largestU8, loadLimit, prepareUnpack16, unpack16Mask, unpack16Multiplier, unpackU32 } from '../../query-common'
 import { bitsOf, recordAux, recordBase, recordWidth } from '../../common'
 import { BLOCK_ENTRIES, COUNT_MASK, FORM_BLOCKS, KIND_PATCHED, LIST_FLAG, blocksData, blocksRecords, bytesOf, nodeCount, recordParam } from '../common'
 import { positionsBytes } from './positions'
@@ -21,8 +21,16 @@ export function patchedBytes(node: usize, index: u32, k: u32): bool {
   if (<u32>load<u8>(node) != FORM_BLOCKS || nodeCount(node) - index < 1024) return false
   const record = blocksRecords(node) + <usize>(index >>> 10) * 24
   if (<u32>load<u8>(record) != KIND_PATCHED) return false
+  return patchedCodeBytes(record, blocksData(node) + <usize>load<u32>(record, 4), k)
+}
+
+/**
+ * Whether the patched block of 1,024 values (record, data at p) has bitmap positions, base 0,
+ * g 1, low and high widths at most 8 bits together, and codes all below k: then CODE_BYTES
+ * holds them.
+ */
+export function patchedCodeBytes(record: usize, p: usize, k: u32): bool {
   const param = recordParam(record), e = param & COUNT_MASK
-  const p = blocksData(node) + <usize>load<u32>(record, 4)
   const lw = recordWidth(record), hw: u32 = load<u8>(p)
   if ((param & LIST_FLAG) != 0 || lw + hw > 8 || recordBase(record) != 0 || recordAux(record) != 1) return false
   const lows = p + 1, positions = lows + bytesOf(1024, lw)
@@ -44,6 +52,50 @@ export function patchedBytes(node: usize, index: u32, k: u32): bool {
     most = i8x16.max_u(most, codes)
   }
   return largestU8(most) < k
+}
+
+/** The block's 1,024 codes, a u16 each (and 16 bytes of slack). */
+export const CODE_HALVES: usize = memory.data(2048 + 16, 16)
+
+/** Fields [0, 1024) of width w (1..8) at p to u16 at CODE_HALVES: 8 a step (fields8), the last ones through U_BUFFER. */
+function fieldHalves(p: usize, w: u32): void {
+  prepareUnpack16(w)
+  const mask = unpack16Mask(), multiplier = unpack16Multiplier(), shift = 16 - <i32>w
+  // A group's 16-byte load stays within the fields and the 8 bytes after them.
+  const limit = loadLimit(p, 1024, w)
+  let i: u32 = 0
+  for (let q = p; i < 1024 && q + 16 <= limit; i += 8, q += <usize>w) v128.store(CODE_HALVES + (<usize>i << 1), fields8(q, mask, multiplier, shift))
+  if (i < 1024) {
+    unpackU32(p, i, 1024, w)
+    for (; i < 1024; i++) store<u16>(CODE_HALVES + (<usize>i << 1), <u16>load<u32>(U_BUFFER + (<usize>i << 2)))
+  }
+}
+
+/**
+ * Whether the patched block of 1,024 values (record, data at p) has bitmap positions, base 0,
+ * g 1, low and high widths of at most 8 bits each, and codes all below k: then CODE_HALVES
+ * holds them (as patchedCodeBytes, with u16 lanes).
+ */
+export function patchedCodeHalves(record: usize, p: usize, k: u32): bool {
+  const param = recordParam(record), e = param & COUNT_MASK
+  const lw = recordWidth(record), hw: u32 = load<u8>(p)
+  if ((param & LIST_FLAG) != 0 || lw == 0 || lw > 8 || hw > 8 || recordBase(record) != 0 || recordAux(record) != 1) return false
+  const lows = p + 1, positions = lows + bytesOf(1024, lw)
+  if (bitmapCount(positions, 1024) != e) return false
+  stageHighs(positions + positionsBytes(false, e, 1024, bitsOf(1023)), e, hw)
+  fieldHalves(lows, lw)
+  const expand = expandTable()
+  let rank: u32 = 0, most = i16x8.splat(0)
+  for (let at: u32 = 0; at < 1024; at += 8) {
+    const b = <u32>load<u8>(positions + (<usize>at >>> 3))
+    const spread = i16x8.extend_low_i8x16_u(i8x16.swizzle(v128.load64_zero(BLOCK_ENTRIES + rank), v128.load64_zero(expand + (<usize>b << 3))))
+    rank += popcnt(b)
+    const o = CODE_HALVES + (<usize>at << 1)
+    const codes = i16x8.add(v128.load(o), i16x8.shl(spread, lw))
+    v128.store(o, codes)
+    most = i16x8.max_u(most, codes)
+  }
+  return largestU16(most) < k
 }
 
 /** Byte ranks of codes below 256: 16 tables of 16 (RANK_TABLES[c] = rank of code c, 0 past k). */
