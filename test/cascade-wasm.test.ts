@@ -376,6 +376,12 @@ describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backe
         setField(file, positions, 1, 10, getField(file, positions, 0, 10))
         setField(file, positions, 3, 10, 1)
       }],
+      // Patched list positions that never decrease, two of them equal: still not a valid list.
+      ['patchedList', (file, view) => {
+        const block = blockOf(view, 1), n = 1024
+        const positions = block.data + 1 + Math.ceil((n * block.width) / 8)
+        setField(file, positions, 5, 10, getField(file, positions, 4, 10))
+      }],
       // Frequent list positions out of order.
       ['frequentList', (file, view) => {
         const block = blockOf(view, 1)

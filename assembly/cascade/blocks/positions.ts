@@ -39,12 +39,6 @@ export function exceptionRank(start: usize, list: bool, e: u32, pw: u32, index: 
   return rank < e ? <i32>rank : -1
 }
 
-/** Whether the e positions of a list strictly increase (a valid block's always do). */
-function ascending(start: usize, e: u32, pw: u32): bool {
-  for (let rank: u32 = 1; rank < e; rank++) if (field(start, rank, pw) <= field(start, rank - 1, pw)) return false
-  return true
-}
-
 /** How an exception's term lands: it becomes the value (frequent), is added (patched), or is a code (sequence dictionaries). */
 const SET: i32 = 0
 const ADD: i32 = 1
@@ -92,21 +86,25 @@ function ranksBelow(start: usize, n: u32, e: u32, to: u32): u32 {
   mode: i32, lows: usize, lw: u32, table: usize, k: u32,
 ): bool {
   if (list) {
-    if (!ascending(start, e, pw)) {
+    // Each position read once (as u16 into BLOCK_ENTRIES: pw ≤ 10), checked to increase as it is read;
+    // those below `from` counted, which for an increasing list is where the run's exceptions start.
+    let previous: i32 = -1, below: u32 = 0, ascending = true
+    for (let rank: u32 = 0; rank < e; rank++) {
+      const position = <u32>field(start, rank, pw)
+      ascending = ascending && <i32>position > previous
+      previous = <i32>position
+      below += <u32>(position < from)
+      store<u16>(BLOCK_ENTRIES + (<usize>rank << 1), <u16>position)
+    }
+    if (!ascending) {
       for (let position = from; position < to; position++) {
         const rank = exceptionRank(start, true, e, pw, position)
         if (rank >= 0 && !visit(out, position, from, low + step * <i64>field(values, rank, W), mode, lows, lw, table, k)) return false
       }
       return true
     }
-    let lo: u32 = 0, hi = e
-    while (lo < hi) {
-      const middle = (lo + hi) >>> 1
-      if (<u32>field(start, middle, pw) < from) lo = middle + 1
-      else hi = middle
-    }
-    for (let rank = lo; rank < e; rank++) {
-      const position = <u32>field(start, rank, pw)
+    for (let rank = below; rank < e; rank++) {
+      const position = <u32>load<u16>(BLOCK_ENTRIES + (<usize>rank << 1))
       if (position >= to) break
       if (!visit(out, position, from, low + step * <i64>field(values, rank, W), mode, lows, lw, table, k)) return false
     }
