@@ -24,6 +24,9 @@ export const RUNS_AHEAD: u32 = 0
 /** Codes of patched blocks through u32 alone (sequences/codes.ts), fewer bytes. */
 export const NARROW_CODES = false
 
+/** Each chunk decodes its dictionary's entries, and ordinals are checked (index.ts), fewer bytes. */
+export const CHUNK_KEEPS = false
+
 /** Never called (PAIR_GATHER is false). */
 export function pairGroups(_q: usize, _groups: u32, _out: usize, _W: u32, _spread: u64): u64 {
   return 0

@@ -7,7 +7,8 @@ import { BLOCK_BUFFER, BLOCK_VALUES, NOT_REPRESENTABLE, NUMBER_SLOT, OK, ORDINAL
 import { firstBeyond, sortableInPlace } from '../typed'
 import { FORM_DECIMAL, FORM_DICTIONARY } from './common'
 import { decimalDecode, decimalGet, integerDecode, integerGet } from './sequences/decimal'
-import { setEntriesTable } from './sequences/dictionary'
+import { keepDecodedEntries, setEntriesTable } from './sequences/dictionary'
+import { CHUNK_KEEPS } from './widths'
 
 /** Raw i64 value `index` of the sequence at node to out; status 0, 5 or 6 (assembly/index.ts). */
 export function cascadeGet(node: usize, index: u32, out: usize): i32 {
@@ -30,11 +31,19 @@ export function cascadeDecode(node: usize, first: u32, n: u32, out: usize): i32 
   return integerDecode(node, first, n, out)
 }
 
+/** cascadeDecodeFloat64SortableChunks, a dictionary's decoded entries kept from chunk to chunk (keepDecodedEntries). */
+export function cascadeDecodeFloat64Sortable(node: usize, first: u32, n: u32, out: usize): i32 {
+  keepDecodedEntries(true)
+  const status = cascadeDecodeFloat64SortableChunks(node, first, n, out)
+  keepDecodedEntries(false)
+  return status
+}
+
 /**
  * Values [first, first + n) as SortableBits-decoded doubles to out; status 0, 5 or 6. A decimal
  * node's integers become doubles directly (n / 10^e), not raw bits decoded back.
  */
-export function cascadeDecodeFloat64Sortable(node: usize, first: u32, n: u32, out: usize): i32 {
+function cascadeDecodeFloat64SortableChunks(node: usize, first: u32, n: u32, out: usize): i32 {
   const decimal = load<u8>(node) == FORM_DECIMAL
   for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
     const take = min(n - done, BLOCK_VALUES)
@@ -53,8 +62,16 @@ function reportValue(status: i32, position: u32, value: i64): i32 {
   return status
 }
 
-/** Raw values as exact doubles to out; status 2 at the first |v| > 2^53 - 1 (scratch: position, value), 5 or 6. */
+/** cascadeDecodeFloat64ExactChunks, a dictionary's decoded entries kept from chunk to chunk (keepDecodedEntries). */
 export function cascadeDecodeFloat64Exact(node: usize, first: u32, n: u32, out: usize): i32 {
+  keepDecodedEntries(true)
+  const status = cascadeDecodeFloat64ExactChunks(node, first, n, out)
+  keepDecodedEntries(false)
+  return status
+}
+
+/** Raw values as exact doubles to out; status 2 at the first |v| > 2^53 - 1 (scratch: position, value), 5 or 6. */
+function cascadeDecodeFloat64ExactChunks(node: usize, first: u32, n: u32, out: usize): i32 {
   for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
     const take = min(n - done, BLOCK_VALUES)
     // Raw values go to the block buffer, so nothing past a refused value reaches out (it may be a ValueBuffer).
@@ -71,31 +88,45 @@ export function cascadeDecodeFloat64Exact(node: usize, first: u32, n: u32, out: 
 }
 
 /**
- * The `take` raw values of BLOCK_BUFFER as int32 to o, four a vector, when every one is in range
- * (ordinals: below limit, unsigned; else an int32); false (nothing written) when one is not, for
- * the caller's value-by-value loop to find and report. Whole groups of four only: the rest by it.
+ * BLOCK_BUFFER's first take values narrowed to int32 at o, four at a time while each four passes
+ * (ordinals: below limit, unsigned; else an int32; `trusted`: ordinals known below limit, no
+ * check); returns how many were written, a multiple of four: the caller's value-by-value loop
+ * goes on from there, to the end or to the first refused value. One loop per case: V8 does not
+ * split a loop on an invariant.
  */
-function narrowChecked(take: u32, ordinals: bool, limit: u32, o: usize): bool {
+function narrowChecked(take: u32, ordinals: bool, trusted: bool, limit: u32, o: usize): u32 {
   const groups = take >>> 2
-  if (groups << 2 != take) return false
-  const top = i64x2.splat(i64.MIN_VALUE), bound = i64x2.splat(<i64>limit ^ i64.MIN_VALUE)
-  let bad = i64x2.splat(0)
-  for (let g: u32 = 0; g < groups; g++) {
-    const a = v128.load(BLOCK_BUFFER + (<usize>g << 5)), b = v128.load(BLOCK_BUFFER + (<usize>g << 5), 16)
-    if (ordinals) {
+  let g: u32 = 0
+  if (trusted) {
+    for (; g < groups; g++) {
+      const a = v128.load(BLOCK_BUFFER + (<usize>g << 5)), b = v128.load(BLOCK_BUFFER + (<usize>g << 5), 16)
+      v128.store(o + (<usize>g << 4), i32x4.shuffle(a, b, 0, 2, 4, 6))
+    }
+  } else if (ordinals) {
+    const top = i64x2.splat(i64.MIN_VALUE), bound = i64x2.splat(<i64>limit ^ i64.MIN_VALUE)
+    for (; g < groups; g++) {
+      const a = v128.load(BLOCK_BUFFER + (<usize>g << 5)), b = v128.load(BLOCK_BUFFER + (<usize>g << 5), 16)
       // v ≥ limit unsigned, as a signed compare with the top bits flipped.
-      bad = v128.or(bad, v128.or(i64x2.ge_s(v128.xor(a, top), bound), i64x2.ge_s(v128.xor(b, top), bound)))
-    } else {
+      if (v128.any_true(v128.or(i64x2.ge_s(v128.xor(a, top), bound), i64x2.ge_s(v128.xor(b, top), bound)))) break
+      v128.store(o + (<usize>g << 4), i32x4.shuffle(a, b, 0, 2, 4, 6))
+    }
+  } else {
+    for (; g < groups; g++) {
+      const a = v128.load(BLOCK_BUFFER + (<usize>g << 5)), b = v128.load(BLOCK_BUFFER + (<usize>g << 5), 16)
       // Not an int32: the low word sign-extended differs from the value.
-      bad = v128.or(bad, v128.or(i64x2.ne(i64x2.shr_s(i64x2.shl(a, 32), 32), a), i64x2.ne(i64x2.shr_s(i64x2.shl(b, 32), 32), b)))
+      if (v128.any_true(v128.or(i64x2.ne(i64x2.shr_s(i64x2.shl(a, 32), 32), a), i64x2.ne(i64x2.shr_s(i64x2.shl(b, 32), 32), b)))) break
+      v128.store(o + (<usize>g << 4), i32x4.shuffle(a, b, 0, 2, 4, 6))
     }
   }
-  if (v128.any_true(bad)) return false
-  for (let g: u32 = 0; g < groups; g++) {
-    const a = v128.load(BLOCK_BUFFER + (<usize>g << 5)), b = v128.load(BLOCK_BUFFER + (<usize>g << 5), 16)
-    v128.store(o + (<usize>g << 4), i32x4.shuffle(a, b, 0, 2, 4, 6))
-  }
-  return true
+  return g << 2
+}
+
+/** cascadeDecodeInt32Chunks, a dictionary's decoded entries kept from chunk to chunk (keepDecodedEntries). */
+export function cascadeDecodeInt32(node: usize, first: u32, n: u32, limit: u32, out: usize): i32 {
+  keepDecodedEntries(true)
+  const status = cascadeDecodeInt32Chunks(node, first, n, limit, out)
+  keepDecodedEntries(false)
+  return status
 }
 
 /**
@@ -103,15 +134,16 @@ function narrowChecked(take: u32, ordinals: bool, limit: u32, o: usize): bool {
  * first value outside int32; otherwise keyword ordinals, status 3 at the first value < 0 or ≥
  * limit (scratch: position within the run, raw value). Status 5 or 6 for a corrupt dictionary.
  */
-export function cascadeDecodeInt32(node: usize, first: u32, n: u32, limit: u32, out: usize): i32 {
+function cascadeDecodeInt32Chunks(node: usize, first: u32, n: u32, limit: u32, out: usize): i32 {
   const ordinals = limit != 0xFFFF_FFFF
+  // A dictionary node's ordinals are its entries, checked below the term count at open (as cascadeDecodeOrdinals).
+  const trusted = CHUNK_KEEPS && ordinals && load<u8>(node) == FORM_DICTIONARY
   for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
     const take = min(n - done, BLOCK_VALUES)
     const status = cascadeDecode(node, first + done, take, BLOCK_BUFFER)
     if (status != OK) return status
     const o = out + (<usize>done << 2)
-    if (narrowChecked(take, ordinals, limit, o)) continue
-    for (let j: u32 = 0; j < take; j++) {
+    for (let j = narrowChecked(take, ordinals, trusted, limit, o); j < take; j++) {
       const v = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
       // Unsigned compare for ordinals: negative values look huge and fail too.
       if (ordinals ? <u64>v >= <u64>limit : v != <i64><i32>v) return reportValue(ordinals ? ORDINAL_ERROR : NOT_REPRESENTABLE, done + j, v)

@@ -54,6 +54,9 @@ export const RUNS_AHEAD: u32 = 24
 /** Sequence dictionary codes in bitmap patched blocks decode as bytes or u16 before the gather (sequences/codes.ts). */
 export const NARROW_CODES = true
 
+/** Chunked reads keep a dictionary's decoded entries from chunk to chunk, and its ordinals narrow to int32 unchecked (index.ts). */
+export const CHUNK_KEEPS = true
+
 function p1(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 1, s) }
 function p2(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 2, s) }
 function p3(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 3, s) }

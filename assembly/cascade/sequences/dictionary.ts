@@ -15,6 +15,7 @@ import { forgetPairs } from '../gather'
 import { gatherCodes, mapCodes } from './codes'
 import { blocksDecode, blocksGet } from './blocks'
 import { KEEP, toDoubles } from './doubles'
+import { CHUNK_KEEPS } from '../widths'
 
 /** Value `index` of the dictionary node to out; status 0, 5 (a codes or entries block) or 6. */
 export function dictionaryFormGet(node: usize, index: u32, out: usize): i32 {
@@ -43,6 +44,23 @@ let bigEntries: u32 = 0
 export function setEntriesTable(address: usize, entries: u32): void {
   bigTable = address
   bigEntries = address == 0 ? 0 : entries
+}
+
+/**
+ * While a read decodes a sequence a chunk at a time (keepEntries, set by its kernel for that call
+ * alone), the dictionary node whose entries the table holds, and how they were converted: the
+ * next chunk of the same node uses them as they are. Never kept from one call to the next.
+ */
+let keepEntries = false
+let keptNode: usize = 0
+let keptConvert: i32 = 0
+let keptP: f64 = 0
+
+/** Starts (true) or ends (false) a read whose chunks may share their dictionary's decoded entries. */
+export function keepDecodedEntries(keep: bool): void {
+  // Not in browsers' kernels (CHUNK_KEEPS false): fewer bytes.
+  keepEntries = CHUNK_KEEPS && keep
+  keptNode = 0
 }
 
 /** Whether base + step × u stays in [0, k) for every u < 2^W (k ≤ 2^32). */
@@ -99,12 +117,18 @@ export function dictionaryFormDecode(node: usize, first: u32, n: u32, out: usize
       capacity = bigEntries
     }
   }
-  if (table != 0) {
+  if (table != 0 && !(keepEntries && keptNode == node && keptConvert == convert && keptP == p)) {
+    keptNode = 0
     const status = blocksDecode(entries, 0, k, table)
     if (status != OK) return status
     toDoubles(table, k, convert, p)
     // Entry pairs (gather.ts) built from the table's last contents are stale; built now, they serve every block of the read.
     forgetPairs()
+    if (keepEntries) {
+      keptNode = node
+      keptConvert = convert
+      keptP = p
+    }
   }
   for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
     const take = min(n - done, BLOCK_VALUES), start = first + done
