@@ -34,9 +34,7 @@ export function cascadeDecode(node: usize, first: u32, n: u32, out: usize): i32 
 /** cascadeDecodeFloat64SortableChunks, a dictionary's decoded entries kept from chunk to chunk (keepDecodedEntries). */
 export function cascadeDecodeFloat64Sortable(node: usize, first: u32, n: u32, out: usize): i32 {
   keepDecodedEntries(true)
-  const status = cascadeDecodeFloat64SortableChunks(node, first, n, out)
-  keepDecodedEntries(false)
-  return status
+  return keptEnd(cascadeDecodeFloat64SortableChunks(node, first, n, out))
 }
 
 /**
@@ -55,6 +53,12 @@ function cascadeDecodeFloat64SortableChunks(node: usize, first: u32, n: u32, out
   return OK
 }
 
+/** Ends a read begun with keepDecodedEntries(true): its status, the entries no longer kept. */
+function keptEnd(status: i32): i32 {
+  keepDecodedEntries(false)
+  return status
+}
+
 /** Status 2 (or 3) with the position within the run at scratch+0 and the raw value at scratch+8. */
 function reportValue(status: i32, position: u32, value: i64): i32 {
   store<u32>(SCRATCH, position)
@@ -65,9 +69,7 @@ function reportValue(status: i32, position: u32, value: i64): i32 {
 /** cascadeDecodeFloat64ExactChunks, a dictionary's decoded entries kept from chunk to chunk (keepDecodedEntries). */
 export function cascadeDecodeFloat64Exact(node: usize, first: u32, n: u32, out: usize): i32 {
   keepDecodedEntries(true)
-  const status = cascadeDecodeFloat64ExactChunks(node, first, n, out)
-  keepDecodedEntries(false)
-  return status
+  return keptEnd(cascadeDecodeFloat64ExactChunks(node, first, n, out))
 }
 
 /** Raw values as exact doubles to out; status 2 at the first |v| > 2^53 - 1 (scratch: position, value), 5 or 6. */
@@ -124,9 +126,7 @@ function narrowChecked(take: u32, ordinals: bool, trusted: bool, limit: u32, o: 
 /** cascadeDecodeInt32Chunks, a dictionary's decoded entries kept from chunk to chunk (keepDecodedEntries). */
 export function cascadeDecodeInt32(node: usize, first: u32, n: u32, limit: u32, out: usize): i32 {
   keepDecodedEntries(true)
-  const status = cascadeDecodeInt32Chunks(node, first, n, limit, out)
-  keepDecodedEntries(false)
-  return status
+  return keptEnd(cascadeDecodeInt32Chunks(node, first, n, limit, out))
 }
 
 /**
