@@ -24,7 +24,7 @@ export const RUNS_AHEAD: u32 = 0
 /** Codes of patched blocks through u32 alone (sequences/codes.ts), fewer bytes. */
 export const NARROW_CODES = false
 
-/** Each chunk decodes its dictionary's entries, and ordinals are checked (index.ts), fewer bytes. */
+/** Each chunk decodes its dictionary's entries again (sequences/dictionary.ts), fewer bytes. */
 export const CHUNK_KEEPS = false
 
 /** Never called (PAIR_GATHER is false). */

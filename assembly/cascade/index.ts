@@ -8,7 +8,6 @@ import { firstBeyond, sortableInPlace } from '../typed'
 import { FORM_DECIMAL, FORM_DICTIONARY } from './common'
 import { decimalDecode, decimalGet, integerDecode, integerGet } from './sequences/decimal'
 import { keepDecodedEntries, setEntriesTable } from './sequences/dictionary'
-import { CHUNK_KEEPS } from './widths'
 
 /** Raw i64 value `index` of the sequence at node to out; status 0, 5 or 6 (assembly/index.ts). */
 export function cascadeGet(node: usize, index: u32, out: usize): i32 {
@@ -91,20 +90,15 @@ function cascadeDecodeFloat64ExactChunks(node: usize, first: u32, n: u32, out: u
 
 /**
  * BLOCK_BUFFER's first take values narrowed to int32 at o, four at a time while each four passes
- * (ordinals: below limit, unsigned; else an int32; `trusted`: ordinals known below limit, no
- * check); returns how many were written, a multiple of four: the caller's value-by-value loop
- * goes on from there, to the end or to the first refused value. One loop per case: V8 does not
- * split a loop on an invariant.
+ * (ordinals: below limit, unsigned; else an int32; every value checked: the limit also bounds
+ * bools, whose dictionary entries the open does not check); returns how many were written, a
+ * multiple of four: the caller's value-by-value loop goes on from there, to the end or to the
+ * first refused value. One loop per case: V8 does not split a loop on an invariant.
  */
-function narrowChecked(take: u32, ordinals: bool, trusted: bool, limit: u32, o: usize): u32 {
+function narrowChecked(take: u32, ordinals: bool, limit: u32, o: usize): u32 {
   const groups = take >>> 2
   let g: u32 = 0
-  if (trusted) {
-    for (; g < groups; g++) {
-      const a = v128.load(BLOCK_BUFFER + (<usize>g << 5)), b = v128.load(BLOCK_BUFFER + (<usize>g << 5), 16)
-      v128.store(o + (<usize>g << 4), i32x4.shuffle(a, b, 0, 2, 4, 6))
-    }
-  } else if (ordinals) {
+  if (ordinals) {
     const top = i64x2.splat(i64.MIN_VALUE), bound = i64x2.splat(<i64>limit ^ i64.MIN_VALUE)
     for (; g < groups; g++) {
       const a = v128.load(BLOCK_BUFFER + (<usize>g << 5)), b = v128.load(BLOCK_BUFFER + (<usize>g << 5), 16)
@@ -136,14 +130,12 @@ export function cascadeDecodeInt32(node: usize, first: u32, n: u32, limit: u32, 
  */
 function cascadeDecodeInt32Chunks(node: usize, first: u32, n: u32, limit: u32, out: usize): i32 {
   const ordinals = limit != 0xFFFF_FFFF
-  // A dictionary node's ordinals are its entries, checked below the term count at open (as cascadeDecodeOrdinals).
-  const trusted = CHUNK_KEEPS && ordinals && load<u8>(node) == FORM_DICTIONARY
   for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
     const take = min(n - done, BLOCK_VALUES)
     const status = cascadeDecode(node, first + done, take, BLOCK_BUFFER)
     if (status != OK) return status
     const o = out + (<usize>done << 2)
-    for (let j = narrowChecked(take, ordinals, trusted, limit, o); j < take; j++) {
+    for (let j = narrowChecked(take, ordinals, limit, o); j < take; j++) {
       const v = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
       // Unsigned compare for ordinals: negative values look huge and fail too.
       if (ordinals ? <u64>v >= <u64>limit : v != <i64><i32>v) return reportValue(ordinals ? ORDINAL_ERROR : NOT_REPRESENTABLE, done + j, v)

@@ -54,7 +54,7 @@ export const RUNS_AHEAD: u32 = 24
 /** Sequence dictionary codes in bitmap patched blocks decode as bytes or u16 before the gather (sequences/codes.ts). */
 export const NARROW_CODES = true
 
-/** Chunked reads keep a dictionary's decoded entries from chunk to chunk, and its ordinals narrow to int32 unchecked (index.ts). */
+/** Chunked reads keep a dictionary's decoded entries from chunk to chunk (sequences/dictionary.ts). */
 export const CHUNK_KEEPS = true
 
 function p1(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 1, s) }
