@@ -19,7 +19,7 @@ export function lineWidths(_p: usize, _from: u32, _to: u32, _base: i64, _s: i64,
 export const PAIR_GATHER = false
 
 /** No unconditional run prefix (blocks/runs.ts): the loop alone, fewer bytes. */
-export const RUNS_AHEAD: u32 = 0
+export const RUN_PREFIX = false
 
 /** Codes of patched blocks through u32 alone (sequences/codes.ts), fewer bytes. */
 export const NARROW_CODES = false

@@ -48,8 +48,8 @@ export function gatherGroups(q: usize, groups: u32, table: usize, out: usize, W:
 /** Index widths 1..4 gather through entry pairs (gather.ts: pairRun). */
 export const PAIR_GATHER = true
 
-/** Run blocks whose runs average 8 values or more write each run's first 24 unconditionally (blocks/runs.ts). */
-export const RUNS_AHEAD: u32 = 24
+/** Run blocks whose runs average 8 values or more write each run's first values unconditionally (blocks/runs.ts). */
+export const RUN_PREFIX = true
 
 /** Sequence dictionary codes in bitmap patched blocks decode as bytes or u16 before the gather (sequences/codes.ts). */
 export const NARROW_CODES = true

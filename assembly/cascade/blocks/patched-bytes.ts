@@ -3,11 +3,11 @@
 // high parts together take at most 8 bits, positions as a bitmap. Bytes take a
 // quarter of the vector operations u32 values do (patched-units.ts), and
 // their ranks are then looked up 16 at a time by swizzles rather than one by one.
-import { U_BUFFER, fields8, largestU16, largestU8, loadLimit, prepareUnpack16, unpack16Mask, unpack16Multiplier, unpackU32 } from '../../query-common'
+import { largestU16, largestU8 } from '../../query-common'
 import { bitsOf, recordAux, recordBase, recordWidth } from '../../common'
 import { BLOCK_ENTRIES, COUNT_MASK, FORM_BLOCKS, KIND_PATCHED, LIST_FLAG, blocksData, blocksRecords, bytesOf, nodeCount, recordParam } from '../common'
 import { positionsBytes } from './positions'
-import { bitmapCount, expandTable, fieldBytes, stageHighs } from './patched-units'
+import { bitmapCount, expandTable, fieldBytes, fieldHalves, stageHighs } from './patched-units'
 
 /** The block's 1,024 codes, a byte each (and 16 bytes of slack). */
 export const CODE_BYTES: usize = memory.data(1024 + 16, 16)
@@ -25,18 +25,30 @@ export function patchedBytes(node: usize, index: u32, k: u32): bool {
 }
 
 /**
+ * The bitmap of the patched block of 1,024 values (record, data at p, low and high widths lw and
+ * hw ≤ 8) when its positions are a bitmap of exactly e bits and its base 0 and g 1, its high parts
+ * then staged as bytes (stageHighs); 0 otherwise.
+ */
+function stagedBitmap(record: usize, p: usize, lw: u32, hw: u32): usize {
+  const param = recordParam(record), e = param & COUNT_MASK
+  if ((param & LIST_FLAG) != 0 || recordBase(record) != 0 || recordAux(record) != 1) return 0
+  const positions = p + 1 + bytesOf(1024, lw)
+  if (bitmapCount(positions, 1024) != e) return 0
+  stageHighs(positions + positionsBytes(false, e, 1024, bitsOf(1023)), e, hw)
+  return positions
+}
+
+/**
  * Whether the patched block of 1,024 values (record, data at p) has bitmap positions, base 0,
  * g 1, low and high widths at most 8 bits together, and codes all below k: then CODE_BYTES
  * holds them.
  */
 export function patchedCodeBytes(record: usize, p: usize, k: u32): bool {
-  const param = recordParam(record), e = param & COUNT_MASK
   const lw = recordWidth(record), hw: u32 = load<u8>(p)
-  if ((param & LIST_FLAG) != 0 || lw + hw > 8 || recordBase(record) != 0 || recordAux(record) != 1) return false
-  const lows = p + 1, positions = lows + bytesOf(1024, lw)
-  if (bitmapCount(positions, 1024) != e) return false
-  stageHighs(positions + positionsBytes(false, e, 1024, bitsOf(1023)), e, hw)
-  fieldBytes(lows, 1024, lw, CODE_BYTES)
+  if (lw + hw > 8) return false
+  const positions = stagedBitmap(record, p, lw, hw)
+  if (positions == 0) return false
+  fieldBytes(p + 1, 1024, lw, CODE_BYTES)
   // Each bitmap byte's next high parts spread to its set positions, shifted above the low fields.
   const expand = expandTable()
   let rank: u32 = 0, most = i8x16.splat(0)
@@ -57,33 +69,17 @@ export function patchedCodeBytes(record: usize, p: usize, k: u32): bool {
 /** The block's 1,024 codes, a u16 each (and 16 bytes of slack). */
 export const CODE_HALVES: usize = memory.data(2048 + 16, 16)
 
-/** Fields [0, 1024) of width w (1..8) at p to u16 at CODE_HALVES: 8 a step (fields8), the last ones through U_BUFFER. */
-function fieldHalves(p: usize, w: u32): void {
-  prepareUnpack16(w)
-  const mask = unpack16Mask(), multiplier = unpack16Multiplier(), shift = 16 - <i32>w
-  // A group's 16-byte load stays within the fields and the 8 bytes after them.
-  const limit = loadLimit(p, 1024, w)
-  let i: u32 = 0
-  for (let q = p; i < 1024 && q + 16 <= limit; i += 8, q += <usize>w) v128.store(CODE_HALVES + (<usize>i << 1), fields8(q, mask, multiplier, shift))
-  if (i < 1024) {
-    unpackU32(p, i, 1024, w)
-    for (; i < 1024; i++) store<u16>(CODE_HALVES + (<usize>i << 1), <u16>load<u32>(U_BUFFER + (<usize>i << 2)))
-  }
-}
-
 /**
  * Whether the patched block of 1,024 values (record, data at p) has bitmap positions, base 0,
  * g 1, low and high widths of at most 8 bits each, and codes all below k: then CODE_HALVES
  * holds them (as patchedCodeBytes, with u16 lanes).
  */
 export function patchedCodeHalves(record: usize, p: usize, k: u32): bool {
-  const param = recordParam(record), e = param & COUNT_MASK
   const lw = recordWidth(record), hw: u32 = load<u8>(p)
-  if ((param & LIST_FLAG) != 0 || lw == 0 || lw > 8 || hw > 8 || recordBase(record) != 0 || recordAux(record) != 1) return false
-  const lows = p + 1, positions = lows + bytesOf(1024, lw)
-  if (bitmapCount(positions, 1024) != e) return false
-  stageHighs(positions + positionsBytes(false, e, 1024, bitsOf(1023)), e, hw)
-  fieldHalves(lows, lw)
+  if (lw == 0 || lw > 8 || hw > 8) return false
+  const positions = stagedBitmap(record, p, lw, hw)
+  if (positions == 0) return false
+  fieldHalves(p + 1, 1024, lw, CODE_HALVES)
   const expand = expandTable()
   let rank: u32 = 0, most = i16x8.splat(0)
   for (let at: u32 = 0; at < 1024; at += 8) {

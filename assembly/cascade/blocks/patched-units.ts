@@ -42,19 +42,35 @@ export function stageHighs(highs: usize, e: u32, hw: u32): void {
 
 /** Fields [0, count) of width w ≤ 8 at p to bytes at out: 16 a step from u16 lanes (fields8), the last ones through U_BUFFER. */
 export function fieldBytes(p: usize, count: u32, w: u32, out: usize): void {
+  fieldLanes(p, count, w, out, false)
+}
+
+/** Fields [0, count) of width w ≤ 8 at p to u16 at out: 8 a step (fields8), the last ones through U_BUFFER. */
+export function fieldHalves(p: usize, count: u32, w: u32, out: usize): void {
+  fieldLanes(p, count, w, out, true)
+}
+
+/** fieldBytes (halves false) or fieldHalves (true, a literal). */
+// @ts-ignore: decorator
+@inline function fieldLanes(p: usize, count: u32, w: u32, out: usize, halves: bool): void {
   let i: u32 = 0
   if (w != 0) {
     prepareUnpack16(w)
     const mask = unpack16Mask(), multiplier = unpack16Multiplier(), shift = 16 - <i32>w
     // A group's 16-byte load stays within the fields and the 8 bytes after them.
     const limit = loadLimit(p, count, w)
-    for (let q = p; i + 16 <= count && q + <usize>w + 16 <= limit; i += 16, q += <usize>(2 * w)) {
-      v128.store(out + i, i8x16.narrow_i16x8_u(fields8(q, mask, multiplier, shift), fields8(q + w, mask, multiplier, shift)))
+    if (halves) {
+      for (let q = p; i + 8 <= count && q + 16 <= limit; i += 8, q += <usize>w) v128.store(out + (<usize>i << 1), fields8(q, mask, multiplier, shift))
+    } else {
+      for (let q = p; i + 16 <= count && q + <usize>w + 16 <= limit; i += 16, q += <usize>(2 * w)) {
+        v128.store(out + i, i8x16.narrow_i16x8_u(fields8(q, mask, multiplier, shift), fields8(q + w, mask, multiplier, shift)))
+      }
     }
   }
   if (i < count) {
     unpackU32(p, i, count, w)
-    for (; i < count; i++) store<u8>(out + i, <u8>load<u32>(U_BUFFER + (<usize>i << 2)))
+    if (halves) for (; i < count; i++) store<u16>(out + (<usize>i << 1), <u16>load<u32>(U_BUFFER + (<usize>i << 2)))
+    else for (; i < count; i++) store<u8>(out + i, <u8>load<u32>(U_BUFFER + (<usize>i << 2)))
   }
 }
 

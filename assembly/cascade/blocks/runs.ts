@@ -5,7 +5,10 @@
 // when the starts never decrease), so they stay bounded and agree on any file.
 import { OK, bitsOf, recordAux, recordBase, recordWidth } from '../../common'
 import { bytesOf, field, fillRun, recordParam } from '../common'
-import { RUNS_AHEAD } from '../widths'
+import { RUN_PREFIX } from '../widths'
+
+/** Values each run writes before its length is looked at (12 stores of two, below), where runs are long enough. */
+const PREFIX_VALUES: u32 = 24
 
 /**
  * The run holding value j: the last run whose start is ≤ j (starts of runs 1..last at `starts`).
@@ -40,9 +43,9 @@ export function runsGet(record: usize, p: usize, n: u32, j: u32, out: usize): i3
   return OK
 }
 
-/** The runs over values [from, to) to out, the first `ahead` values of each (0 or RUNS_AHEAD, constants) written unconditionally. */
+/** The runs over values [from, to) to out, the first PREFIX_VALUES of each written unconditionally where `prefix` (a literal). */
 // @ts-ignore: decorator
-@inline function runsOut(p: usize, starts: usize, r: u32, W: u32, pw: u32, base: i64, g: i64, from: u32, to: u32, out: usize, ahead: u32): void {
+@inline function runsOut(p: usize, starts: usize, r: u32, W: u32, pw: u32, base: i64, g: i64, from: u32, to: u32, out: usize, prefix: bool): void {
   let run = runOf(starts, r - 1, pw, from)
   let position = from
   while (position < to) {
@@ -55,7 +58,7 @@ export function runsGet(record: usize, p: usize, n: u32, j: u32, out: usize): i3
       // Values written past the run's end (never past `to`) are written over by the runs after it.
       const pair = i64x2.splat(value), stop = o + (<usize>length << 3)
       let q = o
-      if (ahead != 0 && position + ahead <= to) {
+      if (prefix && position + PREFIX_VALUES <= to) {
         v128.store(q, pair)
         v128.store(q, pair, 16)
         v128.store(q, pair, 32)
@@ -95,8 +98,8 @@ export function runsDecode(record: usize, p: usize, n: u32, from: u32, to: u32, 
   }
   // Where runs average 8 values or more, the first 24 of each go out whatever its length: most
   // runs then take no branch on their length (a mispredicted loop exit cost more than the stores).
-  // Browsers' kernels leave it out (RUNS_AHEAD 0: scripts/bundle-cascade-widths.as).
-  if (RUNS_AHEAD != 0 && n >= r << 3) runsOut(p, starts, r, W, pw, base, g, from, to, out, RUNS_AHEAD)
-  else runsOut(p, starts, r, W, pw, base, g, from, to, out, 0)
+  // Browsers' kernels leave it out (RUN_PREFIX false: scripts/bundle-cascade-widths.as).
+  if (RUN_PREFIX && n >= r << 3) runsOut(p, starts, r, W, pw, base, g, from, to, out, true)
+  else runsOut(p, starts, r, W, pw, base, g, from, to, out, false)
   return OK
 }

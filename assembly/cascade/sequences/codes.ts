@@ -113,7 +113,9 @@ function blockCodes(codes: usize, block: u32, n: u32, from: u32, to: u32, table:
     return gatherIndexes(p, from, to, W, table + (<usize>base << 3), sliceLimit(base, W, k), out) == OK
   }
   const param = recordParam(record), e = param & COUNT_MASK, list = (param & LIST_FLAG) != 0, pw = bitsOf(<u64>(n - 1))
-  const narrow = NARROW_CODES && kind == KIND_PATCHED && from == 0 && to == BLOCK_VALUES && n == BLOCK_VALUES && !list && k <= capacity
+  // A whole patched block (to ≤ n ≤ 1,024) with a bitmap, its codes all readable from the table.
+  const whole = kind == KIND_PATCHED && from == 0 && to == BLOCK_VALUES && !list && k <= capacity
+  const narrow = NARROW_CODES && whole
   if (narrow && patchedCodeBytes(record, p, k)) {
     // Low and high parts within a byte (a keyword's codes mostly): bytes take a quarter of the vector work of u32, u16 half.
     // (Not in browsers' kernels: NARROW_CODES.)
@@ -124,7 +126,7 @@ function blockCodes(codes: usize, block: u32, n: u32, from: u32, to: u32, table:
     gatherHalves(table, out)
     return true
   }
-  if (kind == KIND_PATCHED && from == 0 && to == BLOCK_VALUES && !list && <u32>load<u8>(p) <= 8 && k <= capacity) {
+  if (whole && <u32>load<u8>(p) <= 8) {
     // A whole block with a bitmap and narrow high parts: its codes as u32 (patchedUnits), then gathered.
     if (patchedUnits(record, p, BLOCK_VALUES) && largestUnit(BLOCK_VALUES) < k) {
       gatherUnits(table, out)
