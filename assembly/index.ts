@@ -66,6 +66,7 @@ export { decodeRanks } from './cascade/ranks'
 export { queryMatchMembers } from './cascade/query-members'
 export { queryRunsHistogram, runBlockExtremes } from './cascade/query-runs'
 export { queryMatchRange } from './query-range'
+export { queryMatchOrdinals } from './query-ordinals'
 export { queryAggregate } from './query-aggregate'
 export { queryHistogram } from './query-histogram'
 // Multi-valued columns: distinct facet counts and any-value filters over offsets and values together.

@@ -102,6 +102,17 @@ export interface QueryKernels {
     selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
   ): number
   /**
+   * Sets bit (outStart + i) of out for each selected value first + i of a sequence v1's kernels
+   * read (cascade null) whose member byte (members[value], one per ordinal) is 1, and returns how
+   * many matched; -1 when a value is not below members.length or (WebAssembly) a block fails to
+   * decode (bits may be set already, all of them matches): the caller then filters the way that
+   * words the error.
+   */
+  matchOrdinals(
+    sequence: SequenceView, first: number, count: number, members: Uint8Array,
+    selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
+  ): number
+  /**
    * Sets bit (outStart + i) of out for each selected value first + i with
    * lo ≤ raw ≤ hi, bounds = [loLow, loHigh, hiLow, hiHigh]; other bits are left as
    * they are. Returns how many values matched.

@@ -213,6 +213,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     countDistinct: (offsets, values, from, to, docs, counts) => inner.countDistinct(offsets, plainValues(values), from, to, docs, counts),
     matchMembers: inner.matchMembers,
     matchCodeSpan: inner.matchCodeSpan,
+    matchOrdinals: inner.matchOrdinals,
     markDocumentStarts: inner.markDocumentStarts,
     matchAny: inner.matchAny,
     markFirstValues: (offsets, values, to, out, counts, positions, ordinals) =>

@@ -157,12 +157,24 @@ export function termFilter(
     if (last !== undefined && BigInt(ordinal) <= last[1] + 1n) last[1] = BigInt(ordinal)
     else ranges.push([BigInt(ordinal), BigInt(ordinal)])
   }
-  if (ranges.length <= MAX_TERM_RANGES) return filterDocuments(column, backend, docs, out, ranges, null)
+  if (!membersPass(column, backend, ranges.length)) return filterDocuments(column, backend, docs, out, ranges, null)
   return memberFilter(column, backend, new Set(ordinals), docs, out)
 }
 
 /** Above this many separate ordinal runs, one pass testing decoded ordinals beats a kernel pass per run. */
 const MAX_TERM_RANGES = 8
+
+/**
+ * Whether a termFilter's `runs` runs of consecutive ordinals take one membership pass rather
+ * than a pass per run: above 8 runs, or above 1 where the ordinals are v1 blocks (format 1, or
+ * format 2's codes decoded as the ordinals), which WebAssembly's membership kernel reads. Not a
+ * choice by backend: the pass checks each ordinal against the term count, a pass per run does
+ * not, and both backends must refuse the same files.
+ */
+export function membersPass(column: Column, backend: ColumnsBackend, runs: number): boolean {
+  if (runs > MAX_TERM_RANGES) return true
+  return runs > 1 && (backend.query.plainSequence?.(column.values) ?? column.values).cascade === null
+}
 const ORDINAL_CHUNK = 4096
 const ordinalScratch = new Int32Array(ORDINAL_CHUNK)
 
@@ -184,9 +196,13 @@ function fillMembers(column: Column, backend: ColumnsBackend, ordinals: Set<numb
   try {
     // Format 2: the codes decoded once, where they are the ordinals (made now, before any view below).
     const sequence = backend.query.plainSequence?.(column.values) ?? column.values
+    // One kernel pass where the backend has one (-1: a value it cannot vouch for, found again below).
+    const found = sequence.cascade === null
+      ? backend.query.matchOrdinals(sequence, 0, sequence.count, member, selected.selection, 0, matches, 0) : -1
+    // Views after the kernel, which may grow memory.
     const selection = selected.selection === null ? null : selected.selection.words
     const matchWords = matches.words
-    for (let start = 0; start < sequence.count; start += ORDINAL_CHUNK) {
+    for (let start = 0; found < 0 && start < sequence.count; start += ORDINAL_CHUNK) {
       const count = Math.min(ORDINAL_CHUNK, sequence.count - start)
       if (selection !== null && !anyBitInRange(selection, start, start + count)) continue
       const bad = backend.decodeInt32(sequence, start, count, termCount, ordinalScratch, 0)

@@ -251,7 +251,12 @@ export function memberFilterInRange(
   const matches = backend.query.allocateBitset(Math.max(1, (end - first + 31) >>> 5))
   try {
     const sequence = column.values
-    for (let start = first; start < end; start += ORDINAL_CHUNK) {
+    // One kernel pass where the backend has one (-1: a value it cannot vouch for, found again below).
+    // Format 2: the codes decoded once, where they are the ordinals.
+    const plain = backend.query.plainSequence?.(sequence) ?? sequence
+    const found = plain.cascade === null
+      ? backend.query.matchOrdinals(plain, first, end - first, member, selection.memory, selection.start, matches, 0) : -1
+    for (let start = first; found < 0 && start < end; start += ORDINAL_CHUNK) {
       const count = Math.min(ORDINAL_CHUNK, end - start)
       const selectionWords = selection.memory === null ? null : selection.memory.words
       const selectionBit = selection.start + (start - first)

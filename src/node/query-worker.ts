@@ -13,7 +13,7 @@ import { createWasmBackend } from '../backend/wasm/index.js'
 import type { WasmRuntime } from '../backend/wasm/runtime.js'
 import { createSharedWasmRuntime, hashFollowingCopy } from '../backend/wasm/shared.js'
 import { expectType } from '../kernels/common.js'
-import { type BoundingBox, boxRanges } from '../kernels/filters.js'
+import { type BoundingBox, boxRanges, membersPass } from '../kernels/filters.js'
 import { rawBound, type NaturalValue } from '../kernels/natural-units.js'
 import { CHECKSUM_BYTES } from '../format/constants.js'
 import { readUint32 } from '../format/int64.js'
@@ -83,9 +83,6 @@ function open(request: OpenRequest): OpenedSegment {
   return { maxDoc: reader.maxDoc, columns }
 }
 
-/** Above this many separate ordinal runs a membership pass beats a kernel pass per run (as in src/kernels/filters.ts). */
-const MAX_TERM_RANGES = 8
-
 /** termFilter over the range: one matchRange pass per run of consecutive known ordinals, or one membership pass. */
 function termFilterInRange(column: Column, backend: ColumnsBackend, request: QueryRequest, terms: (string | Uint8Array)[]): void {
   expectType(column, 'termFilter', column.type === 'keyword', 'keyword')
@@ -97,7 +94,7 @@ function termFilterInRange(column: Column, backend: ColumnsBackend, request: Que
     else ranges.push([BigInt(ordinal), BigInt(ordinal)])
   }
   const range = { from: request.from, to: request.to }
-  if (ranges.length <= MAX_TERM_RANGES) filterInRange(column, backend, request.filter, range, request.out!, ranges, null)
+  if (!membersPass(column, backend, ranges.length)) filterInRange(column, backend, request.filter, range, request.out!, ranges, null)
   else memberFilterInRange(column, backend, request.filter, range, request.out!, ordinals)
 }
 

@@ -10,6 +10,7 @@ import { countValues } from './query-count.js'
 import { histogram } from './query-histogram.js'
 import { markDocumentStarts, walkMulti } from './query-multi.js'
 import { matchStarts } from './query-starts.js'
+import { matchOrdinals } from './query-ordinals.js'
 import { matchRange } from './query-range.js'
 
 /** A zeroed bitset of wordCount words in a plain Int32Array (address 0, nothing to free). */
@@ -41,6 +42,7 @@ export const typeScriptQueryKernels: QueryKernels = {
   combineBits,
   countValues,
   matchRange,
+  matchOrdinals,
   aggregate,
   histogram,
   countDistinct: (offsets, values, from, to, docs, counts) => walkMulti(offsets, values, from, to, docs, counts, null),

@@ -268,6 +268,19 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
       )
     },
 
+    matchOrdinals(sequence, first, count, members, selection, selectionStart, out, outStart) {
+      if (count === 0) return 0
+      if (sequence.cascade !== null) return -1
+      const at = area(members.length)
+      // Views after area(), which may grow memory.
+      runtime.bytes.set(members, at)
+      const file = sequence.file.address
+      return kernels.queryMatchOrdinals(
+        file + sequence.recordsStart, file + sequence.dataStart, first, count, at, members.length,
+        selectionAddress(selection), selectionStart, selectionAddress(out), outStart,
+      )
+    },
+
     matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart) {
       if (count === 0) return 0
       const selectionAt = selectionAddress(selection)

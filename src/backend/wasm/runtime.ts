@@ -52,6 +52,10 @@ export interface Kernels extends CascadeKernels, StringKernels {
     node: number, first: number, count: number, members: number, k: number, selection: number, selectionStart: number,
     out: number, outStart: number, staging: number, lo: number, hi: number,
   ): number
+  queryMatchOrdinals(
+    records: number, data: number, first: number, count: number, members: number, k: number, selection: number, selectionStart: number,
+    out: number, outStart: number,
+  ): number
   queryRunsHistogram(
     node: number, first: number, count: number, selection: number, selectionStart: number, edges: number, edgeCount: number, area: number,
     extremes: number,
@@ -71,7 +75,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
 const REQUIRED_EXPORTS = [
   'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'getRawNumber', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
-  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryCountDecoded', 'queryMatchMembers', 'queryRunsHistogram', 'runBlockExtremes', 'queryMulti', 'queryStarts', 'prepareBitTables', 'decodeRanks', 'bitsetCount', 'bitsetCombine',
+  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryCountDecoded', 'queryMatchMembers', 'queryMatchOrdinals', 'queryRunsHistogram', 'runBlockExtremes', 'queryMulti', 'queryStarts', 'prepareBitTables', 'decodeRanks', 'bitsetCount', 'bitsetCombine',
   'decodeRawOrdinals', 'cascadeGet', 'cascadeDecode', 'cascadeDecodeFloat64Sortable', 'cascadeDecodeFloat64Exact', 'cascadeDecodeInt32',
   'cascadeDecodeOrdinals', 'cascadeEntriesTable', 'cascadeGetNumber',
   'decodeTerms', 'digitsDecode',

@@ -1,0 +1,63 @@
+/**
+ * matchOrdinals for the TS backend (assembly/query-ordinals.ts in TypeScript): each selected
+ * ordinal looked up in a byte per term, in one pass; byte fields are read where they are
+ * packed, other blocks decoded. -1 at a value not below the term count: the caller's pass,
+ * which names it, runs instead.
+ */
+import type { SequenceView } from '../backend.js'
+import type { BitsetMemory } from '../query-kernels.js'
+import { BLOCK_SHIFT, BlockKind } from '../../format/constants.js'
+import { orBits, popcount, selectionBits } from '../bits.js'
+import { decodeRaw } from './decode.js'
+import { block, decoded, forEachBlock, loadBlock } from './query-scan.js'
+
+let members: Uint8Array = new Uint8Array(0)
+let found = 0
+
+/** See QueryKernels.matchOrdinals. */
+export function matchOrdinals(
+  sequence: SequenceView, first: number, count: number, memberBytes: Uint8Array,
+  selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
+): number {
+  members = memberBytes
+  found = 0
+  forEachBlock(sequence, first, count, outStart - selectionStart, selection, selectionStart, out.words, matchBlock)
+  return found
+}
+
+function matchBlock(
+  sequence: SequenceView, blockIndex: number, from: number, to: number, outShift: number,
+  selection: Int32Array | null, selectionBit: number, out: Int32Array,
+): void {
+  if (found < 0) return
+  loadBlock(sequence, blockIndex)
+  const k = members.length, base = block.baseLow
+  // Byte fields over a base of at least 0: ordinal base + u, u at most k - 1 - base (none when base ≥ k).
+  const bytes = block.kind === BlockKind.packed && block.width === 8 && block.packedFast && block.divisor === 1 &&
+    block.baseHigh === 0 && base >= 0
+  if (!bytes) decodeRaw(sequence, (blockIndex << BLOCK_SHIFT) + from, to - from, decoded, 0)
+  const data = sequence.bytes, start = block.byteStart, largest = k - 1 - base
+  for (let position = from; position < to; position += 32) {
+    const n = Math.min(32, to - position)
+    const word = selectionBits(selection, selectionBit + position - from, n)
+    if (word === 0) continue
+    let mask = 0
+    if (bytes) {
+      for (let j = 0, at = start + position; j < n; j++, at++) {
+        const u = data[at]
+        if (u > largest) { found = -1; return }
+        mask |= members[base + u] << j
+      }
+    } else {
+      for (let j = 0, at = 2 * (position - from); j < n; j++, at += 2) {
+        const low = decoded[at]
+        if (decoded[at + 1] !== 0 || low >>> 0 >= k) { found = -1; return }
+        mask |= members[low] << j
+      }
+    }
+    mask &= word
+    if (mask === 0) continue
+    orBits(out, selectionBit + outShift + position - from, mask)
+    found += popcount(mask)
+  }
+}
