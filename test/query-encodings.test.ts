@@ -189,7 +189,7 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
     for (const column of reader.columns) {
       const sequence = column.values
       if (sequence.cascade === null || sequence.cascade.form !== 0) continue
-      const [lows, highs] = [blockBounds(sequence, true), blockBounds(sequence, false)]
+      const [lows, highs] = [blockBounds(sequence, true).bounds, blockBounds(sequence, false).bounds]
       const values = new BigInt64Array(sequence.count)
       column.readValues(0, values)
       for (let block = 0; block < sequence.blockCount; block++) {

@@ -71,14 +71,27 @@ function v2Bound(sequence: SequenceView, block: number, ascending: boolean): big
   return ascending ? MIN_INT64 : MAX_INT64
 }
 
-/** Each sequence's block bounds, per side, worked out on its first topK (records and data do not change). */
-const boundsMade = new WeakMap<SequenceView, { ascending?: bigint[]; descending?: bigint[] }>()
+/** A side's block bounds, and its blocks in the order topK visits them. */
+interface Bounded { bounds: bigint[]; order: Int32Array }
 
-/** The bound of every block: the largest value it can hold (descending) or its smallest (ascending). */
-export function blockBounds(sequence: SequenceView, ascending: boolean): bigint[] {
+/** Each sequence's bounds and order, per side, worked out on its first topK (records and data do not change). */
+const boundsMade = new WeakMap<SequenceView, { ascending?: Bounded; descending?: Bounded }>()
+
+/** The bound of every block (the largest value it can hold, descending, or its smallest), and the blocks by bound. */
+export function blockBounds(sequence: SequenceView, ascending: boolean): Bounded {
   let made = boundsMade.get(sequence)
   if (made === undefined) boundsMade.set(sequence, (made = {}))
-  return ascending ? (made.ascending ??= boundsOf(sequence, true)) : (made.descending ??= boundsOf(sequence, false))
+  return ascending ? (made.ascending ??= boundedOf(sequence, true)) : (made.descending ??= boundedOf(sequence, false))
+}
+
+/** Most promising bound first; equal bounds by block (so equal values meet in document order). */
+function boundedOf(sequence: SequenceView, ascending: boolean): Bounded {
+  const bounds = boundsOf(sequence, ascending)
+  const order = Int32Array.from(bounds.keys()).sort((a, b) => {
+    if (bounds[a] !== bounds[b]) return (bounds[a] < bounds[b]) === ascending ? -1 : 1
+    return a - b
+  })
+  return { bounds, order }
 }
 
 /** blockBounds, worked out. */
@@ -145,12 +158,7 @@ export function topKFromBlocks(
   sequence: SequenceView, optional: Column | null, backend: ColumnsBackend, heap: BoundedHeap, ascending: boolean,
   documents: Int32Array | null, skipNaN: boolean,
 ): void {
-  const bounds = blockBounds(sequence, ascending)
-  // Most promising bound first; equal bounds by block (so equal values meet in document order).
-  const order = Array.from(bounds.keys()).sort((a, b) => {
-    if (bounds[a] !== bounds[b]) return (bounds[a] < bounds[b]) === ascending ? -1 : 1
-    return a - b
-  })
+  const { bounds, order } = blockBounds(sequence, ascending)
   const dense = optional === null
   for (const block of order) {
     if (heap.full() && !heap.mayTie(bounds[block])) break
