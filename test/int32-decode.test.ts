@@ -107,8 +107,51 @@ for (const [termCount, width] of [[300, 9], [200, 8]] as const) describe(`int32 
       const expected = [...expectedOrdinals.slice(0, at), ...new Array(3000 - at).fill(-7)]
       for (const destination of destinations) expect(Array.from(destination)).toEqual(expected)
       buffer.release()
+      // Into doubles: the int32 decode's check, the same error; its chunk (all 3,000 values here) writes nothing.
+      const doubles = [new Float64Array(3000).fill(-7), new Float64Array(3000).fill(-7)]
+      expectCorrupt(() => ts.readValues(0, doubles[0]), message)
+      expectCorrupt(() => wasm.readValues(0, doubles[1]), message)
+      for (const destination of doubles) expect(Array.from(destination)).toEqual(new Array(3000).fill(-7))
     })
   }
+})
+
+describe('keyword ordinals → Float64Array, across 65,536-value chunks', () => {
+  const terms = Array.from({ length: 300 }, (_, index) => `t${String(index).padStart(3, '0')}`)
+  const COUNT = 140_000
+  const ordinals = Array.from({ length: COUNT }, (_, index) => (index * 7919) % 300)
+  const valid = flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, ordinals.map((ordinal) => ({ k: terms[ordinal] })))!
+
+  it('reads runs that start and end inside chunks as the ordinals, both backends', () => {
+    for (const backend of ['wasm', 'ts'] as const) {
+      const column = openColumns(valid, { backend }).getColumn('k')!
+      for (const [first, count] of [[0, COUNT], [3, 65_537], [65_535, 70_000], [131_070, 2]]) {
+        const destination = new Float64Array(count).fill(-1)
+        expect(column.readValues(first, destination)).toBe(count)
+        expect(Array.from(destination), `${backend} [${first}, +${count})`).toEqual(ordinals.slice(first, first + count))
+      }
+    }
+    // A ValueBuffer's doubles (in WebAssembly's memory) too.
+    const buffer = createValueBuffer('float64', 70_000, { backend: 'wasm' })
+    expect(openColumns(valid, { backend: 'wasm' }).getColumn('k')!.readValues(65_000, buffer.array)).toBe(70_000)
+    expect(Array.from(buffer.array)).toEqual(ordinals.slice(65_000, 135_000))
+    buffer.release()
+  })
+
+  it('an ordinal beyond the terms in the second chunk: its error, the first chunk written, nothing after', () => {
+    const model = parseFile(valid)
+    const section = col(model, 'k').section
+    const values = decodeSequence(section.values)
+    values[70_000] = 300n
+    section.values = canonicalSequence(values)
+    const bytes = buildFile(model)
+    for (const backend of ['wasm', 'ts'] as const) {
+      const column = openColumns(bytes, { backend, fileName: FILE_NAME }).getColumn('k')!
+      const destination = new Float64Array(COUNT).fill(-7)
+      expectCorrupt(() => column.readValues(0, destination), 'values of field "k": value 70000 has ordinal 300, not in [0, 300), the term ordinals')
+      expect(Array.from(destination)).toEqual([...ordinals.slice(0, 65_536), ...new Array(COUNT - 65_536).fill(-7)])
+    }
+  })
 })
 
 // Format 2 narrows whole blocks four values a vector (assembly/cascade/index.ts, narrowChecked):

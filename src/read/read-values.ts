@@ -34,19 +34,11 @@ export function readValuesInto(
   }
   const doubles = type === 'fractional' || type === 'geo_point'
   if (destination instanceof Float64Array) {
+    if (termCount >= 0) return ordinalsAsDoubles(backend, sequence, termCount, first, destination)
     const bad = backend.decodeFloat64(sequence, first, count, doubles ? 'sortable' : 'exact', destination, 0)
     if (bad >= 0) {
       backend.getRaw(sequence, first + bad)
       throw new RangeError(`field "${field}": value ${first + bad} (${int64ToBigInt(int64Result[0], int64Result[1])}) is beyond 2^53; read into a BigInt64Array`)
-    }
-    if (termCount >= 0) {
-      for (let index = 0; index < count; index++) {
-        const ordinal = destination[index]
-        if (ordinal < 0 || ordinal >= termCount) {
-          backend.getRaw(sequence, first + index)
-          ordinalError(sequence, first + index, int64Result[0], int64Result[1], termCount)
-        }
-      }
     }
     return
   }
@@ -62,4 +54,26 @@ export function readValuesInto(
   const low = int64Result[0], high = int64Result[1]
   if (termCount >= 0) ordinalError(sequence, first + bad, low, high, termCount)
   throw new RangeError(`field "${field}": value ${first + bad} (${int64ToBigInt(low, high)}) does not fit an Int32Array; use a Float64Array or BigInt64Array`)
+}
+
+/** Ordinals widened to doubles a chunk at a time (no scratch in proportion to the read). */
+const ORDINAL_CHUNK = 65536
+let ordinalScratch = new Int32Array(0)
+
+/**
+ * Keyword (and bool) ordinals into doubles: decoded as int32 and checked against the term count
+ * by the backend's int32 decode (in the kernel, with WebAssembly), then widened by the engine's
+ * typed-array copy; a chunk with an ordinal out of range writes nothing.
+ */
+function ordinalsAsDoubles(backend: ColumnsBackend, sequence: SequenceView, termCount: number, first: number, destination: Float64Array): void {
+  if (ordinalScratch.length === 0) ordinalScratch = new Int32Array(ORDINAL_CHUNK)
+  for (let at = 0; at < destination.length; at += ORDINAL_CHUNK) {
+    const part = ordinalScratch.subarray(0, Math.min(ORDINAL_CHUNK, destination.length - at))
+    const bad = backend.decodeInt32(sequence, first + at, part.length, termCount, part, 0)
+    if (bad >= 0) {
+      backend.getRaw(sequence, first + at + bad)
+      ordinalError(sequence, first + at + bad, int64Result[0], int64Result[1], termCount)
+    }
+    destination.set(part, at)
+  }
 }
