@@ -11,7 +11,7 @@ import { compareInt64, int64Result, multiplyInt64, sortableToFloat64 } from '../
 import { decodeRaw } from './decode.js'
 import { lowMask, selectionBits } from '../bits.js'
 import {
-  block, decoded, forEachBlock, indexCounts, loadBlock, lowestBit, rawAtOffset, selectedCount, tableEntries,
+  block, decoded, forEachBlock, halfStart, halves, indexCounts, loadBlock, lowestBit, rawAtOffset, selectedCount, tableEntries,
   tableIndexError, TWO_POW_32, unitAt,
 } from './query-scan.js'
 
@@ -147,7 +147,7 @@ function aggregateUnits(
   let unitSum = 0, smallest = block.maxUnit, largest = 0, selected = 0
   if (selection === null) {
     if (width < 32) {
-      const extremes = unitExtremes(words, from, to)
+      const extremes = unitExtremes(sequence, words, from, to)
       smallest = extremes.smallest
       largest = extremes.largest
       unitSum = extremes.sum
@@ -231,11 +231,23 @@ function aggregateTable(
 const unitResult = { smallest: 0, largest: 0, sum: 0 }
 
 /** Units below 2^31 of positions [from, to) of the loaded block: smallest, largest and sum, in int32 registers. */
-function unitExtremes(words: Int32Array, from: number, to: number): typeof unitResult {
+function unitExtremes(sequence: SequenceView, words: Int32Array, from: number, to: number): typeof unitResult {
   const width = block.width, mask = block.mask, wordBase = block.wordBase
   // Two independent chains of min/max/sum, so consecutive units do not wait on each other.
   let smallest = 0x7fffffff, largest = 0, sum = 0, smallest2 = 0x7fffffff, largest2 = 0, sum2 = 0
   let at = from, bit = from * width + block.bitOffset
+  const half = halfStart(sequence)
+  // 16-bit fields: read as they are.
+  for (; half >= 0 && at + 2 <= to; at += 2) {
+    const unit = halves[half + at], unit2 = halves[half + at + 1]
+    sum += unit
+    sum2 += unit2
+    smallest = Math.min(smallest, unit)
+    smallest2 = Math.min(smallest2, unit2)
+    largest = Math.max(largest, unit)
+    largest2 = Math.max(largest2, unit2)
+  }
+  bit = at * width + block.bitOffset
   for (; at + 2 <= to; at += 2) {
     let word = wordBase + (bit >>> 5), shift = bit & 31
     const unit = ((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask

@@ -10,7 +10,7 @@ import { compareInt64 } from '../../format/int64.js'
 import { decodeRaw } from './decode.js'
 import { lowMask, orBits, orSelection, popcount, selectionBits } from '../bits.js'
 import {
-  block, ceilUnits, decoded, floorUnits, forEachBlock, loadBlock, lowestBit, offsetFromBase, tableEntries,
+  block, ceilUnits, decoded, floorUnits, forEachBlock, halfStart, halves, loadBlock, lowestBit, offsetFromBase, tableEntries,
   tableIndexError, unitAt,
 } from './query-scan.js'
 
@@ -102,7 +102,7 @@ function matchUnits(
   const words = sequence.bufferWords
   const width = block.width, mask = block.mask, wordBase = block.wordBase, bitOffset = block.bitOffset
   const spanWidth = unitHi - unitLo
-  if (selection === null && entries < 0 && width < 32 && (outBit & 31) === 0) return matchAllUnits(words, from, to, out, outBit, unitLo, spanWidth)
+  if (selection === null && entries < 0 && width < 32 && (outBit & 31) === 0) return matchAllUnits(sequence, words, from, to, out, outBit, unitLo, spanWidth)
   let matched = 0
   for (let position = from; position < to; position += 32) {
     const n = Math.min(32, to - position)
@@ -142,17 +142,25 @@ function matchUnits(
 }
 
 /** Every value of a packed block (w < 32) into word-aligned output: one int32 loop, whole hit words OR-ed in. */
-function matchAllUnits(words: Int32Array, from: number, to: number, out: Int32Array, outBit: number, unitLo: number, spanWidth: number): number {
+function matchAllUnits(
+  sequence: SequenceView, words: Int32Array, from: number, to: number, out: Int32Array, outBit: number, unitLo: number, spanWidth: number,
+): number {
   const width = block.width, mask = block.mask, wordBase = block.wordBase
   const lo32 = unitLo | 0, span32 = spanWidth | 0
+  const half = halfStart(sequence)
   let matched = 0
   let bit = from * width + block.bitOffset
   let outWord = outBit >>> 5
   for (let position = from; position < to; position += 32, outWord++) {
     const n = Math.min(32, to - position)
     let hits = 0
+    // 16-bit fields: read as they are.
+    for (let at = 0; half >= 0 && at < n; at++) {
+      const d = (halves[half + position + at] - lo32) | 0
+      hits |= (((d | (span32 - d)) >>> 31) ^ 1) << at
+    }
     // Units and bounds below 2^31 (int32 for V8): in range ⇔ d ≥ 0 and span - d ≥ 0, read off the sign bit.
-    for (let at = 0; at < n; at++, bit += width) {
+    for (let at = 0; half < 0 && at < n; at++, bit += width) {
       const word = wordBase + (bit >>> 5), shift = bit & 31
       const d = ((((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask) - lo32) | 0
       hits |= (((d | (span32 - d)) >>> 31) ^ 1) << at
