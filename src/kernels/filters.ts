@@ -175,12 +175,14 @@ export function membersPass(column: Column, backend: ColumnsBackend, runs: numbe
   if (runs > MAX_TERM_RANGES) return true
   return runs > 1 && (backend.query.plainSequence?.(column.values) ?? column.values).cascade === null
 }
+
 const ORDINAL_CHUNK = 4096
 const ordinalScratch = new Int32Array(ORDINAL_CHUNK)
 
 /**
- * termFilter for many scattered terms: ordinals decoded in chunks (chunks without a
- * selected value are skipped) and looked up in a membership table.
+ * termFilter for several runs of terms: each selected ordinal looked up in a membership table,
+ * by the backend's kernel, or (a cascade, or an ordinal the kernel refused) decoded in chunks
+ * (chunks without a selected value skipped), where the refused one is named.
  */
 function memberFilter(column: Column, backend: ColumnsBackend, ordinals: Set<number>, docs: DocSet | null | undefined, out: DocSet | undefined): DocSet {
   const filter = filterOf(column, backend, docs)

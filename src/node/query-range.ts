@@ -236,9 +236,9 @@ const ORDINAL_CHUNK = 4096
 const ordinalScratch = new Int32Array(ORDINAL_CHUNK)
 
 /**
- * termFilter for many scattered terms over the range (as src/kernels/filters.ts does
- * above 8 ordinal runs): ordinals decoded in chunks, chunks without a selected value
- * skipped, each ordinal looked up in a membership table.
+ * termFilter for several runs of terms over the range (as src/kernels/filters.ts's
+ * memberFilter): the backend's membership kernel, or ordinals decoded in chunks (chunks
+ * without a selected value skipped), each looked up in a membership table.
  */
 export function memberFilterInRange(
   column: Column, backend: ColumnsBackend, filter: Int32Array | null, range: DocumentRange, out: Int32Array, ordinals: readonly number[],
