@@ -71,8 +71,16 @@ function v2Bound(sequence: SequenceView, block: number, ascending: boolean): big
   return ascending ? MIN_INT64 : MAX_INT64
 }
 
-/** A side's block bounds, and its blocks in the order topK visits them. */
-interface Bounded { bounds: bigint[]; order: Int32Array }
+/** A side's block bounds, its blocks in the order topK visits them, and which bounds are the blocks' own extremes (1). */
+interface Bounded { bounds: bigint[]; order: Int32Array; exact: Uint8Array }
+
+/** The blocks by bound, most promising first; equal bounds by block (so equal values meet in document order). */
+function orderOf(bounds: bigint[], ascending: boolean): Int32Array {
+  return Int32Array.from(bounds.keys()).sort((a, b) => {
+    if (bounds[a] !== bounds[b]) return (bounds[a] < bounds[b]) === ascending ? -1 : 1
+    return a - b
+  })
+}
 
 /** Each sequence's bounds and order, per side, worked out on its first topK (records and data do not change). */
 const boundsMade = new WeakMap<SequenceView, { ascending?: Bounded; descending?: Bounded }>()
@@ -84,14 +92,25 @@ export function blockBounds(sequence: SequenceView, ascending: boolean): Bounded
   return ascending ? (made.ascending ??= boundedOf(sequence, true)) : (made.descending ??= boundedOf(sequence, false))
 }
 
-/** Most promising bound first; equal bounds by block (so equal values meet in document order). */
 function boundedOf(sequence: SequenceView, ascending: boolean): Bounded {
   const bounds = boundsOf(sequence, ascending)
-  const order = Int32Array.from(bounds.keys()).sort((a, b) => {
-    if (bounds[a] !== bounds[b]) return (bounds[a] < bounds[b]) === ascending ? -1 : 1
-    return a - b
-  })
-  return { bounds, order }
+  const exact = new Uint8Array(bounds.length).fill(sequence instanceof RegionSequence && sequence.extremesAt >= 0 ? 1 : 0)
+  return { bounds, order: orderOf(bounds, ascending), exact }
+}
+
+/** The smallest (ascending) or largest of the first count raw values in `raw`. */
+function extremeOf(count: number, ascending: boolean): bigint {
+  const sign = ascending ? -1 : 1
+  // High words first, as signed; low words as unsigned where the high words tie.
+  let high = raw[1], low = raw[0] >>> 0
+  for (let index = 1; index < count; index++) {
+    const h = raw[2 * index + 1], l = raw[2 * index] >>> 0
+    if (sign * (h - high) > 0 || (h === high && sign * (l - low) > 0)) {
+      high = h
+      low = l
+    }
+  }
+  return int64ToBigInt(low | 0, high)
 }
 
 /** blockBounds, worked out. */
@@ -158,8 +177,10 @@ export function topKFromBlocks(
   sequence: SequenceView, optional: Column | null, backend: ColumnsBackend, heap: BoundedHeap, ascending: boolean,
   documents: Int32Array | null, skipNaN: boolean,
 ): void {
-  const { bounds, order } = blockBounds(sequence, ascending)
+  const bounded = blockBounds(sequence, ascending)
+  const { bounds, order, exact } = bounded
   const dense = optional === null
+  let tightened = false
   for (const block of order) {
     if (heap.full() && !heap.mayTie(bounds[block])) break
     const start = block << BLOCK_SHIFT
@@ -169,6 +190,16 @@ export function topKFromBlocks(
     const count = Math.min(BLOCK_VALUES, sequence.count - start)
     if (dense && documents !== null && !anyBitInRange(documents, start, start + count)) continue
     backend.decodeRaw(sequence, start, count, raw, 0)
+    // The block's own extreme, kept as its bound where tighter (a packed block's record bound,
+    // base + g (2^w − 1), may lie far past its values): later walks read fewer blocks.
+    if (exact[block] === 0) {
+      exact[block] = 1
+      const extreme = extremeOf(count, ascending)
+      if (ascending ? extreme > bounds[block] : extreme < bounds[block]) {
+        bounds[block] = extreme
+        tightened = true
+      }
+    }
     let document = -1
     for (let index = 0; index < count; index++) {
       document = dense ? start + index : index === 0 ? documentOfValue(optional, start) : nextPresent(optional, document)
@@ -178,6 +209,7 @@ export function topKFromBlocks(
       if (heap.mayEnterOrTie(low, high)) heap.offer(low, high, document)
     }
   }
+  if (tightened) bounded.order = orderOf(bounds, ascending)
 }
 
 /** The next document after `document` with a value (optional columns). */
