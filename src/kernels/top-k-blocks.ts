@@ -186,7 +186,7 @@ export function topKFromBlocks(
     const start = block << BLOCK_SHIFT
     // A bound that only ties the worst kept, at ids after its: nothing here or in later blocks
     // (bounds no better, equal ones in block order) can enter. Low-cardinality columns stop here.
-    if (heap.closedFrom(bounds[block], dense ? start : documentOfValue(optional, start))) break
+    if (heap.full() && heap.closedFrom(bounds[block], dense ? start : documentOfValue(optional, start))) break
     const count = Math.min(BLOCK_VALUES, sequence.count - start)
     if (dense && documents !== null && !anyBitInRange(documents, start, start + count)) continue
     backend.decodeRaw(sequence, start, count, raw, 0)

@@ -67,7 +67,7 @@ export class BoundedHeap {
    * no value bounded by `bound` at an id from `firstId` on can enter (a tie wins on a smaller id).
    */
   closedFrom(bound: bigint, firstId: number): boolean {
-    return this.size === this.capacity && this.capacity > 0 && int64ToBigInt(this.lows[0], this.highs[0]) === bound && this.ids[0] < firstId
+    return this.full() && this.capacity > 0 && int64ToBigInt(this.lows[0], this.highs[0]) === bound && this.ids[0] < firstId
   }
 
   /** Whether a value could enter: the heap has room, or it beats or ties the worst kept (a tie may win on id). */

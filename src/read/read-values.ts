@@ -61,7 +61,7 @@ const ORDINAL_CHUNK = 65536
 let ordinalScratch = new Int32Array(0)
 
 /**
- * Keyword (and bool) ordinals into doubles: decoded as int32 and checked against the term count
+ * Keyword ordinals into doubles: decoded as int32 and checked against the term count
  * by the backend's int32 decode (in the kernel, with WebAssembly), then widened by the engine's
  * typed-array copy; a chunk with an ordinal out of range writes nothing.
  */
