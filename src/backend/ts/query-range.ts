@@ -148,6 +148,8 @@ function matchAllUnits(
   const width = block.width, mask = block.mask, wordBase = block.wordBase
   const lo32 = unitLo | 0, span32 = spanWidth | 0
   const half = halfStart(sequence)
+  // Byte fields (keyword ordinals of at most 256 terms): read as they are too.
+  const bytes = sequence.bytes, byteStart = width === 8 ? block.byteStart : -1
   let matched = 0
   let bit = from * width + block.bitOffset
   let outWord = outBit >>> 5
@@ -159,8 +161,12 @@ function matchAllUnits(
       const d = (halves[half + position + at] - lo32) | 0
       hits |= (((d | (span32 - d)) >>> 31) ^ 1) << at
     }
+    for (let at = 0, b = byteStart + position; byteStart >= 0 && at < n; at++, b++) {
+      const d = (bytes[b] - lo32) | 0
+      hits |= (((d | (span32 - d)) >>> 31) ^ 1) << at
+    }
     // Units and bounds below 2^31 (int32 for V8): in range ⇔ d ≥ 0 and span - d ≥ 0, read off the sign bit.
-    for (let at = 0; half < 0 && at < n; at++, bit += width) {
+    for (let at = 0; half < 0 && byteStart < 0 && at < n; at++, bit += width) {
       const word = wordBase + (bit >>> 5), shift = bit & 31
       const d = ((((words[word] >>> shift) | ((words[word + 1] << 1) << (31 - shift))) & mask) - lo32) | 0
       hits |= (((d | (span32 - d)) >>> 31) ^ 1) << at
