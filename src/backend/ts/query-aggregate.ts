@@ -11,7 +11,7 @@ import { compareInt64, int64Result, multiplyInt64, sortableToFloat64 } from '../
 import { decodeRaw } from './decode.js'
 import { lowMask, selectionBits } from '../bits.js'
 import {
-  block, decoded, forEachBlock, halfStart, halves, indexCounts, loadBlock, lowestBit, rawAtOffset, selectedCount, tableEntries,
+  block, decoded, forEachBlock, halfStart, halvesOf, indexCounts, loadBlock, lowestBit, rawAtOffset, selectedCount, tableEntries,
   tableIndexError, TWO_POW_32, unitAt,
 } from './query-scan.js'
 
@@ -236,7 +236,7 @@ function unitExtremes(sequence: SequenceView, words: Int32Array, from: number, t
   // Two independent chains of min/max/sum, so consecutive units do not wait on each other.
   let smallest = 0x7fffffff, largest = 0, sum = 0, smallest2 = 0x7fffffff, largest2 = 0, sum2 = 0
   let at = from, bit = from * width + block.bitOffset
-  const half = halfStart(sequence)
+  const half = halfStart(sequence), halves = halvesOf(sequence)
   // 16-bit fields: read as they are.
   for (; half >= 0 && at + 2 <= to; at += 2) {
     const unit = halves[half + at], unit2 = halves[half + at + 1]

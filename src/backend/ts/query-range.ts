@@ -10,7 +10,7 @@ import { compareInt64 } from '../../format/int64.js'
 import { decodeRaw } from './decode.js'
 import { lowMask, orBits, orSelection, popcount, selectionBits } from '../bits.js'
 import {
-  block, ceilUnits, decoded, floorUnits, forEachBlock, halfStart, halves, loadBlock, lowestBit, offsetFromBase, tableEntries,
+  block, ceilUnits, decoded, floorUnits, forEachBlock, halfStart, halvesOf, loadBlock, lowestBit, offsetFromBase, tableEntries,
   tableIndexError, unitAt,
 } from './query-scan.js'
 
@@ -147,7 +147,7 @@ function matchAllUnits(
 ): number {
   const width = block.width, mask = block.mask, wordBase = block.wordBase
   const lo32 = unitLo | 0, span32 = spanWidth | 0
-  const half = halfStart(sequence)
+  const half = halfStart(sequence), halves = halvesOf(sequence)
   // Byte fields (keyword ordinals of at most 256 terms): read as they are too.
   const bytes = sequence.bytes, byteStart = width === 8 ? block.byteStart : -1
   let matched = 0

@@ -140,22 +140,25 @@ export function loadBlock(sequence: SequenceView, index: number): void {
   block.packedFast = true
 }
 
-let halvesBuffer: ArrayBufferLike | null = null
-/** The buffer of the sequence last passed to halfStart as u16s (16-bit fields read in place). */
-export let halves: Uint16Array = new Uint16Array(0)
+/** Each buffer's u16 view, made on first use (weakly held: a closed reader's buffer is not kept). */
+const halvesMade = new WeakMap<ArrayBufferLike, Uint16Array>()
+
+/** The sequence's whole buffer as u16s (16-bit fields read in place; see halfStart). */
+export function halvesOf(sequence: SequenceView): Uint16Array {
+  const buffer = sequence.bytes.buffer
+  let view = halvesMade.get(buffer)
+  if (view === undefined) halvesMade.set(buffer, (view = new Uint16Array(buffer, 0, buffer.byteLength >>> 1)))
+  return view
+}
 
 /**
- * Where the loaded block's fields start in `halves` when they are 16 bits on an even byte (a
- * format 2 dictionary's codes decoded as 16-bit values, most often), else -1: read as bit fields.
+ * Where the loaded block's fields start in halvesOf(sequence) when they are 16 bits on an even
+ * byte (a format 2 dictionary's codes decoded as 16-bit values, most often), else -1: read as
+ * bit fields.
  */
 export function halfStart(sequence: SequenceView): number {
-  const bytes = sequence.bytes, at = bytes.byteOffset + block.byteStart
-  if (block.width !== 16 || (at & 1) !== 0) return -1
-  if (bytes.buffer !== halvesBuffer) {
-    halvesBuffer = bytes.buffer
-    halves = new Uint16Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 1)
-  }
-  return at >>> 1
+  const at = sequence.bytes.byteOffset + block.byteStart
+  return block.width !== 16 || (at & 1) !== 0 ? -1 : at >>> 1
 }
 
 /** The u field (index or unit, width ≤ 32) at position `position` of the loaded block, as an int32. */
