@@ -61,13 +61,12 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * sequences as numbers, and multi facets that keep a list of repeats beside the bits (docs/performance.md);
  * then by 1 KB (reader, reader without WebAssembly; 0.65 and 0.85 KB used) for the membership
  * kernels of term filters of several ordinal runs (assembly/query-ordinals.ts and its TypeScript
- * mirror), which took flights-3m's filter of twelve airports from a loop over decoded ordinals
- * (6.3 ms with WebAssembly, 20 ms in TypeScript) to 0.66-0.89 and 7.8 ms (docs/query.md); then by
- * 0.5 KB (reader without WebAssembly; 78 bytes of it used) for TypeScript aggregates and range filters
- * that read 16-bit fields as u16s (format 2's decoded codes of delay and distance: 8.2 → 5.1 and
- * 8.6 → 6.2 ms on flights-3m, docs/performance.md); then by 0.5 KB (fallback chunks; 14 bytes of it
- * used) for the TypeScript range kernel's byte fields (term filter ORD 9.7 → 5.5 ms) and u16 views
- * held per buffer in a WeakMap, so that a closed reader's buffer is not kept by a module's view.
+ * mirror), where a loop over decoded ordinals ran (docs/query.md); then by 0.5 KB (reader without
+ * WebAssembly; 78 bytes of it used) for TypeScript aggregates and range filters that read 16-bit
+ * fields as u16s (format 2's decoded codes of up to 65,536 entries); then by 0.5 KB (fallback
+ * chunks; 14 bytes of it used) for the TypeScript range kernel's byte fields and u16 views held per
+ * buffer in a WeakMap, so that a closed reader's buffer is not kept by a module's view (times
+ * before and after: docs/performance.md).
  */
 const TARGET_BYTES = 30 * 1024
 const BUDGET_BYTES = 59 * 1024
