@@ -5,7 +5,8 @@
 // one mask and depositing them through the other (pext and pdep a byte at a time, from
 // tables), and within values a segment is handled whole by carries:
 // - any value of a segment matches: ~starts + (matches off starts) + (matches on starts) << 1
-//   carries out of the segment into the next start exactly when one does (hitsToDocuments);
+//   carries out of the segment into the next start exactly when one does (hitsToDocuments; a
+//   few hits instead each set their segment's bit by the rank of the starts, hitsOneByOne);
 // - a segment's values from its marked start: ~starts + (marks << 1) clears the segment's
 //   inner bits of ~starts exactly when its start is marked (documentsToValues).
 // Mirrored by src/backend/ts/query-starts.ts; the bitsets are made by queryMulti's mode 4.
@@ -51,8 +52,11 @@ export function prepareBitTables(tables: usize): void {
 export function queryStarts(
   starts: usize, nonempty: usize, total: u32, docCount: u32, sel: usize, test: usize, out: usize, tables: usize, stream: usize,
 ): void {
-  if (test != 0) hitsToDocuments(starts, nonempty, total, docCount, sel, test, out, tables, stream)
-  else documentsToValues(starts, nonempty, total, docCount, sel, out, tables, stream)
+  if (test != 0) {
+    // A few hits are mapped one at a time: the carries' way reads tables for every word whatever the hits.
+    if (fewHits(test, total, (total >>> 5) + (docCount >>> 5))) hitsOneByOne(starts, nonempty, total, docCount, sel, test, out, tables, stream)
+    else hitsToDocuments(starts, nonempty, total, docCount, sel, test, out, tables, stream)
+  } else documentsToValues(starts, nonempty, total, docCount, sel, out, tables, stream)
 }
 
 /** The bits of `word` at the set positions of `mask`, packed low (4 table reads). */
@@ -64,16 +68,13 @@ export function queryStarts(
     | <u64>compressByte(tables, m2, (word >>> 16) & 0xFF) << k1 | <u64>compressByte(tables, m3, word >>> 24) << k2
 }
 
-/** The low popcnt(mask) bits of `bits` spread to the set positions of `mask` (4 table reads). */
+/** The low popcnt(mask) bits of `bits` spread to the set positions of `mask` (4 table reads, none waiting on another). */
 // @ts-ignore: decorator
 @inline function depositWord(tables: usize, mask: u32, bits: u64): u32 {
-  let spread: u32 = 0
-  for (let b: u32 = 0; b < 32; b += 8) {
-    const m = (mask >>> b) & 0xFF
-    spread |= depositByte(tables, m, <u32>bits & 0xFF) << b
-    bits >>= <u64>popcnt(m)
-  }
-  return spread
+  const m0 = mask & 0xFF, m1 = (mask >>> 8) & 0xFF, m2 = (mask >>> 16) & 0xFF, m3 = mask >>> 24
+  const k0 = <u64>popcnt(m0), k1 = <u64>popcnt(mask & 0xFFFF), k2 = <u64>popcnt(mask & 0xFF_FFFF)
+  return depositByte(tables, m0, <u32>bits & 0xFF) | depositByte(tables, m1, <u32>(bits >> k0) & 0xFF) << 8
+    | depositByte(tables, m2, <u32>(bits >> k1) & 0xFF) << 16 | depositByte(tables, m3, <u32>(bits >> k2) & 0xFF) << 24
 }
 
 // Streams of bits in memory are appended to without a branch on how many bits each step gives
@@ -117,6 +118,11 @@ function hitsToDocuments(
   }
   store<u32>(at, <u32>acc)
   store<u32>(at, 0, 4)
+  streamToDocuments(nonempty, docCount, sel, out, tables, stream)
+}
+
+/** Bit k + 1 of the stream (k from 0): the k-th non-empty document has a hit; out as hitsToDocuments leaves it. */
+function streamToDocuments(nonempty: usize, docCount: u32, sel: usize, out: usize, tables: usize, stream: usize): void {
   const docWords = (docCount + 31) >>> 5
   let position: u32 = 1
   for (let w: u32 = 0; w < docWords; w++) {
@@ -127,6 +133,57 @@ function hitsToDocuments(
     const chosen = sel != 0 ? load<u32>(sel + (<usize>w << 2)) : 0xFFFF_FFFF
     store<u32>(out + (<usize>w << 2), hits & chosen & (left < 32 ? (<u32>1 << left) - 1 : 0xFFFF_FFFF))
   }
+}
+
+/**
+ * Values [64p, 64p + 64) of a bitset of `total` values as one word: past the bitset's last whole
+ * pair only the words holding values are read (bits past them are left as they are: past the
+ * values, a hit counts the sentinel's start among its own and walks out of the documents).
+ */
+// @ts-ignore: decorator
+@inline function valuePair(bits: usize, p: u32, total: u32): u64 {
+  const at = bits + (<usize>p << 3), left = total - (p << 6)
+  if (left >= 64) return load<u64>(at)
+  const low = <u64>load<u32>(at)
+  return left > 32 ? low | <u64>load<u32>(at, 4) << 32 : low
+}
+
+/**
+ * Whether `test` has fewer than `limit` hits in its words of values. Measured here, a hit set one
+ * at a time costs about what a word of values and documents costs the carries' way (the limit).
+ */
+function fewHits(test: usize, total: u32, limit: u32): bool {
+  const pairs = (total + 63) >>> 6
+  let count: u32 = 0
+  for (let p: u32 = 0; p < pairs; p++) {
+    count += <u32>popcnt(valuePair(test, p, total))
+    if (count >= limit) return false
+  }
+  return true
+}
+
+/**
+ * hitsToDocuments for a few hits: a hit at value v is in the segment of the k-th start (k + 1
+ * starts at or below v): its bit in the stream is set directly.
+ */
+function hitsOneByOne(starts: usize, nonempty: usize, total: u32, docCount: u32, sel: usize, test: usize, out: usize, tables: usize, stream: usize): void {
+  const pairs = (total + 63) >>> 6
+  memory.fill(stream, 0, (<usize>(docCount >>> 5) + 4) << 2)
+  // Hits past the documents' starts (bitsets not made from one column's offsets) are dropped.
+  const room = ((docCount >>> 5) + 2) << 5
+  let rank: u32 = 0
+  for (let p: u32 = 0; p < pairs; p++) {
+    let m = valuePair(test, p, total)
+    const s = valuePair(starts, p, total)
+    while (m != 0) {
+      const bit = rank + <u32>popcnt(s << (63 - ctz(m)))
+      m &= m - 1
+      const at = stream + (<usize>(min(bit, room) >>> 5) << 2)
+      store<u32>(at, load<u32>(at) | <u32>1 << (bit & 31))
+    }
+    rank += <u32>popcnt(s)
+  }
+  streamToDocuments(nonempty, docCount, sel, out, tables, stream)
 }
 
 /**

@@ -2,7 +2,8 @@
  * matchAny for the TS backend over a multi column's starts and nonempty bitsets, the mirror of
  * assembly/query-starts.ts (which explains the carries): documents map to their segments of
  * values by compressing bits through one bitset and depositing them through the other, a byte
- * at a time from tables, the compressed bits streamed through memory.
+ * at a time from tables, the compressed bits streamed through memory (a few hits set their bits
+ * in that stream one at a time).
  */
 import type { BitsetMemory } from '../query-kernels.js'
 import { popcount } from '../bits.js'
@@ -44,7 +45,10 @@ export function matchStarts(
 ): void {
   if (compress === null) prepareTables()
   const selection = docs === null ? null : docs.words
-  if (test !== null) hitsToDocuments(starts.words, nonempty.words, total, docCount, selection, test.words, out.words)
+  // A hit set one at a time costs about three words of values and documents mapped by carries, here.
+  if (test !== null && fewHits(test.words, total, ((total >>> 5) + (docCount >>> 5)) / 3)) {
+    hitsOneByOne(starts.words, nonempty.words, total, docCount, selection, test.words, out.words)
+  } else if (test !== null) hitsToDocuments(starts.words, nonempty.words, total, docCount, selection, test.words, out.words)
   else documentsToValues(starts.words, nonempty.words, total, docCount, selection, out.words)
 }
 
@@ -89,7 +93,7 @@ function hitsToDocuments(
   starts: Int32Array, nonempty: Int32Array, total: number, docCount: number, selection: Int32Array | null,
   test: Int32Array, out: Int32Array,
 ): void {
-  const pack = compress!, spread = deposit!, words = streamFor(docCount)
+  const pack = compress!, words = streamFor(docCount)
   const valueWords = (total >>> 5) + 1
   let carry = 0, shifted = 0, length = 0
   words[0] = 0
@@ -101,6 +105,12 @@ function hitsToDocuments(
     append(words, length, compressWord(pack, s, z & s))
     length += popcount(s)
   }
+  streamToDocuments(nonempty, docCount, selection, out, words)
+}
+
+/** Bit k + 1 of the stream (k from 0): the k-th non-empty document has a hit; out as hitsToDocuments leaves it. */
+function streamToDocuments(nonempty: Int32Array, docCount: number, selection: Int32Array | null, out: Int32Array, words: Int32Array): void {
+  const spread = deposit!
   // The first bit is the start of value 0's, which no segment precedes.
   let position = 1
   const docWords = (docCount + 31) >>> 5
@@ -111,6 +121,46 @@ function hitsToDocuments(
     const left = docCount - (w << 5)
     out[w] = hits & (selection !== null ? selection[w] : -1) & (left < 32 ? (1 << left) - 1 : -1)
   }
+}
+
+/** Whether `test` has fewer than `limit` hits among values [0, total) (see assembly/query-starts.ts). */
+function fewHits(test: Int32Array, total: number, limit: number): boolean {
+  const whole = total >>> 5
+  let count = 0
+  for (let v = 0; v < whole; v++) {
+    count += popcount(test[v])
+    if (count >= limit) return false
+  }
+  if ((total & 31) !== 0) count += popcount(test[whole] & ((1 << (total & 31)) - 1))
+  return count < limit
+}
+
+/**
+ * hitsToDocuments for a few hits (assembly/query-starts.ts' hitsOneByOne): a hit at value v is in
+ * the segment of the k-th start (k + 1 starts at or below v), so it sets bit k + 1 of the stream.
+ */
+function hitsOneByOne(
+  starts: Int32Array, nonempty: Int32Array, total: number, docCount: number, selection: Int32Array | null,
+  test: Int32Array, out: Int32Array,
+): void {
+  const words = streamFor(docCount), valueWords = (total + 31) >>> 5
+  words.fill(0, 0, (docCount >>> 5) + 4)
+  // Hits past the documents' starts (bitsets not made from one column's offsets) are dropped.
+  const room = ((docCount >>> 5) + 2) << 5
+  let rank = 0
+  for (let v = 0; v < valueWords; v++) {
+    const s = starts[v]
+    // A bit past the values counts the sentinel among its starts: it marks no document.
+    let m = test[v]
+    while (m !== 0) {
+      // Starts at or below the lowest hit: s shifted left by clz32 of that hit's bit.
+      const bit = rank + popcount(s << Math.clz32(m & -m))
+      m &= m - 1
+      words[Math.min(bit, room) >>> 5] |= 1 << (bit & 31)
+    }
+    rank += popcount(s)
+  }
+  streamToDocuments(nonempty, docCount, selection, out, words)
 }
 
 function documentsToValues(
