@@ -225,6 +225,22 @@ describe('layout and counts', () => {
     fails(withOffsets((o) => { o[101] = 169n }), 'field "multi": offsets end at 169, but valueCount is 170') // doc 100 keeps 1 of 2
     fails(withOffsets((o) => { o[101] = 171n }), 'field "multi": offsets end at 171, but valueCount is 170')
   })
+  it('multi: offsets past the first 8,192 (checked a chunk at a time)', () => {
+    // 20,000 documents of d % 3 values: offsets 8,192 at a time, the previous one carried between chunks.
+    const many = () => parseFile(flushColumns({ fields: [{ name: 'many', type: 'integral', column: true, multi: true }] },
+      Array.from({ length: 20_000 }, (_, d) => ({ many: Array.from({ length: d % 3 }, (_, i) => d + i) })))!)
+    const edit = (change: (offsets: bigint[]) => void) => (m: FileModel) => {
+      const offsets = decodeSequence(col(m, 'many').section.offsets!)
+      change(offsets)
+      col(m, 'many').section.offsets = canonicalSequence(offsets)
+    }
+    expect(openModel(many()).getColumn('many')!.documentsWithValue).toBe(13_333)
+    // Offset 8,192 is the second chunk's first, below the first chunk's last.
+    fails(edit((o) => { expect(o.slice(8191, 8193)).toEqual([8190n, 8191n]); o[8191] = 8192n }), 'field "many": offsets decrease at document 8192 (8192 then 8191)', many)
+    fails(edit((o) => { expect(o.slice(12_345, 12_347)).toEqual([12_345n, 12_345n]); o[12_346] = 12_344n }), 'field "many": offsets decrease at document 12346 (12345 then 12344)', many)
+    fails(edit((o) => { expect(o[19_000]).toBe(18_999n); o[19_000] += 1n << 32n }), 'field "many": offset of document 19000 is 4294986295, beyond 32 bits', many)
+    fails((m) => { col(m, 'many').documentsWithValue = 13_334 }, 'field "many": offsets give 13333 documents with values, but documentsWithValue is 13334', many)
+  })
   it('multi: an offset ≥ 2^32 (reported as a decrease)', () => {
     fails(withOffsets((o) => { o[101] = (1n << 32n) + 170n }), 'field "multi": offset of document 101 is 4294967466, beyond 32 bits')
   })
