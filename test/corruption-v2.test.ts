@@ -141,9 +141,9 @@ describe.each(BACKENDS)('format 2 corruption when read, and by the full check (%
     // Codes of 2^31 and more (an int32 below zero) are refused by bulk reads too, not taken as entries.
     const huge = open(patched(bytes, (b) => { b[codesStart + 13 + 8 + 3] |= 0x80 }), backend)
     expectRefused(() => huge.getColumn('v')!.readValues(0, new BigInt64Array(4096)), /value 0 has dictionary code 21474\d+, beyond its 200 entries/)
-    // A base of -1 (every byte 0xff): negative codes, refused by bulk reads as the u32 of their low word.
+    // A base of -1 (every byte 0xff): negative codes, refused by bulk reads and named whole, as unsigned.
     const negative = open(patched(bytes, (b) => { b.fill(0xff, codesStart + 13 + 8, codesStart + 13 + 16) }), backend)
-    expectRefused(() => negative.getColumn('v')!.readValues(0, new BigInt64Array(4096)), /value 0 has dictionary code 4294967295, beyond its 200 entries/)
+    expectRefused(() => negative.getColumn('v')!.readValues(0, new BigInt64Array(4096)), /value 0 has dictionary code 18446744073709551615, beyond its 200 entries/)
   })
 
   it('codes of a whole patched block pushed past the entries are refused by facets, not counted', () => {

@@ -122,11 +122,12 @@ export function blocksError(status: i32, node: usize, block: u32): i32 {
   return status
 }
 
-/** Status 6: value `index` of the dictionary node has code (low word) `code` ≥ k. */
-export function codeError(node: usize, index: u32, code: u32, k: u32): i32 {
+/** Status 6: value `index` of the dictionary node has code `code` ≥ k (its low word, then its high word after k). */
+export function codeError(node: usize, index: u32, code: u64, k: u32): i32 {
   store<u32>(SCRATCH, <u32>node)
   store<u32>(SCRATCH, index, 4)
-  store<u32>(SCRATCH, code, 8)
+  store<u32>(SCRATCH, <u32>code, 8)
   store<u32>(SCRATCH, k, 12)
+  store<u32>(SCRATCH, <u32>(code >>> 32), 16)
   return CODE_ERROR
 }

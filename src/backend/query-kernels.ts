@@ -76,7 +76,8 @@ export interface QueryKernels {
   /**
    * Format 2, optional (the WebAssembly backend): countValues over a cascade of any form, each
    * block decoded and counted inside the kernel. False, with counts untouched, when a value is
-   * out of range or a read fails: the caller then counts the way that words the error.
+   * out of range or a read fails, or the sequence is not a cascade (blocks of v1's kinds alone):
+   * the caller then counts the way that words the error.
    */
   countDecoded?(
     sequence: SequenceView, first: number, count: number,

@@ -23,7 +23,7 @@ export function dictionaryFormGet(node: usize, index: u32, out: usize): i32 {
   const status = blocksGet(codes, index, out)
   if (status != OK) return status
   const code = load<i64>(out)
-  if (<u64>code >= <u64>k) return codeError(node, index, <u32>code, k)
+  if (<u64>code >= <u64>k) return codeError(node, index, <u64>code, k)
   return blocksGet(entries, <u32>code, out)
 }
 
@@ -139,13 +139,13 @@ export function dictionaryFormDecode(node: usize, first: u32, n: u32, out: usize
     if (status != OK) return status
     if (table != 0) {
       const mapped = mapCodes(CODES, take, table, k, o, !chunkBelow(codes, start, start + take, k))
-      if (mapped != take) return codeError(node, start + mapped, load<u32>(CODES + (<usize>mapped << 3)), k)
+      if (mapped != take) return codeError(node, start + mapped, load<u64>(CODES + (<usize>mapped << 3)), k)
       continue
     }
     const records = blocksRecords(entries), data = blocksData(entries)
     for (let j: u32 = 0; j < take; j++) {
       const code = load<i64>(CODES + (<usize>j << 3))
-      if (<u64>code >= <u64>k) return codeError(node, start + j, <u32>code, k)
+      if (<u64>code >= <u64>k) return codeError(node, start + j, <u64>code, k)
       // Constant and frame entries blocks (ascending entries mostly are) read here, the others by blocksGet.
       const record = records + <usize>(<u32>code >>> BLOCK_SHIFT) * RECORD_BYTES, kind = recordKind(record), W = recordWidth(record)
       const at = o + (<usize>j << 3)

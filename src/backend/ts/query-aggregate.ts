@@ -115,7 +115,7 @@ function aggregateBlock(
  */
 function addDecoded(from: number, to: number, selection: Int32Array | null, selectionBit: number, state: AggregateState): void {
   let lows = 0, highs = 0, count = 0
-  let minLow = 0, minHigh = 0x7fffffff, maxLow = 0, maxHigh = -0x80000000
+  let minLow = 0xffffffff, minHigh = 0x7fffffff, maxLow = 0, maxHigh = -0x80000000
   for (let position = from; position < to; position += 32) {
     let bits = selectionBits(selection, selectionBit + position - from, Math.min(32, to - position))
     while (bits !== 0) {

@@ -9,7 +9,7 @@
  */
 import type { SequenceView } from '../backend.js'
 import { CorruptIndexException } from '../../format/errors.js'
-import { int64Result } from '../../format/int64.js'
+import { int64Result, int64ToBigInt } from '../../format/int64.js'
 import type { WasmRuntime } from './runtime.js'
 
 /** The cascade kernels' exports (assembly/index.ts documents the ABI). */
@@ -66,11 +66,13 @@ export function cascadeError(runtime: WasmRuntime, sequence: SequenceView, statu
   const words = runtime.words, at = runtime.scratchWord
   const node = (words[at] >>> 0) - sequence.file.address
   const second = words[at + 1] >>> 0, value = words[at + 2] >>> 0, k = words[at + 3] >>> 0
+  // A code's high word follows k (src/cascade/reader/decode-ts.ts names the code whole, unsigned).
+  const code = BigInt.asUintN(64, int64ToBigInt(value, words[at + 4]))
   // Only a node of this tree can fail; the sequence itself names the read otherwise.
   const failing = findNode(sequence, node) ?? sequence
   const detail = status === INDEX_ERROR
     ? `block ${second} has dictionary index ${value}, beyond its ${k} entries`
-    : `value ${second} has dictionary code ${value}, beyond its ${k} entries`
+    : `value ${second} has dictionary code ${code}, beyond its ${k} entries`
   throw new CorruptIndexException(failing.fileName, `${failing.label}: ${detail}`)
 }
 

@@ -228,7 +228,9 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
 
     countDecoded(sequence, first, count, selection, selectionStart, counts) {
       const n = counts.length
-      if (count === 0 || sequence.cascade === null) return true
+      if (count === 0) return true
+      // Blocks of v1's kinds alone (a dictionary's codes) are not this kernel's: the caller decodes them.
+      if (sequence.cascade === null) return false
       const lanes = n <= MAX_INTERLEAVED_VALUES ? 4 : 1
       // Stride > n: slot n takes the values out of range.
       const stride = Math.max(64, (n + 4) & ~3)

@@ -8,7 +8,7 @@ import type { BlocksCascade, DecimalCascade, DictionaryCascade, RunsCascade, Seq
 import { decodeRawV1, getRawV1 } from '../../backend/ts/decode.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../../format/constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
-import { float64ToSortable, int64Result, readInt32, readUint32, sortableToFloat64Into } from '../../format/int64.js'
+import { float64ToSortable, int64Result, int64ToBigInt, readInt32, readUint32, sortableToFloat64Into } from '../../format/int64.js'
 import { addOffset } from '../block-analysis.js'
 import { type BlockView, createBlockView } from '../block-view.js'
 import { Kind } from '../constants.js'
@@ -83,14 +83,16 @@ function blocksDecode(sequence: SequenceView, first: number, count: number, dest
   }
 }
 
-function codeError(sequence: SequenceView, index: number, code: number, entries: number): never {
+/** A code (low and high words, unsigned) not below the entries: named whole, high word and all. */
+function codeError(sequence: SequenceView, index: number, low: number, high: number, entries: number): never {
+  const code = BigInt.asUintN(64, int64ToBigInt(low, high))
   throw new CorruptIndexException(sequence.fileName, `${sequence.label}: value ${index} has dictionary code ${code}, beyond its ${entries} entries`)
 }
 
 function dictionaryGet(sequence: SequenceView, cascade: DictionaryCascade, index: number): void {
   blocksGet(cascade.codes, index)
   const code = int64Result[0] >>> 0, entries = cascade.entries.count
-  if (int64Result[1] !== 0 || code >= entries) codeError(sequence, index, code, entries)
+  if (int64Result[1] !== 0 || code >= entries) codeError(sequence, index, code, int64Result[1], entries)
   if (cascade.entryWords !== null) {
     int64Result[0] = cascade.entryWords[2 * code]
     int64Result[1] = cascade.entryWords[2 * code + 1]
@@ -114,7 +116,7 @@ function dictionaryDecode(sequence: SequenceView, cascade: DictionaryCascade, fi
       for (let at = 0, c = 0, d = 2 * (out + done); at < chunk; at++, c += 2, d += 2) {
         // An int32 code (not >>> 0, which makes a key V8 reads slowly): negative means ≥ 2^31.
         const code = codes[c]
-        if (codes[c + 1] !== 0 || code < 0 || code >= entries) codeError(sequence, first + done + at, code >>> 0, entries)
+        if (codes[c + 1] !== 0 || code < 0 || code >= entries) codeError(sequence, first + done + at, code, codes[c + 1], entries)
         destination[d] = entryWords[2 * code]
         destination[d + 1] = entryWords[2 * code + 1]
       }
@@ -122,7 +124,7 @@ function dictionaryDecode(sequence: SequenceView, cascade: DictionaryCascade, fi
     }
     for (let at = 0; at < chunk; at++) {
       const code = codes[2 * at] >>> 0
-      if (codes[2 * at + 1] !== 0 || code >= entries) codeError(sequence, first + done + at, code, entries)
+      if (codes[2 * at + 1] !== 0 || code >= entries) codeError(sequence, first + done + at, code, codes[2 * at + 1], entries)
       const d = 2 * (out + done + at)
       blocksGet(cascade.entries, code)
       destination[d] = int64Result[0]
