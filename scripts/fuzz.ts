@@ -2,13 +2,15 @@
  * Open-ended fuzzing: `npm run fuzz -- --seconds N [--seed S]`. Mutates the
  * seed files (test/helpers/mutate.ts) with a time-based run seed (printed, so
  * a run can be repeated with --seed) and checks each mutant with both
- * backends (test/helpers/fuzz-check.ts). A failing input is saved as
+ * backends (test/helpers/fuzz-check.ts), and opened without verify, read and
+ * queried (test/helpers/open-only.ts). A failing input is saved as
  * test/corpus/<hash>.oixk, with <hash>.txt holding one line on why it failed;
  * test/fuzz.test.ts replays the corpus. Exits 1 if any input failed.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { examine, extraSeeds, fuzzSeeds, hashHex, mutantAt } from '../test/helpers/fuzz-check.js'
+import { examine, extraSeeds, FUZZ_FILE_NAME, fuzzSeeds, hashHex, mutantAt } from '../test/helpers/fuzz-check.js'
+import { openOnlyProblems } from '../test/helpers/open-only.js'
 
 function option(name: string): string | undefined {
   const args = process.argv.slice(2)
@@ -41,6 +43,8 @@ while (Date.now() - started < seconds * 1000) {
   const index = mutants++
   const mutant = mutantAt(seeds, runSeed, index)
   const { problems, accepted: ok } = examine(mutant.bytes)
+  // Opened alone (no verify), read and asked every question: alike on both backends.
+  problems.push(...openOnlyProblems(mutant.bytes, FUZZ_FILE_NAME))
   if (ok) accepted++
   if (problems.length > 0) {
     failed++

@@ -7,7 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openColumns } from '../src/read/open.js'
-import { checkFile, examine, fuzzSeeds, judge, mutantAt } from './helpers/fuzz-check.js'
+import { checkFile, examine, FUZZ_FILE_NAME, fuzzSeeds, judge, mutantAt } from './helpers/fuzz-check.js'
+import { openOnlyProblems } from './helpers/open-only.js'
 import { LAYOUTS, TYPES } from './helpers/random-columns.js'
 
 const RUN_SEED = 0x0f22
@@ -83,11 +84,13 @@ describe('fuzz: seeded mutants', () => {
 })
 
 describe('fuzz: corpus regression', () => {
-  it('every test/corpus/*.oixk file satisfies the same property', () => {
+  it('every test/corpus/*.oixk file satisfies the same property, and opened alone reads and answers alike on both backends', () => {
     const files = readdirSync(CORPUS).filter((name) => name.endsWith('.oixk')).sort()
     const failures: string[] = []
     for (const name of files) {
-      const problems = checkFile(new Uint8Array(readFileSync(join(CORPUS, name))))
+      const bytes = new Uint8Array(readFileSync(join(CORPUS, name)))
+      // Also opened alone (no verify), read and queried: the same answers or errors on both backends.
+      const problems = [...checkFile(bytes), ...openOnlyProblems(bytes, FUZZ_FILE_NAME)]
       if (problems.length > 0) failures.push(`${name}: ${problems.join('; ')}`)
     }
     expect(failures).toEqual([])

@@ -1,0 +1,114 @@
+/**
+ * What a reader makes of a file that opens, checked or not by verify: every read and a fixed set of
+ * questions per column, each call's outcome (its answer, or the error it raised) written down, so
+ * that two backends can be compared call by call. Users read and query files that passed the open
+ * alone, so corruption the full check would name must still come out of every call as the same
+ * answer or the same CorruptIndexException on both backends: never another error, never a trap.
+ */
+import { CorruptIndexException } from '../../src/format/errors.js'
+import { DocSet } from '../../src/kernels/doc-set.js'
+import type { Column } from '../../src/read/column.js'
+import { openColumns } from '../../src/read/open.js'
+import type { ColumnsReader } from '../../src/read/reader.js'
+
+type BackendName = 'ts' | 'wasm'
+
+/** Each call's outcome: "<field> <call>: ok <answer>" or "<field> <call>: <error class>: <message>". */
+export interface Outcomes { opened: boolean; calls: string[] }
+
+function outcome(call: () => unknown): string {
+  try {
+    const answer = call()
+    return `ok ${JSON.stringify(answer, (_, value) => (typeof value === 'bigint' ? `${value}n` : ArrayBuffer.isView(value) ? Array.from(value as unknown as ArrayLike<number>) : value))}`
+  } catch (error) {
+    return `${error instanceof Error ? error.constructor.name : typeof error}: ${error instanceof Error ? error.message : String(error)}`
+  }
+}
+
+/** Bounds of an integral or date column's values for its questions, as its directory entry gives them. */
+function bounds(column: Column): [number, number] {
+  const lo = Number(column.minRaw), hi = Number(column.maxRaw)
+  return [Math.min(lo, hi), Math.max(lo, hi)]
+}
+
+/** The questions asked of one column, with and without a DocSet of every third document. */
+function ask(reader: ColumnsReader, column: Column): string[] {
+  const third = DocSet.fromDocuments(reader, Array.from({ length: reader.maxDoc }, (_, d) => d).filter((d) => d % 3 === 0))
+  const calls: (() => unknown)[] = []
+  for (const docs of [undefined, third]) {
+    if (column.type === 'keyword') {
+      const n = column.dictionary?.termCount ?? 0
+      // Terms read inside the calls (a term can be corrupt): three, then several runs of ordinals
+      // (every other of 12 spread over the dictionary: the membership pass).
+      const some = () => [0, n >> 1, n - 1].filter((t) => t >= 0).map((t) => column.term(t))
+      const spread = () => Array.from({ length: Math.min(n, 12) }, (_, i) => column.term(Math.floor((i * n) / 12))).filter((_, i) => i % 2 === 0)
+      calls.push(() => column.facetCounts(docs), () => column.termFilter(some(), docs).toArray(), () => column.termFilter(spread(), docs).toArray())
+      calls.push(() => column.topK(5, 'ascending', docs), () => column.topK(5, 'descending', docs))
+    } else if (column.type === 'geo_point') {
+      calls.push(() => column.boundingBoxFilter({ minLatitude: -45, maxLatitude: 45, minLongitude: -90, maxLongitude: 90 }, docs).toArray())
+    } else if (column.type === 'bool') {
+      calls.push(() => column.facetCounts(docs), () => column.rangeFilter(true, true, docs).toArray(), () => column.aggregate(docs))
+    } else if (column.type === 'fractional') {
+      calls.push(() => column.rangeFilter(-1e300, 0.5, docs).toArray(), () => column.aggregate(docs), () => column.histogram([-1e300, 0, 1e300], docs))
+      calls.push(() => column.topK(5, 'ascending', docs), () => column.topK(5, 'descending', docs))
+    } else {
+      const [lo, hi] = bounds(column)
+      const middle = Math.floor(lo / 2 + hi / 2)
+      calls.push(() => column.rangeFilter(lo, middle, docs).toArray(), () => column.aggregate(docs))
+      calls.push(() => column.topK(5, 'ascending', docs), () => column.topK(5, 'descending', docs))
+      if (Number.isSafeInteger(lo) && Number.isSafeInteger(hi) && lo < middle && middle < hi) calls.push(() => column.histogram([lo, middle, hi + 1], docs))
+    }
+  }
+  return calls.map((call, i) => `${column.name} #${i} => ${outcome(call)}`)
+}
+
+/** Opens bytes with one backend (no verify) and records every read and question, column by column. */
+export function openOnly(bytes: Uint8Array, backend: BackendName, fileName: string): Outcomes {
+  let reader: ColumnsReader
+  try {
+    reader = openColumns(bytes.slice(), { backend, fileName })
+  } catch (error) {
+    return { opened: false, calls: [`open => ${outcome(() => { throw error })}`] }
+  }
+  const calls: string[] = []
+  try {
+    for (const column of reader.columns) {
+      for (const part of column.type === 'geo_point' ? (['latitude', 'longitude'] as const) : (['latitude'] as const)) {
+        const doubles = column.type === 'fractional' || column.type === 'geo_point'
+        const kinds: (() => BigInt64Array | Float64Array | Int32Array)[] = [() => new BigInt64Array(column.totalValueCount), () => new Float64Array(column.totalValueCount)]
+        if (!doubles) kinds.push(() => new Int32Array(column.totalValueCount))
+        for (const make of kinds) {
+          calls.push(`${column.name} ${part} ${make().constructor.name} => ${outcome(() => { const out = make(); column.readValues(0, out, part); return out })}`)
+        }
+      }
+      const documents = Math.min(reader.maxDoc, 64)
+      calls.push(`${column.name} documents => ${outcome(() => Array.from({ length: documents }, (_, d) => [column.hasValue(d), column.valueCount(d)]))}`)
+      calls.push(...ask(reader, column))
+    }
+  } finally {
+    reader.close()
+  }
+  return { opened: true, calls }
+}
+
+/** Problems with one file opened by both backends without verify: outcomes that differ, or errors other than CorruptIndexException. */
+export function openOnlyProblems(bytes: Uint8Array, fileName: string): string[] {
+  const problems: string[] = []
+  const ts = openOnly(bytes, 'ts', fileName), wasm = openOnly(bytes, 'wasm', fileName)
+  for (const [name, outcomes] of [['ts', ts], ['wasm', wasm]] as const) {
+    for (const call of outcomes.calls) {
+      const result = call.slice(call.indexOf(' => ') + 4)
+      if (result.startsWith('ok ') || result.startsWith(`${CorruptIndexException.name}: ${fileName}: `)) continue
+      // The API's own refusals name the field (a value beyond 2^53 for doubles, or beyond an Int32Array).
+      if (/^(RangeError|TypeError): field "/.test(result)) continue
+      problems.push(`${name}: ${call.slice(0, 300)}`)
+      break
+    }
+  }
+  if (ts.opened !== wasm.opened) problems.push(`open differs: ts ${ts.calls[0]?.slice(0, 200)}; wasm ${wasm.calls[0]?.slice(0, 200)}`)
+  else {
+    const at = ts.calls.findIndex((call, i) => call !== wasm.calls[i])
+    if (at >= 0 || ts.calls.length !== wasm.calls.length) problems.push(`call ${at} differs: ts ${ts.calls[at]?.slice(0, 200)}; wasm ${wasm.calls[at]?.slice(0, 200)}`)
+  }
+  return problems
+}
