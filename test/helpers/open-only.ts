@@ -83,6 +83,18 @@ export function openOnly(bytes: Uint8Array, backend: BackendName, fileName: stri
       }
       const documents = Math.min(reader.maxDoc, 64)
       calls.push(`${column.name} documents => ${outcome(() => Array.from({ length: documents }, (_, d) => [column.hasValue(d), column.valueCount(d)]))}`)
+      // Single reads, one call each (their paths are not the bulk decode's): raw values, then the type's own.
+      const single = (d: number): unknown => {
+        if (!column.hasValue(d)) return null
+        switch (column.type) {
+          case 'keyword': return [column.getOrdinal(d), column.getKeywordString(d)]
+          case 'fractional': return column.getFloat64(d)
+          case 'geo_point': return Array.from(column.getGeoPoint(d))
+          default: return column.getInt64BigInt(d)
+        }
+      }
+      for (let d = 0; d < documents; d++) calls.push(`${column.name} document ${d} => ${outcome(() => single(d))}`)
+      for (let v = 0; v < Math.min(column.totalValueCount, 64); v++) calls.push(`${column.name} raw ${v} => ${outcome(() => column.getRawBigInt(v))}`)
       calls.push(...ask(reader, column))
     }
   } finally {
