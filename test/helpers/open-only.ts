@@ -10,6 +10,8 @@ import { DocSet } from '../../src/kernels/doc-set.js'
 import type { Column } from '../../src/read/column.js'
 import { openColumns } from '../../src/read/open.js'
 import type { ColumnsReader } from '../../src/read/reader.js'
+import { mergeColumns } from '../../src/write/merge.js'
+import { xxh64 } from '../../src/format/xxh64.js'
 
 type BackendName = 'ts' | 'wasm'
 
@@ -97,6 +99,11 @@ export function openOnly(bytes: Uint8Array, backend: BackendName, fileName: stri
       for (let v = 0; v < Math.min(column.totalValueCount, 64); v++) calls.push(`${column.name} raw ${v} => ${outcome(() => column.getRawBigInt(v))}`)
       calls.push(...ask(reader, column))
     }
+    // A merge reads every value again and writes them canonically: the same bytes on both backends, or the same error.
+    calls.push(`merge => ${outcome(() => {
+      const merged = mergeColumns([{ reader, docMap: Int32Array.from({ length: reader.maxDoc }, (_, d) => d) }], { maxDoc: reader.maxDoc, format: reader.format })
+      return merged === null ? null : xxh64(merged).toString(16)
+    })}`)
   } finally {
     reader.close()
   }
