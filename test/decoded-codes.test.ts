@@ -399,3 +399,29 @@ describe('a decoded view\'s words', () => {
     expect(wordsFirst.dataStartInBuffer).toBe(16 + 24)
   })
 })
+
+describe('byte ranks of patched byte codes', () => {
+  // Keywords of k terms skewed as tags are: codes by frequency in patched blocks of byte codes, whose
+  // ranks (here the ordinals) come from vectors through up to 8 tables of 16, and one at a time above.
+  for (const k of [20, 100, 128, 200]) {
+    it(`${k} terms: every rank as the column's ordinal, both backends`, () => {
+      const pick = seededRandom(k)
+      const names = Array.from({ length: k }, (_, t) => `k${String(t).padStart(3, '0')}`)
+      const docs = Array.from({ length: COUNT }, () => ({ tag: names[(Math.floor(pick() ** 3 * k) * 71) % k] }))
+      const bytes = flushColumns({ fields: [{ name: 'tag', type: 'keyword', facet: true }] }, docs, { format: 2 })!
+      for (const backendName of BACKENDS) {
+        const backend = resolveBackend(backendName)
+        const reader = openColumns(bytes, { backend: backendName, fileName: FILE })
+        const column = reader.getColumn('tag')!
+        const cascade = cascadeOf(column.values)
+        const entries = new Int32Array(2 * k)
+        backend.decodeRaw(cascade.entries, 0, k, entries, 0)
+        const { view, file } = decodeCodesView(backend, cascade, entries)!
+        const stored = Array.from(view.bytes.slice(view.dataStart, view.dataStart + COUNT))
+        expect(stored, `${backendName}, ${k} terms`).toEqual(Array.from({ length: COUNT }, (_, d) => column.getOrdinal(d)))
+        file.release()
+        reader.close()
+      }
+    })
+  }
+})

@@ -102,9 +102,16 @@ export function prepareRankBytes(ranks: usize, k: u32): void {
   for (let c: u32 = 0; c < 256; c++) store<u8>(RANK_TABLES + c, c < k ? <u8>load<u16>(ranks + (<usize>c << 1)) : 0)
 }
 
-/** CODE_BYTES' n codes (each below k ≤ 256) to their byte ranks at out: a swizzle per 16 codes and table. */
+/** Tables of 16 ranks a vector of codes goes through at most: with more, a load per code costs less (measured). */
+const RANK_SWIZZLES_MAX: u32 = 8
+
+/** CODE_BYTES' n codes (each below k ≤ 256) to their byte ranks at out: a swizzle per 16 codes and table, or (more tables) a load per code. */
 export function storeRankBytes(n: u32, k: u32, out: usize): void {
   const tables = (k + 15) >>> 4
+  if (tables > RANK_SWIZZLES_MAX) {
+    for (let i: usize = 0; i < <usize>n; i++) store<u8>(out + i, load<u8>(RANK_TABLES + <usize>load<u8>(CODE_BYTES + i)))
+    return
+  }
   for (let i: u32 = 0; i < n; i += 16) {
     const codes = v128.load(CODE_BYTES + i)
     // Lanes whose code lies outside table t take 0 from it (swizzle indexes of 16 and more).
