@@ -137,8 +137,8 @@ function streamToDocuments(nonempty: usize, docCount: u32, sel: usize, out: usiz
 
 /**
  * Values [64p, 64p + 64) of a bitset of `total` values as one word: past the bitset's last whole
- * pair only the words holding values are read (bits past them are left as they are: past the
- * values, a hit counts the sentinel's start among its own and walks out of the documents).
+ * pair only the words holding values are read (bits past the values are left as they are: such a
+ * hit counts the sentinel's start among its own, so its stream bit lies past every document's).
  */
 // @ts-ignore: decorator
 @inline function valuePair(bits: usize, p: u32, total: u32): u64 {
@@ -169,7 +169,8 @@ function fewHits(test: usize, total: u32, limit: u32): bool {
 function hitsOneByOne(starts: usize, nonempty: usize, total: u32, docCount: u32, sel: usize, test: usize, out: usize, tables: usize, stream: usize): void {
   const pairs = (total + 63) >>> 6
   memory.fill(stream, 0, (<usize>(docCount >>> 5) + 4) << 2)
-  // Hits past the documents' starts (bitsets not made from one column's offsets) are dropped.
+  // A bit past the documents' (bitsets not made from one column's offsets) goes to a word the
+  // deposit never reads: the stream's last.
   const room = ((docCount >>> 5) + 2) << 5
   let rank: u32 = 0
   for (let p: u32 = 0; p < pairs; p++) {

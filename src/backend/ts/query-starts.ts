@@ -145,7 +145,8 @@ function hitsOneByOne(
 ): void {
   const words = streamFor(docCount), valueWords = (total + 31) >>> 5
   words.fill(0, 0, (docCount >>> 5) + 4)
-  // Hits past the documents' starts (bitsets not made from one column's offsets) are dropped.
+  // A bit past the documents' (bitsets not made from one column's offsets) goes to a word the
+  // deposit never reads: the stream's last.
   const room = ((docCount >>> 5) + 2) << 5
   let rank = 0
   for (let v = 0; v < valueWords; v++) {
