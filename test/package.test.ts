@@ -87,7 +87,7 @@ describe('the packed package', () => {
     const root = join(extracted, 'package')
     const files = filesUnder(root)
     expect(files.filter((file) => file.endsWith('module-bytes.ts'))).toEqual([])
-    for (const [source, name] of [['module-bytes', 'WASM_BASE64'], ['shared-module-bytes', 'SHARED_WASM_BASE64']]) {
+    for (const [source, name] of [['module-bytes', 'WASM_BASE64'], ['shared-module-bytes', 'SHARED_WASM_DEFLATED']]) {
       // A stretch of the build's base64 text, past the header all builds share.
       const text = /'([A-Za-z0-9+/=]+)'/.exec(readFileSync(join(ROOT, `src/backend/wasm/${source}.ts`), 'utf8'))![1]
       // Past the middle, the first stretch the other build does not hold (static data is the same in both).
