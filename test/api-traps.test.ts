@@ -86,6 +86,30 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
     )
     reader.close()
   })
+
+  it('a part other than latitude or longitude, a destination of another kind and a non-term are refused', () => {
+    const geo = flushColumns({ fields: [{ name: 'at', type: 'geo_point', column: true }] }, [{ at: { lat: 47.5, lon: -122.25 } }])!
+    const reader = openColumns(geo, { backend })
+    const at = reader.column('at'), into = new Float64Array(1)
+    // 'lat' read the latitudes before, as any string but 'longitude' did.
+    expect(() => at.readValues(0, into, 'lat' as 'latitude')).toThrow(new TypeError('field "at": part must be \'latitude\' or \'longitude\', got "lat"'))
+    expect(() => at.getRawBigInt(0, 'lon' as 'longitude')).toThrow(new TypeError('field "at": part must be \'latitude\' or \'longitude\', got "lon"'))
+    expect(at.readValues(0, into, 'longitude')).toBe(1)
+    expect(into[0]).toBe(-122.25)
+    reader.close()
+    const other = openColumns(bytes, { backend })
+    expect(() => other.column('n').readValues(0, new Uint32Array(3) as unknown as Int32Array)).toThrow(
+      new TypeError('field "n": readValues needs a BigInt64Array, Float64Array or Int32Array destination, got a Uint32Array'),
+    )
+    expect(() => other.column('n').readValues(0, undefined as unknown as Int32Array)).toThrow(
+      new TypeError('field "n": readValues needs a BigInt64Array, Float64Array or Int32Array destination, got undefined'),
+    )
+    // A number is not a term: it answered -1 (absent) before.
+    expect(() => other.column('city').lookupOrdinal(0 as unknown as string)).toThrow(
+      new TypeError('field "city": a term must be a string or UTF-8 bytes (Uint8Array), got number 0'),
+    )
+    other.close()
+  })
 })
 
 describe.each(['ts', 'wasm'] as const)('DocSet lifetime (%s)', (backend) => {

@@ -12,6 +12,7 @@ import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Dictionary } from './dictionary.js'
 import { NO_LOOKUP, NumberLookup } from './number-lookup.js'
 import { ordinalOutOfRange, readValuesInto } from './read-values.js'
+import { describeInput } from './file-input.js'
 import type { DocSet, DocSetOwner } from '../kernels/doc-set.js'
 import { aggregate, histogram, type Aggregate } from '../kernels/aggregations.js'
 import { facetCounts, topTerms, type TermCount } from '../kernels/facets.js'
@@ -325,6 +326,9 @@ export class Column {
   lookupOrdinal(term: string | Uint8Array): number {
     this.assertOpen()
     this.expectType('lookupOrdinal', this.dictionary !== null, 'keyword')
+    if (typeof term !== 'string' && !(term instanceof Uint8Array)) {
+      throw new TypeError(`field "${this.name}": a term must be a string or UTF-8 bytes (Uint8Array), got ${describeInput(term)}`)
+    }
     return this.dictionary!.lookupOrdinal(term)
   }
 
@@ -343,17 +347,20 @@ export class Column {
   getRawBigInt(valueIndex: number, part: GeoPart = 'latitude'): bigint {
     this.assertOpen()
     this.checkIndex(valueIndex, this.totalValueCount, 'value index')
-    this.backend.getRaw(part === 'longitude' ? this.sequenceOf(part) : this.values, valueIndex)
+    this.backend.getRaw(this.sequenceOf(part), valueIndex)
     return int64ToBigInt(int64Result[0], int64Result[1])
   }
 
   /** @internal Loads the raw value at a value index into int64Result (for merge and kernels). */
   loadRaw(valueIndex: number, part: GeoPart = 'latitude'): void {
     this.assertOpen()
-    this.backend.getRaw(part === 'longitude' ? this.sequenceOf(part) : this.values, valueIndex)
+    this.backend.getRaw(this.sequenceOf(part), valueIndex)
   }
 
   private sequenceOf(part: GeoPart): SequenceView {
+    if (part !== 'latitude' && part !== 'longitude') {
+      throw new TypeError(`field "${this.name}": part must be 'latitude' or 'longitude', got ${typeof part === 'string' ? JSON.stringify(part) : String(part)}`)
+    }
     if (part === 'longitude') {
       if (this.longitudes === null) throw new TypeError(`field "${this.name}" is ${this.type}; only geo_point columns have longitudes`)
       return this.longitudes
@@ -369,6 +376,9 @@ export class Column {
    */
   readValues(firstValue: number, destination: BigInt64Array | Float64Array | Int32Array, part: GeoPart = 'latitude'): number {
     this.assertOpen()
+    if (!(destination instanceof BigInt64Array || destination instanceof Float64Array || destination instanceof Int32Array)) {
+      throw new TypeError(`field "${this.name}": readValues needs a BigInt64Array, Float64Array or Int32Array destination, got ${describeInput(destination)}`)
+    }
     const count = destination.length
     if (!(firstValue >= 0 && firstValue + count <= this.totalValueCount) || firstValue !== Math.floor(firstValue)) {
       throw new RangeError(`field "${this.name}": values [${firstValue}, ${firstValue + count}) are outside [0, ${this.totalValueCount})`)

@@ -21,5 +21,5 @@ export function describeInput(value: unknown): string {
   if (typeof value === 'function' || typeof value === 'symbol') return `a ${typeof value}`
   if (typeof value !== 'object') return `${typeof value} ${String(value)}`
   const name = Object.getPrototypeOf(value)?.constructor?.name
-  return typeof name === 'string' && name !== 'Object' ? `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}` : 'a plain object'
+  return typeof name === 'string' && name !== 'Object' ? `${/^[AEIO]/.test(name) ? 'an' : 'a'} ${name}` : 'a plain object'
 }
