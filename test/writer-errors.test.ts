@@ -62,6 +62,17 @@ describe('bad values: exact message, and the document leaves no trace', () => {
   })
 })
 
+describe('the call itself', () => {
+  it('names a format that is not the number 1 or 2, and docs that are not an array', () => {
+    // '2' was reported as "format 2 is not 1 or 2".
+    expectError(() => flushColumns(SCHEMA, GOOD, { format: '2' as unknown as 2 }), 'format must be 1 or 2, got the string "2"')
+    expectError(() => flushColumns(SCHEMA, GOOD, { format: 3 as unknown as 2 }), 'format must be 1 or 2, got the number 3')
+    // A non-array was reported as "maxDoc undefined must be an integer".
+    expectError(() => flushColumns(SCHEMA, 5 as unknown as []), 'flushColumns: docs must be an array (docs[i] is document i; null for none), got the number 5')
+    expectError(() => flushColumns(SCHEMA, new Set(GOOD) as unknown as []), 'flushColumns: docs must be an array (docs[i] is document i; null for none), got an object')
+  })
+})
+
 describe('document ids and maxDoc', () => {
   it('ids must be increasing integers in [0, 2^32 - 2]', () => {
     const writer = new ColumnsWriter(SCHEMA)
@@ -69,6 +80,9 @@ describe('document ids and maxDoc', () => {
     expectError(() => writer.addDocument(0.5, {}), 'document 0.5: doc ids are integers in [0, 2^32 - 2]')
     expectError(() => writer.addDocument(NaN, {}), 'document NaN: doc ids are integers in [0, 2^32 - 2]')
     expectError(() => writer.addDocument(2 ** 32 - 1, {}), 'document 4294967295: doc ids are integers in [0, 2^32 - 2]')
+    // The document in place of its id (a one-argument call) was named "document [object Object]".
+    expectError(() => writer.addDocument(GOOD[0] as unknown as number, {}), 'a doc id must be an integer in [0, 2^32 - 2], got an object')
+    expectError(() => writer.addDocument('3' as unknown as number, {}), 'a doc id must be an integer in [0, 2^32 - 2], got the string "3"')
     writer.addDocument(0, GOOD[0])
     expectError(() => writer.addDocument(0, GOOD[1]), 'document 0: doc ids must increase (previous was 0)')
     writer.addDocument(2, GOOD[2])

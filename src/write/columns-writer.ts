@@ -71,7 +71,7 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
     this.warnings = Object.freeze(warnings)
     this.maxResidentFileBytes = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
     const format = options.format ?? 1
-    if (format !== 1 && format !== 2) throw new InvalidInputError(`format ${String(format)} is not 1 or 2`)
+    if (format !== 1 && format !== 2) throw new InvalidInputError(`format must be 1 or 2, got ${describeValue(format)}`)
     this.format = format
     for (const field of this.fields.values()) {
       this.slots.set(field.name, null)
@@ -91,6 +91,7 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
   /** Checks that `document` may come next and records it as the last document. */
   beginDocument(document: number): void {
     if (this.finished) throw new InvalidInputError('writer: finish() was already called')
+    if (typeof document !== 'number') throw new InvalidInputError(`a doc id must be an integer in [0, 2^32 - 2], got ${describeValue(document)}`)
     if (!Number.isInteger(document) || document < 0 || document >= MAX_COUNT) {
       throw new InvalidInputError(`document ${document}: doc ids are integers in [0, 2^32 - 2]`)
     }
@@ -290,6 +291,7 @@ export interface FlushOptions extends WriterOptions {
  * types the documents (DocumentOf); everything is still checked at run time.
  */
 export function flushColumns<const S extends SchemaInput>(schema: S & CheckedSchema<S>, docs: readonly (DocumentOf<S> | null | undefined)[], options: FlushOptions = {}): Uint8Array | null {
+  if (!Array.isArray(docs)) throw new InvalidInputError(`flushColumns: docs must be an array (docs[i] is document i; null for none), got ${describeValue(docs)}`)
   const maxDoc = options.maxDoc ?? docs.length
   if (maxDoc < docs.length) throw new InvalidInputError(`maxDoc ${maxDoc} is smaller than the ${docs.length} documents given`)
   const writer = new ColumnsWriter<S>(schema, { expectedDocuments: docs.length, ...options })
