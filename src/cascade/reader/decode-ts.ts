@@ -17,7 +17,7 @@ import { frequentOffsetAt, frequentPairs } from '../blocks/frequent.js'
 import { linearOffsetAt, linearPairs } from '../blocks/linear.js'
 import { patchedGather, patchedOffsetAt, patchedPairs } from '../blocks/patched.js'
 import { runsOffsetAt, runsPairs } from '../blocks/runs.js'
-import { POWERS_OF_TEN } from '../sequences/decimal.js'
+import { POWERS_OF_TEN } from '../powers-of-ten.js'
 
 const TWO_POW_32 = 4294967296
 const view: BlockView = createBlockView()

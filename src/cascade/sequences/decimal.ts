@@ -11,10 +11,9 @@ import { int64Result, sortableToFloat64 } from '../../format/int64.js'
 import type { ByteSink } from '../../write/byte-sink.js'
 import { bitsOf } from '../bits.js'
 import { EXPONENT_SAMPLE, Form, MAX_EXPONENT } from '../constants.js'
+import { POWERS_OF_TEN } from '../powers-of-ten.js'
 
 const TWO_POW_53 = 2 ** 53
-/** 10^e, exact as doubles for e ≤ 22. */
-export const POWERS_OF_TEN: readonly number[] = Array.from({ length: MAX_EXPONENT + 1 }, (_, e) => 10 ** e)
 
 /** The integer n that encodes x with exponent e, or NaN when x is an exception. */
 export function decimalOf(x: number, e: number): number {

@@ -4,6 +4,7 @@
  */
 import type { ColumnsBackend, DigitsJob } from '../../backend/backend.js'
 import { NOT_INCREASING, TOO_MANY_DIGITS } from './status.js'
+import { POWERS_OF_TEN } from '../../cascade/powers-of-ten.js'
 
 const TWO_POW_32 = 4294967296
 const BILLION = 1_000_000_000
@@ -25,7 +26,7 @@ const words = new Int32Array(2 * STEP)
 export function decodeDigitsTs(job: DigitsJob, backend: ColumnsBackend, detail: Int32Array): Uint8Array | number {
   const { termCount, digits } = job
   const bytes = new Uint8Array(termCount * digits)
-  const bound = 10 ** digits
+  const bound = POWERS_OF_TEN[digits]
   let previous = -1
   for (let first = 0; first < termCount; first += STEP) {
     const count = Math.min(STEP, termCount - first)

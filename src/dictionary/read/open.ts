@@ -10,6 +10,7 @@ import { MAX_DICTIONARY_BYTES } from '../../format/constants.js'
 import { readUint32 } from '../../format/int64.js'
 import { Dictionary } from '../../read/dictionary.js'
 import { parseCascade } from '../../cascade/reader/parse.js'
+import { POWERS_OF_TEN } from '../../cascade/powers-of-ten.js'
 import { validateCascade } from '../../cascade/reader/validate.js'
 import { DICTIONARY_FORM_NAMES, DictionaryForm, FORM_HEADER_BYTES, FRONT_RESTART, FSST_MAX_SYMBOL_BYTES, MAX_DIGITS } from '../constants.js'
 import { BAD_CODE, NOT_INCREASING, OPEN_ESCAPE, SHARED_TOO_LONG, TOO_LONG, TOO_MANY_DIGITS } from '../decode/status.js'
@@ -68,7 +69,7 @@ function parseCompressed(context: DictionaryContext, form: number, offset: numbe
     digits = context.bytes[at]
     if (digits < 1 || digits > MAX_DIGITS) failDictionary(context, `digit count ${digits} is not in 1..${MAX_DIGITS}`)
     if (termCount * digits !== totalBytes) failDictionary(context, `${termCount} terms of ${digits} digits are not the ${totalBytes} term bytes declared`)
-    if (termCount > 10 ** digits) failDictionary(context, `${termCount} distinct terms of ${digits} digits cannot exist (at most 10^${digits})`)
+    if (termCount > POWERS_OF_TEN[digits]) failDictionary(context, `${termCount} distinct terms of ${digits} digits cannot exist (at most 10^${digits})`)
     const label = `${context.label} (integers)`
     const integers = parseCascade(context.file, context.bufferWords, context.fileName, label, at + 1, context.limit, termCount, 'integer')
     validateCascade(integers.view, context.backend, -1)
