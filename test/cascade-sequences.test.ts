@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { chooseExponent, decimalOf, decimalParts } from '../src/cascade/sequences/decimal.js'
+import { MAX_EXPONENT } from '../src/cascade/constants.js'
+import { POWERS_OF_TEN } from '../src/cascade/powers-of-ten.js'
 import type { SequenceView } from '../src/backend/backend.js'
 import { sequenceExtent } from '../src/cascade/reader/parse.js'
 import { doubleWords, encodeRuns, encodeSequence, expectDecodes, parse, wordsOf } from './helpers/cascade-harness.js'
@@ -98,6 +100,12 @@ describe('sequence forms', () => {
 })
 
 describe('the decimal rule', () => {
+  it('divides by 10^e exactly: one power for each exponent the rule tries, each the exact integer', () => {
+    expect(POWERS_OF_TEN).toHaveLength(MAX_EXPONENT + 1)
+    // BigInt of an integral double is exact: each power must be 10^e itself, not a neighbour.
+    POWERS_OF_TEN.forEach((power, e) => expect(BigInt(power)).toBe(10n ** BigInt(e)))
+  })
+
   it('a value encodes iff n / 10^e gives its bits back; -0 and NaN never do', () => {
     expect(decimalOf(0.1, 1)).toBe(1)
     expect(decimalOf(0.3, 1)).toBe(3)
