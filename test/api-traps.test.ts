@@ -101,6 +101,10 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
     expect(() => other.column('n').readValues(0, new Uint32Array(3) as unknown as Int32Array)).toThrow(
       new TypeError('field "n": readValues needs a BigInt64Array, Float64Array or Int32Array destination, got a Uint32Array'),
     )
+    using values = createValueBuffer('int64', 3, { backend })
+    expect(() => other.column('n').readValues(0, values as unknown as BigInt64Array)).toThrow(
+      new TypeError('field "n": readValues needs a BigInt64Array, Float64Array or Int32Array destination, got a ValueBuffer (pass its .array)'),
+    )
     expect(() => other.column('n').readValues(0, undefined as unknown as Int32Array)).toThrow(
       new TypeError('field "n": readValues needs a BigInt64Array, Float64Array or Int32Array destination, got undefined'),
     )

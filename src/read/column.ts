@@ -377,7 +377,10 @@ export class Column {
   readValues(firstValue: number, destination: BigInt64Array | Float64Array | Int32Array, part: GeoPart = 'latitude'): number {
     this.assertOpen()
     if (!(destination instanceof BigInt64Array || destination instanceof Float64Array || destination instanceof Int32Array)) {
-      throw new TypeError(`field "${this.name}": readValues needs a BigInt64Array, Float64Array or Int32Array destination, got ${describeInput(destination)}`)
+      // A ValueBuffer itself, for its array: a likely slip, named with its remedy.
+      const array = typeof destination === 'object' && destination !== null ? (destination as { array?: unknown }).array : undefined
+      const hint = ArrayBuffer.isView(array) ? ' (pass its .array)' : ''
+      throw new TypeError(`field "${this.name}": readValues needs a BigInt64Array, Float64Array or Int32Array destination, got ${describeInput(destination)}${hint}`)
     }
     const count = destination.length
     if (!(firstValue >= 0 && firstValue + count <= this.totalValueCount) || firstValue !== Math.floor(firstValue)) {
