@@ -108,6 +108,10 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
     expect(() => other.column('n').readValues(0, undefined as unknown as Int32Array)).toThrow(
       new TypeError('field "n": readValues needs a BigInt64Array, Float64Array or Int32Array destination, got undefined'),
     )
+    expect(() => other.column('city').facetCounts([0, 2] as unknown as undefined)).toThrow(
+      new TypeError('field "city": docs is not a DocSet (make one from document ids with DocSet.fromDocuments(reader, ids))'),
+    )
+    expect(() => other.column('n').aggregate({} as unknown as undefined)).toThrow(new TypeError('field "n": docs is not a DocSet'))
     // A number is not a term: it answered -1 (absent) before.
     expect(() => other.column('city').lookupOrdinal(0 as unknown as string)).toThrow(
       new TypeError('field "city": a term must be a string or UTF-8 bytes (Uint8Array), got number 0'),

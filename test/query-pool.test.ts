@@ -235,6 +235,9 @@ describe('query pool: ranges, errors, shutdown', () => {
         'field "integral_dense": docs DocSet has 37 documents; this segment has 2077 documents',
       )
       other.close()
+      await expect(segment.facetCounts('keyword_dense', [1, 2] as unknown as undefined)).rejects.toThrow(
+        'field "keyword_dense": docs is not a DocSet (make one from document ids with DocSet.fromDocuments(segment, ids))',
+      )
     } finally {
       await pool.close()
       reader.close()

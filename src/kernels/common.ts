@@ -13,7 +13,11 @@ export function expectType(column: Column, method: string, allowed: boolean, typ
 
 /** Throws RangeError unless the DocSet was made for this backend and maxDoc. */
 export function checkDocSet(column: Column, backend: ColumnsBackend, docs: DocSet, role: string): void {
-  if (!(docs instanceof DocSet)) throw new TypeError(`field "${column.name}": ${role} is not a DocSet`)
+  if (!(docs instanceof DocSet)) {
+    // Document ids in a list are the likely slip: say how to make the set.
+    const ids = Array.isArray(docs) || ArrayBuffer.isView(docs) ? ' (make one from document ids with DocSet.fromDocuments(reader, ids))' : ''
+    throw new TypeError(`field "${column.name}": ${role} is not a DocSet${ids}`)
+  }
   if (docs.backend !== backend || docs.maxDoc !== column.maxDoc) {
     throw new RangeError(
       `field "${column.name}": ${role} DocSet has ${docs.maxDoc} documents on the ${docs.backend.name} backend; `

@@ -320,7 +320,10 @@ export class PooledSegment {
   /** The filter's words in shared memory: a pooled DocSet as it is, any other DocSet copied once. */
   private filterWords(field: string, docs: DocSet | undefined): Int32Array | null {
     if (docs === undefined || docs === null) return null
-    if (!(docs instanceof DocSet)) throw new TypeError(`field "${field}": docs is not a DocSet`)
+    if (!(docs instanceof DocSet)) {
+      const ids = Array.isArray(docs) || ArrayBuffer.isView(docs) ? ' (make one from document ids with DocSet.fromDocuments(segment, ids))' : ''
+      throw new TypeError(`field "${field}": docs is not a DocSet${ids}`)
+    }
     if (docs.maxDoc !== this.maxDoc) {
       throw new RangeError(`field "${field}": docs DocSet has ${docs.maxDoc} documents; this segment has ${this.maxDoc} documents`)
     }
