@@ -84,6 +84,12 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
     expect(() => openColumns(bytes, { backend, maxDoc: 10 })).toThrow(
       "columns: the file's maxDoc is 4, but the segment has 10 documents (options.maxDoc)",
     )
+    // A count of the wrong kind was a CorruptIndexException: "maxDoc is 4, but the segment has 4 documents".
+    expect(() => openColumns(bytes, { backend, maxDoc: '4' as unknown as number })).toThrow(
+      new RangeError('columns: options.maxDoc must be an integer in [0, 2^32 - 1], not "4"'),
+    )
+    expect(() => openColumns(null, { backend, maxDoc: -1 })).toThrow(new RangeError('columns: options.maxDoc must be an integer in [0, 2^32 - 1], not -1'))
+    expect(() => openColumns(bytes, null as unknown as undefined)).toThrow(new TypeError('openColumns: options must be an object, not null'))
     reader.close()
   })
 

@@ -44,11 +44,13 @@ export interface OpenOptions {
  * whole structure; `null` (no file: no field qualified) gives a reader without columns.
  */
 export function openColumns(file: Uint8Array | ArrayBuffer | SharedArrayBuffer | null, options: OpenOptions = {}): ColumnsReader {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`openColumns: options must be an object, not ${String(options)}`)
   const fileName = options.fileName ?? 'columns'
   const bytes = file === null ? null : fileBytesOf(file, 'openColumns')
   const backend = resolveBackend(options.backend)
   if (bytes === null) {
     if (options.maxDoc === undefined) throw new TypeError('openColumns(null) needs options.maxDoc')
+    checkMaxDocOption(fileName, options.maxDoc)
     return new ColumnsReader(fileName, options.maxDoc, [], backend, null)
   }
   const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
@@ -71,6 +73,7 @@ export function openResidentFile(
       throw new TypeError(`${fileName}: options.decodedCodes must be true or false, not ${String(options.decodedCodes)}`)
     }
     if (options.decodedCodes === false) keepCodesEncoded(file)
+    if (options.maxDoc !== undefined) checkMaxDocOption(fileName, options.maxDoc)
     const maxDoc = checkFrame(file, fileName, checksum)
     if (options.maxDoc !== undefined && options.maxDoc !== maxDoc) {
       throw new CorruptIndexException(fileName, `the file's maxDoc is ${maxDoc}, but the segment has ${options.maxDoc} documents (options.maxDoc)`)
@@ -81,6 +84,13 @@ export function openResidentFile(
   } catch (error) {
     file.release()
     throw error
+  }
+}
+
+/** options.maxDoc is a document count (a string or fraction was reported as a file that disagrees with it). */
+function checkMaxDocOption(fileName: string, maxDoc: unknown): void {
+  if (!(typeof maxDoc === 'number' && Number.isInteger(maxDoc) && maxDoc >= 0 && maxDoc <= 0xffffffff)) {
+    throw new RangeError(`${fileName}: options.maxDoc must be an integer in [0, 2^32 - 1], not ${typeof maxDoc === 'string' ? JSON.stringify(maxDoc) : String(maxDoc)}`)
   }
 }
 
