@@ -115,7 +115,7 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
       new TypeError('field "n": readValues needs a BigInt64Array, Float64Array or Int32Array destination, got undefined'),
     )
     expect(() => other.column('city').facetCounts([0, 2] as unknown as undefined)).toThrow(
-      new TypeError('field "city": docs is not a DocSet (make one from document ids with DocSet.fromDocuments(reader, ids))'),
+      new TypeError('field "city": docs is not a DocSet; DocSet.fromDocuments(reader, ids) makes one of ids'),
     )
     expect(() => other.column('n').aggregate({} as unknown as undefined)).toThrow(new TypeError('field "n": docs is not a DocSet'))
     // A number is not a term: it answered -1 (absent) before.

@@ -236,7 +236,7 @@ describe('query pool: ranges, errors, shutdown', () => {
       )
       other.close()
       await expect(segment.facetCounts('keyword_dense', [1, 2] as unknown as undefined)).rejects.toThrow(
-        'field "keyword_dense": docs is not a DocSet (make one from document ids with DocSet.fromDocuments(segment, ids))',
+        'field "keyword_dense": docs is not a DocSet; DocSet.fromDocuments(segment, ids) makes one of ids',
       )
     } finally {
       await pool.close()

@@ -15,7 +15,7 @@ export function expectType(column: Column, method: string, allowed: boolean, typ
 export function checkDocSet(column: Column, backend: ColumnsBackend, docs: DocSet, role: string): void {
   if (!(docs instanceof DocSet)) {
     // Document ids in a list are the likely slip: say how to make the set.
-    const ids = Array.isArray(docs) || ArrayBuffer.isView(docs) ? ' (make one from document ids with DocSet.fromDocuments(reader, ids))' : ''
+    const ids = Array.isArray(docs) || ArrayBuffer.isView(docs) ? '; DocSet.fromDocuments(reader, ids) makes one of ids' : ''
     throw new TypeError(`field "${column.name}": ${role} is not a DocSet${ids}`)
   }
   if (docs.backend !== backend || docs.maxDoc !== column.maxDoc) {

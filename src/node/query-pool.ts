@@ -321,7 +321,7 @@ export class PooledSegment {
   private filterWords(field: string, docs: DocSet | undefined): Int32Array | null {
     if (docs === undefined || docs === null) return null
     if (!(docs instanceof DocSet)) {
-      const ids = Array.isArray(docs) || ArrayBuffer.isView(docs) ? ' (make one from document ids with DocSet.fromDocuments(segment, ids))' : ''
+      const ids = Array.isArray(docs) || ArrayBuffer.isView(docs) ? '; DocSet.fromDocuments(segment, ids) makes one of ids' : ''
       throw new TypeError(`field "${field}": docs is not a DocSet${ids}`)
     }
     if (docs.maxDoc !== this.maxDoc) {

@@ -17,7 +17,7 @@ function ordinalError(sequence: SequenceView, valueIndex: number, low: number, h
   throw new CorruptIndexException(sequence.fileName, `${sequence.label}: ${ordinalOutOfRange(valueIndex, low, high, termCount)}`)
 }
 
-/** Fills destination with values [first, first + destination.length) of the sequence. */
+/** Fills destination (one of the three kinds: Column.readValues checks) with values [first, first + destination.length) of the sequence. */
 export function readValuesInto(
   backend: ColumnsBackend, sequence: SequenceView, type: ColumnType, field: string, termCount: number,
   first: number, destination: BigInt64Array | Float64Array | Int32Array,
@@ -41,9 +41,6 @@ export function readValuesInto(
       throw new RangeError(`field "${field}": value ${first + bad} (${int64ToBigInt(int64Result[0], int64Result[1])}) is beyond 2^53; read into a BigInt64Array`)
     }
     return
-  }
-  if (!(destination instanceof Int32Array)) {
-    throw new TypeError('readValues: destination must be a BigInt64Array, Float64Array or Int32Array')
   }
   if (doubles) {
     throw new TypeError(`field "${field}" is ${type}; read it into a Float64Array (doubles) or BigInt64Array (raw)`)
