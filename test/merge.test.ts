@@ -179,6 +179,10 @@ describe('merge errors', () => {
       'merge: source 0 docMap must be an Int32Array')
     expectError(() => mergeColumns([], { maxDoc: -1 }), 'merge: maxDoc -1 must be an integer in [0, 2^32 - 1]')
     expectError(() => mergeColumns([], { maxDoc: 1.5 }), 'merge: maxDoc 1.5 must be an integer in [0, 2^32 - 1]')
+    // These threw bare property errors, or printed '2' as 2.
+    expectError(() => mergeColumns([], { maxDoc: '2' as unknown as number }), 'merge: maxDoc must be an integer in [0, 2^32 - 1], got the string "2"')
+    expectError(() => mergeColumns([], undefined as unknown as { maxDoc: number }), 'merge: options must be an object with maxDoc, got undefined')
+    expectError(() => mergeColumns({} as unknown as [], { maxDoc: 0 }), 'merge: sources must be an array of { reader, docMap }, got an object')
     // A valid map still works after all that.
     const merged = mergeColumns([{ reader: a, docMap: Int32Array.from([2, 1, 0]) }], { maxDoc: 3 })!
     expect(Buffer.from(merged).equals(Buffer.from(flushColumns({ fields: [{ name: 'x', type: 'integral', column: true }] }, [{ x: 5 }, {}, { x: 5 }])!))).toBe(true)

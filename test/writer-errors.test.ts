@@ -70,6 +70,10 @@ describe('the call itself', () => {
     // A non-array was reported as "maxDoc undefined must be an integer".
     expectError(() => flushColumns(SCHEMA, 5 as unknown as []), 'flushColumns: docs must be an array (docs[i] is document i; null for none), got the number 5')
     expectError(() => flushColumns(SCHEMA, new Set(GOOD) as unknown as []), 'flushColumns: docs must be an array (docs[i] is document i; null for none), got an object')
+    // '5' was printed as 5 ("maxDoc 5 must be an integer"); a limit of '10' was taken as 10, and -1 failed inside.
+    expectError(() => flushColumns(SCHEMA, GOOD, { maxDoc: '5' as unknown as number }), 'maxDoc must be an integer in [0, 2^32 - 1], got the string "5"')
+    expectError(() => flushColumns(SCHEMA, GOOD, { maxResidentFileBytes: '10' as unknown as number }), 'maxResidentFileBytes must be a positive integer, got the string "10"')
+    expectError(() => flushColumns(SCHEMA, GOOD, { maxResidentFileBytes: -1 }), 'maxResidentFileBytes must be a positive integer, got the number -1')
   })
 })
 

@@ -69,7 +69,11 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
     const warnings: string[] = []
     this.fields = resolveSchema(schema, warnings)
     this.warnings = Object.freeze(warnings)
-    this.maxResidentFileBytes = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
+    const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
+    if (!(typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0)) {
+      throw new InvalidInputError(`maxResidentFileBytes must be a positive integer, got ${describeValue(limit)}`)
+    }
+    this.maxResidentFileBytes = limit
     const format = options.format ?? 1
     if (format !== 1 && format !== 2) throw new InvalidInputError(`format must be 1 or 2, got ${describeValue(format)}`)
     this.format = format
@@ -191,6 +195,7 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
   /** Writes the file for a segment of maxDoc documents; null when no field has a value. */
   finish(maxDoc: number): Uint8Array | null {
     if (this.finished) throw new InvalidInputError('writer: finish() was already called')
+    if (typeof maxDoc !== 'number') throw new InvalidInputError(`maxDoc must be an integer in [0, 2^32 - 1], got ${describeValue(maxDoc)}`)
     if (!Number.isInteger(maxDoc) || maxDoc < 0 || maxDoc > MAX_COUNT) {
       throw new InvalidInputError(`maxDoc ${maxDoc} must be an integer in [0, 2^32 - 1]`)
     }

@@ -10,6 +10,7 @@ import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Column } from '../read/column.js'
 import type { ColumnsReader } from '../read/reader.js'
 import { ColumnsWriter, type WriterOptions } from './columns-writer.js'
+import { describeValue } from './values.js'
 
 /** One input of a merge: a reader and where each of its documents goes (-1 = deleted). */
 export interface MergeSource {
@@ -25,7 +26,10 @@ export interface MergeOptions extends WriterOptions {
 
 /** Merges sources into one columns file (null when no live document has a value). */
 export function mergeColumns(sources: readonly MergeSource[], options: MergeOptions): Uint8Array | null {
+  if (!Array.isArray(sources as unknown)) throw new InvalidInputError(`merge: sources must be an array of { reader, docMap }, got ${describeValue(sources)}`)
+  if (typeof options !== 'object' || options === null) throw new InvalidInputError(`merge: options must be an object with maxDoc, got ${describeValue(options)}`)
   const { maxDoc } = options
+  if (typeof maxDoc !== 'number') throw new InvalidInputError(`merge: maxDoc must be an integer in [0, 2^32 - 1], got ${describeValue(maxDoc)}`)
   if (!Number.isInteger(maxDoc) || maxDoc < 0 || maxDoc > 0xffffffff) throw new InvalidInputError(`merge: maxDoc ${maxDoc} must be an integer in [0, 2^32 - 1]`)
   const sourceOfNew = new Int32Array(maxDoc).fill(-1)
   const oldOfNew = new Int32Array(maxDoc)
