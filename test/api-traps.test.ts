@@ -79,7 +79,14 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
   it('messages name the method called and say what is wrong', () => {
     const reader = openColumns(bytes, { backend, fileName: 'seg.columns' })
     expect(() => reader.column('n').getKeywordString(0)).toThrow(new TypeError('field "n" is integral; getKeywordString reads keyword columns'))
-    expect(() => reader.column('n').getInt64(1.5)).toThrow(new RangeError('field "n": document 1.5 is not an integer (documents are [0, 4))'))
+    expect(() => reader.column('n').getInt64(1.5)).toThrow(new RangeError('field "n": document 1.5 is not an integer in [0, 4)'))
+    // A string was printed as the number it spells, "document 1 is not an integer" or "is outside [0, 4)".
+    expect(() => reader.column('n').getInt64('1' as unknown as number)).toThrow(new RangeError('field "n": document "1" is not an integer in [0, 4)'))
+    const set = reader.createDocSet()
+    expect(() => set.has('1' as unknown as number)).toThrow(new RangeError('document "1" is not an integer in [0, 4)'))
+    expect(() => set.add(1.5)).toThrow(new RangeError('document 1.5 is not an integer in [0, 4)'))
+    expect(() => set.add(4)).toThrow(new RangeError('document 4 is outside [0, 4)'))
+    expect(() => set.or(null as unknown as typeof set)).toThrow(new TypeError('null is not a DocSet'))
     expect(() => reader.column('n').getInt64(4)).toThrow(new RangeError('field "n": document 4 is outside [0, 4)'))
     expect(() => openColumns(bytes, { backend, maxDoc: 10 })).toThrow(
       "columns: the file's maxDoc is 4, but the segment has 10 documents (options.maxDoc)",

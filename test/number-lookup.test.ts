@@ -152,7 +152,7 @@ describe.each(['ts', 'wasm'] as const)('getInt64 checks before the lookup (%s)',
       expect(() => column.getInt64(document)).toThrow(`field "v": document ${document} is outside [0, ${values.length})`)
     }
     for (const document of [1.5, NaN, Infinity]) {
-      expect(() => column.getInt64(document)).toThrow(`field "v": document ${document} is not an integer (documents are [0, ${values.length}))`)
+      expect(() => column.getInt64(document)).toThrow(`field "v": document ${document} is not an integer in [0, ${values.length})`)
     }
     expect(() => column.getInt64(3, 1)).toThrow('field "v": document 3 has 1 value(s), no value #1')
     expect(column.getInt64(values.length - 1)).toBe(7)

@@ -6,6 +6,15 @@
 import type { ColumnsBackend } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 
+/**
+ * What is wrong with `doc` as a document of [0, maxDoc): out of range, not an integer, or of
+ * another type (a string "1" printed as 1 read as a document in range).
+ */
+export function documentProblem(doc: unknown, maxDoc: number): string {
+  const shown = typeof doc === 'string' ? JSON.stringify(doc) : String(doc)
+  return `document ${shown} ${Number.isInteger(doc) ? 'is outside' : 'is not an integer in'} [0, ${maxDoc})`
+}
+
 /** What DocSet.fromDocuments needs of a reader. */
 export interface DocSetFactory {
   createDocSet(): DocSet
@@ -85,13 +94,12 @@ export class DocSet implements Iterable<number>, Disposable {
   }
 
   private checkDocument(doc: number): void {
-    if (!(doc >= 0 && doc < this.maxDoc) || doc !== Math.floor(doc)) {
-      throw new RangeError(`document ${doc} is outside [0, ${this.maxDoc})`)
-    }
+    if (!(doc >= 0 && doc < this.maxDoc) || doc !== Math.floor(doc)) throw new RangeError(documentProblem(doc, this.maxDoc))
   }
 
   /** @internal Throws RangeError unless other belongs to the same backend and maxDoc. */
   checkCompatible(other: DocSet): void {
+    if (!(other instanceof DocSet)) throw new TypeError(`${String(other)} is not a DocSet`)
     if (other.backend !== this.backend || other.maxDoc !== this.maxDoc) {
       throw new RangeError(`DocSet of ${other.maxDoc} documents (${other.backend.name} backend) cannot combine with one of ${this.maxDoc} documents (${this.backend.name} backend)`)
     }

@@ -13,7 +13,7 @@ import type { Dictionary } from './dictionary.js'
 import { NO_LOOKUP, NumberLookup } from './number-lookup.js'
 import { ordinalOutOfRange, readValuesInto } from './read-values.js'
 import { describeInput } from './file-input.js'
-import type { DocSet, DocSetOwner } from '../kernels/doc-set.js'
+import { documentProblem, type DocSet, type DocSetOwner } from '../kernels/doc-set.js'
 import { aggregate, histogram, type Aggregate } from '../kernels/aggregations.js'
 import { facetCounts, topTerms, type TermCount } from '../kernels/facets.js'
 import { boundingBoxFilter, rangeFilter, termFilter, type BoundingBox, type Terms } from '../kernels/filters.js'
@@ -151,8 +151,7 @@ export class Column {
   private resolve(document: number): void {
     this.assertOpen()
     if (!(document >= 0 && document < this.maxDoc) || document !== Math.floor(document)) {
-      const what = Number.isInteger(document) ? `is outside [0, ${this.maxDoc})` : `is not an integer (documents are [0, ${this.maxDoc}))`
-      throw new RangeError(`field "${this.name}": document ${String(document)} ${what}`)
+      throw new RangeError(`field "${this.name}": ${documentProblem(document, this.maxDoc)}`)
     }
     if (this.layout === 'dense') {
       runStart = document
