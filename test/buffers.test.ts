@@ -72,6 +72,8 @@ describe.each(['wasm', 'ts'] as const)('ValueBuffer (%s)', (backend) => {
   it('refuses bad kinds and lengths', () => {
     expect(() => createValueBuffer('int16' as 'int64', 4, { backend })).toThrow('unknown value buffer kind "int16"; expected "int64", "float64" or "int32"')
     expect(() => createValueBuffer('int64', -1, { backend })).toThrow('value buffer length -1 is not an integer in [0, 2^32]')
+    // A string was printed as the number it spells.
+    expect(() => createValueBuffer('int64', '4' as unknown as number, { backend })).toThrow('value buffer length "4" is not an integer in [0, 2^32]')
   })
 })
 

@@ -48,4 +48,16 @@ describe('writeFileAtomic', () => {
     expect([...await readFile(path('fresh.bin'))]).toEqual([1, 2, 3])
     await expectNoTempFiles()
   })
+
+  it('refuses bytes that are no Uint8Array before creating anything', async () => {
+    // A string threw "bytes.subarray is not a function" from inside the write, and null a property error.
+    await expect(writeFileAtomic(path('kind.bin'), 'abc' as unknown as Uint8Array)).rejects.toThrow(
+      new TypeError(`writeFileAtomic(${JSON.stringify(path('kind.bin'))}): bytes must be a Uint8Array, got a string (3 characters)`),
+    )
+    await expect(writeFileAtomic(path('kind.bin'), null as unknown as Uint8Array)).rejects.toThrow(
+      new TypeError(`writeFileAtomic(${JSON.stringify(path('kind.bin'))}): bytes must be a Uint8Array, got null`),
+    )
+    expect(await exists('kind.bin')).toBe(false)
+    await expectNoTempFiles()
+  })
 })

@@ -11,6 +11,7 @@ import { DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
 import { CorruptIndexException, ResidentLimitError } from '../format/errors.js'
 import type { ResidentFile } from '../backend/backend.js'
 import { resolveBackend } from '../backend/select.js'
+import { describeInput } from '../read/file-input.js'
 import { type OpenOptions, openResidentFile } from '../read/open.js'
 import type { ColumnsReader } from '../read/reader.js'
 
@@ -96,6 +97,7 @@ const writeWithHandle: WriteChunk = async (handle, chunk, position) => {
  * file gets default permissions (0666 less the umask), not the old file's.
  */
 export async function writeFileAtomic(path: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`writeFileAtomic(${JSON.stringify(path)}): bytes must be a Uint8Array, got ${describeInput(bytes)}`)
   const writeChunk = options.writeChunk ?? writeWithHandle
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES
   if (!(Number.isInteger(chunkBytes) && chunkBytes > 0)) throw new RangeError(`chunkBytes must be a positive integer, got ${chunkBytes}`)

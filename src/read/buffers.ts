@@ -13,7 +13,7 @@ import type { ColumnsReader } from './reader.js'
 
 function checkLength(length: number, what: string): void {
   if (!(length >= 0) || length !== Math.floor(length) || length > 2 ** 32) {
-    throw new RangeError(`${what} length ${length} is not an integer in [0, 2^32]`)
+    throw new RangeError(`${what} length ${typeof length === 'string' ? JSON.stringify(length) : length} is not an integer in [0, 2^32]`)
   }
 }
 
