@@ -68,10 +68,12 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * buffer in a WeakMap, so that a closed reader's buffer is not kept by a module's view (times
  * before and after: docs/performance.md); then by 0.5 KB (reader, reader without WebAssembly) for
  * multi filters whose few matching values set their documents' bits one at a time, in both
- * languages (bench/results/multi-valued.md).
+ * languages (bench/results/multi-valued.md); then by 0.5 KB (reader) for arguments of the wrong
+ * kind named as they came, where a call answered silently (a geo part 'lat', a number as a term,
+ * options.maxDoc '4') or threw a bare property error (test/api-traps.test.ts, test/open-url.test.ts).
  */
 const TARGET_BYTES = 30 * 1024
-const BUDGET_BYTES = 59.5 * 1024
+const BUDGET_BYTES = 60 * 1024
 const FALLBACK_BUDGET_BYTES = 19 * 1024
 const TOGETHER_BUDGET_BYTES = 78 * 1024
 /** The full check re-encodes dictionaries, so its chunk holds the FSST trainer. */

@@ -130,6 +130,14 @@ describe.each(['ts', 'wasm'] as const)('openColumnsFromUrl (%s)', (backend) => {
     }
   })
 
+  it('a request that fails names the URL, with the network error as its cause', async () => {
+    // fetch's own error said only "fetch failed". Port 1 on this host: nothing listens there.
+    const failed = await openColumnsFromUrl('http://127.0.0.1:1/file.oixk', { backend }).then(() => null, (error: unknown) => error)
+    expect(failed).toBeInstanceOf(TypeError)
+    expect((failed as Error).message).toBe('http://127.0.0.1:1/file.oixk: fetch failed')
+    expect((failed as Error).cause).toBeInstanceOf(Error)
+  })
+
   it('HTTP 404 names the URL and status', async () => {
     await expect(openColumnsFromUrl(`${origin}/missing.oixk`, { backend })).rejects.toThrow(new Error(`${origin}/missing.oixk: HTTP 404`))
   })

@@ -35,7 +35,11 @@ export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOpti
   const fileName = options.fileName ?? String(url)
   const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
   // The kernels compile while the request is under way.
-  const [backend, response] = await Promise.all([readyBackend(options.backend), fetch(url, { signal: options.signal })])
+  // A network failure names the URL (fetch's own "fetch failed" does not); an abort stays an AbortError.
+  const fetched = fetch(url, { signal: options.signal }).catch((error: Error) => {
+    throw error.name === 'AbortError' ? error : new TypeError(`${url}: ${error.message}`, { cause: error })
+  })
+  const [backend, response] = await Promise.all([readyBackend(options.backend), fetched])
   const headers = response.headers, length = headers.get('Content-Length'), body = response.body?.getReader()
   // A compressed body arrives decoded, so its Content-Length (the compressed size) is not the file's.
   const size = length === null || headers.has('Content-Encoding') ? null : +length
