@@ -16,6 +16,10 @@ describe('usage', () => {
       expect(result.stdout).toContain('Usage: oixk ')
     }
     expect((await run('help', 'dump')).stdout).toContain('Usage: oixk dump FILE')
+    // The overview lists every command's flags, format 2's included (it left --format out).
+    const overview = (await run('--help')).stdout
+    expect(overview).toContain('  build    --schema SCHEMA.json --docs DOCS.ndjson [--max-doc N] [--max-errors N] [--format 1|2] -o OUT\n')
+    expect(overview).toContain('  merge    -o OUT [--doc-map MAP.json] [--max-doc N] [--format 1|2] IN...\n')
   })
 
   it('prints usage on stderr and exits 2 for no command, unknown commands and flags', async () => {

@@ -17,10 +17,10 @@ export { ExitCode } from './io.js'
 export const USAGE = `Usage: oixk COMMAND [ARGS]
 
 Commands:
-  build    --schema SCHEMA.json --docs DOCS.ndjson [--max-doc N] [--max-errors N] -o OUT
+  build    --schema SCHEMA.json --docs DOCS.ndjson [--max-doc N] [--max-errors N] [--format 1|2] -o OUT
   dump     FILE [--backend ts|wasm|auto]
   verify   FILE... [--backend ts|wasm|auto]
-  merge    -o OUT [--doc-map MAP.json] [--max-doc N] IN...
+  merge    -o OUT [--doc-map MAP.json] [--max-doc N] [--format 1|2] IN...
   inspect  FILE
   help [COMMAND]     usage of oixk or of one command (also: COMMAND --help)
 
