@@ -62,6 +62,14 @@ describe('bad values: exact message, and the document leaves no trace', () => {
   })
 })
 
+describe('documents that are no objects of field values', () => {
+  it('a Map is refused: its entries are no properties, so it was taken as a document without values', () => {
+    const writer = new ColumnsWriter(SCHEMA)
+    expectError(() => writer.addDocument(0, new Map([['k', 'a']]) as unknown as Record<string, unknown>), 'document 0: expected an object of field values, got a Map (Object.fromEntries(map) makes one)')
+    expectError(() => writer.addDocument(0, [1] as unknown as Record<string, unknown>), 'document 0: expected an object of field values, got an array')
+  })
+})
+
 describe('the call itself', () => {
   it('names a format that is not the number 1 or 2, and docs that are not an array', () => {
     // '2' was reported as "format 2 is not 1 or 2".

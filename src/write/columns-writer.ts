@@ -111,6 +111,8 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
       if (typeof values !== 'object' || Array.isArray(values)) {
         throw new InvalidInputError(`document ${document}: expected an object of field values, got ${describeValue(values)}`)
       }
+      // A Map holds its entries apart from its properties: read as an object it had no values at all.
+      if (values instanceof Map) throw new InvalidInputError(`document ${document}: expected an object of field values, got a Map (Object.fromEntries(map) makes one)`)
       // for-in also walks inherited enumerable properties; only own ones are values.
       const prototype = Object.getPrototypeOf(values)
       const ownOnly = prototype !== Object.prototype && prototype !== null
