@@ -82,6 +82,8 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
     expect(() => reader.column('n').getInt64(1.5)).toThrow(new RangeError('field "n": document 1.5 is not an integer in [0, 4)'))
     // A string was printed as the number it spells, "document 1 is not an integer" or "is outside [0, 4)".
     expect(() => reader.column('n').getInt64('1' as unknown as number)).toThrow(new RangeError('field "n": document "1" is not an integer in [0, 4)'))
+    expect(() => reader.column('city').term('0' as unknown as number)).toThrow(new RangeError('field "city": ordinal "0" is not an integer in [0, 2)'))
+    expect(() => reader.column('n').getInt64(0, '1' as unknown as number)).toThrow(new RangeError('field "n": document 0 has 1 value(s), no value #"1"'))
     const set = reader.createDocSet()
     expect(() => set.has('1' as unknown as number)).toThrow(new RangeError('document "1" is not an integer in [0, 4)'))
     expect(() => set.add(1.5)).toThrow(new RangeError('document 1.5 is not an integer in [0, 4)'))

@@ -11,8 +11,12 @@ import type { BitsetMemory } from '../backend/query-kernels.js'
  * another type (a string "1" printed as 1 read as a document in range).
  */
 export function documentProblem(doc: unknown, maxDoc: number): string {
-  const shown = typeof doc === 'string' ? JSON.stringify(doc) : String(doc)
-  return `document ${shown} ${Number.isInteger(doc) ? 'is outside' : 'is not an integer in'} [0, ${maxDoc})`
+  return `document ${shown(doc)} ${Number.isInteger(doc) ? 'is outside' : 'is not an integer in'} [0, ${maxDoc})`
+}
+
+/** An argument as a message shows it: a string quoted, so "1" does not read as the number 1. */
+export function shown(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value)
 }
 
 /** What DocSet.fromDocuments needs of a reader. */

@@ -13,7 +13,7 @@ import type { Dictionary } from './dictionary.js'
 import { NO_LOOKUP, NumberLookup } from './number-lookup.js'
 import { ordinalOutOfRange, readValuesInto } from './read-values.js'
 import { describeInput } from './file-input.js'
-import { documentProblem, type DocSet, type DocSetOwner } from '../kernels/doc-set.js'
+import { documentProblem, shown, type DocSet, type DocSetOwner } from '../kernels/doc-set.js'
 import { aggregate, histogram, type Aggregate } from '../kernels/aggregations.js'
 import { facetCounts, topTerms, type TermCount } from '../kernels/facets.js'
 import { boundingBoxFilter, rangeFilter, termFilter, type BoundingBox, type Terms } from '../kernels/filters.js'
@@ -177,14 +177,14 @@ export class Column {
     }
     this.resolve(document)
     if (!(nth >= 0 && nth < runCount) || nth !== Math.floor(nth)) {
-      throw new RangeError(`field "${this.name}": document ${document} has ${runCount} value(s), no value #${nth}`)
+      throw new RangeError(`field "${this.name}": document ${document} has ${runCount} value(s), no value #${shown(nth)}`)
     }
     return runStart + nth
   }
 
   private checkIndex(index: number, limit: number, what: string): void {
     if (!(index >= 0 && index < limit) || index !== Math.floor(index)) {
-      throw new RangeError(`field "${this.name}": ${what} ${index} is not an integer in [0, ${limit})`)
+      throw new RangeError(`field "${this.name}": ${what} ${shown(index)} is not an integer in [0, ${limit})`)
     }
   }
 
