@@ -244,6 +244,22 @@ describe('query pool: ranges, errors, shutdown', () => {
     }
   })
 
+  it('a question failing in several ranges rejects with the first range\'s error, once every range has answered', async () => {
+    // The reader meets the values in range order, so the first range's error is the one it raises;
+    // before, the first worker to fail won, whichever range it had.
+    const pool = createQueryPool({ threads: 2, backend: 'ts' })
+    try {
+      const workers = (pool as unknown as { workers: { request(request: unknown): Promise<unknown> }[] }).workers
+      const answered: string[] = []
+      workers[0].request = () => new Promise((_, reject) => setTimeout(() => { answered.push('first'); reject(new CorruptIndexException('f', 'value 3 is bad')) }, 30))
+      workers[1].request = () => new Promise((_, reject) => { answered.push('second'); reject(new CorruptIndexException('f', 'value 2000 is bad')) })
+      await expect(pool.run([{ op: 'release', segment: 0 }, { op: 'release', segment: 0 }])).rejects.toThrow('f: value 3 is bad')
+      expect(answered).toEqual(['second', 'first'])
+    } finally {
+      await pool.close()
+    }
+  })
+
   it('workers of both backends read the one shared copy in place: a byte changed after open is seen', async () => {
     const bytes = flushColumns({ fields: [{ name: 'n', type: 'integral', column: true }] }, Array.from({ length: 4096 }, (_, n) => ({ n })))!
     for (const backend of wasmReason === null ? ['ts', 'wasm'] as const : ['ts'] as const) {

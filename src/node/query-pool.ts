@@ -211,10 +211,18 @@ export class QueryPool implements AsyncDisposable {
     return (opened[0] as PromiseFulfilledResult<OpenedSegment>).value
   }
 
-  /** @internal Sends one request per range to the workers, in range order. */
-  run(requests: Distributive<WorkerRequest>[]): Promise<unknown[]> {
+  /**
+   * @internal Sends one request per range to the workers, in range order; once every range has
+   * answered, rejects with the first range's error if any: the error the reader raises (it meets
+   * the ranges' values in that order), whichever worker failed first, and no worker is still at
+   * the question when its caller hears of it.
+   */
+  async run(requests: Distributive<WorkerRequest>[]): Promise<unknown[]> {
     this.assertOpen()
-    return Promise.all(requests.map((request, index) => this.workers[index].request(request)))
+    const settled = await Promise.allSettled(requests.map((request, index) => this.workers[index].request(request)))
+    const failure = settled.find((result) => result.status === 'rejected')
+    if (failure !== undefined) throw (failure as PromiseRejectedResult).reason
+    return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value)
   }
 
   /** @internal Sends one request to the first worker. */
