@@ -8,7 +8,7 @@ import { DocSet } from '../src/kernels/doc-set.js'
 import type { Column } from '../src/read/column.js'
 import { openColumns } from '../src/read/open.js'
 import { createQueryPool, type PooledSegment, type QueryPool } from '../src/node/query-pool.js'
-import { FUZZ_FILE_NAME, fuzzSeeds, mutantAt } from './helpers/fuzz-check.js'
+import { extraSeeds, FUZZ_FILE_NAME, fuzzSeeds, mutantAt } from './helpers/fuzz-check.js'
 
 const RUN_SEED = 0x9001
 const MUTANTS = 6000
@@ -77,4 +77,22 @@ describe.each(backends)('the pool against the reader on files that open (%s)', (
     expect(differences).toEqual([])
     expect(opened).toBeGreaterThan(500)
   }, 120_000)
+
+  it('an integer aggregate over a range takes the whole sequence\'s way, so it meets the same corrupt code', async () => {
+    // A format 2 date column, a sequence dictionary of 153 entries over 1,100 values, whose codes
+    // block 1 has base 2^64 - 1: value 1030 (not a third's) has a code beyond the entries. The reader
+    // counts the selected codes (at most a quarter as many entries as values) and answers; the pool's
+    // second worker, with 76 values, decoded them all and raised.
+    const mutant = mutantAt([...fuzzSeeds(), ...extraSeeds(21, 20)], 21, 7881)
+    expect(mutant.op).toBe('v2/all/1100: column 3 values codes block 1 base = 18446744073709551615')
+    const reader = openColumns(mutant.bytes, { backend, fileName: FUZZ_FILE_NAME })
+    const pool = createQueryPool({ threads: 2, backend })
+    pools.push(pool)
+    const segment = await pool.open(mutant.bytes, { fileName: FUZZ_FILE_NAME })
+    const thirds = Array.from({ length: reader.maxDoc }, (_, doc) => doc).filter((doc) => doc % 3 === 0)
+    const expected = await outcome(() => reader.column('date_dense').aggregate(DocSet.fromDocuments(reader, thirds)))
+    expect(expected).toMatch(/^ok \{"count":367,/)
+    expect(await outcome(() => segment.aggregate('date_dense', DocSet.fromDocuments(segment, thirds)))).toBe(expected)
+    reader.close()
+  })
 })

@@ -243,7 +243,10 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       if (plain !== null) return inner.aggregate(plain, first, count, mode, selection, selectionStart, state)
       // Integers of a sequence dictionary with at most a quarter as many entries as values: codes
       // counted, then each entry added count times (a double sum must add values in order: decoded).
-      if (cascade.form === 1 && mode === 'integer' && cascade.entries.count <= count >>> 2) {
+      // Decided on the whole sequence, not the values asked for: the two ways check different codes
+      // (counting, the selected ones; decoding, all), so a part of the documents (a pool worker's
+      // range) must take the way the whole takes, to meet the same corrupt code or none.
+      if (cascade.form === 1 && mode === 'integer' && cascade.entries.count <= cascade.count >>> 2) {
         const k = cascade.entries.count, codeCounts = new Uint32Array(k)
         const ranked = decodedOf(cascade, selection === null)
         let counted = true
