@@ -5,6 +5,7 @@
  */
 import type { ColumnsBackend } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
+import { shown } from '../read/file-input.js'
 
 /**
  * What is wrong with `doc` as a document of [0, maxDoc): out of range, not an integer, or of
@@ -12,11 +13,6 @@ import type { BitsetMemory } from '../backend/query-kernels.js'
  */
 export function documentProblem(doc: unknown, maxDoc: number): string {
   return `document ${shown(doc)} ${Number.isInteger(doc) ? 'is outside' : 'is not an integer in'} [0, ${maxDoc})`
-}
-
-/** An argument as a message shows it: a string quoted, so "1" does not read as the number 1. */
-export function shown(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value)
 }
 
 /** What DocSet.fromDocuments needs of a reader. */

@@ -8,12 +8,13 @@ import type { ColumnsBackend, ResidentFile } from '../backend/backend.js'
 import { type BackendChoice, resolveBackend } from '../backend/select.js'
 import { DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
 import { ResidentLimitError } from '../format/errors.js'
+import { shown } from './file-input.js'
 import { type OpenOptions, openResidentFile } from './open.js'
 import type { ColumnsReader } from './reader.js'
 
 function checkLength(length: number, what: string): void {
   if (!(length >= 0) || length !== Math.floor(length) || length > 2 ** 32) {
-    throw new RangeError(`${what} length ${typeof length === 'string' ? JSON.stringify(length) : length} is not an integer in [0, 2^32]`)
+    throw new RangeError(`${what} length ${shown(length)} is not an integer in [0, 2^32]`)
   }
 }
 

@@ -12,8 +12,8 @@ import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Dictionary } from './dictionary.js'
 import { NO_LOOKUP, NumberLookup } from './number-lookup.js'
 import { ordinalOutOfRange, readValuesInto } from './read-values.js'
-import { describeInput } from './file-input.js'
-import { documentProblem, shown, type DocSet, type DocSetOwner } from '../kernels/doc-set.js'
+import { describeInput, shown } from './file-input.js'
+import { documentProblem, type DocSet, type DocSetOwner } from '../kernels/doc-set.js'
 import { aggregate, histogram, type Aggregate } from '../kernels/aggregations.js'
 import { facetCounts, topTerms, type TermCount } from '../kernels/facets.js'
 import { boundingBoxFilter, rangeFilter, termFilter, type BoundingBox, type Terms } from '../kernels/filters.js'
@@ -358,7 +358,7 @@ export class Column {
 
   private sequenceOf(part: GeoPart): SequenceView {
     if (part !== 'latitude' && part !== 'longitude') {
-      throw new TypeError(`field "${this.name}": part must be 'latitude' or 'longitude', got ${typeof part === 'string' ? JSON.stringify(part) : String(part)}`)
+      throw new TypeError(`field "${this.name}": part must be 'latitude' or 'longitude', got ${shown(part)}`)
     }
     if (part === 'longitude') {
       if (this.longitudes === null) throw new TypeError(`field "${this.name}" is ${this.type}; only geo_point columns have longitudes`)

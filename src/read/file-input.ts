@@ -14,6 +14,11 @@ export function fileBytesOf(input: unknown, call: string): Uint8Array {
   throw new TypeError(`${call}: the file must be a Uint8Array, ArrayBuffer or SharedArrayBuffer, got ${describeInput(input)}`)
 }
 
+/** An argument as a message shows it: a string quoted, so "1" does not read as the number 1. */
+export function shown(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value)
+}
+
 /** Names a value for an error: its type, or its constructor for objects. */
 export function describeInput(value: unknown): string {
   if (value === null || value === undefined) return String(value)

@@ -18,7 +18,7 @@ import { keepCodesEncoded } from '../cascade/decoded-codes.js'
 import { type ParsedCascade, type SequenceDomain, parseCascade } from '../cascade/reader/parse.js'
 import { validateCascade } from '../cascade/reader/validate.js'
 import { parseDictionaryV2 } from '../dictionary/read/open.js'
-import { fileBytesOf } from './file-input.js'
+import { fileBytesOf, shown } from './file-input.js'
 
 /** Options of openColumns. */
 export interface OpenOptions {
@@ -90,7 +90,7 @@ export function openResidentFile(
 /** options.maxDoc is a document count (a string or fraction was reported as a file that disagrees with it). */
 function checkMaxDocOption(fileName: string, maxDoc: unknown): void {
   if (!(typeof maxDoc === 'number' && Number.isInteger(maxDoc) && maxDoc >= 0 && maxDoc <= 0xffffffff)) {
-    throw new RangeError(`${fileName}: options.maxDoc must be an integer in [0, 2^32 - 1], not ${typeof maxDoc === 'string' ? JSON.stringify(maxDoc) : String(maxDoc)}`)
+    throw new RangeError(`${fileName}: options.maxDoc must be an integer in [0, 2^32 - 1], not ${shown(maxDoc)}`)
   }
 }
 
