@@ -1,7 +1,8 @@
 // Merge identity: merging segments equals, byte for byte, a flush of the surviving documents in new-id order.
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from './helpers/random.js'
-import { type ColumnsReader, flushColumns, InvalidInputError, mergeColumns, openColumns } from '../src/index.js'
+import { type ColumnsReader, CorruptIndexException, flushColumns, InvalidInputError, mergeColumns, openColumns } from '../src/index.js'
+import { extraSeeds, fuzzSeeds, mutantAt } from './helpers/fuzz-check.js'
 
 type Doc = Record<string, unknown> | null
 
@@ -187,4 +188,28 @@ describe('merge errors', () => {
     const merged = mergeColumns([{ reader: a, docMap: Int32Array.from([2, 1, 0]) }], { maxDoc: 3 })!
     expect(Buffer.from(merged).equals(Buffer.from(flushColumns({ fields: [{ name: 'x', type: 'integral', column: true }] }, [{ x: 5 }, {}, { x: 5 }])!))).toBe(true)
   })
+})
+
+describe('sources that open but hold values a flush could not write', () => {
+  // Mutants of the fuzz corpus that pass the open (not the full check): the merge copied their
+  // values, and wrote a file with a valid checksum that its own full check refuses.
+  const seeds = [...fuzzSeeds(), ...extraSeeds(5, 20)]
+  const cases: [number, string, string][] = [
+    [219, 'bool/dense/1100: model column "bool_dense" values: block 1 value 65 = -1', 'source.oixk: field "bool_dense": value 1089 is -1, not a bool (0 or 1)'],
+    [85, 'bool/multi/40: column 0 values block 0 base = 4294967296', 'source.oixk: field "bool_multi": value 0 is 4294967296, not a bool (0 or 1)'],
+    [19, 'geo_point/dense/40: model column "geo_point_dense" values: block 0 value 6 = 9223372036854775807', 'source.oixk: field "geo_point_dense": value 6 has latitude NaN, outside [-90, 90]'],
+  ]
+  for (const [index, op, message] of cases) {
+    it(`refuses ${op.split(':')[0]} with the full check's words, for both formats`, () => {
+      const mutant = mutantAt(seeds, 5, index)
+      expect(mutant.op).toBe(op)
+      const reader = openColumns(mutant.bytes, { fileName: 'source.oixk' })
+      expect(() => reader.verify()).toThrow(CorruptIndexException)
+      const docMap = Int32Array.from({ length: reader.maxDoc }, (_, doc) => doc)
+      for (const format of [1, 2] as const) {
+        expect(() => mergeColumns([{ reader, docMap }], { maxDoc: reader.maxDoc, format })).toThrow(new CorruptIndexException('source.oixk', message.slice('source.oixk: '.length)))
+      }
+      reader.close()
+    })
+  }
 })

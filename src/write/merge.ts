@@ -5,7 +5,7 @@
  */
 import type { ColumnType } from '../format/constants.js'
 import { CorruptIndexException, InvalidInputError } from '../format/errors.js'
-import { int64Result } from '../format/int64.js'
+import { int64Result, int64ToBigInt, sortableToFloat64 } from '../format/int64.js'
 import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Column } from '../read/column.js'
 import type { ColumnsReader } from '../read/reader.js'
@@ -82,9 +82,14 @@ export function mergeColumns(sources: readonly MergeSource[], options: MergeOpti
           continue
         }
         column.loadRaw(index)
+        if (column.type === 'bool' && !(int64Result[1] === 0 && (int64Result[0] === 0 || int64Result[0] === 1))) {
+          outOfDomain(sources[source].reader.fileName, column, `value ${index} is ${int64ToBigInt(int64Result[0], int64Result[1])}, not a bool (0 or 1)`)
+        }
         builder.values.push(int64Result[0], int64Result[1])
         if (column.longitudes !== null) {
+          checkDegrees(sources[source].reader.fileName, column, index, 'latitude', 90)
           column.loadRaw(index, 'longitude')
+          checkDegrees(sources[source].reader.fileName, column, index, 'longitude', 180)
           builder.longitudes.push(int64Result[0], int64Result[1])
         }
       }
@@ -93,6 +98,20 @@ export function mergeColumns(sources: readonly MergeSource[], options: MergeOpti
     writer.endRawDocument(target)
   }
   return writer.finish(maxDoc)
+}
+
+/**
+ * A value a flush could not have written (a source that opens but would fail its full check): the
+ * merge refuses it, with the full check's words, rather than write a file that fails that check.
+ */
+function outOfDomain(fileName: string, column: Column, detail: string): never {
+  throw new CorruptIndexException(fileName, `field "${column.name}": ${detail}`)
+}
+
+/** The geo part in int64Result (SortableBits) within [-bound, bound] degrees (NaN is not), or the merge refuses it. */
+function checkDegrees(fileName: string, column: Column, index: number, part: 'latitude' | 'longitude', bound: number): void {
+  const degrees = sortableToFloat64(int64Result[0], int64Result[1])
+  if (!(degrees >= -bound && degrees <= bound)) outOfDomain(fileName, column, `value ${index} has ${part} ${degrees}, outside [-${bound}, ${bound}]`)
 }
 
 /** A source term as a string, decoded once per ordinal. */
