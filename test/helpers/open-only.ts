@@ -99,9 +99,20 @@ export function openOnly(bytes: Uint8Array, backend: BackendName, fileName: stri
       for (let v = 0; v < Math.min(column.totalValueCount, 64); v++) calls.push(`${column.name} raw ${v} => ${outcome(() => column.getRawBigInt(v))}`)
       calls.push(...ask(reader, column))
     }
-    // A merge reads every value again and writes them canonically: the same bytes on both backends, or the same error.
+    // A merge reads every value again and writes them canonically: the same bytes on both backends, or the same error;
+    // and what it writes passes the full check (checked once, in the WebAssembly pass: any failure is a problem).
     calls.push(`merge => ${outcome(() => {
       const merged = mergeColumns([{ reader, docMap: Int32Array.from({ length: reader.maxDoc }, (_, d) => d) }], { maxDoc: reader.maxDoc, format: reader.format })
+      if (merged !== null && backend === 'wasm') {
+        const written = openColumns(merged, { backend: 'ts' })
+        try {
+          written.verify()
+        } catch (error) {
+          throw new Error(`the merged file fails its full check: ${(error as Error).message}`)
+        } finally {
+          written.close()
+        }
+      }
       return merged === null ? null : xxh64(merged).toString(16)
     })}`)
   } finally {
