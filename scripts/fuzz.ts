@@ -9,7 +9,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { examine, extraSeeds, FUZZ_FILE_NAME, fuzzSeeds, hashHex, mutantAt } from '../test/helpers/fuzz-check.js'
+import { bigSeeds, examine, extraSeeds, FUZZ_FILE_NAME, fuzzSeeds, hashHex, mutantAt } from '../test/helpers/fuzz-check.js'
 import { openOnlyProblems } from '../test/helpers/open-only.js'
 
 function option(name: string): string | undefined {
@@ -33,8 +33,8 @@ function number(name: string, fallback: number): number {
 const seconds = number('seconds', 60)
 const runSeed = number('seed', (Date.now() ^ (process.pid << 16)) >>> 0) >>> 0
 const corpus = join(import.meta.dirname, '..', 'test', 'corpus')
-// the test's fixed seeds plus fresh random files of this run
-const seeds = [...fuzzSeeds(), ...extraSeeds(runSeed, 40)]
+// the test's fixed seeds plus fresh random files of this run, and two big files for the paths small ones never take
+const seeds = [...fuzzSeeds(), ...extraSeeds(runSeed, 40), ...bigSeeds()]
 console.log(`fuzz: run seed ${runSeed} (repeat with --seed ${runSeed}), ${seeds.length} seed files, ${seconds} s`)
 
 const started = Date.now()
