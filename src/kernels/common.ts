@@ -11,13 +11,15 @@ export function expectType(column: Column, method: string, allowed: boolean, typ
   if (!allowed) throw new TypeError(`field "${column.name}" is ${column.type}; ${method} reads ${types} columns`)
 }
 
+/** The error for `value` given as a DocSet; document ids in a list, the likely slip, get how to make one (from `owner`). */
+export function notADocSet(field: string, role: string, value: unknown, owner: string): TypeError {
+  const ids = Array.isArray(value) || ArrayBuffer.isView(value) ? `; DocSet.fromDocuments(${owner}, ids) makes one of ids` : ''
+  return new TypeError(`field "${field}": ${role} is not a DocSet${ids}`)
+}
+
 /** Throws RangeError unless the DocSet was made for this backend and maxDoc. */
 export function checkDocSet(column: Column, backend: ColumnsBackend, docs: DocSet, role: string): void {
-  if (!(docs instanceof DocSet)) {
-    // Document ids in a list are the likely slip: say how to make the set.
-    const ids = Array.isArray(docs) || ArrayBuffer.isView(docs) ? '; DocSet.fromDocuments(reader, ids) makes one of ids' : ''
-    throw new TypeError(`field "${column.name}": ${role} is not a DocSet${ids}`)
-  }
+  if (!(docs instanceof DocSet)) throw notADocSet(column.name, role, docs, 'reader')
   if (docs.backend !== backend || docs.maxDoc !== column.maxDoc) {
     throw new RangeError(
       `field "${column.name}": ${role} DocSet has ${docs.maxDoc} documents on the ${docs.backend.name} backend; `

@@ -131,12 +131,15 @@ export function termList(field: string, terms: Terms): (string | Uint8Array)[] {
     throw new TypeError(`field "${field}": terms must be a string, a Uint8Array or an iterable of them, got ${String(terms)}`)
   }
   const list = typeof terms === 'string' || terms instanceof Uint8Array ? [terms] : Array.from(terms)
-  for (const term of list) {
-    if (typeof term !== 'string' && !(term instanceof Uint8Array)) {
-      throw new TypeError(`field "${field}": a term must be a string or UTF-8 bytes (Uint8Array), got ${typeof term} ${String(term)}`)
-    }
-  }
+  for (const term of list) checkTerm(field, term)
   return list
+}
+
+/** Throws a TypeError naming the field unless `term` is a string or UTF-8 bytes. */
+export function checkTerm(field: string, term: unknown): asserts term is string | Uint8Array {
+  if (typeof term !== 'string' && !(term instanceof Uint8Array)) {
+    throw new TypeError(`field "${field}": a term must be a string or UTF-8 bytes (Uint8Array), got ${typeof term} ${String(term)}`)
+  }
 }
 
 /** Documents with any of the terms (unknown terms match nothing); see Column.termFilter. */

@@ -15,6 +15,7 @@ import { SharedKernelMemory } from '../backend/wasm/shared.js'
 import { wasmUnavailableReason } from '../backend/wasm/runtime.js'
 import type { ColumnType } from '../format/constants.js'
 import type { Aggregate } from '../kernels/aggregations.js'
+import { notADocSet } from '../kernels/common.js'
 import { DocSet } from '../kernels/doc-set.js'
 import type { TermCount } from '../kernels/facets.js'
 import type { BoundingBox } from '../kernels/filters.js'
@@ -328,10 +329,7 @@ export class PooledSegment {
   /** The filter's words in shared memory: a pooled DocSet as it is, any other DocSet copied once. */
   private filterWords(field: string, docs: DocSet | undefined): Int32Array | null {
     if (docs === undefined || docs === null) return null
-    if (!(docs instanceof DocSet)) {
-      const ids = Array.isArray(docs) || ArrayBuffer.isView(docs) ? '; DocSet.fromDocuments(segment, ids) makes one of ids' : ''
-      throw new TypeError(`field "${field}": docs is not a DocSet${ids}`)
-    }
+    if (!(docs instanceof DocSet)) throw notADocSet(field, 'docs', docs, 'segment')
     if (docs.maxDoc !== this.maxDoc) {
       throw new RangeError(`field "${field}": docs DocSet has ${docs.maxDoc} documents; this segment has ${this.maxDoc} documents`)
     }

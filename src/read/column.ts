@@ -16,7 +16,7 @@ import { describeInput, shown } from './file-input.js'
 import { documentProblem, type DocSet, type DocSetOwner } from '../kernels/doc-set.js'
 import { aggregate, histogram, type Aggregate } from '../kernels/aggregations.js'
 import { facetCounts, topTerms, type TermCount } from '../kernels/facets.js'
-import { boundingBoxFilter, rangeFilter, termFilter, type BoundingBox, type Terms } from '../kernels/filters.js'
+import { boundingBoxFilter, checkTerm, rangeFilter, termFilter, type BoundingBox, type Terms } from '../kernels/filters.js'
 import type { NaturalValue } from '../kernels/natural-units.js'
 import { topK, type SortOrder } from '../kernels/top-k.js'
 import { columnToArray, type ColumnValue, type ToArrayOptions } from './to-array.js'
@@ -325,9 +325,7 @@ export class Column {
   lookupOrdinal(term: string | Uint8Array): number {
     this.assertOpen()
     this.expectType('lookupOrdinal', this.dictionary !== null, 'keyword')
-    if (typeof term !== 'string' && !(term instanceof Uint8Array)) {
-      throw new TypeError(`field "${this.name}": a term must be a string or UTF-8 bytes (Uint8Array), got ${describeInput(term)}`)
-    }
+    checkTerm(this.name, term)
     return this.dictionary!.lookupOrdinal(term)
   }
 

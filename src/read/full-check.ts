@@ -10,7 +10,7 @@ import { CorruptIndexException } from '../format/errors.js'
 import { int64Result, int64ToBigInt, sortableToFloat64 } from '../format/int64.js'
 import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Column } from './column.js'
-import { ordinalOutOfRange } from './read-values.js'
+import { notABool, ordinalOutOfRange, outsideDegrees } from './read-values.js'
 import { canonicalCheckSync, dictionaryCheckSync } from '../cascade/reader/canonical-loader.js'
 import type { SequenceDomain } from '../cascade/reader/parse.js'
 
@@ -72,7 +72,7 @@ export function fullCheck(column: Column, fileName: string, backend: ColumnsBack
       const bad = backend.decodeInt32(values, first, count, limit, chunkInt32, 0)
       if (bad >= 0) {
         backend.getRaw(values, first + bad)
-        if (used === null) fail(`value ${first + bad} is ${int64ToBigInt(int64Result[0], int64Result[1])}, not a bool (0 or 1)`)
+        if (used === null) fail(notABool(first + bad, int64Result[0], int64Result[1]))
         fail(ordinalOutOfRange(first + bad, int64Result[0], int64Result[1], limit))
       }
       if (used !== null) for (let index = 0; index < count; index++) used[chunkInt32[index]] = 1
@@ -83,13 +83,13 @@ export function fullCheck(column: Column, fileName: string, backend: ColumnsBack
     if (!(sortableToFloat64(minLow, minHigh) >= -90 && sortableToFloat64(maxLow, maxHigh) <= 90)) {
       const bad = firstOutOfRange(values, backend, 90)
       backend.getRaw(values, bad)
-      fail(`value ${bad} has latitude ${sortableToFloat64(int64Result[0], int64Result[1])}, outside [-90, 90]`)
+      fail(outsideDegrees(bad, 'latitude', sortableToFloat64(int64Result[0], int64Result[1]), 90))
     }
     checkSequence(column.longitudes, backend, format, domain)
     if (!(sortableToFloat64(minMax[0], minMax[1]) >= -180 && sortableToFloat64(minMax[2], minMax[3]) <= 180)) {
       const bad = firstOutOfRange(column.longitudes, backend, 180)
       backend.getRaw(column.longitudes, bad)
-      fail(`value ${bad} has longitude ${sortableToFloat64(int64Result[0], int64Result[1])}, outside [-180, 180]`)
+      fail(outsideDegrees(bad, 'longitude', sortableToFloat64(int64Result[0], int64Result[1]), 180))
     }
   }
   const minRaw = int64ToBigInt(minLow, minHigh), maxRaw = int64ToBigInt(maxLow, maxHigh)

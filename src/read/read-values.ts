@@ -13,6 +13,16 @@ export function ordinalOutOfRange(valueIndex: number, low: number, high: number,
   return `value ${valueIndex} has ordinal ${int64ToBigInt(low, high)}, not in [0, ${termCount}), the term ordinals`
 }
 
+/** The full check's words (and merge's) for a bool value other than 0 or 1. */
+export function notABool(valueIndex: number, low: number, high: number): string {
+  return `value ${valueIndex} is ${int64ToBigInt(low, high)}, not a bool (0 or 1)`
+}
+
+/** The full check's words (and merge's) for a geo part outside [-bound, bound] degrees, NaN included. */
+export function outsideDegrees(valueIndex: number, part: 'latitude' | 'longitude', degrees: number, bound: number): string {
+  return `value ${valueIndex} has ${part} ${degrees}, outside [-${bound}, ${bound}]`
+}
+
 function ordinalError(sequence: SequenceView, valueIndex: number, low: number, high: number, termCount: number): never {
   throw new CorruptIndexException(sequence.fileName, `${sequence.label}: ${ordinalOutOfRange(valueIndex, low, high, termCount)}`)
 }

@@ -197,10 +197,7 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
   /** Writes the file for a segment of maxDoc documents; null when no field has a value. */
   finish(maxDoc: number): Uint8Array | null {
     if (this.finished) throw new InvalidInputError('writer: finish() was already called')
-    if (typeof maxDoc !== 'number') throw new InvalidInputError(`maxDoc must be an integer in [0, 2^32 - 1], got ${describeValue(maxDoc)}`)
-    if (!Number.isInteger(maxDoc) || maxDoc < 0 || maxDoc > MAX_COUNT) {
-      throw new InvalidInputError(`maxDoc ${maxDoc} must be an integer in [0, 2^32 - 1]`)
-    }
+    checkMaxDoc(maxDoc, '')
     if (maxDoc <= this.lastDocument) {
       throw new InvalidInputError(`maxDoc ${maxDoc} must be greater than the last doc id ${this.lastDocument}`)
     }
@@ -278,6 +275,12 @@ function checkResidentLimit(fileLength: number, maxResidentFileBytes: number, co
   throw new InvalidInputError(
     `the columns file would be ${fileLength} bytes, over the resident limit of ${maxResidentFileBytes} bytes (largest column: "${biggest.name}", ${biggest.sectionLength} bytes)`,
   )
+}
+
+/** A segment's document count (flush, finish, merge), or an InvalidInputError after `prefix` saying what came. */
+export function checkMaxDoc(maxDoc: unknown, prefix: string): asserts maxDoc is number {
+  if (typeof maxDoc !== 'number') throw new InvalidInputError(`${prefix}maxDoc must be an integer in [0, 2^32 - 1], got ${describeValue(maxDoc)}`)
+  if (!Number.isInteger(maxDoc) || maxDoc < 0 || maxDoc > MAX_COUNT) throw new InvalidInputError(`${prefix}maxDoc ${maxDoc} must be an integer in [0, 2^32 - 1]`)
 }
 
 /** Options of flushColumns. */

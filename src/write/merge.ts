@@ -5,11 +5,12 @@
  */
 import type { ColumnType } from '../format/constants.js'
 import { CorruptIndexException, InvalidInputError } from '../format/errors.js'
-import { int64Result, int64ToBigInt, sortableToFloat64 } from '../format/int64.js'
+import { int64Result, sortableToFloat64 } from '../format/int64.js'
 import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Column } from '../read/column.js'
 import type { ColumnsReader } from '../read/reader.js'
-import { ColumnsWriter, type WriterOptions } from './columns-writer.js'
+import { notABool, outsideDegrees } from '../read/read-values.js'
+import { checkMaxDoc, ColumnsWriter, type WriterOptions } from './columns-writer.js'
 import { describeValue } from './values.js'
 
 /** One input of a merge: a reader and where each of its documents goes (-1 = deleted). */
@@ -29,8 +30,7 @@ export function mergeColumns(sources: readonly MergeSource[], options: MergeOpti
   if (!Array.isArray(sources as unknown)) throw new InvalidInputError(`merge: sources must be an array of { reader, docMap }, got ${describeValue(sources)}`)
   if (typeof options !== 'object' || options === null) throw new InvalidInputError(`merge: options must be an object with maxDoc, got ${describeValue(options)}`)
   const { maxDoc } = options
-  if (typeof maxDoc !== 'number') throw new InvalidInputError(`merge: maxDoc must be an integer in [0, 2^32 - 1], got ${describeValue(maxDoc)}`)
-  if (!Number.isInteger(maxDoc) || maxDoc < 0 || maxDoc > 0xffffffff) throw new InvalidInputError(`merge: maxDoc ${maxDoc} must be an integer in [0, 2^32 - 1]`)
+  checkMaxDoc(maxDoc, 'merge: ')
   const sourceOfNew = new Int32Array(maxDoc).fill(-1)
   const oldOfNew = new Int32Array(maxDoc)
   sources.forEach(({ reader, docMap }, source) => {
@@ -83,7 +83,7 @@ export function mergeColumns(sources: readonly MergeSource[], options: MergeOpti
         }
         column.loadRaw(index)
         if (column.type === 'bool' && !(int64Result[1] === 0 && (int64Result[0] === 0 || int64Result[0] === 1))) {
-          outOfDomain(sources[source].reader.fileName, column, `value ${index} is ${int64ToBigInt(int64Result[0], int64Result[1])}, not a bool (0 or 1)`)
+          outOfDomain(sources[source].reader.fileName, column, notABool(index, int64Result[0], int64Result[1]))
         }
         builder.values.push(int64Result[0], int64Result[1])
         if (column.longitudes !== null) {
@@ -111,7 +111,7 @@ function outOfDomain(fileName: string, column: Column, detail: string): never {
 /** The geo part in int64Result (SortableBits) within [-bound, bound] degrees (NaN is not), or the merge refuses it. */
 function checkDegrees(fileName: string, column: Column, index: number, part: 'latitude' | 'longitude', bound: number): void {
   const degrees = sortableToFloat64(int64Result[0], int64Result[1])
-  if (!(degrees >= -bound && degrees <= bound)) outOfDomain(fileName, column, `value ${index} has ${part} ${degrees}, outside [-${bound}, ${bound}]`)
+  if (!(degrees >= -bound && degrees <= bound)) outOfDomain(fileName, column, outsideDegrees(index, part, degrees, bound))
 }
 
 /** A source term as a string, decoded once per ordinal. */
