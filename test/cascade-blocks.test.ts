@@ -131,6 +131,31 @@ describe('block kinds', () => {
     }
   })
 
+  it('single reads as numbers of frame blocks beside v2 kinds: divisors, wide fields, offsets and bases past 2^53', () => {
+    // A runs block first, so the sequence is a cascade and its frame blocks take the number path.
+    const frames = [
+      Array.from({ length: 1024 }, () => 1000n * BigInt(int(1 << 20)) - 7n),
+      Array.from({ length: 1024 }, () => 2n ** 52n - 7n * big(43)),
+      // g = 2^40, 20-bit fields: offsets of 2^13 and more pass 2^53 (then read in 64 bits).
+      Array.from({ length: 1024 }, (_, i) => 2n ** 40n * BigInt(i % 3 === 0 ? int(1 << 13) : int(1 << 20)) - 2n ** 53n),
+      // A base below -2^53: values past it by less than 2 are no safe integers, the rest are.
+      Array.from({ length: 1024 }, (_, i) => -(2n ** 53n) - 1n + BigInt(i === 0 ? 0 : int(1 << 20))),
+      // 60- and 64-bit fields: past what a double's field read holds.
+      Array.from({ length: 1024 }, (_, i) => (i === 0 ? 0n : big(60))),
+      Array.from({ length: 1024 }, (_, i) => [-(2n ** 63n), 2n ** 63n - 1n, 0n, 5n][i & 3]),
+    ]
+    const values = [...blocks.runs, ...frames.flat()]
+    const encoded = encodeBlocks(wordsOf(values))
+    expect(encoded.signature).toBe('blocks{frame runs}')
+    expect(Array.from({ length: 1 + frames.length }, (_, block) => encoded.view.records[6 * block] & 0xff)).toEqual([Kind.runs, ...frames.map(() => Kind.frame)])
+    expectDecodes(encoded, wordsOf(values))
+    for (let index = 0; index < values.length; index++) {
+      const value = values[index], safe = value >= -(2n ** 53n) + 1n && value <= 2n ** 53n - 1n
+      const number = typeScriptBackend.getNumber(encoded.view, index)
+      if (safe ? number !== Number(value) : number === number) throw new Error(`value ${index}: ${number}, wrote ${value}`)
+    }
+  })
+
   it('ties go to the lower kind: two values alternating are frame, not dictionary or runs', () => {
     // {0, 1} alternating: frame 1 bit each (128 bytes); dictionary 1 + 128; runs 1024 runs.
     const words = wordsOf(Array.from({ length: 1024 }, (_, i) => BigInt(i & 1)))

@@ -18,8 +18,9 @@ export interface BlockView {
   param: number
   baseLow: number
   baseHigh: number
-  auxLow: number
-  auxHigh: number
+  /** The sequence's records (6 int32 words a block) and the block's first word among them. */
+  records: Int32Array
+  record: number
   /** Sequence label, file name and block index, for errors. */
   label: string
   fileName: string
@@ -28,16 +29,21 @@ export interface BlockView {
 
 /** A fresh, empty view. */
 export function createBlockView(): BlockView {
-  return { words: new Int32Array(0), data: 0, n: 0, width: 0, param: 0, baseLow: 0, baseHigh: 0, auxLow: 0, auxHigh: 0, label: '', fileName: '', block: 0 }
+  return { words: new Int32Array(0), data: 0, records: new Int32Array(0), record: 0, n: 0, width: 0, param: 0, baseLow: 0, baseHigh: 0, label: '', fileName: '', block: 0 }
 }
 
 /** The record's aux as a non-negative double (divisors, which are below 2^52 in the kinds that use them). */
 export function auxNumber(view: BlockView): number {
-  return view.auxHigh * TWO_POW_32 + (view.auxLow >>> 0)
+  return recordAux(view.records, view.record)
 }
 
-/** aux - base as a double (frequent blocks: exceptions' minimum minus the top value, |x| < 2^52). */
-export function auxMinusBase(view: BlockView): number {
-  const low = (view.auxLow >>> 0) - (view.baseLow >>> 0)
-  return (view.auxHigh - view.baseHigh - (low < 0 ? 1 : 0)) * TWO_POW_32 + (low < 0 ? low + TWO_POW_32 : low)
+/** The aux of the record at word r of records as a non-negative double (as auxNumber: divisors below 2^52, slopes). */
+export function recordAux(records: Int32Array, r: number): number {
+  return records[r + 5] * TWO_POW_32 + (records[r + 4] >>> 0)
+}
+
+/** aux - base of the record at word r of records as a double (frequent blocks: exceptions' minimum minus the top value, |x| < 2^52). */
+export function recordAuxMinusBase(records: Int32Array, r: number): number {
+  const low = (records[r + 4] >>> 0) - (records[r + 2] >>> 0)
+  return (records[r + 5] - records[r + 3] - (low < 0 ? 1 : 0)) * TWO_POW_32 + (low < 0 ? low + TWO_POW_32 : low)
 }

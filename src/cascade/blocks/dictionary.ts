@@ -7,7 +7,7 @@
  */
 import { bitsOf, bytesFor, type FieldWriter, fieldAt, unpackFields } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
-import { auxNumber, type BlockView } from '../block-view.js'
+import { auxNumber, type BlockView, recordAux } from '../block-view.js'
 import { Kind } from '../constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
 import { putPair } from './pairs.js'
@@ -52,12 +52,14 @@ function indexError(view: BlockView, index: number, k: number): never {
   throw new CorruptIndexException(view.fileName, `${view.label}: block ${view.block} has dictionary index ${index}, beyond its ${k} entries`)
 }
 
-/** Offset of value `index` from the base. */
-export function dictionaryOffsetAt(view: BlockView, index: number): number {
-  const k = dictionaryEntries(view.param), entryWidth = dictionaryEntryWidth(view.param)
-  const entry = fieldAt(view.words, view.data + bytesFor(k * entryWidth), index, view.width)
-  if (entry >= k) indexError(view, entry, k)
-  return auxNumber(view) * fieldAt(view.words, view.data, entry, entryWidth)
+/**
+ * Offset from the base of value j of the dictionary block whose record is word r of records (data at
+ * byte `data`): its entry's. NaN for an index beyond the entries (dictionaryPairs names it).
+ */
+export function dictionaryOffset(words: Int32Array, records: Int32Array, r: number, data: number, _n: number, j: number): number {
+  const head = records[r], param = head >>> 16, k = dictionaryEntries(param), entryWidth = dictionaryEntryWidth(param)
+  const entry = fieldAt(words, data + ((k * entryWidth + 7) >>> 3), j, (head >>> 8) & 0xff)
+  return entry < k ? recordAux(records, r) * fieldAt(words, data, entry, entryWidth) : NaN
 }
 
 const entries = new Float64Array(1024)

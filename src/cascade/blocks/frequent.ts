@@ -7,7 +7,7 @@
  */
 import { bitsOf, bytesFor, type FieldWriter, fieldAt, gcd } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
-import { auxMinusBase, type BlockView } from '../block-view.js'
+import { type BlockView, recordAuxMinusBase } from '../block-view.js'
 import { EXCEPTION_GCD_FLAG, Kind, POSITIONS_LIST_FLAG } from '../constants.js'
 import { exceptionRank, forEachException, positionsAsList, positionsIncrease, positionsSize, writePositions } from './positions.js'
 import { fillPairs, putPair } from './pairs.js'
@@ -78,12 +78,17 @@ function layout(view: BlockView): void {
   valuesAt = positionsAt + positionsSize(e, view.n, positionWidth)
 }
 
-/** Offset of value `index` from the base (the top value). */
-export function frequentOffsetAt(view: BlockView, index: number): number {
-  layout(view)
-  const rank = exceptionRank(view.words, positionsAt, list, e, positionWidth, index)
+/**
+ * Offset from the base (the top value) of value j of the frequent block whose record is word r of
+ * records (data at byte `data`, n values): 0, or its exception's.
+ */
+export function frequentOffset(words: Int32Array, records: Int32Array, r: number, data: number, n: number, j: number): number {
+  const head = records[r], param = head >>> 16, e = param & 1023, pw = 32 - Math.clz32(n - 1)
+  const hasDivisor = (param & EXCEPTION_GCD_FLAG) !== 0, positions = data + (hasDivisor ? 8 : 0)
+  const rank = exceptionRank(words, positions, (param & POSITIONS_LIST_FLAG) !== 0, e, pw, j)
   if (rank < 0) return 0
-  return auxMinusBase(view) + divisor * fieldAt(view.words, valuesAt, rank, view.width)
+  const step = hasDivisor ? fieldAt(words, data, 0, 32) + fieldAt(words, data + 4, 0, 32) * 4294967296 : 1
+  return recordAuxMinusBase(records, r) + step * fieldAt(words, positions + positionsSize(e, n, pw), rank, (head >>> 8) & 0xff)
 }
 
 /** Values [from, to) as (low, high) pairs into destination from word d: the top value everywhere, then the exceptions. */
@@ -91,11 +96,11 @@ export function frequentPairs(view: BlockView, from: number, to: number, destina
   layout(view)
   const baseLow = view.baseLow, baseHigh = view.baseHigh
   if (list && !positionsIncrease(view.words, positionsAt, e, view.n, positionWidth)) {
-    for (let index = from; index < to; index++, d += 2) putPair(baseLow, baseHigh, frequentOffsetAt(view, index), destination, d)
+    for (let index = from; index < to; index++, d += 2) putPair(baseLow, baseHigh, frequentOffset(view.words, view.records, view.record, view.data, view.n, index), destination, d)
     return
   }
   fillPairs(baseLow, baseHigh, destination, d, to - from)
-  const low = auxMinusBase(view), step = divisor, values = valuesAt, words = view.words, width = view.width
+  const low = recordAuxMinusBase(view.records, view.record), step = divisor, values = valuesAt, words = view.words, width = view.width
   forEachException(words, positionsAt, list, e, view.n, positionWidth, from, to, (position, rank) => {
     putPair(baseLow, baseHigh, low + step * fieldAt(words, values, rank, width), destination, d + 2 * (position - from))
   })

@@ -18,7 +18,8 @@ let slopeWhole = 0, slopeFraction = 0, smallest = 0, width = 0
 
 /** floor(j × s / 1024) for s = 1024 q + f. */
 function lineAt(j: number, q: number, f: number): number {
-  return j * q + Math.floor((j * f) / 1024)
+  // j < 1,024 and f < 1,024: j f < 2^20, an int32.
+  return j * q + ((j * f) >>> 10)
 }
 
 function fit(a: BlockAnalysis): void {
@@ -60,14 +61,15 @@ export function writeLinear(a: BlockAnalysis, writer: FieldWriter, record: Block
 
 /** The slope's whole and fractional parts from the record's aux words. */
 function slopeOf(view: BlockView): void {
-  slopeFraction = view.auxLow & 1023
-  slopeWhole = view.auxHigh * 4194304 + (view.auxLow >>> 10)
+  const auxLow = view.records[view.record + 4]
+  slopeFraction = auxLow & 1023
+  slopeWhole = view.records[view.record + 5] * 4194304 + (auxLow >>> 10)
 }
 
-/** Offset of value `index` from the base. */
-export function linearOffsetAt(view: BlockView, index: number): number {
-  slopeOf(view)
-  return lineAt(index, slopeWhole, slopeFraction) + fieldAt(view.words, view.data, index, view.width)
+/** Offset from the base of value j of the linear block whose record is word r of records (data at byte `data`): line plus residual. */
+export function linearOffset(words: Int32Array, records: Int32Array, r: number, data: number, _n: number, j: number): number {
+  const auxLow = records[r + 4]
+  return lineAt(j, records[r + 5] * 4194304 + (auxLow >>> 10), auxLow & 1023) + fieldAt(words, data, j, (records[r] >>> 8) & 0xff)
 }
 
 const residuals2 = new Float64Array(1024)

@@ -8,7 +8,7 @@
  */
 import { bitsOf, bytesFor, type FieldWriter, fieldAt, POW2, smallField, unpackFields, unpackSmall } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
-import { auxNumber, type BlockView } from '../block-view.js'
+import { auxNumber, type BlockView, recordAux } from '../block-view.js'
 import { Kind, POSITIONS_LIST_FLAG } from '../constants.js'
 import { exceptionRank, firstRankIn, forEachException, positionsAsList, positionsIn, positionsIncrease, positionsSize, writePositions } from './positions.js'
 import { putPair, putPairs } from './pairs.js'
@@ -74,13 +74,17 @@ function layout(view: BlockView): void {
   patchesAt = positionsAt + positionsSize(e, view.n, positionWidth)
 }
 
-/** Offset of value `index` from the base. */
-export function patchedOffsetAt(view: BlockView, index: number): number {
-  layout(view)
-  let q = fieldAt(view.words, view.data + 1, index, view.width)
-  const rank = exceptionRank(view.words, positionsAt, list, e, positionWidth, index)
-  if (rank >= 0) q += fieldAt(view.words, patchesAt, rank, highWidth) * POW2[view.width]
-  return auxNumber(view) * q
+/**
+ * Offset from the base of value j of the patched block whose record is word r of records (data at
+ * byte `data`, n values): its low field, plus its patch shifted past the low width.
+ */
+export function patchedOffset(words: Int32Array, records: Int32Array, r: number, data: number, n: number, j: number): number {
+  const head = records[r], width = (head >>> 8) & 0xff, param = head >>> 16
+  const e = param & 1023, pw = 32 - Math.clz32(n - 1), positionsAt = data + 1 + ((n * width + 7) >>> 3)
+  let q = fieldAt(words, data + 1, j, width)
+  const rank = exceptionRank(words, positionsAt, (param & POSITIONS_LIST_FLAG) !== 0, e, pw, j)
+  if (rank >= 0) q += fieldAt(words, positionsAt + positionsSize(e, n, pw), rank, fieldAt(words, data, 0, 8)) * POW2[width]
+  return recordAux(records, r) * q
 }
 
 /** Offsets of values [from, to) into out from position at. */
@@ -88,7 +92,7 @@ export function patchedOffsets(view: BlockView, from: number, to: number, out: F
   layout(view)
   // A list that does not increase (a corrupt block that opened): each value's own search, as single reads do.
   if (list && !positionsIncrease(view.words, positionsAt, e, view.n, positionWidth)) {
-    for (let index = from; index < to; index++) out[at + index - from] = patchedOffsetAt(view, index)
+    for (let index = from; index < to; index++) out[at + index - from] = patchedOffset(view.words, view.records, view.record, view.data, view.n, index)
     return
   }
   const words = view.words, scale = POW2[view.width], patches = patchesAt, width = highWidth

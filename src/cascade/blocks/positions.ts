@@ -42,24 +42,26 @@ function popcount(value: number): number {
  * none; `start` is the positions' byte offset in the buffer `words` views.
  */
 export function exceptionRank(words: Int32Array, start: number, list: boolean, e: number, positionWidth: number, index: number): number {
+  const wordBase = start >>> 2, first = (start & 3) * 8
   if (list) {
     if (e === 0) return -1
     // The last rank whose position is ≤ index (rank 0 when none is): the WebAssembly kernel's search.
     // Fixed halvings with no branch on the data (positions are below 1,024: int32 differences).
-    const wordBase = start >>> 2, first = (start & 3) * 8, mask = (1 << positionWidth) - 1
+    const mask = (1 << positionWidth) - 1
     let base = 0, length = e
     while (length > 1) {
       const half = length >>> 1
       base += half & ~((index - smallField(words, wordBase, first + (base + half) * positionWidth, mask)) >> 31)
       length -= half
     }
-    return fieldAt(words, start, base, positionWidth) === index ? base : -1
+    return smallField(words, wordBase, first + base * positionWidth, mask) === index ? base : -1
   }
+  // The bitmap's 32-bit words as int32s (their bits are all popcount needs).
   const word = index >>> 5
-  const bits = fieldAt(words, start, word, 32)
+  const bits = smallField(words, wordBase, first + 32 * word, -1)
   if (((bits >>> (index & 31)) & 1) === 0) return -1
   let rank = popcount(bits & ((1 << (index & 31)) - 1))
-  for (let before = 0; before < word; before++) rank += popcount(fieldAt(words, start, before, 32))
+  for (let before = 0; before < word; before++) rank += popcount(smallField(words, wordBase, first + 32 * before, -1))
   // A bitmap with more than e bits set (corrupt; not checked at open): bits past the e-th name no
   // exception, so no read goes past the block's e fields.
   return rank < e ? rank : -1

@@ -6,7 +6,7 @@
  */
 import { bitsOf, bytesFor, type FieldWriter, fieldAt, smallField } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
-import { auxNumber, type BlockView } from '../block-view.js'
+import { auxNumber, type BlockView, recordAux } from '../block-view.js'
 import { Kind } from '../constants.js'
 import { putPair } from './pairs.js'
 import type { BlockRecord } from './record.js'
@@ -31,10 +31,10 @@ export function writeRuns(a: BlockAnalysis, writer: FieldWriter, record: BlockRe
  * 1..r-1 have stored starts). A fixed number of halvings for a given r, as the WebAssembly
  * kernel's, so both give the same run on any file, starts in order or not.
  */
-function runOf(view: BlockView, startsAt: number, positionWidth: number, index: number): number {
+function runOf(words: Int32Array, startsAt: number, runs: number, positionWidth: number, index: number): number {
   // Fixed halvings with no branch on the data (starts are below 1,024: int32 differences).
-  const words = view.words, wordBase = startsAt >>> 2, first = (startsAt & 3) * 8 - positionWidth, mask = (1 << positionWidth) - 1
-  let base = 0, length = view.param + 1
+  const wordBase = startsAt >>> 2, first = (startsAt & 3) * 8 - positionWidth, mask = (1 << positionWidth) - 1
+  let base = 0, length = runs
   while (length > 1) {
     const half = length >>> 1
     base += half & ~((index - smallField(words, wordBase, first + (base + half) * positionWidth, mask)) >> 31)
@@ -43,11 +43,11 @@ function runOf(view: BlockView, startsAt: number, positionWidth: number, index: 
   return base
 }
 
-/** Offset of value `index` from the base. */
-export function runsOffsetAt(view: BlockView, index: number): number {
-  const positionWidth = bitsOf(view.n - 1)
-  const startsAt = view.data + bytesFor((view.param + 1) * view.width)
-  return auxNumber(view) * fieldAt(view.words, view.data, runOf(view, startsAt, positionWidth, index), view.width)
+/** Offset from the base of value j of the runs block whose record is word r of records (data at byte `data`, n values). */
+export function runsOffset(words: Int32Array, records: Int32Array, r: number, data: number, n: number, j: number): number {
+  const head = records[r], width = (head >>> 8) & 0xff, runs = (head >>> 16) + 1
+  const run = runOf(words, data + ((runs * width + 7) >>> 3), runs, 32 - Math.clz32(n - 1), j)
+  return recordAux(records, r) * fieldAt(words, data, run, width)
 }
 
 /** Whether the starts are 0 < start_1 < … < start_{r-1} < n, as a valid block's are (open does not check them). */
@@ -66,11 +66,11 @@ export function runsPairs(view: BlockView, from: number, to: number, destination
   const startsAt = view.data + bytesFor((view.param + 1) * view.width), positionWidth = bitsOf(view.n - 1)
   const baseLow = view.baseLow, baseHigh = view.baseHigh
   if (!startsIncrease(view, startsAt, positionWidth)) {
-    for (let index = from; index < to; index++, d += 2) putPair(baseLow, baseHigh, runsOffsetAt(view, index), destination, d)
+    for (let index = from; index < to; index++, d += 2) putPair(baseLow, baseHigh, runsOffset(view.words, view.records, view.record, view.data, view.n, index), destination, d)
     return
   }
   const runs = view.param + 1, g = auxNumber(view)
-  let run = runOf(view, startsAt, positionWidth, from)
+  let run = runOf(view.words, startsAt, view.param + 1, positionWidth, from)
   for (let position = from; position < to; run++) {
     const end = run + 1 < runs ? Math.min(to, fieldAt(view.words, startsAt, run, positionWidth)) : to
     putPair(baseLow, baseHigh, g * fieldAt(view.words, view.data, run, view.width), destination, d)

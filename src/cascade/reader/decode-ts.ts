@@ -10,16 +10,17 @@ import { BLOCK_SHIFT, BLOCK_VALUES } from '../../format/constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
 import { float64ToSortable, int64Result, int64ToBigInt, readInt32, readUint32, sortableToFloat64Into } from '../../format/int64.js'
 import { addOffset } from '../block-analysis.js'
-import { type BlockView, createBlockView } from '../block-view.js'
+import { fieldAt } from '../bits.js'
+import { type BlockView, createBlockView, recordAux } from '../block-view.js'
 import { Kind } from '../constants.js'
-import { dictionaryOffsetAt, dictionaryPairs } from '../blocks/dictionary.js'
-import { frequentOffsetAt, frequentPairs } from '../blocks/frequent.js'
-import { linearOffsetAt, linearPairs } from '../blocks/linear.js'
-import { patchedGather, patchedOffsetAt, patchedPairs } from '../blocks/patched.js'
-import { runsOffsetAt, runsPairs } from '../blocks/runs.js'
+import { dictionaryOffset, dictionaryPairs } from '../blocks/dictionary.js'
+import { frequentOffset, frequentPairs } from '../blocks/frequent.js'
+import { linearOffset, linearPairs } from '../blocks/linear.js'
+import { patchedGather, patchedOffset, patchedPairs } from '../blocks/patched.js'
+import { runsOffset, runsPairs } from '../blocks/runs.js'
 import { POWERS_OF_TEN } from '../powers-of-ten.js'
 
-const TWO_POW_32 = 4294967296
+const TWO_POW_32 = 4294967296, TWO_POW_53 = 9007199254740992
 const view: BlockView = createBlockView()
 
 /** Points the shared block view at block `block` of a blocks sequence. */
@@ -31,21 +32,21 @@ function openBlock(sequence: SequenceView, block: number): number {
   view.width = (records[record] >>> 8) & 0xff
   view.param = records[record] >>> 16
   view.baseLow = records[record + 2]; view.baseHigh = records[record + 3]
-  view.auxLow = records[record + 4]; view.auxHigh = records[record + 5]
+  view.records = records; view.record = record
   view.label = sequence.label
   view.fileName = sequence.fileName
   view.block = block
   return records[record] & 0xff
 }
 
-function offsetAt(kind: number, index: number): number {
-  switch (kind) {
-    case Kind.dictionary: return dictionaryOffsetAt(view, index)
-    case Kind.runs: return runsOffsetAt(view, index)
-    case Kind.frequent: return frequentOffsetAt(view, index)
-    case Kind.patched: return patchedOffsetAt(view, index)
-    default: return linearOffsetAt(view, index)
-  }
+type OffsetOf = (words: Int32Array, records: Int32Array, r: number, data: number, n: number, j: number) => number
+const OFFSET_OF: OffsetOf[] = [linearOffset, linearOffset, linearOffset, dictionaryOffset, runsOffset, frequentOffset, patchedOffset, linearOffset]
+
+/** Offset from its base of value `index` of a blocks sequence, in block r / 6 of a v2 kind; NaN where the read must throw. */
+function offsetAt(sequence: SequenceView, kind: number, r: number, index: number): number {
+  const records = sequence.records
+  return OFFSET_OF[kind](sequence.bufferWords, records, r, sequence.dataStartInBuffer + records[r + 1],
+    Math.min(BLOCK_VALUES, sequence.count - (index & ~(BLOCK_VALUES - 1))), index & (BLOCK_VALUES - 1))
 }
 
 /** Values [from, to) of the open block (a v2 kind) as (low, high) pairs into destination from word d. */
@@ -61,10 +62,12 @@ function pairsOf(kind: number, from: number, to: number, destination: Int32Array
 
 /** Value `index` of a blocks sequence (any kinds) into int64Result. */
 function blocksGet(sequence: SequenceView, index: number): void {
-  const block = index >>> BLOCK_SHIFT
-  if ((sequence.records[6 * block] & 0xff) <= Kind.frame) return getRawV1(sequence, index)
-  const kind = openBlock(sequence, block)
-  addOffset(view.baseLow, view.baseHigh, offsetAt(kind, index & (BLOCK_VALUES - 1)), int64Result, 0)
+  const records = sequence.records, r = 6 * (index >>> BLOCK_SHIFT), kind = records[r] & 0xff
+  if (kind <= Kind.frame) return getRawV1(sequence, index)
+  const offset = offsetAt(sequence, kind, r, index)
+  // NaN: a dictionary block's index beyond its entries, which the block's read of the value names (throws).
+  if (offset !== offset) pairsOf(openBlock(sequence, index >>> BLOCK_SHIFT), index & (BLOCK_VALUES - 1), (index & (BLOCK_VALUES - 1)) + 1, codes, 0)
+  addOffset(records[r + 2], records[r + 3], offset, int64Result, 0)
 }
 
 /** Values [first, first + count) of a blocks sequence into destination words from value out. */
@@ -251,20 +254,32 @@ function exactNumber(low: number, high: number): number {
 
 /** Value `index` of a blocks sequence as an exact number; NaN beyond 2^53 (or where the read must throw: getRaw then throws). */
 function blocksNumber(sequence: SequenceView, index: number): number {
-  const block = index >>> BLOCK_SHIFT
-  if ((sequence.records[6 * block] & 0xff) <= Kind.frame) {
-    getRawV1(sequence, index)
-    return exactNumber(int64Result[0], int64Result[1])
+  const records = sequence.records, r = 6 * (index >>> BLOCK_SHIFT), head = records[r], kind = head & 0xff
+  const baseLow = records[r + 2], baseHigh = records[r + 3]
+  const base = baseHigh * TWO_POW_32 + (baseLow >>> 0)
+  let offset: number
+  if (kind < Kind.dictionary) {
+    // v1's kinds: a constant, or a packed field (≤ 53 bits) times g when that stays below 2^53
+    // (exact); tables, wider fields and larger offsets go through v1's 64-bit read.
+    const width = head >>> 8
+    if (kind === Kind.constant) offset = 0
+    else if (kind === Kind.frame && width <= 53) offset = recordAux(records, r) * fieldAt(sequence.bufferWords, sequence.dataStartInBuffer + records[r + 1], index & (BLOCK_VALUES - 1), width)
+    else offset = TWO_POW_53
+    if (!(offset < TWO_POW_53)) {
+      getRawV1(sequence, index)
+      return exactNumber(int64Result[0], int64Result[1])
+    }
+  } else {
+    offset = offsetAt(sequence, kind, r, index)
   }
-  const kind = openBlock(sequence, block)
-  const base = view.baseHigh * TWO_POW_32 + (view.baseLow >>> 0), offset = offsetAt(kind, index & (BLOCK_VALUES - 1))
   // Both terms integers below 2^53: a sum that is a safe integer is exact. A base beyond 2^53 (its
-  // double inexact) is added in 64 bits.
+  // double inexact) is added in 64 bits. A NaN offset (a read that must throw) gives NaN.
   if (Number.isSafeInteger(base)) {
     const value = base + offset
     return Number.isSafeInteger(value) ? value : NaN
   }
-  addOffset(view.baseLow, view.baseHigh, offset, int64Result, 0)
+  if (offset !== offset) return NaN
+  addOffset(baseLow, baseHigh, offset, int64Result, 0)
   return exactNumber(int64Result[0], int64Result[1])
 }
 
