@@ -169,7 +169,7 @@ export interface RunsLayout {
 export function runsLayout(sequence: SequenceView, block: number): RunsLayout {
   const records = sequence.records, at = 6 * block
   const width = (records[at] >>> 8) & 0xff, runCount = (records[at] >>> 16) + 1
-  const n = Math.min(BLOCK_VALUES, sequence.count - (block << BLOCK_SHIFT))
+  const n = Math.min(BLOCK_VALUES, sequence.count - block * BLOCK_VALUES)
   const valuesAt = dataOf(sequence) + records[at + 1]
   return { words: liveWords, valuesAt, width, runCount, startsAt: valuesAt + bytesFor(runCount * width), positionWidth: bitsOf(n - 1), n }
 }
@@ -189,7 +189,7 @@ export interface PatchedLayout {
 export function patchedLayout(sequence: SequenceView, block: number): PatchedLayout {
   const records = sequence.records, at = 6 * block
   const width = (records[at] >>> 8) & 0xff, param = records[at] >>> 16
-  const n = Math.min(BLOCK_VALUES, sequence.count - (block << BLOCK_SHIFT))
+  const n = Math.min(BLOCK_VALUES, sequence.count - block * BLOCK_VALUES)
   const data = dataOf(sequence) + records[at + 1], words = liveWords
   const e = param & 1023, list = (param & POSITIONS_LIST_FLAG) !== 0, positionWidth = bitsOf(n - 1)
   const positionsAt = data + 1 + bytesFor(n * width)
@@ -344,7 +344,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
   ): void {
     const records = sequence.records, at = 6 * block
     const width = (records[at] >>> 8) & 0xff, param = records[at] >>> 16
-    const n = Math.min(BLOCK_VALUES, sequence.count - (block << BLOCK_SHIFT))
+    const n = Math.min(BLOCK_VALUES, sequence.count - block * BLOCK_VALUES)
     const data = dataOf(sequence) + records[at + 1], words = liveWords
     const e = param & 1023, list = (param & POSITIONS_LIST_FLAG) !== 0, positionWidth = bitsOf(n - 1)
     // Exception = x0 (aux) + divisor × field (the divisor stored first when the flag says so).
@@ -408,16 +408,16 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     for (let index = first; index < end;) {
       const block = index >>> BLOCK_SHIFT
       const kind = kinds[6 * block] & 0xff
-      let stop = Math.min(end, (block + 1) << BLOCK_SHIFT)
+      let stop = Math.min(end, (block + 1) * BLOCK_VALUES)
       const bit = selectionStart + index - first
       const patchLimit = op.patchLimit
       if (lensKind(kinds[6 * block], patchLimit)) {
         while (stop < end && lensKind(kinds[6 * (stop >>> BLOCK_SHIFT)], patchLimit)) stop = Math.min(end, stop + BLOCK_VALUES)
         op.inner(lensOf(blocks).view, index, stop - index, selection, bit, out)
         for (let at = index; at < stop;) {
-          const b = at >>> BLOCK_SHIFT, next = Math.min(stop, (b + 1) << BLOCK_SHIFT)
+          const b = at >>> BLOCK_SHIFT, next = Math.min(stop, (b + 1) * BLOCK_VALUES)
           if ((kinds[6 * b] & 0xff) === Kind.patched) {
-            patches(blocks, b, at - (b << BLOCK_SHIFT), next - (b << BLOCK_SHIFT), words, selectionStart + at - first, out, op.slots)
+            patches(blocks, b, at - b * BLOCK_VALUES, next - b * BLOCK_VALUES, words, selectionStart + at - first, out, op.slots)
           }
           at = next
         }
@@ -425,13 +425,13 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
         while (op.runBlocks !== undefined && stop < end && (kinds[6 * (stop >>> BLOCK_SHIFT)] & 0xff) === Kind.runs) stop = Math.min(end, stop + BLOCK_VALUES)
         if (op.runBlocks === undefined || !op.runBlocks(blocks, index, stop - index, selection, bit, out)) {
           for (let at = index; at < stop;) {
-            const b = at >>> BLOCK_SHIFT, next = Math.min(stop, (b + 1) << BLOCK_SHIFT)
-            runs(blocks, b, at - (b << BLOCK_SHIFT), next - (b << BLOCK_SHIFT), words, selectionStart + at - first, out, op.slots)
+            const b = at >>> BLOCK_SHIFT, next = Math.min(stop, (b + 1) * BLOCK_VALUES)
+            runs(blocks, b, at - b * BLOCK_VALUES, next - b * BLOCK_VALUES, words, selectionStart + at - first, out, op.slots)
             at = next
           }
         }
       } else if (kind === Kind.frequent) {
-        frequent(blocks, block, index - (block << BLOCK_SHIFT), stop - (block << BLOCK_SHIFT), words, bit, out, op.slots)
+        frequent(blocks, block, index - block * BLOCK_VALUES, stop - block * BLOCK_VALUES, words, bit, out, op.slots)
       } else {
         // Decoded in one stretch with the blocks after it that neither the lens, runs nor frequent read.
         const decoded = (word: number) => !lensKind(word, patchLimit) && (word & 0xff) !== Kind.runs && (word & 0xff) !== Kind.frequent

@@ -52,7 +52,7 @@ export function createCodeMatcher(inner: QueryKernels, lensView: (sequence: Sequ
     let states = checked.get(sequence)
     if (states === undefined) checked.set(sequence, (states = new Uint8Array(sequence.blockCount)))
     if (states[block] === UNKNOWN) {
-      const start = block << BLOCK_SHIFT, n = Math.min(BLOCK_VALUES, sequence.count - start)
+      const start = block * BLOCK_VALUES, n = Math.min(BLOCK_VALUES, sequence.count - start)
       states[block] = inRange(start, n) && (kind !== Kind.patched || patchesValid(sequence, block)) ? EXACT : DECODE
     }
     if (states[block] !== EXACT) return false
@@ -77,7 +77,7 @@ export function createCodeMatcher(inner: QueryKernels, lensView: (sequence: Sequ
     let matched = 0
     for (let index = first; index < end;) {
       const block = index >>> BLOCK_SHIFT
-      let stop = Math.min(end, (block + 1) << BLOCK_SHIFT)
+      let stop = Math.min(end, (block + 1) * BLOCK_VALUES)
       const lens = lensMatches(codes, block, c1, inRange)
       while (stop < end && lensMatches(codes, stop >>> BLOCK_SHIFT, c1, inRange) === lens) stop = Math.min(end, stop + BLOCK_VALUES)
       const found = lens ? matchLens(codes, index, stop - index, bounds, selection, selectionStart + index - first, out, outStart + index - first) : null
@@ -100,9 +100,9 @@ export function createCodeMatcher(inner: QueryKernels, lensView: (sequence: Sequ
       inner.matchRange(lens, first, count, bounds, selection, selectionStart, scratch, 0)
       // Views after the allocation and the kernel (WebAssembly memory may have grown).
       const bits = scratch.words
-      for (let block = first >>> BLOCK_SHIFT; block << BLOCK_SHIFT < first + count; block++) {
+      for (let block = first >>> BLOCK_SHIFT; block * BLOCK_VALUES < first + count; block++) {
         if ((codes.records[6 * block] & 0xff) !== Kind.patched) continue
-        const start = block << BLOCK_SHIFT
+        const start = block * BLOCK_VALUES
         const from = Math.max(first, start) - start, to = Math.min(first + count, start + BLOCK_VALUES) - start
         const { words, positionsAt, list, e, n, positionWidth } = patchedLayout(codes, block)
         const offset = start - first

@@ -67,8 +67,8 @@ export function matchRunBlocks(
   }
   for (let index = first; index < end;) {
     const block = index >>> BLOCK_SHIFT
-    let stop = Math.min(end, (block + 1) << BLOCK_SHIFT)
-    const start = block << BLOCK_SHIFT
+    let stop = Math.min(end, (block + 1) * BLOCK_VALUES)
+    const start = block * BLOCK_VALUES
     // Most blocks of a sorted column meet no range, or lie inside one: a step each.
     const min = extremes[2 * block], max = extremes[2 * block + 1]
     if (!meetsRanges(ranges, min, max)) {

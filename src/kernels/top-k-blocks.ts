@@ -6,7 +6,7 @@
  * value are never decoded.
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
-import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../format/constants.js'
+import { BLOCK_VALUES, BlockKind } from '../format/constants.js'
 import { int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
 import { fieldAt } from '../cascade/bits.js'
 import { EXCEPTION_GCD_FLAG, Kind } from '../cascade/constants.js'
@@ -183,7 +183,7 @@ export function topKFromBlocks(
   let tightened = false
   for (const block of order) {
     if (heap.full() && !heap.mayTie(bounds[block])) break
-    const start = block << BLOCK_SHIFT
+    const start = block * BLOCK_VALUES
     // A bound that only ties the worst kept, at ids after its: nothing here or in later blocks
     // (bounds no better, equal ones in block order) can enter. Low-cardinality columns stop here.
     if (heap.full() && heap.closedFrom(bounds[block], dense ? start : documentOfValue(optional, start))) break

@@ -202,7 +202,7 @@ export function decodeRawV1(sequence: SequenceView, first: number, count: number
   let out = destinationIndex
   while (index < end) {
     const block = index >>> BLOCK_SHIFT
-    const blockStart = block << BLOCK_SHIFT
+    const blockStart = block * BLOCK_VALUES
     const stop = Math.min(end, blockStart + BLOCK_VALUES)
     decodeBlock(sequence, block, index - blockStart, stop - blockStart, destination, out)
     out += stop - index

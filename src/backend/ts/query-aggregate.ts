@@ -6,7 +6,7 @@
  */
 import type { SequenceView } from '../backend.js'
 import type { AggregateMode, AggregateState, BitsetMemory } from '../query-kernels.js'
-import { BLOCK_SHIFT, BlockKind } from '../../format/constants.js'
+import { BLOCK_VALUES, BlockKind } from '../../format/constants.js'
 import { compareInt64, int64Result, multiplyInt64, sortableToFloat64 } from '../../format/int64.js'
 import { decodeRaw } from './decode.js'
 import { lowMask, selectionBits } from '../bits.js'
@@ -93,7 +93,7 @@ function aggregateBlock(
     aggregateUnits(sequence, from, to, selection, selectionBit, state)
     return
   }
-  decodeRaw(sequence, (blockIndex << BLOCK_SHIFT) + from, to - from, decoded, 0)
+  decodeRaw(sequence, blockIndex * BLOCK_VALUES + from, to - from, decoded, 0)
   if (mode === 'integer') {
     addDecoded(from, to, selection, selectionBit, state)
     return

@@ -5,7 +5,7 @@
  */
 import type { SequenceView } from '../backend.js'
 import type { BitsetMemory } from '../query-kernels.js'
-import { BLOCK_SHIFT, BlockKind } from '../../format/constants.js'
+import { BLOCK_VALUES, BlockKind } from '../../format/constants.js'
 import { decodeRaw } from './decode.js'
 import { selectionBits } from '../bits.js'
 import {
@@ -38,7 +38,7 @@ function countBlock(
 ): void {
   loadBlock(sequence, blockIndex)
   const limit = counts.length
-  const blockStart = blockIndex << BLOCK_SHIFT
+  const blockStart = blockIndex * BLOCK_VALUES
   if (block.kind === BlockKind.constant) {
     const selected = selectedCount(selection, selectionBit, from, to)
     if (selected === 0) return
@@ -79,7 +79,7 @@ function countTable(
   const words = sequence.bufferWords
   const entries = block.entries
   const limit = counts.length
-  const blockStart = blockIndex << BLOCK_SHIFT
+  const blockStart = blockIndex * BLOCK_VALUES
   let entriesValid = true
   for (let entry = 0; entry < entries; entry++) {
     if (tableEntries[2 * entry + 1] !== 0 || tableEntries[2 * entry] >>> 0 >= limit) entriesValid = false

@@ -7,7 +7,7 @@
  */
 import type { SequenceView } from '../backend.js'
 import type { BitsetMemory } from '../query-kernels.js'
-import { BLOCK_SHIFT, BlockKind } from '../../format/constants.js'
+import { BLOCK_VALUES, BlockKind } from '../../format/constants.js'
 import { compareInt64 } from '../../format/int64.js'
 import { decodeRaw } from './decode.js'
 import { selectionBits } from '../bits.js'
@@ -106,7 +106,7 @@ function histogramBlock(
     }
     return
   }
-  decodeRaw(sequence, (blockIndex << BLOCK_SHIFT) + from, to - from, decoded, 0)
+  decodeRaw(sequence, blockIndex * BLOCK_VALUES + from, to - from, decoded, 0)
   for (let position = from; position < to; position += 32) {
     let bits = selectionBits(selection, selectionBit + position - from, Math.min(32, to - position))
     while (bits !== 0) {

@@ -5,7 +5,7 @@
  * only (their packed blocks say nothing of the line).
  */
 import type { SequenceView } from '../backend.js'
-import { BLOCK_SHIFT, BlockKind } from '../../format/constants.js'
+import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../../format/constants.js'
 import { Form, Kind } from '../../cascade/constants.js'
 import { decodeRaw } from './decode.js'
 
@@ -35,7 +35,7 @@ export function offsetsStep(offsets: SequenceView, start: number, count: number,
     if (kind === Kind.linear && ((records[at] >>> 8) & 0xff) === 0 && records[at + 5] === 0 && (records[at + 4] & 1023) === 0) step = records[at + 4] >>> 10
     else if (kind !== BlockKind.constant) return -1
     // The block's first entry, block × 1,024, holds its base (a linear block of no residual bits starts at its base).
-    const from = (block << BLOCK_SHIFT) - start, base = records[at + 2] >>> 0
+    const from = block * BLOCK_VALUES - start, base = records[at + 2] >>> 0
     if (k < 0) {
       k = step
       first = base - from * step

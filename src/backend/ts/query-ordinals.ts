@@ -6,7 +6,7 @@
  */
 import type { SequenceView } from '../backend.js'
 import type { BitsetMemory } from '../query-kernels.js'
-import { BLOCK_SHIFT, BlockKind } from '../../format/constants.js'
+import { BLOCK_VALUES, BlockKind } from '../../format/constants.js'
 import { orBits, popcount, selectionBits } from '../bits.js'
 import { decodeRaw } from './decode.js'
 import { block, decoded, forEachBlock, loadBlock } from './query-scan.js'
@@ -35,7 +35,7 @@ function matchBlock(
   // Byte fields over a base of at least 0: ordinal base + u, u at most k - 1 - base (none when base ≥ k).
   const bytes = block.kind === BlockKind.packed && block.width === 8 && block.packedFast && block.divisor === 1 &&
     block.baseHigh === 0 && base >= 0
-  if (!bytes) decodeRaw(sequence, (blockIndex << BLOCK_SHIFT) + from, to - from, decoded, 0)
+  if (!bytes) decodeRaw(sequence, blockIndex * BLOCK_VALUES + from, to - from, decoded, 0)
   const data = sequence.bytes, start = block.byteStart, largest = k - 1 - base
   for (let position = from; position < to; position += 32) {
     const n = Math.min(32, to - position)

@@ -5,7 +5,7 @@
  */
 import type { SequenceView } from '../backend.js'
 import type { BitsetMemory } from '../query-kernels.js'
-import { BLOCK_SHIFT, BlockKind } from '../../format/constants.js'
+import { BLOCK_VALUES, BlockKind } from '../../format/constants.js'
 import { compareInt64 } from '../../format/int64.js'
 import { decodeRaw } from './decode.js'
 import { lowMask, orBits, orSelection, popcount, selectionBits } from '../bits.js'
@@ -76,7 +76,7 @@ function matchBlock(
     if (unitLo === 0 && unitHi === block.maxUnit) return acceptAll(selection, selectionBit, from, to, out, outBit)
     return matchUnits(sequence, blockIndex, from, to, selection, selectionBit, out, outBit, unitLo, unitHi, -1)
   }
-  decodeRaw(sequence, (blockIndex << BLOCK_SHIFT) + from, to - from, decoded, 0)
+  decodeRaw(sequence, blockIndex * BLOCK_VALUES + from, to - from, decoded, 0)
   let matched = 0
   for (let position = from; position < to; position += 32) {
     let bits = selectionBits(selection, selectionBit + position - from, Math.min(32, to - position))

@@ -219,7 +219,7 @@ export function forEachBlock<A, B>(
   const end = first + count
   for (let index = first; index < end;) {
     const blockIndex = index >>> BLOCK_SHIFT
-    const blockStart = blockIndex << BLOCK_SHIFT
+    const blockStart = blockIndex * BLOCK_VALUES
     const stop = Math.min(end, blockStart + BLOCK_VALUES)
     const selectionBit = selectionStart + index - first
     if (selectionWords === null || anySelected(selectionWords, selectionBit, stop - index)) {

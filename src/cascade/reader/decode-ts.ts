@@ -28,7 +28,7 @@ function openBlock(sequence: SequenceView, block: number): number {
   const records = sequence.records, record = 6 * block
   view.words = sequence.bufferWords
   view.data = sequence.dataStartInBuffer + records[record + 1]
-  view.n = Math.min(BLOCK_VALUES, sequence.count - (block << BLOCK_SHIFT))
+  view.n = Math.min(BLOCK_VALUES, sequence.count - block * BLOCK_VALUES)
   view.width = (records[record] >>> 8) & 0xff
   view.param = records[record] >>> 16
   view.baseLow = records[record + 2]; view.baseHigh = records[record + 3]
@@ -46,7 +46,7 @@ const OFFSET_OF: OffsetOf[] = [linearOffset, linearOffset, linearOffset, diction
 function offsetAt(sequence: SequenceView, kind: number, r: number, index: number): number {
   const records = sequence.records
   return OFFSET_OF[kind](sequence.bufferWords, records, r, sequence.dataStartInBuffer + records[r + 1],
-    Math.min(BLOCK_VALUES, sequence.count - (index & ~(BLOCK_VALUES - 1))), index & (BLOCK_VALUES - 1))
+    Math.min(BLOCK_VALUES, sequence.count - (index - (index & (BLOCK_VALUES - 1)))), index & (BLOCK_VALUES - 1))
 }
 
 /** Values [from, to) of the open block (a v2 kind) as (low, high) pairs into destination from word d. */
@@ -74,7 +74,7 @@ function blocksGet(sequence: SequenceView, index: number): void {
 function blocksDecode(sequence: SequenceView, first: number, count: number, destination: Int32Array, out: number): void {
   const end = first + count
   for (let index = first; index < end;) {
-    const block = index >>> BLOCK_SHIFT, blockStart = block << BLOCK_SHIFT
+    const block = index >>> BLOCK_SHIFT, blockStart = block * BLOCK_VALUES
     const stop = Math.min(end, blockStart + BLOCK_VALUES)
     const kind = openBlock(sequence, block)
     if (kind <= Kind.frame) decodeRawV1(sequence, index, stop - index, destination, out)
@@ -110,7 +110,7 @@ function dictionaryDecode(sequence: SequenceView, cascade: DictionaryCascade, fi
   const entries = cascade.entries.count, entryWords = cascade.entryWords
   // A code block at a time: patched blocks of small codes map theirs as they read them.
   for (let done = 0, chunk = 0; done < count; done += chunk) {
-    const index = first + done, blockStart = index & ~(BLOCK_VALUES - 1)
+    const index = first + done, blockStart = index - (index & (BLOCK_VALUES - 1))
     chunk = Math.min(count - done, blockStart + BLOCK_VALUES - index)
     if (entryWords !== null && openBlock(cascade.codes, index >>> BLOCK_SHIFT) === Kind.patched &&
       patchedGather(view, index - blockStart, index - blockStart + chunk, entryWords, entries, destination, 2 * (out + done))) continue
