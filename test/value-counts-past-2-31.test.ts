@@ -1,9 +1,11 @@
 /**
- * Value and document counts are 32-bit (the format's limit is 2^32 - 1): a file whose values go
- * past 2^31 is read right by both backends. The TypeScript backend computed a block's first
- * index as `block << 10`, negative from block 2^21 on, and its bulk read of such a file never
- * returned. The file (50 MB: 2,097,155 block records) is assembled here, as no writer call
- * makes 2^31 documents in a test's time.
+ * Value and document counts are 32-bit (the format's limit is 2^32 - 1): files whose values or
+ * documents go past 2^31 are read right by both backends. The TypeScript backend computed a
+ * block's first index as `block << 10`, negative from block 2^21 on, and its bulk read of such a
+ * file never returned; its multi-valued filters lost every match past document 2^31 (a bound
+ * computed with `<< 5`), and a DocSet listed such documents as negative ids. The files (50 MB,
+ * 2,097,155 block records each) are assembled here: no writer call makes 2^31 documents in a
+ * test's time.
  */
 import { describe, expect, it } from 'vitest'
 import { openColumns } from '../src/index.js'
@@ -97,5 +99,92 @@ describe('values past index 2^31', () => {
         reader.close()
       }
     }, 60_000)
+  }
+})
+
+/** A format 1 sequence of `count` values: constant blocks where `constant(block)`, else packed (g = 1) over the block's least value. */
+function sequenceBytes(count: number, value: (index: number) => number, constant: (block: number) => boolean): Uint8Array {
+  const blocks = Math.ceil(count / 1024)
+  const parts = Array.from({ length: blocks }, (_, block) => {
+    const n = Math.min(1024, count - block * 1024), values = constant(block) ? [] : Array.from({ length: n }, (_, j) => value(block * 1024 + j))
+    if (values.length === 0) return { width: 0, base: value(block * 1024), data: new Uint8Array(0) }
+    const base = Math.min(...values), width = Math.max(1, 32 - Math.clz32(Math.max(...values) - base))
+    const data = new Uint8Array(Math.ceil((n * width) / 8))
+    values.forEach((v, j) => {
+      for (let bit = 0; bit < width; bit++) if (((v - base) >>> bit) & 1) data[(j * width + bit) >> 3] |= 1 << ((j * width + bit) & 7)
+    })
+    return { width, base, data }
+  })
+  const dataBytes = parts.reduce((sum, part) => sum + part.data.length, 0)
+  const bytes = new Uint8Array(12 + 24 * blocks + dataBytes + 8), view = new DataView(bytes.buffer)
+  view.setUint32(0, count, true)
+  view.setUint32(4, blocks, true)
+  view.setUint32(8, dataBytes + 8, true)
+  let running = 0
+  parts.forEach((part, block) => {
+    const at = 12 + 24 * block
+    bytes[at] = part.width === 0 ? 0 : 1
+    bytes[at + 1] = part.width
+    view.setUint32(at + 4, running, true)
+    view.setBigInt64(at + 8, BigInt(part.base), true)
+    if (part.width !== 0) view.setBigInt64(at + 16, 1n, true)
+    bytes.set(part.data, 12 + 24 * blocks + running)
+    running += part.data.length
+  })
+  return bytes
+}
+
+/** Format 1: one multi integral column "m" over MAX_DOC documents; the last 2,000 hold 2 values each (value v = 7v). */
+const WITH_VALUES = MAX_DOC - 2000
+const offsetAt = (document: number) => 2 * Math.max(0, document - WITH_VALUES)
+
+function hugeMultiFile(): Uint8Array {
+  const valueCount = offsetAt(MAX_DOC)
+  const offsets = sequenceBytes(MAX_DOC + 1, offsetAt, (block) => (block + 1) * 1024 - 1 <= WITH_VALUES)
+  const values = sequenceBytes(valueCount, (index) => 7 * index, () => false)
+  const sectionLength = offsets.length + values.length
+  const directory = [...varuintBytes(1), ...varuintBytes(1), 0x6d, 2, 2, ...varuintBytes(MAX_DOC - WITH_VALUES), ...varuintBytes(valueCount)]
+  const tail = [...varuintBytes(12), ...varuintBytes(sectionLength)]
+  const directoryAt = 12 + sectionLength
+  const bytes = new Uint8Array(directoryAt + directory.length + 16 + tail.length + 8 + 12), view = new DataView(bytes.buffer)
+  bytes.set([0x4f, 0x49, 0x58, 0x4b], 0)
+  view.setUint32(4, 1, true)
+  view.setUint32(8, MAX_DOC, true)
+  bytes.set(offsets, 12)
+  bytes.set(values, 12 + offsets.length)
+  let at = directoryAt
+  bytes.set(directory, at)
+  at += directory.length
+  view.setBigInt64(at + 8, BigInt(7 * (valueCount - 1)), true)
+  at += 16
+  bytes.set(tail, at)
+  at += tail.length
+  view.setBigUint64(at, BigInt(directoryAt), true)
+  bytes.set([0x4b, 0x58, 0x49, 0x4f], at + 8)
+  return fixChecksum(bytes)
+}
+
+describe('documents past 2^31', () => {
+  const bytes = hugeMultiFile()
+
+  for (const backend of ['wasm', 'ts'] as const) {
+    it(`${backend}: a multi column's runs, a range filter and its DocSet's ids`, () => {
+      const reader = openColumns(bytes, { backend })
+      try {
+        const column = reader.getColumn('m')!
+        for (const document of [0, 2 ** 31, WITH_VALUES - 1, WITH_VALUES, MAX_DOC - 1]) {
+          const count = column.valueCount(document), first = column.firstValueIndex(document)
+          expect([count, first]).toEqual([offsetAt(document + 1) - offsetAt(document), offsetAt(document)])
+          expect(Array.from({ length: count }, (_, nth) => column.getInt64(document, nth))).toEqual(Array.from({ length: count }, (_, nth) => 7 * (first + nth)))
+        }
+        // Values 0..70: values 0..10, the first six documents with values.
+        const matched = column.rangeFilter(0, 70)
+        const ids = Array.from({ length: 6 }, (_, k) => WITH_VALUES + k)
+        expect([matched.count(), [...matched], Array.from(matched.toArray())]).toEqual([6, ids, ids])
+        matched.release()
+      } finally {
+        reader.close()
+      }
+    }, 120_000)
   }
 })

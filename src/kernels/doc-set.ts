@@ -171,7 +171,7 @@ export class DocSet implements Iterable<number>, Disposable {
     for (let word = 0; word < wordCount; word++) {
       let bits = this.words[word]
       while (bits !== 0) {
-        yield (word << 5) + (31 - Math.clz32(bits & -bits))
+        yield word * 32 + (31 - Math.clz32(bits & -bits))
         bits &= bits - 1
       }
     }
@@ -185,7 +185,7 @@ export class DocSet implements Iterable<number>, Disposable {
     for (let word = 0; word < words.length; word++) {
       let bits = words[word]
       while (bits !== 0) {
-        ids[next++] = (word << 5) + (31 - Math.clz32(bits & -bits))
+        ids[next++] = word * 32 + (31 - Math.clz32(bits & -bits))
         bits &= bits - 1
       }
     }

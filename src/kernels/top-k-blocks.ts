@@ -165,7 +165,7 @@ function documentOfValue(column: Column, value: number): number {
   if (skip >= popcount(words[word])) skip -= popcount(words[word++])
   let bits = words[word]
   for (; skip > 0; skip--) bits &= bits - 1
-  return (word << 5) + (31 - Math.clz32(bits & -bits))
+  return word * 32 + (31 - Math.clz32(bits & -bits))
 }
 
 /**
@@ -218,5 +218,5 @@ function nextPresent(column: Column, document: number): number {
   let word = (document + 1) >>> 5
   let bits = words[word] & (-1 << ((document + 1) & 31))
   while (bits === 0) bits = words[++word]
-  return (word << 5) + (31 - Math.clz32(bits & -bits))
+  return word * 32 + (31 - Math.clz32(bits & -bits))
 }

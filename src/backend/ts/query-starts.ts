@@ -118,7 +118,7 @@ function streamToDocuments(nonempty: Int32Array, docCount: number, selection: In
     const present = nonempty[w]
     const hits = depositWord(spread, present, bitsAt(words, position))
     position += popcount(present)
-    const left = docCount - (w << 5)
+    const left = docCount - w * 32
     out[w] = hits & (selection !== null ? selection[w] : -1) & (left < 32 ? (1 << left) - 1 : -1)
   }
 }
@@ -147,7 +147,7 @@ function hitsOneByOne(
   words.fill(0, 0, (docCount >>> 5) + 4)
   // A bit past the documents' (bitsets not made from one column's offsets) goes to a word the
   // deposit never reads: the stream's last.
-  const room = ((docCount >>> 5) + 2) << 5
+  const room = ((docCount >>> 5) + 2) * 32
   let rank = 0
   for (let v = 0; v < valueWords; v++) {
     const s = starts[v]
