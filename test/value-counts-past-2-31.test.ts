@@ -15,7 +15,6 @@ const MAX_DOC = 2 ** 31 + 3000
 const BLOCKS = Math.ceil(MAX_DOC / 1024)
 /** Packed blocks (value = 1000 × block + position, 10 bits); every other block is constant (value = block). */
 const PACKED = new Set([0, 2 ** 21 - 1, 2 ** 21, 2 ** 21 + 1, BLOCKS - 1])
-const valuesIn = (block: number) => Math.min(1024, MAX_DOC - block * 1024)
 const expected = (index: number) => {
   const block = Math.floor(index / 1024)
   return PACKED.has(block) ? 1000 * block + (index % 1024) : block
@@ -23,46 +22,24 @@ const expected = (index: number) => {
 
 /** Format 1: one dense integral column "i" of MAX_DOC values. */
 function hugeFile(): Uint8Array {
-  let dataBytes = 0
-  for (const block of PACKED) dataBytes += Math.ceil((valuesIn(block) * 10) / 8)
-  const sectionLength = 12 + 24 * BLOCKS + dataBytes + 8
-  const directory = [...varuintBytes(1), ...varuintBytes(1), 0x69, 2, 0, ...varuintBytes(MAX_DOC), ...varuintBytes(MAX_DOC)]
-  const tail = [...varuintBytes(12), ...varuintBytes(sectionLength)]
-  const directoryAt = 12 + sectionLength
-  const length = directoryAt + directory.length + 16 + tail.length + 8 + 12
-  const bytes = new Uint8Array(length)
-  const view = new DataView(bytes.buffer)
+  const section = sequenceBytes(MAX_DOC, expected, (block) => !PACKED.has(block))
+  return columnsFile(section, 'i', 0, MAX_DOC, MAX_DOC, expected(MAX_DOC - 1))
+}
+
+/** A format 1 file of maxDoc MAX_DOC around one integral column's section (its name one ASCII letter; minRaw 0). */
+function columnsFile(section: Uint8Array, name: string, layout: number, documentsWithValue: number, valueCount: number, maxRaw: number): Uint8Array {
+  const directory = [...varuintBytes(1), ...varuintBytes(1), name.charCodeAt(0), 2, layout, ...varuintBytes(documentsWithValue), ...varuintBytes(valueCount)]
+  const tail = [...varuintBytes(12), ...varuintBytes(section.length)]
+  const directoryAt = 12 + section.length
+  const bytes = new Uint8Array(directoryAt + directory.length + 16 + tail.length + 8 + 12), view = new DataView(bytes.buffer)
   bytes.set([0x4f, 0x49, 0x58, 0x4b], 0)
   view.setUint32(4, 1, true)
   view.setUint32(8, MAX_DOC, true)
-  view.setUint32(12, MAX_DOC, true)
-  view.setUint32(16, BLOCKS, true)
-  view.setUint32(20, dataBytes + 8, true)
-  const dataStart = 24 + 24 * BLOCKS
-  let running = 0
-  for (let block = 0, at = 24; block < BLOCKS; block++, at += 24) {
-    view.setUint32(at + 4, running, true)
-    if (!PACKED.has(block)) {
-      view.setBigInt64(at + 8, BigInt(block), true)
-      continue
-    }
-    bytes[at] = 1
-    bytes[at + 1] = 10
-    view.setBigInt64(at + 8, BigInt(1000 * block), true)
-    view.setBigInt64(at + 16, 1n, true)
-    const n = valuesIn(block)
-    for (let position = 0; position < n; position++) {
-      for (let bit = 0; bit < 10; bit++) {
-        const at = 10 * position + bit
-        if ((position >> bit) & 1) bytes[dataStart + running + (at >> 3)] |= 1 << (at & 7)
-      }
-    }
-    running += Math.ceil((n * 10) / 8)
-  }
+  bytes.set(section, 12)
   let at = directoryAt
   bytes.set(directory, at)
   at += directory.length
-  view.setBigInt64(at + 8, BigInt(expected(MAX_DOC - 1)), true)
+  view.setBigInt64(at + 8, BigInt(maxRaw), true)
   at += 16
   bytes.set(tail, at)
   at += tail.length
@@ -142,26 +119,10 @@ function hugeMultiFile(): Uint8Array {
   const valueCount = offsetAt(MAX_DOC)
   const offsets = sequenceBytes(MAX_DOC + 1, offsetAt, (block) => (block + 1) * 1024 - 1 <= WITH_VALUES)
   const values = sequenceBytes(valueCount, (index) => 7 * index, () => false)
-  const sectionLength = offsets.length + values.length
-  const directory = [...varuintBytes(1), ...varuintBytes(1), 0x6d, 2, 2, ...varuintBytes(MAX_DOC - WITH_VALUES), ...varuintBytes(valueCount)]
-  const tail = [...varuintBytes(12), ...varuintBytes(sectionLength)]
-  const directoryAt = 12 + sectionLength
-  const bytes = new Uint8Array(directoryAt + directory.length + 16 + tail.length + 8 + 12), view = new DataView(bytes.buffer)
-  bytes.set([0x4f, 0x49, 0x58, 0x4b], 0)
-  view.setUint32(4, 1, true)
-  view.setUint32(8, MAX_DOC, true)
-  bytes.set(offsets, 12)
-  bytes.set(values, 12 + offsets.length)
-  let at = directoryAt
-  bytes.set(directory, at)
-  at += directory.length
-  view.setBigInt64(at + 8, BigInt(7 * (valueCount - 1)), true)
-  at += 16
-  bytes.set(tail, at)
-  at += tail.length
-  view.setBigUint64(at, BigInt(directoryAt), true)
-  bytes.set([0x4b, 0x58, 0x49, 0x4f], at + 8)
-  return fixChecksum(bytes)
+  const section = new Uint8Array(offsets.length + values.length)
+  section.set(offsets)
+  section.set(values, offsets.length)
+  return columnsFile(section, 'm', 2, MAX_DOC - WITH_VALUES, valueCount, 7 * (valueCount - 1))
 }
 
 describe('documents past 2^31', () => {
