@@ -138,6 +138,8 @@ describe('block kinds', () => {
       Array.from({ length: 1024 }, () => 2n ** 52n - 7n * big(43)),
       // g = 2^40, 20-bit fields: offsets of 2^13 and more pass 2^53 (then read in 64 bits).
       Array.from({ length: 1024 }, (_, i) => 2n ** 40n * BigInt(i % 3 === 0 ? int(1 << 13) : int(1 << 20)) - 2n ** 53n),
+      // g × field = 321 × 28059810762433 = 2^53 + 1, which a double rounds to 2^53: read in 64 bits.
+      Array.from({ length: 1024 }, (_, i) => -(2n ** 52n) + 321n * [0n, 1n, 28059810762433n][i % 3]),
       // A base below -2^53: values past it by less than 2 are no safe integers, the rest are.
       Array.from({ length: 1024 }, (_, i) => -(2n ** 53n) - 1n + BigInt(i === 0 ? 0 : int(1 << 20))),
       // 60- and 64-bit fields: past what a double's field read holds.

@@ -27,6 +27,17 @@ export interface BlockView {
   block: number
 }
 
+/**
+ * A block kind's single read (blocks/*.ts): the offset from the base of value j of the block whose
+ * record is word r of records, its data at byte `data`, n values.
+ */
+export type OffsetRead = (words: Int32Array, records: Int32Array, r: number, data: number, n: number, j: number) => number
+
+/** A kind's single read of value j of the block the view shows. */
+export function offsetInView(view: BlockView, read: OffsetRead, j: number): number {
+  return read(view.words, view.records, view.record, view.data, view.n, j)
+}
+
 /** A fresh, empty view. */
 export function createBlockView(): BlockView {
   return { words: new Int32Array(0), data: 0, records: new Int32Array(0), record: 0, n: 0, width: 0, param: 0, baseLow: 0, baseHigh: 0, label: '', fileName: '', block: 0 }

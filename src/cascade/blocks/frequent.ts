@@ -7,7 +7,7 @@
  */
 import { bitsOf, bytesFor, type FieldWriter, fieldAt, gcd } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
-import { type BlockView, recordAuxMinusBase } from '../block-view.js'
+import { type BlockView, offsetInView, recordAuxMinusBase } from '../block-view.js'
 import { EXCEPTION_GCD_FLAG, Kind, POSITIONS_LIST_FLAG } from '../constants.js'
 import { exceptionRank, forEachException, positionsAsList, positionsIncrease, positionsSize, writePositions } from './positions.js'
 import { fillPairs, putPair } from './pairs.js'
@@ -68,13 +68,18 @@ export function writeFrequent(a: BlockAnalysis, writer: FieldWriter, record: Blo
 // The layout of the block being read, set by layout() (no object per read).
 let divisor = 1, positionsAt = 0, valuesAt = 0, list = false, e = 0, positionWidth = 0
 
+/** The exceptions' divisor: the i64 at the data's start when the block stores one, else 1. */
+function exceptionDivisor(words: Int32Array, data: number, stored: boolean): number {
+  return stored ? fieldAt(words, data, 0, 32) + fieldAt(words, data + 4, 0, 32) * 4294967296 : 1
+}
+
 function layout(view: BlockView): void {
   e = view.param & 1023
   list = (view.param & POSITIONS_LIST_FLAG) !== 0
   const hasDivisor = (view.param & EXCEPTION_GCD_FLAG) !== 0
   positionWidth = bitsOf(view.n - 1)
   positionsAt = view.data + (hasDivisor ? 8 : 0)
-  divisor = hasDivisor ? fieldAt(view.words, view.data, 0, 32) + fieldAt(view.words, view.data + 4, 0, 32) * 4294967296 : 1
+  divisor = exceptionDivisor(view.words, view.data, hasDivisor)
   valuesAt = positionsAt + positionsSize(e, view.n, positionWidth)
 }
 
@@ -87,8 +92,7 @@ export function frequentOffset(words: Int32Array, records: Int32Array, r: number
   const hasDivisor = (param & EXCEPTION_GCD_FLAG) !== 0, positions = data + (hasDivisor ? 8 : 0)
   const rank = exceptionRank(words, positions, (param & POSITIONS_LIST_FLAG) !== 0, e, pw, j)
   if (rank < 0) return 0
-  const step = hasDivisor ? fieldAt(words, data, 0, 32) + fieldAt(words, data + 4, 0, 32) * 4294967296 : 1
-  return recordAuxMinusBase(records, r) + step * fieldAt(words, positions + positionsSize(e, n, pw), rank, (head >>> 8) & 0xff)
+  return recordAuxMinusBase(records, r) + exceptionDivisor(words, data, hasDivisor) * fieldAt(words, positions + positionsSize(e, n, pw), rank, (head >>> 8) & 0xff)
 }
 
 /** Values [from, to) as (low, high) pairs into destination from word d: the top value everywhere, then the exceptions. */
@@ -96,7 +100,7 @@ export function frequentPairs(view: BlockView, from: number, to: number, destina
   layout(view)
   const baseLow = view.baseLow, baseHigh = view.baseHigh
   if (list && !positionsIncrease(view.words, positionsAt, e, view.n, positionWidth)) {
-    for (let index = from; index < to; index++, d += 2) putPair(baseLow, baseHigh, frequentOffset(view.words, view.records, view.record, view.data, view.n, index), destination, d)
+    for (let index = from; index < to; index++, d += 2) putPair(baseLow, baseHigh, offsetInView(view, frequentOffset, index), destination, d)
     return
   }
   fillPairs(baseLow, baseHigh, destination, d, to - from)

@@ -8,7 +8,7 @@
  */
 import { bitsOf, bytesFor, type FieldWriter, fieldAt, POW2, smallField, unpackFields, unpackSmall } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
-import { auxNumber, type BlockView, recordAux } from '../block-view.js'
+import { auxNumber, type BlockView, offsetInView, recordAux } from '../block-view.js'
 import { Kind, POSITIONS_LIST_FLAG } from '../constants.js'
 import { exceptionRank, firstRankIn, forEachException, positionsAsList, positionsIn, positionsIncrease, positionsSize, writePositions } from './positions.js'
 import { putPair, putPairs } from './pairs.js'
@@ -92,7 +92,7 @@ export function patchedOffsets(view: BlockView, from: number, to: number, out: F
   layout(view)
   // A list that does not increase (a corrupt block that opened): each value's own search, as single reads do.
   if (list && !positionsIncrease(view.words, positionsAt, e, view.n, positionWidth)) {
-    for (let index = from; index < to; index++) out[at + index - from] = patchedOffset(view.words, view.records, view.record, view.data, view.n, index)
+    for (let index = from; index < to; index++) out[at + index - from] = offsetInView(view, patchedOffset, index)
     return
   }
   const words = view.words, scale = POW2[view.width], patches = patchesAt, width = highWidth

@@ -6,7 +6,7 @@
  */
 import { bitsOf, bytesFor, type FieldWriter, fieldAt, smallField } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
-import { auxNumber, type BlockView, recordAux } from '../block-view.js'
+import { auxNumber, type BlockView, offsetInView, recordAux } from '../block-view.js'
 import { Kind } from '../constants.js'
 import { putPair } from './pairs.js'
 import type { BlockRecord } from './record.js'
@@ -66,11 +66,11 @@ export function runsPairs(view: BlockView, from: number, to: number, destination
   const startsAt = view.data + bytesFor((view.param + 1) * view.width), positionWidth = bitsOf(view.n - 1)
   const baseLow = view.baseLow, baseHigh = view.baseHigh
   if (!startsIncrease(view, startsAt, positionWidth)) {
-    for (let index = from; index < to; index++, d += 2) putPair(baseLow, baseHigh, runsOffset(view.words, view.records, view.record, view.data, view.n, index), destination, d)
+    for (let index = from; index < to; index++, d += 2) putPair(baseLow, baseHigh, offsetInView(view, runsOffset, index), destination, d)
     return
   }
   const runs = view.param + 1, g = auxNumber(view)
-  let run = runOf(view.words, startsAt, view.param + 1, positionWidth, from)
+  let run = runOf(view.words, startsAt, runs, positionWidth, from)
   for (let position = from; position < to; run++) {
     const end = run + 1 < runs ? Math.min(to, fieldAt(view.words, startsAt, run, positionWidth)) : to
     putPair(baseLow, baseHigh, g * fieldAt(view.words, view.data, run, view.width), destination, d)

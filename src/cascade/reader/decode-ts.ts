@@ -11,7 +11,7 @@ import { CorruptIndexException } from '../../format/errors.js'
 import { float64ToSortable, int64Result, int64ToBigInt, readInt32, readUint32, sortableToFloat64Into } from '../../format/int64.js'
 import { addOffset } from '../block-analysis.js'
 import { fieldAt } from '../bits.js'
-import { type BlockView, createBlockView, recordAux } from '../block-view.js'
+import { type BlockView, createBlockView, type OffsetRead, recordAux } from '../block-view.js'
 import { Kind } from '../constants.js'
 import { dictionaryOffset, dictionaryPairs } from '../blocks/dictionary.js'
 import { frequentOffset, frequentPairs } from '../blocks/frequent.js'
@@ -20,7 +20,7 @@ import { patchedGather, patchedOffset, patchedPairs } from '../blocks/patched.js
 import { runsOffset, runsPairs } from '../blocks/runs.js'
 import { POWERS_OF_TEN } from '../powers-of-ten.js'
 
-const TWO_POW_32 = 4294967296, TWO_POW_53 = 9007199254740992
+const TWO_POW_32 = 4294967296
 const view: BlockView = createBlockView()
 
 /** Points the shared block view at block `block` of a blocks sequence. */
@@ -39,14 +39,13 @@ function openBlock(sequence: SequenceView, block: number): number {
   return records[record] & 0xff
 }
 
-type OffsetOf = (words: Int32Array, records: Int32Array, r: number, data: number, n: number, j: number) => number
-const OFFSET_OF: OffsetOf[] = [linearOffset, linearOffset, linearOffset, dictionaryOffset, runsOffset, frequentOffset, patchedOffset, linearOffset]
+/** Each v2 kind's single read by kind code (v1's kinds 0-2 never come here: their slots are fillers). */
+const OFFSET_READS: OffsetRead[] = [linearOffset, linearOffset, linearOffset, dictionaryOffset, runsOffset, frequentOffset, patchedOffset, linearOffset]
 
 /** Offset from its base of value `index` of a blocks sequence, in block r / 6 of a v2 kind; NaN where the read must throw. */
 function offsetAt(sequence: SequenceView, kind: number, r: number, index: number): number {
-  const records = sequence.records
-  return OFFSET_OF[kind](sequence.bufferWords, records, r, sequence.dataStartInBuffer + records[r + 1],
-    Math.min(BLOCK_VALUES, sequence.count - (index - (index & (BLOCK_VALUES - 1)))), index & (BLOCK_VALUES - 1))
+  const records = sequence.records, j = index & (BLOCK_VALUES - 1)
+  return OFFSET_READS[kind](sequence.bufferWords, records, r, sequence.dataStartInBuffer + records[r + 1], Math.min(BLOCK_VALUES, sequence.count - (index - j)), j)
 }
 
 /** Values [from, to) of the open block (a v2 kind) as (low, high) pairs into destination from word d. */
@@ -259,13 +258,13 @@ function blocksNumber(sequence: SequenceView, index: number): number {
   const base = baseHigh * TWO_POW_32 + (baseLow >>> 0)
   let offset: number
   if (kind < Kind.dictionary) {
-    // v1's kinds: a constant, or a packed field (≤ 53 bits) times g when that stays below 2^53
-    // (exact); tables, wider fields and larger offsets go through v1's 64-bit read.
+    // v1's kinds: a constant, or a packed field (≤ 53 bits) times g while that is exact; tables,
+    // wider fields and offsets past 2^53 go through v1's 64-bit read.
     const width = head >>> 8
     if (kind === Kind.constant) offset = 0
     else if (kind === Kind.frame && width <= 53) offset = recordAux(records, r) * fieldAt(sequence.bufferWords, sequence.dataStartInBuffer + records[r + 1], index & (BLOCK_VALUES - 1), width)
-    else offset = TWO_POW_53
-    if (!(offset < TWO_POW_53)) {
+    else offset = Infinity
+    if (!(offset <= Number.MAX_SAFE_INTEGER)) {
       getRawV1(sequence, index)
       return exactNumber(int64Result[0], int64Result[1])
     }
