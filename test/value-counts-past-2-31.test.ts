@@ -3,9 +3,10 @@
  * documents go past 2^31 are read right by both backends. The TypeScript backend computed a
  * block's first index as `block << 10`, negative from block 2^21 on, and its bulk read of such a
  * file never returned; its multi-valued filters lost every match past document 2^31 (a bound
- * computed with `<< 5`), and a DocSet listed such documents as negative ids. The files (50 MB,
- * 2,097,155 block records each) are assembled here: no writer call makes 2^31 documents in a
- * test's time.
+ * computed with `<< 5`), a DocSet listed such documents as negative ids, and its multi facets
+ * counted a term twice in a document past 2^31 that holds it twice (a stamp kept as int32 and
+ * compared with the document's number). The files (50 MB, 2,097,155 block records a sequence)
+ * are assembled here: no writer call makes 2^31 documents in a test's time.
  */
 import { describe, expect, it } from 'vitest'
 import { openColumns } from '../src/index.js'
@@ -23,28 +24,35 @@ const expected = (index: number) => {
 /** Format 1: one dense integral column "i" of MAX_DOC values. */
 function hugeFile(): Uint8Array {
   const section = sequenceBytes(MAX_DOC, expected, (block) => !PACKED.has(block))
-  return columnsFile(section, 'i', 0, MAX_DOC, MAX_DOC, expected(MAX_DOC - 1))
+  return columnsFile([{ name: 'i', type: 2, layout: 0, documentsWithValue: MAX_DOC, valueCount: MAX_DOC, maxRaw: expected(MAX_DOC - 1), section }])
 }
 
-/** A format 1 file of maxDoc MAX_DOC around one integral column's section (its name one ASCII letter; minRaw 0). */
-function columnsFile(section: Uint8Array, name: string, layout: number, documentsWithValue: number, valueCount: number, maxRaw: number): Uint8Array {
-  const directory = [...varuintBytes(1), ...varuintBytes(1), name.charCodeAt(0), 2, layout, ...varuintBytes(documentsWithValue), ...varuintBytes(valueCount)]
-  const tail = [...varuintBytes(12), ...varuintBytes(section.length)]
-  const directoryAt = 12 + section.length
-  const bytes = new Uint8Array(directoryAt + directory.length + 16 + tail.length + 8 + 12), view = new DataView(bytes.buffer)
+interface ColumnBytes { name: string; type: number; layout: number; documentsWithValue: number; valueCount: number; maxRaw: number; section: Uint8Array }
+
+/** A format 1 file of maxDoc MAX_DOC holding the columns (names of one ASCII letter, in order; minRaw 0) in that order. */
+function columnsFile(columns: ColumnBytes[]): Uint8Array {
+  const directory: number[] = [...varuintBytes(columns.length)], maxRaws: number[] = []
+  let sectionAt = 12
+  for (const column of columns) {
+    directory.push(...varuintBytes(1), column.name.charCodeAt(0), column.type, column.layout, ...varuintBytes(column.documentsWithValue), ...varuintBytes(column.valueCount))
+    maxRaws.push(directory.length + 8)
+    directory.push(...new Array<number>(16).fill(0), ...varuintBytes(sectionAt), ...varuintBytes(column.section.length))
+    sectionAt += column.section.length
+  }
+  const directoryAt = sectionAt
+  const bytes = new Uint8Array(directoryAt + directory.length + 8 + 12), view = new DataView(bytes.buffer)
   bytes.set([0x4f, 0x49, 0x58, 0x4b], 0)
   view.setUint32(4, 1, true)
   view.setUint32(8, MAX_DOC, true)
-  bytes.set(section, 12)
-  let at = directoryAt
-  bytes.set(directory, at)
-  at += directory.length
-  view.setBigInt64(at + 8, BigInt(maxRaw), true)
-  at += 16
-  bytes.set(tail, at)
-  at += tail.length
-  view.setBigUint64(at, BigInt(directoryAt), true)
-  bytes.set([0x4b, 0x58, 0x49, 0x4f], at + 8)
+  let at = 12
+  for (const column of columns) {
+    bytes.set(column.section, at)
+    at += column.section.length
+  }
+  bytes.set(directory, directoryAt)
+  columns.forEach((column, c) => view.setBigInt64(directoryAt + maxRaws[c], BigInt(column.maxRaw), true))
+  view.setBigUint64(directoryAt + directory.length, BigInt(directoryAt), true)
+  bytes.set([0x4b, 0x58, 0x49, 0x4f], directoryAt + directory.length + 8)
   return fixChecksum(bytes)
 }
 
@@ -111,25 +119,54 @@ function sequenceBytes(count: number, value: (index: number) => number, constant
   return bytes
 }
 
-/** Format 1: one multi integral column "m" over MAX_DOC documents; the last 2,000 hold 2 values each (value v = 7v). */
+/**
+ * Format 1: two multi columns over MAX_DOC documents whose last 2,000 hold 2 values each: integral
+ * "m" (value v = 7v) and keyword "k" (terms a, b, c): document i of them holds ordinal i mod 3
+ * twice when i is even, else ordinals i mod 3 and (i + 1) mod 3.
+ */
 const WITH_VALUES = MAX_DOC - 2000
 const offsetAt = (document: number) => 2 * Math.max(0, document - WITH_VALUES)
+const ordinalsOf = (document: number) => {
+  const i = document - WITH_VALUES
+  return i % 2 === 0 ? [i % 3, i % 3] : [i % 3, (i + 1) % 3]
+}
 
 function hugeMultiFile(): Uint8Array {
   const valueCount = offsetAt(MAX_DOC)
   const offsets = sequenceBytes(MAX_DOC + 1, offsetAt, (block) => (block + 1) * 1024 - 1 <= WITH_VALUES)
   const values = sequenceBytes(valueCount, (index) => 7 * index, () => false)
-  const section = new Uint8Array(offsets.length + values.length)
-  section.set(offsets)
-  section.set(values, offsets.length)
-  return columnsFile(section, 'm', 2, MAX_DOC - WITH_VALUES, valueCount, 7 * (valueCount - 1))
+  const ordinals = sequenceBytes(valueCount, (index) => ordinalsOf(WITH_VALUES + (index >> 1))[index & 1], () => false)
+  // Three terms: count, total bytes, offsets 0..3, "abc".
+  const dictionary = new Uint8Array(27), words = new DataView(dictionary.buffer)
+  ;[3, 3, 0, 1, 2, 3].forEach((word, at) => words.setUint32(4 * at, word, true))
+  dictionary.set([0x61, 0x62, 0x63], 24)
+  const multi = { layout: 2, documentsWithValue: MAX_DOC - WITH_VALUES, valueCount }
+  return columnsFile([
+    { name: 'k', type: 1, ...multi, maxRaw: 2, section: concatenate(dictionary, offsets, ordinals) },
+    { name: 'm', type: 2, ...multi, maxRaw: 7 * (valueCount - 1), section: concatenate(offsets, values) },
+  ])
+}
+
+function concatenate(...parts: Uint8Array[]): Uint8Array {
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
+  parts.reduce((at, part) => (bytes.set(part, at), at + part.length), 0)
+  return bytes
+}
+
+/** Documents per term (a document counts once a term) over the documents with values that `chosen` keeps. */
+function facetModel(chosen: (document: number) => boolean): number[] {
+  const counts = [0, 0, 0]
+  for (let document = WITH_VALUES; document < MAX_DOC; document++) {
+    if (chosen(document)) for (const ordinal of new Set(ordinalsOf(document))) counts[ordinal]++
+  }
+  return counts
 }
 
 describe('documents past 2^31', () => {
   const bytes = hugeMultiFile()
 
   for (const backend of ['wasm', 'ts'] as const) {
-    it(`${backend}: a multi column's runs, a range filter and its DocSet's ids`, () => {
+    it(`${backend}: multi columns' runs, range and term filters, DocSet ids and facets`, () => {
       const reader = openColumns(bytes, { backend })
       try {
         const column = reader.getColumn('m')!
@@ -143,6 +180,17 @@ describe('documents past 2^31', () => {
         const ids = Array.from({ length: 6 }, (_, k) => WITH_VALUES + k)
         expect([matched.count(), [...matched], Array.from(matched.toArray())]).toEqual([6, ids, ids])
         matched.release()
+        // Facets count a term once a document: the first call marks first values, the second reads the marks.
+        const keyword = reader.getColumn('k')!
+        expect([Array.from(keyword.facetCounts()), Array.from(keyword.facetCounts())]).toEqual([facetModel(() => true), facetModel(() => true)])
+        const few = reader.createDocSet(), even = reader.createDocSet()
+        for (const document of [0, 2 ** 31, WITH_VALUES, WITH_VALUES + 1, WITH_VALUES + 2, MAX_DOC - 1]) few.add(document)
+        for (let document = WITH_VALUES; document < MAX_DOC; document += 2) even.add(document)
+        expect(Array.from(keyword.facetCounts(few))).toEqual(facetModel((document) => few.has(document)))
+        expect(Array.from(keyword.facetCounts(even))).toEqual(facetModel((document) => document % 2 === WITH_VALUES % 2))
+        const withA = keyword.termFilter(['a'])
+        expect(withA.count()).toBe(facetModel(() => true)[0])
+        withA.release()
       } finally {
         reader.close()
       }

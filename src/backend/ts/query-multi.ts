@@ -130,8 +130,10 @@ function lineChunk(values: SequenceView, count: number, output: Int32Array | nul
 
 /** 1 if no value of document `mine` (its number + 1) held ordinal x before, else 0; the stamp then names it. */
 function firstIn(x: number, mine: number): number {
-  const first = stamps[x] !== mine ? 1 : 0
-  stamps[x] = mine
+  // As int32, what the stamp reads back: past document 2^31 a number would never equal it.
+  const stamp = mine | 0
+  const first = stamps[x] !== stamp ? 1 : 0
+  stamps[x] = stamp
   return first
 }
 
