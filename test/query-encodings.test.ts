@@ -33,6 +33,7 @@ function documents() {
   const many = Array.from({ length: 20_000 }, (_, i) => `k${String(i).padStart(5, '0')}`)
   const pool = seededRandom(0x9001)
   const listed = seededRandom(0x11f7)
+  const stepped = seededRandom(0xb17a)
   const pools = Array.from({ length: Math.ceil(N / 1024) }, () => Array.from({ length: 200 }, () => Math.floor(pool() * 2 ** 40)))
   return Array.from({ length: N }, (_, i) => ({
     dictionaryCodes: terms[Math.floor(random() ** 3 * 300)],
@@ -52,6 +53,10 @@ function documents() {
     blockDictionaries: pools[i >> 10][Math.floor(pool() * 200)],
     // 12 frequent terms that sort last, 1.5% of 200 rare ones: codes by frequency, patches listed.
     listedCodes: listed() < 0.985 ? `z${Math.floor(listed() * 12)}` : `a${Math.floor(listed() * 200)}`,
+    // 30% exceptions among a few values: frequent blocks whose positions are a bitmap.
+    // (The last 24 values of each block are the top one: the corruption test below sets their bits.)
+    bitmapTerms: i % 1024 >= 1000 || stepped() < 0.7 ? 'day' : ['dawn', 'dusk', 'night'][Math.floor(stepped() * 3)],
+    bitmapValues: stepped() < 0.7 ? 5 : 20 + 30 * Math.floor(stepped() * 8),
     // Empty in a few documents: the optional layout maps values to documents around the kernels.
     when: i % 97 === 5 ? undefined : new Date(Date.UTC(2020, 0, 1) + Math.floor(i / 100) * 3_600_000).toISOString(),
   }))
@@ -73,12 +78,14 @@ const SHAPES: Record<string, string> = {
   when: 'runs(205 runs)[run values: blocks{linear}, run starts: blocks{linear}]',
   blockDictionaries: 'blocks{dictionary frame}',
   listedCodes: 'dictionary(173 entries, by frequency)[entries: blocks{frame}, codes: blocks{patched frame}]',
+  bitmapTerms: 'blocks{frequent}',
+  bitmapValues: 'dictionary(9 entries, ascending)[entries: blocks{frame}, codes: blocks{frequent}]',
 }
 
 const docs = documents()
 const schema = {
   fields: Object.keys(SHAPES).map((name) => ({
-    name, column: true, type: name === 'when' ? 'date' : ['dictionaryCodes', 'fewPatches', 'frequentTerms', 'offsetOrdinals', 'wideHighs', 'listedCodes'].includes(name) ? 'keyword' : 'integral',
+    name, column: true, type: name === 'when' ? 'date' : ['dictionaryCodes', 'fewPatches', 'frequentTerms', 'offsetOrdinals', 'wideHighs', 'listedCodes', 'bitmapTerms'].includes(name) ? 'keyword' : 'integral',
   })),
 }
 const v1Bytes = flushColumns(schema, docs)!
@@ -116,7 +123,7 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
     using v1 = openColumns(v1Bytes, { backend })
     using v2 = openColumns(v2Bytes, { backend })
     const [sets1, sets2] = [docSets(v1), docSets(v2)]
-    for (const name of ['dictionaryCodes', 'fewPatches', 'frequentTerms', 'offsetOrdinals', 'wideHighs']) {
+    for (const name of ['dictionaryCodes', 'fewPatches', 'frequentTerms', 'offsetOrdinals', 'wideHighs', 'bitmapTerms']) {
       sets1.forEach((set, index) => {
         expect([...v2.getColumn(name)!.facetCounts(sets2[index])], `${name} set ${index}`).toEqual([...v1.getColumn(name)!.facetCounts(set)])
       })
@@ -129,7 +136,7 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
     using v1 = openColumns(v1Bytes, { backend })
     using v2 = openColumns(v2Bytes, { backend })
     const [sets1, sets2] = [docSets(v1), docSets(v2)]
-    for (const name of ['runBlocks', 'patchedFrame', 'linear', 'smallDictionary', 'frequentValues', 'when']) {
+    for (const name of ['runBlocks', 'patchedFrame', 'linear', 'smallDictionary', 'frequentValues', 'bitmapValues', 'when']) {
       for (const edges of edgeSets(v1, name)) {
         const bounds = name === 'when' ? edges.map((edge) => new Date(edge).toISOString()) : edges
         sets1.forEach((set, index) => {
@@ -165,6 +172,27 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
     const [lo, hi] = [1_000_003, 99_999_989 + 3_000_009]
     expect([...column.rangeFilter(lo, hi).toArray()]).toEqual(
       [...values.keys()].filter((d) => values[d] >= BigInt(lo) && values[d] <= BigInt(hi)))
+  })
+
+  it('a frequent block whose bitmap has bits set past its e-th (not checked at open): facets count what reads give', () => {
+    // Block 0's last 24 positions (values 'day', the top one) marked in its bitmap, and the unused
+    // last bits of its exceptions' fields set: a walk that took those bits for exceptions would
+    // count fields past the e-th. Reads take bits past the e-th for no exception.
+    const view = openColumns(v2Bytes, { backend: 'ts' }).getColumn('bitmapTerms')!.values
+    const word = view.records[0], e = (word >>> 16) & 1023, width = (word >>> 8) & 0xff
+    expect([word & 0xff, (word >>> 16) & 3072, e > 100, (e * width) % 8 !== 0]).toEqual([Kind.frequent, 0, true, true])
+    const bitmap = view.dataStart + view.records[1]
+    const bytes = v2Bytes.slice()
+    bytes.fill(0xff, bitmap + 125, bitmap + 128)
+    bytes[bitmap + 128 + ((e * width) >>> 3)] |= (0xff << ((e * width) & 7)) & 0xff
+    using v1 = openColumns(v1Bytes, { backend })
+    using reader = openColumns(fixChecksum(bytes), { backend })
+    const column = reader.getColumn('bitmapTerms')!
+    expect(Array.from({ length: N }, (_, d) => column.getOrdinal(d))).toEqual(Array.from({ length: N }, (_, d) => v1.getColumn('bitmapTerms')!.getOrdinal(d)))
+    const [sets1, sets2] = [docSets(v1), docSets(reader)]
+    sets1.forEach((set, index) => {
+      expect([...column.facetCounts(sets2[index])], `set ${index}`).toEqual([...v1.getColumn('bitmapTerms')!.facetCounts(set)])
+    })
   })
 
   it('topK equals the format 1 file\'s for every column, both orders and every DocSet (blocks bounded by their encodings)', () => {
@@ -252,8 +280,9 @@ describe.each(BACKENDS)('format 2 counts over runs that start and end inside blo
     const random = seededRandom(0x7a11)
     const query = (reader.getColumn('fewPatches')! as unknown as { backend: ColumnsBackend }).backend.query
     // Patched codes with list positions (fewPatches), with a bitmap (dictionaryCodes, and wide patches: wideHighs),
-    // ordinals in blocks based above 0 (offsetOrdinals), patched values (patchedFrame).
-    for (const name of ['fewPatches', 'dictionaryCodes', 'offsetOrdinals', 'wideHighs', 'patchedFrame']) {
+    // ordinals in blocks based above 0 (offsetOrdinals), patched values (patchedFrame); frequent blocks whose
+    // exceptions' positions are a bitmap (bitmapTerms, bitmapValues: stepped one by one or decoded, by backend).
+    for (const name of ['fewPatches', 'dictionaryCodes', 'offsetOrdinals', 'wideHighs', 'patchedFrame', 'bitmapTerms', 'bitmapValues']) {
       const column = reader.getColumn(name)!
       const keyword = column.dictionary !== null
       const model = v1.getColumn(name)!

@@ -14,7 +14,7 @@ import { rankBounds, spanFits } from './decoded-codes.js'
 import { RegionSequence } from './region-sequence.js'
 import { createCodeMatcher, matchMemberCodes } from './query-match-codes.js'
 import { matchRunBlocks } from './query-match-runs.js'
-import { bucketSlots, createEncodedTallies, type Operation, PATCH_LIMITS, type Tally, valueSlots } from './query-encodings.js'
+import { bucketSlots, createEncodedTallies, EXCEPTION_LIMITS, type Operation, PATCH_LIMITS, type Tally, valueSlots } from './query-encodings.js'
 
 const CHUNK_BLOCKS = 16
 const CHUNK_VALUES = CHUNK_BLOCKS * BLOCK_VALUES
@@ -106,6 +106,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     inner: (sequence, first, count, selection, selectionStart, counts) => inner.countValues(sequence, first, count, selection, selectionStart, counts),
     decode: decodedCounts,
     patchLimit: oneKernel ? PATCH_LIMITS.wasmKernel : PATCH_LIMITS.typeScript,
+    exceptionLimit: oneKernel ? EXCEPTION_LIMITS.wasmKernel : EXCEPTION_LIMITS.typeScript,
   })
   const { tallyEncoded, codeMembers, lensView, entriesOf, decodedOf } = createEncodedTallies(backend)
   const matchCodes = createCodeMatcher(inner, lensView)
@@ -270,6 +271,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
         decode: (view, from, n, chosen, start, out) => chunks(view, from, n, (chunk, at, m) => inner.histogram(chunk, 0, m, edges, chosen, start + at, out)),
         // The backend with a decode-and-count kernel decodes blocks fast: there, many patches are cheaper decoded.
         patchLimit: oneKernel ? PATCH_LIMITS.wasmInJs : PATCH_LIMITS.typeScript,
+        exceptionLimit: oneKernel ? EXCEPTION_LIMITS.wasmInJs : EXCEPTION_LIMITS.typeScript,
         runBlocks: inner.histogramRuns === undefined ? undefined
           : (view, from, n, chosen, start, out) => inner.histogramRuns!(view, from, n, edges, chosen, start, out),
       }

@@ -22,7 +22,7 @@ import type { BitsetMemory } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { compareInt64 } from '../format/int64.js'
-import { bitsOf, bytesFor, fieldAt, POW2 } from './bits.js'
+import { bitsOf, bytesFor, fieldAt, POW2, smallField } from './bits.js'
 import { forEachException, positionsIncrease, positionsSize } from './blocks/positions.js'
 import { EXCEPTION_GCD_FLAG, Kind, POSITIONS_LIST_FLAG } from './constants.js'
 import { DECODED_COUNTING_MAX_ENTRIES, type DecodedCodes, decodeCodesView } from './decoded-codes.js'
@@ -50,6 +50,8 @@ export interface Operation {
   readonly decode: Tally
   /** Patched blocks with more patches than this are decoded (PATCH_LIMITS). */
   readonly patchLimit: number
+  /** Frequent blocks with more exceptions than this are decoded (EXCEPTION_LIMITS). */
+  readonly exceptionLimit: number
   /** A kernel for a stretch of run blocks (false: it cannot say, nothing counted), else each block's runs walked here. */
   readonly runBlocks?: (sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array) => boolean
 }
@@ -63,6 +65,19 @@ export interface Operation {
  * (docs/performance.md, bench/results/v2-queries.md).
  */
 export const PATCH_LIMITS = { typeScript: 1023, wasmInJs: 64, wasmKernel: 0 }
+
+/**
+ * Frequent blocks add their top value at once and step their exceptions when they have at most
+ * this many (Operation.exceptionLimit). TypeScript's decode of a block costs more than stepping all
+ * of its exceptions; WebAssembly's decode-and-count kernel (facets) costs a few dozen steps, and its
+ * decode for a kernel called from JS (histograms) a few hundred (docs/performance.md).
+ */
+export const EXCEPTION_LIMITS = { typeScript: 1023, wasmInJs: 256, wasmKernel: 64 }
+
+/** Whether a frequent block (record word 0) steps its exceptions: at most `limit` of them. */
+function steppedFrequent(word: number, limit: number): boolean {
+  return (word & 0xff) === Kind.frequent && (word >>> 16 & 1023) <= limit
+}
 
 /** Whether v1's kernels read the block (record word 0) through a lens: v1's own kinds, and patched blocks' low fields with at most patchLimit patches. */
 function lensKind(word: number, patchLimit: number): boolean {
@@ -353,8 +368,12 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const positionsAt = data + (hasDivisor ? 8 : 0), valuesAt = positionsAt + positionsSize(e, n, positionWidth)
     if (list && !positionsIncrease(words, positionsAt, e, n, positionWidth)) throw new Undecided()
     const auxLow = records[at + 4], auxHigh = records[at + 5]
+    const x0 = auxHigh * TWO_POW_32 + (auxLow >>> 0), numberSlot = slots.numberSlot
     let exceptions = 0
-    forEachException(words, positionsAt, list, e, n, positionWidth, from, to, (position, rank) => {
+    if (!list && numberSlot !== undefined && width <= 31 && Number.isSafeInteger(x0) && Number.isSafeInteger(x0 + divisor * (POW2[width] - 1))) {
+      // A bitmap of many exceptions, each an exact number: stepped here by numbers (no pairs, no call per exception).
+      exceptions = bitmapExceptions(words, positionsAt, valuesAt, e, n, width, from, to, selection, bit, x0, divisor, numberSlot, slots.strict, out)
+    } else forEachException(words, positionsAt, list, e, n, positionWidth, from, to, (position, rank) => {
       const b = bit + position - from
       if (selection !== null && ((selection[b >>> 5] >>> (b & 31)) & 1) === 0) return
       const offset = divisor * fieldAt(words, valuesAt, rank, width)
@@ -370,6 +389,38 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const slot = slots.slot(records[at + 2], records[at + 3])
     if (slot < 0 && slots.strict) throw new Undecided()
     if (slot >= 0) out[slot] += top
+  }
+
+  /**
+   * frequent's exceptions at positions [from, to) of a bitmap block, selected ones counted in their
+   * slots (x0 + divisor × field, exact numbers); how many were selected. As forEachException walks them.
+   */
+  function bitmapExceptions(
+    words: Int32Array, positionsAt: number, valuesAt: number, e: number, n: number, width: number, from: number, to: number,
+    selection: Int32Array | null, bit: number, x0: number, divisor: number, numberSlot: (value: number) => number, strict: boolean, out: Uint32Array,
+  ): number {
+    const mask = POW2[width] - 1, valueWord = valuesAt >>> 2, valueBit = (valuesAt & 3) * 8
+    let rank = 0, selected = 0
+    for (let word = 0; word * 32 < Math.min(n, to); word++) {
+      let bits = fieldAt(words, positionsAt, word, 32)
+      if (n - 32 * word < 32) bits &= (1 << (n - 32 * word)) - 1
+      if ((word + 1) * 32 <= from) {
+        rank += popcount(bits)
+        continue
+      }
+      for (; bits !== 0 && rank < e; rank++) {
+        const position = 32 * word + 31 - Math.clz32(bits & -bits)
+        bits &= bits - 1
+        if (position >= to) return selected
+        const b = bit + position - from
+        if (position < from || (selection !== null && ((selection[b >>> 5] >>> (b & 31)) & 1) === 0)) continue
+        const slot = numberSlot(x0 + divisor * smallField(words, valueWord, valueBit + rank * width, mask))
+        if (slot < 0 && strict) throw new Undecided()
+        if (slot >= 0) out[slot]++
+        selected++
+      }
+    }
+    return selected
   }
 
   /** Values [first, first + count) tallied from the encodings into out; counting(n) counts codes below n. */
@@ -430,11 +481,11 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
             at = next
           }
         }
-      } else if (kind === Kind.frequent) {
+      } else if (steppedFrequent(kinds[6 * block], op.exceptionLimit)) {
         frequent(blocks, block, index - block * BLOCK_VALUES, stop - block * BLOCK_VALUES, words, bit, out, op.slots)
       } else {
         // Decoded in one stretch with the blocks after it that neither the lens, runs nor frequent read.
-        const decoded = (word: number) => !lensKind(word, patchLimit) && (word & 0xff) !== Kind.runs && (word & 0xff) !== Kind.frequent
+        const decoded = (word: number) => !lensKind(word, patchLimit) && (word & 0xff) !== Kind.runs && !steppedFrequent(word, op.exceptionLimit)
         while (stop < end && decoded(kinds[6 * (stop >>> BLOCK_SHIFT)])) stop = Math.min(end, stop + BLOCK_VALUES)
         op.decode(sequence, index, stop - index, selection, bit, out)
       }
