@@ -312,6 +312,21 @@ describe.each(BACKENDS)('format 2 counts over runs that start and end inside blo
   })
 })
 
+describe.each(BACKENDS)('format 2 counts refuse what format 1 refuses (%s backend)', (backend) => {
+  it('a value outside [0, n) in a run block stops countValues with format 1\'s error', () => {
+    // Counted per run (values as exact numbers): a run's value past the counts must not be skipped.
+    const refusal = (bytes: Uint8Array) => {
+      using reader = openColumns(bytes, { backend })
+      const column = reader.getColumn('runBlocks')!
+      const query = (column as unknown as { backend: ColumnsBackend }).backend.query
+      return () => query.countValues(column.values, 0, 1124, null, 0, new Uint32Array(20))
+    }
+    const v1Error = (() => { try { refusal(v1Bytes)(); return null } catch (error) { return (error as Error).message } })()
+    expect(v1Error).toMatch(/value 48 is 1000003, not in \[0, 20\)/)
+    expect(refusal(v2Bytes)).toThrow(v1Error!)
+  })
+})
+
 describe.each(BACKENDS)('format 2 aggregates and range filters over decoded values (%s backend)', (backend) => {
   const random = seededRandom(0x64b1)
   const big = () => BigInt(Math.floor(random() * 2 ** 32)) << 32n | BigInt(Math.floor(random() * 2 ** 32))

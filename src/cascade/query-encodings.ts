@@ -341,6 +341,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
         const selected = selectedIn(selection, bit + lo - from, hi - lo)
         if (selected > 0 && numeric) {
           const slot = numberSlot!(base + g * fieldAt(words, data, run, width))
+          if (slot < 0 && slots.strict) throw new Undecided()
           if (slot >= 0) out[slot] += selected
         } else if (selected > 0) {
           addOffset(baseLow, baseHigh, g * fieldAt(words, data, run, width), pair)
