@@ -13,7 +13,7 @@ import { flushColumns } from '../src/write/columns-writer.js'
 import { fixChecksum } from './helpers/file-surgery.js'
 import { seededRandom } from './helpers/random.js'
 import type { ColumnsBackend, SequenceView } from '../src/backend/backend.js'
-import type { QueryKernels } from '../src/backend/query-kernels.js'
+import { createAggregateState, type QueryKernels } from '../src/backend/query-kernels.js'
 import { createCodeMatcher } from '../src/cascade/query-match-codes.js'
 import { matchRunBlocks } from '../src/cascade/query-match-runs.js'
 import { boundsOf } from '../src/kernels/filters.js'
@@ -168,6 +168,13 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
     const half = DocSet.fromDocuments(reader, Array.from({ length: N }, (_, d) => d).filter((d) => d % 2 === 0))
     expect([...column.histogram(edges, half)]).toEqual(edges.slice(1).map((edge, b) =>
       values.filter((v, d) => d % 2 === 0 && v >= BigInt(edges[b]) && v < BigInt(edge)).length))
+    // An aggregate likewise (count, min, max and the exact sum of what reads give), all and half the documents.
+    const summary = (chosen: (d: number) => boolean) => {
+      const kept = [...values].filter((_, d) => chosen(d))
+      return [kept.length, kept.reduce((a, b) => (b < a ? b : a)), kept.reduce((a, b) => (b > a ? b : a)), kept.reduce((a, b) => a + b, 0n)].map(Number)
+    }
+    const aggregateOf = (docs?: DocSet) => { const a = column.aggregate(docs); return [a.count, a.min, a.max, a.sum].map(Number) }
+    expect([aggregateOf(), aggregateOf(half)]).toEqual([summary(() => true), summary((d) => d % 2 === 0)])
     // A range filter likewise: the block's runs are not matched one by one, its values are decoded.
     const [lo, hi] = [1_000_003, 99_999_989 + 3_000_009]
     expect([...column.rangeFilter(lo, hi).toArray()]).toEqual(
@@ -308,6 +315,35 @@ describe.each(BACKENDS)('format 2 counts over runs that start and end inside blo
         selection?.release()
         expect([...counts], `${name} [${first}, ${first + count}) from bit ${start}`).toEqual([...expected])
       }
+    }
+  })
+})
+
+describe.each(BACKENDS)('format 2 integer aggregates over run blocks (%s backend)', (backend) => {
+  it('equal a model over random runs of values and selections (runs cut at both ends)', () => {
+    using reader = openColumns(v2Bytes, { backend })
+    using v1 = openColumns(v1Bytes, { backend: 'ts' })
+    const random = seededRandom(0xa66e)
+    const column = reader.getColumn('runBlocks')!
+    const query = (column as unknown as { backend: ColumnsBackend }).backend.query
+    const raws = Array.from({ length: N }, (_, d) => v1.getColumn('runBlocks')!.getInt64BigInt(d))
+    for (let trial = 0; trial < 60; trial++) {
+      const first = Math.floor(random() * N), count = Math.floor(random() * (N - first + 1)), start = Math.floor(random() * 40)
+      const words = random() < 0.3 ? null : Int32Array.from({ length: ((start + count + 31) >>> 5) + 1 }, () => (random() < 0.5 ? 0 : (random() * 2 ** 32) | 0))
+      const kept = raws.slice(first, first + count).filter((_, i) => words === null || ((words[(start + i) >>> 5] >>> ((start + i) & 31)) & 1) === 1)
+      const selection = words === null ? null : query.allocateBitset(words.length)
+      selection?.words.set(words!)
+      // Every other trial, a state that already holds a value (the runs add to it); else an empty one (they seed it).
+      const state = createAggregateState()
+      if (trial % 2 === 0) query.aggregate(v1.getColumn('runBlocks')!.values, 5, 1, 'integer', null, 0, state)
+      query.aggregate(column.values, first, count, 'integer', selection, start, state)
+      selection?.release()
+      const all = trial % 2 === 0 ? [raws[5], ...kept] : kept
+      if (all.length === 0) continue
+      const expected = [all.length, all.reduce((a, b) => (b < a ? b : a)), all.reduce((a, b) => (b > a ? b : a)), all.reduce((a, b) => a + b, 0n)]
+      const sum = (BigInt.asIntN(64, BigInt(state.words[7]) << 32n | BigInt(state.words[6] >>> 0)) << 64n) | (BigInt(state.words[5] >>> 0) << 32n | BigInt(state.words[4] >>> 0))
+      const got = [state.numbers[0], BigInt(state.words[1]) << 32n | BigInt(state.words[0] >>> 0), BigInt(state.words[3]) << 32n | BigInt(state.words[2] >>> 0), sum]
+      expect(got.map(String), `[${first}, ${first + count}) from bit ${start}`).toEqual(expected.map(String))
     }
   })
 })

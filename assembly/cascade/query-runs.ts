@@ -11,10 +11,10 @@ import { SEL_WORDS, blockTake, bump, loadSelection, packedBound, packedFits, sel
 import { KIND_RUNS, blocksData, blocksRecords, bytesOf, field, nodeCount, recordParam } from './common'
 
 /** A block that is not a run block, or runs whose starts do not ascend within it. */
-const UNDECIDED: i32 = 7
+export const UNDECIDED: i32 = 7
 
 /** Selected positions [a, b) of SEL_WORDS. */
-function selectedBetween(a: u32, b: u32): u32 {
+export function selectedBetween(a: u32, b: u32): u32 {
   let k: u32 = 0
   while (a < b) {
     const shift = a & 31, n = min<u32>(32 - shift, b - a)
@@ -137,7 +137,8 @@ export function queryRunsHistogram(
       continue
     }
     let start: u32 = 0
-    for (let run: u32 = 0; run < r && start < to; run++) {
+    // Every run's end checked, past `to` too, as the TypeScript walk does.
+    for (let run: u32 = 0; run < r; run++) {
       const stop = run + 1 < r ? <u32>field(starts, run, pw) : n
       if (stop <= start || stop > n) return UNDECIDED
       const lo = max<u32>(start, from), hi = min<u32>(stop, to)

@@ -19,6 +19,7 @@
  * - A table index out of range raises the same CorruptIndexException as a read.
  */
 import type { SequenceView } from './backend.js'
+import { compareInt64 } from '../format/int64.js'
 
 /** Words of a bitset that kernels read and write in place (WebAssembly: in linear memory, no copy per call). */
 export interface BitsetMemory {
@@ -51,6 +52,41 @@ export type AggregateMode = 'integer' | 'sortable'
 /** A fresh, empty aggregate state. */
 export function createAggregateState(): AggregateState {
   return { numbers: new Float64Array(3), words: new Int32Array(8) }
+}
+
+const TWO_POW_32 = 4294967296
+
+/** Adds the signed i64 (low, high) × 2^(32 shift) (shift 0 or 1) to the 128-bit sum in words[4..7]. */
+export function addToSum(words: Int32Array, low: number, high: number, shift: number): void {
+  let at = 4 + shift
+  let total = (words[at] >>> 0) + (low >>> 0)
+  words[at++] = total | 0
+  let carry = total >= TWO_POW_32 ? 1 : 0
+  total = (words[at] >>> 0) + (high >>> 0) + carry
+  words[at++] = total | 0
+  carry = total >= TWO_POW_32 ? 1 : 0
+  const extension = high < 0 ? 0xffffffff : 0
+  for (; at < 8; at++) {
+    total = (words[at] >>> 0) + extension + carry
+    words[at] = total | 0
+    carry = total >= TWO_POW_32 ? 1 : 0
+  }
+}
+
+/** Adds Σ low words (unsigned) and Σ high words (signed) of values, each summed apart exactly in a double, to the 128-bit sum. */
+export function addSplitSums(words: Int32Array, lows: number, highs: number): void {
+  const lowsHigh = Math.floor(lows / TWO_POW_32)
+  addToSum(words, lows - lowsHigh * TWO_POW_32, lowsHigh, 0)
+  const highsHigh = Math.floor(highs / TWO_POW_32)
+  addToSum(words, highs - highsHigh * TWO_POW_32, highsHigh, 1)
+}
+
+/** Folds a smallest and a largest candidate into min/max (before the count grows: count 0 seeds both). */
+export function foldExtremes(state: AggregateState, minLow: number, minHigh: number, maxLow: number, maxHigh: number): void {
+  const words = state.words
+  const seed = state.numbers[0] === 0
+  if (seed || compareInt64(minLow, minHigh, words[0], words[1]) < 0) { words[0] = minLow; words[1] = minHigh }
+  if (seed || compareInt64(maxLow, maxHigh, words[2], words[3]) > 0) { words[2] = maxLow; words[3] = maxHigh }
 }
 
 /** In-place operations of combineBits: target = target & other, target | other, target & ~other. */
@@ -153,6 +189,14 @@ export interface QueryKernels {
   histogramRuns?(
     sequence: SequenceView, first: number, count: number, edges: Int32Array,
     selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
+  ): boolean
+  /**
+   * Format 2, optional (the WebAssembly backend): an integer aggregate, as aggregate, over a
+   * stretch of run blocks of a form-0 sequence. False when it cannot say (a block that is not a
+   * run block, or whose run starts do not ascend): the state is then left as it was.
+   */
+  aggregateRuns?(
+    sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, state: AggregateState,
   ): boolean
   /**
    * Multi layout, documents [from, to) (from a multiple of 32): document d holds values

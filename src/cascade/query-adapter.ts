@@ -13,6 +13,7 @@ import { compareInt64, int64ToBigInt } from '../format/int64.js'
 import { rankBounds, spanFits } from './decoded-codes.js'
 import { RegionSequence } from './region-sequence.js'
 import { createCodeMatcher, matchMemberCodes } from './query-match-codes.js'
+import { aggregateRunBlocks } from './query-aggregate-runs.js'
 import { matchRunBlocks } from './query-match-runs.js'
 import { bucketSlots, createEncodedTallies, EXCEPTION_LIMITS, type Operation, PATCH_LIMITS, type Tally, valueSlots } from './query-encodings.js'
 
@@ -260,7 +261,14 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
         }
         if (counted) return addEntryCounts(state, ranked?.sorted ?? entriesOf(cascade.entries), codeCounts)
       }
-      chunks(sequence, first, count, (chunk, at, n) => inner.aggregate(chunk, 0, n, mode, selection, selectionStart + at, state))
+      const decode = (from: number, n: number, bit: number) =>
+        chunks(sequence, from, n, (chunk, at, m) => inner.aggregate(chunk, 0, m, mode, selection, bit + at, state))
+      // Integers of blocks: run blocks a run at a time, the rest decoded.
+      if (cascade.form === 0 && mode === 'integer') {
+        const kernel = inner.aggregateRuns === undefined ? undefined : inner.aggregateRuns.bind(inner)
+        return aggregateRunBlocks(cascade.blocks, first, count, selection, selectionStart, state, decode, kernel)
+      }
+      decode(first, count, selectionStart)
     },
     histogram(sequence, first, count, edges, selection, selectionStart, counts) {
       if (sequence.cascade === null) return inner.histogram(sequence, first, count, edges, selection, selectionStart, counts)

@@ -333,7 +333,8 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const base = baseHigh * TWO_POW_32 + (baseLow >>> 0), numberSlot = slots.numberSlot
     const numeric = numberSlot !== undefined && Number.isSafeInteger(base) && Number.isSafeInteger(base + g * (POW2[width] - 1))
     let start = 0
-    for (let run = 0; run < runCount && start < to; run++) {
+    // Every run's end checked, past `to` too: with one out of order, reads search the starts and may not find what a walk finds.
+    for (let run = 0; run < runCount; run++) {
       const end = runEnd(layout, run)
       if (end <= start || end > n) throw new Undecided()
       const lo = Math.max(start, from), hi = Math.min(end, to)

@@ -5,9 +5,9 @@
  * value order, so both backends agree bit for bit.
  */
 import type { SequenceView } from '../backend.js'
-import type { AggregateMode, AggregateState, BitsetMemory } from '../query-kernels.js'
+import { addSplitSums, addToSum, type AggregateMode, type AggregateState, type BitsetMemory, foldExtremes } from '../query-kernels.js'
 import { BLOCK_VALUES, BlockKind } from '../../format/constants.js'
-import { compareInt64, int64Result, multiplyInt64, sortableToFloat64 } from '../../format/int64.js'
+import { int64Result, multiplyInt64, sortableToFloat64 } from '../../format/int64.js'
 import { decodeRaw } from './decode.js'
 import { lowMask, selectionBits } from '../bits.js'
 import {
@@ -17,23 +17,6 @@ import {
 
 const extremes = new Int32Array(4)
 
-/** Adds the signed i64 (low, high) × 2^(32 shift) (shift 0 or 1) to the 128-bit sum in words[4..7]. */
-function addToSum(words: Int32Array, low: number, high: number, shift: number): void {
-  let at = 4 + shift
-  let total = (words[at] >>> 0) + (low >>> 0)
-  words[at++] = total | 0
-  let carry = total >= TWO_POW_32 ? 1 : 0
-  total = (words[at] >>> 0) + (high >>> 0) + carry
-  words[at++] = total | 0
-  carry = total >= TWO_POW_32 ? 1 : 0
-  const extension = high < 0 ? 0xffffffff : 0
-  for (; at < 8; at++) {
-    total = (words[at] >>> 0) + extension + carry
-    words[at] = total | 0
-    carry = total >= TWO_POW_32 ? 1 : 0
-  }
-}
-
 /** Adds (low, high) × times (times < 2^21) to the sum: two partial products, each exact in a double. */
 function addMultiple(words: Int32Array, low: number, high: number, times: number): void {
   const lowProduct = (low >>> 0) * times
@@ -42,14 +25,6 @@ function addMultiple(words: Int32Array, low: number, high: number, times: number
   const highProduct = high * times
   const highHigh = Math.floor(highProduct / TWO_POW_32)
   addToSum(words, highProduct - highHigh * TWO_POW_32, highHigh, 1)
-}
-
-/** Folds a smallest and a largest candidate into min/max (before the count grows: count 0 seeds both). */
-function foldExtremes(state: AggregateState, minLow: number, minHigh: number, maxLow: number, maxHigh: number): void {
-  const words = state.words
-  const seed = state.numbers[0] === 0
-  if (seed || compareInt64(minLow, minHigh, words[0], words[1]) < 0) { words[0] = minLow; words[1] = minHigh }
-  if (seed || compareInt64(maxLow, maxHigh, words[2], words[3]) > 0) { words[2] = maxLow; words[3] = maxHigh }
 }
 
 /** Adds one value: min/max, then count and the sum of its mode. */
@@ -132,10 +107,7 @@ function addDecoded(from: number, to: number, selection: Int32Array | null, sele
   if (count === 0) return
   foldExtremes(state, minLow | 0, minHigh, maxLow | 0, maxHigh)
   state.numbers[0] += count
-  const lowsHigh = Math.floor(lows / TWO_POW_32)
-  addToSum(state.words, lows - lowsHigh * TWO_POW_32, lowsHigh, 0)
-  const highsHigh = Math.floor(highs / TWO_POW_32)
-  addToSum(state.words, highs - highsHigh * TWO_POW_32, highsHigh, 1)
+  addSplitSums(state.words, lows, highs)
 }
 
 /** Packed in u space: Σu, smallest and largest u, then one 128-bit update per block. */

@@ -315,6 +315,21 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
       for (let index = 0; index < 8; index++) state.words[index] = words[scratchWord + 4 + index]
     },
 
+    aggregateRuns(sequence, first, count, selection, selectionStart, state: AggregateState) {
+      if (count === 0) return true
+      if (sequence.cascade === null) return false
+      const selectionAt = selectionAddress(selection)
+      const floats = runtime.floats, words = runtime.words
+      const floatAt = scratchWord >>> 1
+      floats[floatAt] = state.numbers[0]
+      for (let index = 0; index < 8; index++) words[scratchWord + 4 + index] = state.words[index]
+      const status = kernels.queryRunsAggregate(sequence.file.address + sequence.cascade.start, first, count, selectionAt, selectionStart)
+      if (status !== 0) return false
+      state.numbers[0] = floats[floatAt]
+      for (let index = 0; index < 8; index++) state.words[index] = words[scratchWord + 4 + index]
+      return true
+    },
+
     histogramRuns(sequence, first, count, edges, selection, selectionStart, counts) {
       const edgeCount = edges.length >>> 1
       if (count === 0 || edgeCount < 2) return true

@@ -61,6 +61,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
     extremes: number,
   ): number
   runBlockExtremes(node: number, out: number): void
+  queryRunsAggregate(node: number, first: number, count: number, selection: number, selectionStart: number): number
   queryMulti(
     offsetRecords: number, offsetData: number, valueRecords: number, valueData: number, from: number, to: number,
     selection: number, out: number, area: number, n: number, mode: number, total: number,
@@ -75,7 +76,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
 const REQUIRED_EXPORTS = [
   'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'getRawNumber', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
-  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryCountDecoded', 'queryMatchMembers', 'queryMatchOrdinals', 'queryRunsHistogram', 'runBlockExtremes', 'queryMulti', 'queryStarts', 'prepareBitTables', 'decodeRanks', 'bitsetCount', 'bitsetCombine',
+  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryCountDecoded', 'queryMatchMembers', 'queryMatchOrdinals', 'queryRunsHistogram', 'runBlockExtremes', 'queryRunsAggregate', 'queryMulti', 'queryStarts', 'prepareBitTables', 'decodeRanks', 'bitsetCount', 'bitsetCombine',
   'decodeRawOrdinals', 'cascadeGet', 'cascadeDecode', 'cascadeDecodeFloat64Sortable', 'cascadeDecodeFloat64Exact', 'cascadeDecodeInt32',
   'cascadeDecodeOrdinals', 'cascadeEntriesTable', 'cascadeGetNumber',
   'decodeTerms', 'digitsDecode',
