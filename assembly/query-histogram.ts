@@ -37,16 +37,16 @@ function countAtLeast(from: u32, take: u32, t: u64): u32 {
   return k
 }
 
-/** Per-u counts of one block for countBetween (fields of up to U_COUNT_BITS bits). */
+/** Per-u counts of one block for countBetween (fields spanning up to 2^U_COUNT_BITS values). */
 const U_COUNT_BITS: u32 = 12
 const U_COUNTS: usize = memory.data(4 << 12, 16)
 
 /**
- * Selected u's of U_BUFFER into slots slot0 + (thresholds ≤ u), m thresholds, fields of W bits.
- * Returns false (nothing counted) when the block needs the caller's general path: more than
- * a few thresholds and fields wider than U_COUNT_BITS.
+ * Selected u's of U_BUFFER into slots slot0 + (thresholds ≤ u), m thresholds, the fields in
+ * [low, low + span). Returns false (nothing counted) when the block needs the caller's general
+ * path: more than a few thresholds over a span wider than 2^U_COUNT_BITS.
  */
-function countBetween(from: u32, take: u32, m: u32, slot0: usize, W: u32): bool {
+function countBetween(from: u32, take: u32, m: u32, slot0: usize, low: u32, span: u64): bool {
   if (m <= FEW_THRESHOLDS) {
     // above = values with at least j thresholds below them; the slot j gets above(j) - above(j + 1).
     let above = selectedCount(take)
@@ -58,35 +58,78 @@ function countBetween(from: u32, take: u32, m: u32, slot0: usize, W: u32): bool 
     bump(slot0 + (<usize>m << 2), above)
     return true
   }
-  if (W > U_COUNT_BITS) return false
+  if (span > <u64>(1 << U_COUNT_BITS)) return false
   // Many thresholds: count each u, then sum the counts between thresholds (no search per value,
   // whose branches mispredict: 10 ns a value with 20 buckets).
-  const values: u32 = 1 << W
+  const values = <u32>span
   memory.fill(U_COUNTS, 0, <usize>values << 2)
+  const counts = U_COUNTS - (<usize>low << 2)
   const chunks = (take + 31) >>> 5
   for (let c: u32 = 0; c < chunks; c++) {
     let word = load<u32>(SEL_WORDS + (<usize>c << 2))
     if (word == 0xFFFF_FFFF) {
       // A whole chunk selected (no filter, or a range of documents): no bit scan, whose exit branch mispredicts.
-      for (let at = U_BUFFER + (<usize>(from + (c << 5)) << 2), end = at + 128; at < end; at += 4) bump(U_COUNTS + (<usize>load<u32>(at) << 2), 1)
+      for (let at = U_BUFFER + (<usize>(from + (c << 5)) << 2), end = at + 128; at < end; at += 4) bump(counts + (<usize>load<u32>(at) << 2), 1)
       continue
     }
     while (word != 0) {
       const j = from + (c << 5) + ctz(word)
       word &= word - 1
-      bump(U_COUNTS + (<usize>load<u32>(U_BUFFER + (<usize>j << 2)) << 2), 1)
+      bump(counts + (<usize>load<u32>(U_BUFFER + (<usize>j << 2)) << 2), 1)
     }
   }
-  // Thresholds of edges inside the block's span are below 2^W; the last slot runs to 2^W.
-  store<u64>(THRESHOLDS + (<usize>m << 3), values)
-  let u: u32 = 0
+  // Thresholds inside the span are below its end; the last slot runs to it.
+  store<u64>(THRESHOLDS + (<usize>m << 3), <u64>low + span)
+  let u: u32 = low
   for (let k: u32 = 0; k <= m; k++) {
     const threshold = <u32>load<u64>(THRESHOLDS + (<usize>k << 3))
     let sum: u32 = 0
-    for (; u < threshold; u++) sum += load<u32>(U_COUNTS + (<usize>u << 2))
+    for (; u < threshold; u++) sum += load<u32>(counts + (<usize>u << 2))
     bump(slot0 + (<usize>k << 2), sum)
   }
   return true
+}
+
+/** The least and largest field narrowThresholds found (its other results), and the thresholds it left out above the largest. */
+let fieldLow: u32 = 0
+let fieldHigh: u32 = 0
+let dropped: u32 = 0
+
+/**
+ * The m thresholds cut to those inside (least, largest] of U_BUFFER[from, from + take): those at
+ * or below the least field (every value is past them; their count is returned) and those above the
+ * largest (no value reaches them; their count in `dropped`) leave, the rest move to the front. A
+ * block's span over-reaches its fields (a dictionary's decoded copy is 16 bits wide whatever its
+ * blocks hold), and every edge inside the span costs a pass or a search per value.
+ */
+function narrowThresholds(from: u32, take: u32, m: u32): u32 {
+  let least = i32x4.splat(-1), most = i32x4.splat(0)
+  const start = U_BUFFER + (<usize>from << 2), end = start + (<usize>take << 2)
+  let at = start
+  for (; at + 16 <= end; at += 16) {
+    const u = v128.load(at)
+    least = i32x4.min_u(least, u)
+    most = i32x4.max_u(most, u)
+  }
+  let low = min(min(<u32>i32x4.extract_lane(least, 0), <u32>i32x4.extract_lane(least, 1)), min(<u32>i32x4.extract_lane(least, 2), <u32>i32x4.extract_lane(least, 3)))
+  let high = max(max(<u32>i32x4.extract_lane(most, 0), <u32>i32x4.extract_lane(most, 1)), max(<u32>i32x4.extract_lane(most, 2), <u32>i32x4.extract_lane(most, 3)))
+  for (; at < end; at += 4) {
+    low = min(low, load<u32>(at))
+    high = max(high, load<u32>(at))
+  }
+  let below: u32 = 0, kept: u32 = 0
+  for (let i: u32 = 0; i < m; i++) {
+    const t = load<u64>(THRESHOLDS + (<usize>i << 3))
+    if (t <= <u64>low) below++
+    else if (t <= <u64>high) {
+      store<u64>(THRESHOLDS + (<usize>kept << 3), t)
+      kept++
+    }
+  }
+  fieldLow = low
+  fieldHigh = high
+  dropped = m - below - kept
+  return below
 }
 
 /**
@@ -159,7 +202,7 @@ export function queryHistogram(
         bump(area + (<usize>s0 << 2), selectedCount(take))
         continue
       }
-      const m = s1 - s0
+      let m = s1 - s0
       if (W <= 32 && m < THRESHOLDS_CAPACITY) {
         for (let i: u32 = 0; i < m; i++) {
           const edge = load<i64>(edges + (<usize>(s0 + i) << 3))
@@ -170,7 +213,20 @@ export function queryHistogram(
           continue
         }
         unpackU32(p, from, from + take, W)
-        if (countBetween(from, take, m, area + (<usize>s0 << 2), W)) continue
+        let slot0 = area + (<usize>s0 << 2), low: u32 = 0, span: u64 = <u64>1 << <u64>W
+        if (m > 1) {
+          // Only the thresholds inside the block's own fields count.
+          const skipped = narrowThresholds(from, take, m)
+          slot0 += <usize>skipped << 2
+          m -= skipped + dropped
+          if (m == 0) {
+            bump(slot0, selectedCount(take))
+            continue
+          }
+          low = fieldLow
+          span = <u64>(fieldHigh - fieldLow) + 1
+        }
+        if (countBetween(from, take, m, slot0, low, span)) continue
       }
     }
     const values = blockValues(record, data, block, from, take)

@@ -280,6 +280,9 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
         // The backend with a decode-and-count kernel decodes blocks fast: there, many patches are cheaper decoded.
         patchLimit: oneKernel ? PATCH_LIMITS.wasmInJs : PATCH_LIMITS.typeScript,
         exceptionLimit: oneKernel ? EXCEPTION_LIMITS.wasmInJs : EXCEPTION_LIMITS.typeScript,
+        // WebAssembly: up to 32 buckets, format 1's kernel on the copy (blocks in one bucket, passes per edge) beats
+        // counting codes; TypeScript counts faster than its histogram kernel reads the copy (docs/performance.md).
+        overValues: oneKernel && edges.length >>> 1 <= 33,
         runBlocks: inner.histogramRuns === undefined ? undefined
           : (view, from, n, chosen, start, out) => inner.histogramRuns!(view, from, n, edges, chosen, start, out),
       }

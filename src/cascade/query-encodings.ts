@@ -54,6 +54,8 @@ export interface Operation {
   readonly exceptionLimit: number
   /** A kernel for a stretch of run blocks (false: it cannot say, nothing counted), else each block's runs walked here. */
   readonly runBlocks?: (sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array) => boolean
+  /** Whether `inner` over a dictionary's decoded copy that holds its values beats counting codes when nothing is selected (histograms). */
+  readonly overValues?: boolean
 }
 
 /**
@@ -433,6 +435,10 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const cascade = sequence.cascade
     if (cascade === null) return op.inner(sequence, first, count, selection, selectionStart, out)
     if (cascade.form === 1) {
+      // Every value asked about, and a decoded copy that holds the values: format 1's kernel reads it
+      // as a format 1 sequence, its blocks bounded exactly (a block inside one bucket counted at once).
+      const copy = op.overValues === true && selection === null ? decodedOf(cascade, false) : null
+      if (copy?.holdsValues) return op.inner(copy.view, first, count, selection, selectionStart, out)
       // Codes are below k at open or counting refuses them (as a read would): then the decoding path words it.
       const k = cascade.entries.count
       // Counted by field where the codes are decoded (a value less the least entry, or a rank), else
