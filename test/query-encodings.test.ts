@@ -241,6 +241,26 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
     expect(exact).toBeGreaterThan(10)
   })
 
+  it('range filters over a dictionary\'s decoded copy pass over blocks by their own least and largest values, exactly', () => {
+    // Ranges that start or end at a block's least or largest value (or one past it): a block whose
+    // extremes meet the range must be read, and only such a block may be passed over.
+    using v1 = openColumns(v1Bytes, { backend })
+    using v2 = openColumns(v2Bytes, { backend })
+    for (const name of ['byFrequency', 'smallDictionary', 'wideHighs']) {
+      const column = v1.getColumn(name)!
+      const values = new BigInt64Array(N)
+      column.readValues(0, values)
+      for (let block = 0; block * 1024 < N; block++) {
+        const own = values.subarray(block * 1024, (block + 1) * 1024)
+        const least = own.reduce((a, b) => (b < a ? b : a)), largest = own.reduce((a, b) => (b > a ? b : a))
+        for (const [lo, hi] of [[least, least], [largest, largest], [largest + 1n, largest + 5n], [least - 5n, least - 1n], [least - 3n, least], [largest, largest + 3n]]) {
+          const expected = column.rangeFilter(lo, hi).toArray()
+          expect([...v2.getColumn(name)!.rangeFilter(lo, hi).toArray()], `${name} block ${block} [${lo}, ${hi}]`).toEqual([...expected])
+        }
+      }
+    }
+  })
+
   it('range and term filters equal the format 1 file\'s for every DocSet (a span of codes, or codes apart)', () => {
     using v1 = openColumns(v1Bytes, { backend })
     using v2 = openColumns(v2Bytes, { backend })

@@ -92,7 +92,7 @@ export function spanFits(entries: Int32Array, k: number): boolean {
  * under records of base 0 (the view itself when its base is 0), for counting; `span`: how many
  * fields the values may take (largest entry less the least, plus 1), or k for ranks.
  */
-export interface DecodedCodes { view: SequenceView; fields: SequenceView; file: ResidentFile; sorted: Int32Array; holdsValues: boolean; span: number }
+export interface DecodedCodes { view: RegionSequence; fields: SequenceView; file: ResidentFile; sorted: Int32Array; holdsValues: boolean; span: number }
 
 /**
  * The codes of `cascade` as values less the least entry, or ranks (entries: its k raw entries as
@@ -168,4 +168,39 @@ export function rankBounds(sorted: Int32Array, bounds: Int32Array): Int32Array {
     if (lo <= hi) out.push(lo, 0, hi, 0)
   }
   return Int32Array.from(out)
+}
+
+/**
+ * Stretches of blocks of a decoded view over values [first, first + count) whose own least and
+ * largest fields meet any of the ranges (4 words a range, inclusive, in the view's values: base +
+ * field): visit(from, n) for each; a block apart from every range is passed over (its records'
+ * span, 2^width wide, would send it to a pass over its values). What the visits return, summed.
+ */
+export function visitMeetingBlocks(view: RegionSequence, first: number, count: number, ranges: Int32Array, visit: (from: number, n: number) => number): number {
+  if (view.extremesAt < 0 || count === 0) return visit(first, count)
+  const base = int64ToBigInt(view.records[2], view.records[3])
+  // Each range in field space, clamped to [-1, 65536]: fields are u16.
+  const field = (low: number, high: number) => {
+    const offset = int64ToBigInt(low, high) - base
+    return offset < -1n ? -1 : offset > 65536n ? 65536 : Number(offset)
+  }
+  const spans: number[] = []
+  for (let at = 0; at < ranges.length; at += 4) spans.push(field(ranges[at], ranges[at + 1]), field(ranges[at + 2], ranges[at + 3]))
+  const bytes = view.bytes
+  const extremes = new Uint16Array(bytes.buffer, bytes.byteOffset + view.extremesAt, 2 * view.blockCount)
+  const meets = (block: number) => {
+    const least = extremes[2 * block], largest = extremes[2 * block + 1]
+    for (let at = 0; at < spans.length; at += 2) if (least <= spans[at + 1] && largest >= spans[at]) return true
+    return false
+  }
+  const end = first + count
+  let found = 0
+  for (let index = first; index < end;) {
+    const block = Math.floor(index / BLOCK_VALUES), met = meets(block)
+    let stop = Math.min(end, (block + 1) * BLOCK_VALUES)
+    while (stop < end && meets(stop / BLOCK_VALUES) === met) stop = Math.min(end, stop + BLOCK_VALUES)
+    if (met) found += visit(index, stop - index)
+    index = stop
+  }
+  return found
 }

@@ -10,7 +10,7 @@ import type { AggregateState, BitsetMemory, QueryKernels } from '../backend/quer
 import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { compareInt64, int64ToBigInt } from '../format/int64.js'
-import { rankBounds, spanFits } from './decoded-codes.js'
+import { rankBounds, spanFits, visitMeetingBlocks } from './decoded-codes.js'
 import { RegionSequence } from './region-sequence.js'
 import { createCodeMatcher, matchMemberCodes } from './query-match-codes.js'
 import { aggregateRunBlocks } from './query-aggregate-runs.js'
@@ -148,11 +148,14 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     const ranked = decodedOf(cascade, false)
     if (ranked !== null) {
       const ranks = ranked.holdsValues ? bounds : rankBounds(ranked.sorted, bounds)
-      let found = 0
-      for (let at = 0; at < ranks.length; at += 4) {
-        found += inner.matchRange(ranked.view, first, count, ranks.subarray(at, at + 4), selection, selectionStart, out, outStart)
-      }
-      return found
+      // Blocks whose own fields meet no range are passed over (their records' spans would not tell).
+      return visitMeetingBlocks(ranked.view, first, count, ranks, (from, n) => {
+        let found = 0
+        for (let at = 0; at < ranks.length; at += 4) {
+          found += inner.matchRange(ranked.view, from, n, ranks.subarray(at, at + 4), selection, selectionStart + from - first, out, outStart + from - first)
+        }
+        return found
+      })
     }
     // Otherwise the codes are matched against the entries that match, from their encodings, in one
     // pass whatever the number of ranges. (No matching entry: decoded anyway, so a code out of
