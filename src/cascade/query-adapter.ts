@@ -17,6 +17,8 @@ import { aggregateRunBlocks } from './query-aggregate-runs.js'
 import { matchRunBlocks } from './query-match-runs.js'
 import { bucketSlots, createEncodedTallies, EXCEPTION_LIMITS, type Operation, PATCH_LIMITS, type Tally, valueSlots } from './query-encodings.js'
 
+/** Counts (facets of this many terms or codes) past which WebAssembly decodes and counts a range in one call. */
+const DECODE_ALL_SLOTS = 256
 const CHUNK_BLOCKS = 16
 const CHUNK_VALUES = CHUNK_BLOCKS * BLOCK_VALUES
 const RECORDS_BYTES = 24 * CHUNK_BLOCKS
@@ -108,6 +110,8 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     decode: decodedCounts,
     patchLimit: oneKernel ? PATCH_LIMITS.wasmKernel : PATCH_LIMITS.typeScript,
     exceptionLimit: oneKernel ? EXCEPTION_LIMITS.wasmKernel : EXCEPTION_LIMITS.typeScript,
+    // The decode-and-count kernel clears and hands back n counts a call: past a few hundred, once for the whole range.
+    decodeAll: oneKernel && n > DECODE_ALL_SLOTS,
   })
   const { tallyEncoded, codeMembers, lensView, entriesOf, decodedOf } = createEncodedTallies(backend)
   const matchCodes = createCodeMatcher(inner, lensView)

@@ -56,6 +56,8 @@ export interface Operation {
   readonly runBlocks?: (sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array) => boolean
   /** Whether `inner` over a dictionary's decoded copy that holds its values beats counting codes when nothing is selected (histograms). */
   readonly overValues?: boolean
+  /** Whether one decoding call over the whole range beats a call per stretch of blocks (many slots: each call costs a pass over them). */
+  readonly decodeAll?: boolean
 }
 
 /**
@@ -458,7 +460,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       }
       return
     }
-    if (cascade.form !== 0) return op.decode(sequence, first, count, selection, selectionStart, out)
+    if (cascade.form !== 0 || op.decodeAll === true) return op.decode(sequence, first, count, selection, selectionStart, out)
     const blocks = cascade.blocks
     const kinds = blocks.records
     const words = selection === null ? null : selection.words
