@@ -15,6 +15,7 @@ import { RegionSequence } from './region-sequence.js'
 import { createCodeMatcher, matchMemberCodes } from './query-match-codes.js'
 import { aggregateRunBlocks } from './query-aggregate-runs.js'
 import { matchRunBlocks } from './query-match-runs.js'
+import { aggregateRunForm, matchRunForm } from './query-run-form.js'
 import { bucketSlots, createEncodedTallies, EXCEPTION_LIMITS, type Operation, PATCH_LIMITS, type Tally, valueSlots } from './query-encodings.js'
 
 /** Counts (facets of this many terms or codes) past which WebAssembly decodes and counts a range in one call. */
@@ -144,8 +145,9 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       })
       return found
     }
-    // Blocks: run blocks matched a run at a time, the others decoded.
+    // Blocks: run blocks matched a run at a time, the others decoded. Runs: a run at a time.
     if (cascade.form === 0 && count > 0) return matchRunBlocks(cascade.blocks, first, count, bounds, selection, selectionStart, out, outStart, raw)
+    if (cascade.form === 2) return matchRunForm(backend(), sequence, cascade, first, count, bounds, selection, selectionStart, out, outStart)
     if (cascade.form !== 1 || count === 0) return raw(first, count)
     // A sequence dictionary whose codes are decoded once (all below k): the values themselves, or
     // ranks, where each range of values is one range of ranks; matched by v1's kernels.
@@ -247,6 +249,8 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     aggregate(sequence, first, count, mode, selection, selectionStart, state) {
       const cascade = sequence.cascade
       if (cascade === null) return inner.aggregate(sequence, first, count, mode, selection, selectionStart, state)
+      // Runs: a run at a time.
+      if (cascade.form === 2) return aggregateRunForm(backend(), sequence, cascade, first, count, mode, selection, selectionStart, state)
       // Decoded codes that hold the values: v1's kernel sums them as a v1 file's.
       const plain = valuesView(sequence)
       if (plain !== null) return inner.aggregate(plain, first, count, mode, selection, selectionStart, state)

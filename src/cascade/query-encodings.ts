@@ -27,6 +27,7 @@ import { forEachException, positionsIncrease, positionsSize } from './blocks/pos
 import { EXCEPTION_GCD_FLAG, Kind, POSITIONS_LIST_FLAG } from './constants.js'
 import { DECODED_COUNTING_MAX_ENTRIES, type DecodedCodes, decodeCodesView } from './decoded-codes.js'
 import { patchesByNumber } from './query-patch-moves.js'
+import { tallyRunForm } from './query-run-form.js'
 
 const TWO_POW_32 = 4294967296
 
@@ -458,6 +459,11 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
         if (slot < 0 && op.slots.strict) throw new Undecided()
         if (slot >= 0) out[slot] += codeCounts[code]
       }
+      return
+    }
+    if (cascade.form === 2 && op.decodeAll !== true) {
+      // Runs: each run's selected count to its value's slot (a value with none, counted strictly: the decoding path names it).
+      if (!tallyRunForm(backend(), sequence, cascade, first, count, selection, selectionStart, out, op.slots.slot, op.slots.strict)) throw new Undecided()
       return
     }
     if (cascade.form !== 0 || op.decodeAll === true) return op.decode(sequence, first, count, selection, selectionStart, out)
