@@ -16,6 +16,7 @@ import { createCodeMatcher, matchMemberCodes } from './query-match-codes.js'
 import { aggregateRunBlocks } from './query-aggregate-runs.js'
 import { matchRunBlocks } from './query-match-runs.js'
 import { aggregateRunForm, matchRunForm } from './query-run-form.js'
+import { matchDecimal } from './query-decimal.js'
 import { bucketSlots, createEncodedTallies, EXCEPTION_LIMITS, type Operation, PATCH_LIMITS, type Tally, valueSlots } from './query-encodings.js'
 
 /** Counts (facets of this many terms or codes) past which WebAssembly decodes and counts a range in one call. */
@@ -148,6 +149,19 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     // Blocks: run blocks matched a run at a time, the others decoded. Runs: a run at a time.
     if (cascade.form === 0 && count > 0) return matchRunBlocks(cascade.blocks, first, count, bounds, selection, selectionStart, out, outStart, raw)
     if (cascade.form === 2) return matchRunForm(backend(), sequence, cascade, first, count, bounds, selection, selectionStart, out, outStart)
+    if (cascade.form === 3 && count > 0) {
+      // Decimals: the integers filtered by the integer ranges the value ranges are, then each exception alone.
+      const integers = cascade.integers
+      const found = matchDecimal(sequence, cascade, first, count, bounds, selection, selectionStart, out, outStart,
+        (ranges) => {
+          if (integers.cascade !== null) return matchCascade(integers, first, count, ranges, selection, selectionStart, out, outStart)
+          let found = 0
+          for (let at = 0; at < ranges.length; at += 4) found += inner.matchRange(integers, first, count, ranges.subarray(at, at + 4), selection, selectionStart, out, outStart)
+          return found
+        },
+        (index) => backend().getRaw(integers, index))
+      if (found !== null) return found
+    }
     if (cascade.form !== 1 || count === 0) return raw(first, count)
     // A sequence dictionary whose codes are decoded once (all below k): the values themselves, or
     // ranks, where each range of values is one range of ranks; matched by v1's kernels.

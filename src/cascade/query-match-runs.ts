@@ -13,9 +13,11 @@ import type { BitsetMemory } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { fieldAt, POW2 } from './bits.js'
 import { Kind } from './constants.js'
+import { blockBounds } from '../kernels/top-k-blocks.js'
 import { runEnd, runsLayout } from './query-encodings.js'
 
 const TWO_POW_32 = 4294967296
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 
 /**
  * The ranges' bounds as numbers. A bound beyond 2^53 rounds, but rounding keeps its order with
@@ -86,7 +88,12 @@ export function matchRunBlocks(
       : matchRuns(blocks, block, index - start, stop - start, ranges, selected, selectionStart + index - first, outWords, outStart + index - first)
     if (matched >= 0) found += matched
     else {
-      while (stop < end && (records[6 * (stop >>> BLOCK_SHIFT)] & 0xff) !== Kind.runs) stop = Math.min(end, stop + BLOCK_VALUES)
+      // With the blocks after it that are decoded too: not run blocks, and neither apart from every range nor inside one.
+      const decodedToo = (next: number) => {
+        const min = extremes[2 * next], max = extremes[2 * next + 1]
+        return (records[6 * next] & 0xff) !== Kind.runs && meetsRanges(ranges, min, max) && !insideRanges(ranges, min, max)
+      }
+      while (stop < end && decodedToo(stop >>> BLOCK_SHIFT)) stop = Math.min(end, stop + BLOCK_VALUES)
       found += decoded(index, stop - index)
       selected = selection === null ? null : selection.words
       outWords = out.words
@@ -101,18 +108,20 @@ const extremesOf = new WeakMap<SequenceView, Float64Array>()
 
 /**
  * Each block's least and largest value as numbers: a run block's from its record (base, divisor,
- * width); other blocks, and run blocks whose values leave the exact numbers, as (-Infinity,
- * Infinity), which meets every range. Kept with the sequence.
+ * width); other blocks' as topK bounds them (records, and a frequent block's divisor); a bound
+ * beyond the exact numbers as -Infinity or Infinity, which meets every range. Kept with the sequence.
  */
 function runExtremes(blocks: SequenceView): Float64Array {
   let extremes = extremesOf.get(blocks)
   if (extremes !== undefined) return extremes
   const records = blocks.records
+  const lows = blockBounds(blocks, true).bounds, highs = blockBounds(blocks, false).bounds
+  const exact = (bound: bigint, beyond: number) => (bound >= -SAFE && bound <= SAFE ? Number(bound) : beyond)
   extremes = new Float64Array(2 * blocks.blockCount)
   for (let block = 0; block < blocks.blockCount; block++) {
     const bound = runBound(records, block)
-    extremes[2 * block] = bound === null ? -Infinity : bound[0]
-    extremes[2 * block + 1] = bound === null ? Infinity : bound[1]
+    extremes[2 * block] = bound === null ? exact(lows[block], -Infinity) : bound[0]
+    extremes[2 * block + 1] = bound === null ? exact(highs[block], Infinity) : bound[1]
   }
   extremesOf.set(blocks, extremes)
   return extremes

@@ -24,7 +24,8 @@ function forEachRunPart(
 ): void {
   if (count === 0) return
   const end = first + count, blocks = Math.ceil(cascade.count / 1024)
-  const checkpoint = (block: number) => readUint32(sequence.bytes, cascade.checkpointsStart + 4 * block)
+  // The file as it lies now (a view made at open is stale once WebAssembly memory grows).
+  const checkpoint = (block: number) => readUint32(sequence.file.bytes, cascade.checkpointsStart + 4 * block)
   // The run holding the first block's first value, through the run holding the last value asked for.
   const last = (end - 1) >>> BLOCK_SHIFT
   const lastRun = last + 1 < blocks ? checkpoint(last + 1) : cascade.runCount - 1
