@@ -17,7 +17,7 @@ import { aggregateRunBlocks } from './query-aggregate-runs.js'
 import { matchRunBlocks } from './query-match-runs.js'
 import { aggregateRunForm, matchRunForm } from './query-run-form.js'
 import { matchDecimal } from './query-decimal.js'
-import { bucketSlots, createEncodedTallies, EXCEPTION_LIMITS, type Operation, PATCH_LIMITS, type Tally, valueSlots } from './query-encodings.js'
+import { bucketSlots, createEncodedTallies, EXCEPTION_LIMITS, type Operation, PATCH_LIMITS, RUN_WALK_LENGTHS, type Tally, valueSlots } from './query-encodings.js'
 
 /** Counts (facets of this many terms or codes) past which WebAssembly decodes and counts a range in one call. */
 const DECODE_ALL_SLOTS = 256
@@ -106,6 +106,9 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
   }
   // A backend that decodes and counts in one kernel takes every patched block there (PATCH_LIMITS).
   const oneKernel = countDecoded !== undefined
+  const runLength = oneKernel ? RUN_WALK_LENGTHS.wasm : RUN_WALK_LENGTHS.typeScript
+  /** Whether a runs sequence's runs are long enough to answer a run at a time. */
+  const walked = (cascade: { count: number; runCount: number }) => cascade.count >= runLength * cascade.runCount
   const counting = (n: number): Operation => ({
     slots: valueSlots(n),
     inner: (sequence, first, count, selection, selectionStart, counts) => inner.countValues(sequence, first, count, selection, selectionStart, counts),
@@ -114,6 +117,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     exceptionLimit: oneKernel ? EXCEPTION_LIMITS.wasmKernel : EXCEPTION_LIMITS.typeScript,
     // The decode-and-count kernel clears and hands back n counts a call: past a few hundred, once for the whole range.
     decodeAll: oneKernel && n > DECODE_ALL_SLOTS,
+    runLength,
   })
   const { tallyEncoded, codeMembers, lensView, entriesOf, decodedOf } = createEncodedTallies(backend)
   const matchCodes = createCodeMatcher(inner, lensView)
@@ -148,7 +152,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     }
     // Blocks: run blocks matched a run at a time, the others decoded. Runs: a run at a time.
     if (cascade.form === 0 && count > 0) return matchRunBlocks(cascade.blocks, first, count, bounds, selection, selectionStart, out, outStart, raw)
-    if (cascade.form === 2) return matchRunForm(backend(), sequence, cascade, first, count, bounds, selection, selectionStart, out, outStart)
+    if (cascade.form === 2 && walked(cascade)) return matchRunForm(backend(), sequence, cascade, first, count, bounds, selection, selectionStart, out, outStart)
     if (cascade.form === 3 && count > 0) {
       // Decimals: the integers filtered by the integer ranges the value ranges are, then each exception alone.
       const integers = cascade.integers
@@ -264,7 +268,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       const cascade = sequence.cascade
       if (cascade === null) return inner.aggregate(sequence, first, count, mode, selection, selectionStart, state)
       // Runs: a run at a time.
-      if (cascade.form === 2) return aggregateRunForm(backend(), sequence, cascade, first, count, mode, selection, selectionStart, state)
+      if (cascade.form === 2 && walked(cascade)) return aggregateRunForm(backend(), sequence, cascade, first, count, mode, selection, selectionStart, state)
       // Decoded codes that hold the values: v1's kernel sums them as a v1 file's.
       const plain = valuesView(sequence)
       if (plain !== null) return inner.aggregate(plain, first, count, mode, selection, selectionStart, state)
@@ -308,6 +312,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
         // WebAssembly: up to 32 buckets, format 1's kernel on the copy (blocks in one bucket, passes per edge) beats
         // counting codes; TypeScript counts faster than its histogram kernel reads the copy (docs/performance.md).
         overValues: oneKernel && edges.length >>> 1 <= 33,
+        runLength,
         runBlocks: inner.histogramRuns === undefined ? undefined
           : (view, from, n, chosen, start, out) => inner.histogramRuns!(view, from, n, edges, chosen, start, out),
       }

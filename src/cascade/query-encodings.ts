@@ -59,6 +59,8 @@ export interface Operation {
   readonly overValues?: boolean
   /** Whether one decoding call over the whole range beats a call per stretch of blocks (many slots: each call costs a pass over them). */
   readonly decodeAll?: boolean
+  /** The least average run length at which a runs sequence is counted a run at a time (RUN_WALK_LENGTHS); shorter runs are decoded. */
+  readonly runLength: number
 }
 
 /**
@@ -70,6 +72,13 @@ export interface Operation {
  * (docs/performance.md, bench/results/v2-queries.md).
  */
 export const PATCH_LIMITS = { typeScript: 1023, wasmInJs: 64, wasmKernel: 0 }
+
+/**
+ * A runs sequence is walked a run at a time (query-run-form.ts) where its runs average at least
+ * this many values: each run costs a step in JS, in which WebAssembly decodes a few dozen values;
+ * TypeScript's decode costs more than the step even for runs of one to three (docs/performance.md).
+ */
+export const RUN_WALK_LENGTHS = { typeScript: 1, wasm: 32 }
 
 /**
  * Frequent blocks add their top value at once and step their exceptions when they have at most
@@ -461,7 +470,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       }
       return
     }
-    if (cascade.form === 2 && op.decodeAll !== true) {
+    if (cascade.form === 2 && op.decodeAll !== true && cascade.count >= op.runLength * cascade.runCount) {
       // Runs: each run's selected count to its value's slot (a value with none, counted strictly: the decoding path names it).
       if (!tallyRunForm(backend(), sequence, cascade, first, count, selection, selectionStart, out, op.slots.slot, op.slots.strict)) throw new Undecided()
       return
