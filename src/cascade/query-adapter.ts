@@ -159,9 +159,9 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       const found = matchDecimal(sequence, cascade, first, count, bounds, selection, selectionStart, out, outStart,
         (ranges) => {
           if (integers.cascade !== null) return matchCascade(integers, first, count, ranges, selection, selectionStart, out, outStart)
-          let found = 0
-          for (let at = 0; at < ranges.length; at += 4) found += inner.matchRange(integers, first, count, ranges.subarray(at, at + 4), selection, selectionStart, out, outStart)
-          return found
+          let matched = 0
+          for (let at = 0; at < ranges.length; at += 4) matched += inner.matchRange(integers, first, count, ranges.subarray(at, at + 4), selection, selectionStart, out, outStart)
+          return matched
         },
         (index) => backend().getRaw(integers, index))
       if (found !== null) return found
