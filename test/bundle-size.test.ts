@@ -81,14 +81,17 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * then by 0.5 KB (both) for range filters, counts, histograms and aggregates over runs sequences a
  * run at a time (src/cascade/query-run-form.ts), which decoded every value before; then by 1 KB
  * (both) for range filters over decimals in their integers' space (src/cascade/query-decimal.ts)
- * and over blocks of every kind bounded by their records, which decoded every block before.
+ * and over blocks of every kind bounded by their records, which decoded every block before; then
+ * the full check's chunk by 0.5 KB when `addOffset` moved to format/int64.ts: the block analysis it
+ * lived in, which only the full check uses on the reader's side, left the shared chunk for that one
+ * (the fallback's chunks and the reader without WebAssembly shrank by more).
  */
 const TARGET_BYTES = 30 * 1024
 const BUDGET_BYTES = 63 * 1024
 const FALLBACK_BUDGET_BYTES = 19 * 1024
 const TOGETHER_BUDGET_BYTES = 81.5 * 1024
 /** The full check re-encodes dictionaries, so its chunk holds the FSST trainer. */
-const VERIFY_BUDGET_BYTES = 6 * 1024
+const VERIFY_BUDGET_BYTES = 6.5 * 1024
 
 let directory = ''
 beforeAll(async () => {

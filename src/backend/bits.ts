@@ -27,6 +27,14 @@ export function selectionBits(words: Int32Array | null, bit: number, n: number):
   return value & lowMask(n)
 }
 
+/** Set bits among n of a selection (null: all set) from bit `bit`. */
+export function countSelected(words: Int32Array | null, bit: number, n: number): number {
+  if (words === null) return n
+  let total = 0
+  for (let at = 0; at < n; at += 32) total += popcount(selectionBits(words, bit + at, Math.min(32, n - at)))
+  return total
+}
+
 /** ORs n bits of a selection (null: all set) from selectionBit into out from outBit; returns how many were set. */
 export function orSelection(selection: Int32Array | null, selectionBit: number, out: Int32Array, outBit: number, n: number): number {
   if (selection === null) {

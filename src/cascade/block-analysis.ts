@@ -142,12 +142,3 @@ function sortOffsets(a: BlockAnalysis): number {
   }
   return k
 }
-
-/** Writes the i64 min + offset (offset an integer, |offset| < 2^53) as words into out[at], out[at + 1]. */
-export function addOffset(low: number, high: number, offset: number, out: Int32Array, at: number): void {
-  const offsetHigh = Math.floor(offset / TWO_POW_32)
-  const offsetLow = offset - offsetHigh * TWO_POW_32
-  const sum = (low >>> 0) + offsetLow
-  out[at] = sum | 0
-  out[at + 1] = (high + offsetHigh + (sum >= TWO_POW_32 ? 1 : 0)) | 0
-}

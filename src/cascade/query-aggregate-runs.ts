@@ -7,10 +7,10 @@
  * values in order.
  */
 import type { SequenceView } from '../backend/backend.js'
-import { popcount, selectionBits } from '../backend/bits.js'
+import { countSelected } from '../backend/bits.js'
 import { addSplitSums, type AggregateState, type BitsetMemory, foldExtremes, type QueryKernels } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
-import { compareInt64 } from '../format/int64.js'
+import { addOffset, compareInt64 } from '../format/int64.js'
 import { fieldAt } from './bits.js'
 import { Kind } from './constants.js'
 import { runEnd, runsLayout } from './query-encodings.js'
@@ -31,21 +31,22 @@ export function aggregateRunBlocks(
   for (let index = first; index < end;) {
     const block = index >>> BLOCK_SHIFT, bit = selectionStart + index - first
     let stop = Math.min(end, (block + 1) * BLOCK_VALUES)
-    if (isRuns(block) && kernel !== undefined) {
-      while (stop < end && isRuns(stop >>> BLOCK_SHIFT)) stop = Math.min(end, stop + BLOCK_VALUES)
-      if (kernel(blocks, index, stop - index, selection, bit, state)) {
-        index = stop
-        continue
-      }
-      stop = Math.min(end, (block + 1) * BLOCK_VALUES)
-    }
-    if (isRuns(block) && addRuns(blocks, block, index - block * BLOCK_VALUES, stop - block * BLOCK_VALUES, selection, bit, state)) {
+    if (!isRuns(block)) {
+      // Decoded in one stretch with the blocks after it that are not run blocks.
+      while (stop < end && !isRuns(stop >>> BLOCK_SHIFT)) stop = Math.min(end, stop + BLOCK_VALUES)
+      decode(index, stop - index, bit)
       index = stop
       continue
     }
-    // Decoded in one stretch with the blocks after it that are not run blocks.
-    if (!isRuns(block)) while (stop < end && !isRuns(stop >>> BLOCK_SHIFT)) stop = Math.min(end, stop + BLOCK_VALUES)
-    decode(index, stop - index, bit)
+    while (stop < end && isRuns(stop >>> BLOCK_SHIFT)) stop = Math.min(end, stop + BLOCK_VALUES)
+    // A stretch of run blocks in the kernel, or where it cannot say, all of it here (not asked again).
+    if (kernel === undefined || !kernel(blocks, index, stop - index, selection, bit, state)) {
+      for (let at = index; at < stop;) {
+        const b = at >>> BLOCK_SHIFT, next = Math.min(stop, (b + 1) * BLOCK_VALUES)
+        if (!addRuns(blocks, b, at - b * BLOCK_VALUES, next - b * BLOCK_VALUES, selection, selectionStart + at - first, state)) decode(at, next - at, selectionStart + at - first)
+        at = next
+      }
+    }
     index = stop
   }
 }
@@ -74,13 +75,11 @@ function addRuns(
     const lo = Math.max(start, from), hi = Math.min(stop, to)
     start = stop
     if (lo >= hi) continue
-    const times = selectedIn(words, bit + lo - from, hi - lo)
+    const times = countSelected(words, bit + lo - from, hi - lo)
     if (times === 0) continue
     const offset = g * fieldAt(layout.words, layout.valuesAt, run, layout.width)
     if (!Number.isSafeInteger(offset)) return false
-    const sum = (baseLow >>> 0) + (offset % TWO_POW_32)
-    value[0] = sum | 0
-    value[1] = (baseHigh + Math.floor(offset / TWO_POW_32) + (sum >= TWO_POW_32 ? 1 : 0)) | 0
+    addOffset(baseLow, baseHigh, offset, value, 0)
     if (selected === 0 || compareInt64(value[0], value[1], minLow, minHigh) < 0) { minLow = value[0]; minHigh = value[1] }
     if (selected === 0 || compareInt64(value[0], value[1], maxLow, maxHigh) > 0) { maxLow = value[0]; maxHigh = value[1] }
     lows += (value[0] >>> 0) * times
@@ -94,10 +93,3 @@ function addRuns(
   return true
 }
 
-/** Selected values among n from bit `bit` (null: all). */
-function selectedIn(words: Int32Array | null, bit: number, n: number): number {
-  if (words === null) return n
-  let total = 0
-  for (let at = 0; at < n; at += 32) total += popcount(selectionBits(words, bit + at, Math.min(32, n - at)))
-  return total
-}

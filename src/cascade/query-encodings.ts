@@ -17,11 +17,11 @@
  * worded, and answers given, exactly as reads give them.
  */
 import type { ColumnsBackend, DictionaryCascade, ResidentFile, SequenceView } from '../backend/backend.js'
-import { popcount, selectionBits } from '../backend/bits.js'
+import { countSelected, popcount } from '../backend/bits.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
-import { compareInt64 } from '../format/int64.js'
+import { addOffset, compareInt64 } from '../format/int64.js'
 import { bitsOf, bytesFor, fieldAt, POW2, smallField } from './bits.js'
 import { forEachException, positionsIncrease, positionsSize } from './blocks/positions.js'
 import { EXCEPTION_GCD_FLAG, Kind, POSITIONS_LIST_FLAG } from './constants.js'
@@ -151,20 +151,7 @@ export function bucketSlots(edges: Int32Array): Slots {
 /** Thrown inside a call to hand it to the decoding path. */
 class Undecided extends Error {}
 
-/** Selected values among n from selection bit `bit`. */
-function selectedIn(selection: Int32Array | null, bit: number, n: number): number {
-  if (selection === null) return n
-  let total = 0
-  for (let at = 0; at < n; at += 32) total += popcount(selectionBits(selection, bit + at, Math.min(32, n - at)))
-  return total
-}
 
-/** raw = base + offset (offset < 2^53) as [low, high] into pair. */
-function addOffset(baseLow: number, baseHigh: number, offset: number, pair: Int32Array): void {
-  const sum = (baseLow >>> 0) + (offset % TWO_POW_32)
-  pair[0] = sum | 0
-  pair[1] = (baseHigh + Math.floor(offset / TWO_POW_32) + (sum >= TWO_POW_32 ? 1 : 0)) | 0
-}
 
 /** A sequence's blocks as v1 records (patched: its low fields as a frame), in the backend's memory too. */
 interface Lens {
@@ -317,8 +304,8 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     forEachException(words, positionsAt, list, e, n, positionWidth, from, to, (position, rank) => {
       if (selection !== null && ((selection[(bit + position - from) >>> 5] >>> ((bit + position - from) & 31)) & 1) === 0) return
       const low = fieldAt(words, lowsAt, position, width)
-      addOffset(baseLow, baseHigh, g * low, lowPair)
-      addOffset(baseLow, baseHigh, g * (low + scale * fieldAt(words, highsAt, rank, highWidth)), pair)
+      addOffset(baseLow, baseHigh, g * low, lowPair, 0)
+      addOffset(baseLow, baseHigh, g * (low + scale * fieldAt(words, highsAt, rank, highWidth)), pair, 0)
       const was = slots.slot(lowPair[0], lowPair[1]), now = slots.slot(pair[0], pair[1])
       if (now < 0 && slots.strict) throw new Undecided()
       if (was >= 0) out[was]--
@@ -335,10 +322,10 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const baseLow = records[at + 2], baseHigh = records[at + 3], g = records[at + 5] * TWO_POW_32 + (records[at + 4] >>> 0)
     // A block whose bound (base + g (2^width - 1)) shares the base's slot adds its selected count at once, as v1's kernels do.
     if (!slots.strict) {
-      addOffset(baseLow, baseHigh, g * (POW2[width] - 1), pair)
+      addOffset(baseLow, baseHigh, g * (POW2[width] - 1), pair, 0)
       const top = slots.slot(pair[0], pair[1])
       if (top >= 0 && top === slots.slot(baseLow, baseHigh)) {
-        out[top] += selectedIn(selection, bit, to - from)
+        out[top] += countSelected(selection, bit, to - from)
         return
       }
     }
@@ -353,13 +340,13 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       if (end <= start || end > n) throw new Undecided()
       const lo = Math.max(start, from), hi = Math.min(end, to)
       if (lo < hi) {
-        const selected = selectedIn(selection, bit + lo - from, hi - lo)
+        const selected = countSelected(selection, bit + lo - from, hi - lo)
         if (selected > 0 && numeric) {
           const slot = numberSlot!(base + g * fieldAt(words, data, run, width))
           if (slot < 0 && slots.strict) throw new Undecided()
           if (slot >= 0) out[slot] += selected
         } else if (selected > 0) {
-          addOffset(baseLow, baseHigh, g * fieldAt(words, data, run, width), pair)
+          addOffset(baseLow, baseHigh, g * fieldAt(words, data, run, width), pair, 0)
           const slot = slots.slot(pair[0], pair[1])
           if (slot < 0 && slots.strict) throw new Undecided()
           if (slot >= 0) out[slot] += selected
@@ -394,13 +381,13 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       if (selection !== null && ((selection[b >>> 5] >>> (b & 31)) & 1) === 0) return
       const offset = divisor * fieldAt(words, valuesAt, rank, width)
       if (!Number.isSafeInteger(offset)) throw new Undecided()
-      addOffset(auxLow, auxHigh, offset, pair)
+      addOffset(auxLow, auxHigh, offset, pair, 0)
       const slot = slots.slot(pair[0], pair[1])
       if (slot < 0 && slots.strict) throw new Undecided()
       if (slot >= 0) out[slot]++
       exceptions++
     })
-    const top = selectedIn(selection, bit, to - from) - exceptions
+    const top = countSelected(selection, bit, to - from) - exceptions
     if (top === 0) return
     const slot = slots.slot(records[at + 2], records[at + 3])
     if (slot < 0 && slots.strict) throw new Undecided()
@@ -463,7 +450,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       const entries = decoded?.holdsValues ? null : decoded?.sorted ?? entriesOf(cascade.entries)
       for (let code = 0; code < n; code++) {
         if (codeCounts[code] === 0) continue
-        if (entries === null) addOffset(decoded!.sorted[0], decoded!.sorted[1], code, pair)
+        if (entries === null) addOffset(decoded!.sorted[0], decoded!.sorted[1], code, pair, 0)
         const slot = entries === null ? op.slots.slot(pair[0], pair[1]) : op.slots.slot(entries[2 * code], entries[2 * code + 1])
         if (slot < 0 && op.slots.strict) throw new Undecided()
         if (slot >= 0) out[slot] += codeCounts[code]

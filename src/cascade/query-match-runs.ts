@@ -107,21 +107,19 @@ export function matchRunBlocks(
 const extremesOf = new WeakMap<SequenceView, Float64Array>()
 
 /**
- * Each block's least and largest value as numbers: a run block's from its record (base, divisor,
- * width); other blocks' as topK bounds them (records, and a frequent block's divisor); a bound
- * beyond the exact numbers as -Infinity or Infinity, which meets every range. Kept with the sequence.
+ * Each block's least and largest value as numbers, as topK bounds them (records; a run block's own
+ * run values; a frequent block's divisor), a bound beyond the exact numbers as -Infinity or
+ * Infinity, which meets every range. Kept with the sequence.
  */
 function runExtremes(blocks: SequenceView): Float64Array {
   let extremes = extremesOf.get(blocks)
   if (extremes !== undefined) return extremes
-  const records = blocks.records
   const lows = blockBounds(blocks, true).bounds, highs = blockBounds(blocks, false).bounds
   const exact = (bound: bigint, beyond: number) => (bound >= -SAFE && bound <= SAFE ? Number(bound) : beyond)
   extremes = new Float64Array(2 * blocks.blockCount)
   for (let block = 0; block < blocks.blockCount; block++) {
-    const bound = runBound(records, block)
-    extremes[2 * block] = bound === null ? exact(lows[block], -Infinity) : bound[0]
-    extremes[2 * block + 1] = bound === null ? exact(highs[block], Infinity) : bound[1]
+    extremes[2 * block] = exact(lows[block], -Infinity)
+    extremes[2 * block + 1] = exact(highs[block], Infinity)
   }
   extremesOf.set(blocks, extremes)
   return extremes

@@ -7,7 +7,7 @@
  * from the checkpoints of its first and last blocks.
  */
 import type { ColumnsBackend, RunsCascade, SequenceView } from '../backend/backend.js'
-import { orSelection, popcount, selectionBits } from '../backend/bits.js'
+import { countSelected, orSelection } from '../backend/bits.js'
 import { addSplitSums, type AggregateMode, type AggregateState, type BitsetMemory, foldExtremes } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT } from '../format/constants.js'
 import { compareInt64, readUint32, sortableToFloat64 } from '../format/int64.js'
@@ -41,13 +41,6 @@ function forEachRunPart(
   }
 }
 
-/** Selected values among n from bit `bit` (null: all). */
-function selectedIn(words: Int32Array | null, bit: number, n: number): number {
-  if (words === null) return n
-  let total = 0
-  for (let at = 0; at < n; at += 32) total += popcount(selectionBits(words, bit + at, Math.min(32, n - at)))
-  return total
-}
 
 /** matchRange(s) over a runs sequence: a run in any range (4 words a range, inclusive) sets its selected values; how many. */
 export function matchRunForm(
@@ -77,7 +70,7 @@ export function tallyRunForm(
   let refused = false
   forEachRunPart(backend, sequence, cascade, first, count, (low, high, lo, hi) => {
     if (refused) return
-    const times = selectedIn(selection === null ? null : selection.words, selectionStart + lo - first, hi - lo)
+    const times = countSelected(selection === null ? null : selection.words, selectionStart + lo - first, hi - lo)
     if (times === 0) return
     const at = slot(low, high)
     if (at >= 0) out[at] += times
@@ -98,7 +91,7 @@ export function aggregateRunForm(
   // Low and high words summed apart, each exact in a double while fewer than 2^20 values are in (then added in).
   let lows = 0, highs = 0, pending = 0
   forEachRunPart(backend, sequence, cascade, first, count, (low, high, lo, hi) => {
-    const times = selectedIn(selection === null ? null : selection.words, selectionStart + lo - first, hi - lo)
+    const times = countSelected(selection === null ? null : selection.words, selectionStart + lo - first, hi - lo)
     if (times === 0) return
     foldExtremes(state, low, high, low, high)
     state.numbers[0] += times

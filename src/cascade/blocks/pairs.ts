@@ -4,7 +4,7 @@
  * bits (nearly always: offsets are below the block's range), else exactly
  * through addOffset.
  */
-import { addOffset } from '../block-analysis.js'
+import { addOffset } from '../../format/int64.js'
 
 const TWO_POW_32 = 4294967296
 

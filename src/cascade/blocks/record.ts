@@ -2,7 +2,7 @@
  * A block record as the encoders fill it: kind, width, param and the two
  * i64 fields (base, aux) as int32 words.
  */
-import { addOffset } from '../block-analysis.js'
+import { addOffset } from '../../format/int64.js'
 
 const TWO_POW_32 = 4294967296
 
