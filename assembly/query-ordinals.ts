@@ -76,7 +76,6 @@ function matchBytes(p: usize, from: u32, take: u32, base: u32, members: usize, k
       }
       mask &= word
     }
-    if (mask == 0) continue
     orBits(out, bit + (c << 5), mask)
     matched += popcnt(mask)
   }
@@ -98,7 +97,6 @@ function matchValues(values: usize, take: u32, members: usize, k: u32, out: usiz
       mask |= <u32>load<u8>(members + <usize>value) << j
     }
     mask &= word
-    if (mask == 0) continue
     orBits(out, bit + (c << 5), mask)
     matched += popcnt(mask)
   }

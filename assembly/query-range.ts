@@ -49,7 +49,6 @@ function matchU32(from: u32, take: u32, ulo: u32, uhi: u32, entries: u32, out: u
       if (bad != 0) return from + (c << 5) + ctz(bad)
     }
     const mask = rangeMask32(at, lo, span) & word
-    if (mask == 0) continue
     orBits(out, bit + (c << 5), mask)
     matched += popcnt(mask)
   }
@@ -111,7 +110,6 @@ function matchPacked16(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u3
       unpackU32(p, position, min(position + 32, to), W)
       bits = rangeMask32(U_BUFFER + (<usize>position << 2), lo, span) & word
     }
-    if (bits == 0) continue
     orBits(out, bit + (c << 5), bits)
     matched += popcnt(bits)
   }
@@ -152,7 +150,6 @@ function matchPacked(p: usize, from: u32, take: u32, W: u32, ulo: u32, uhi: u32,
       unpackU32(p, position, min(position + 32, to), W)
       mask = rangeMask32(U_BUFFER + (<usize>position << 2), lo, span) & word
     }
-    if (mask == 0) continue
     orBits(out, bit + (c << 5), mask)
     matched += popcnt(mask)
   }
@@ -203,7 +200,6 @@ function matchRaw(record: usize, data: usize, block: u32, from: u32, take: u32, 
       for (let j: u32 = 0; j < n; j++) mask |= <u32>(<u64>(load<i64>(at + (<usize>j << 3)) - lo) <= span) << j
     }
     mask &= word
-    if (mask == 0) continue
     orBits(out, bit + (c << 5), mask)
     matched += popcnt(mask)
   }

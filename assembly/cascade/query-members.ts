@@ -160,7 +160,6 @@ export function queryMatchMembers(
       const word = load<u32>(SEL_WORDS + (<usize>c << 2))
       if (word == 0) continue
       const mask = (members == 0 ? rangeMask32(U_BUFFER + (<usize>c << 7), low, span) : memberBits(members, c << 5)) & word
-      if (mask == 0) continue
       orBits(out, bit + (c << 5), mask)
       matched += popcnt(mask)
     }
