@@ -13,7 +13,7 @@ import {
 } from './common'
 import {
   SEL_WORDS, TABLE_COUNTS, U_BUFFER, blockRecord, blockTake, blockValues, bump, countTableBlock, loadSelection, packedBound,
-  packedFits, valuesStatus, rangeMask32, selectedCount, uAtLeast, unpackU32, upperBound,
+  packedFits, valuesStatus, rangeMask32, selectedCount, selectionAll, uAtLeast, unpackU32, upperBound, largestU8, largestU16,
 } from './query-common'
 
 /** Thresholds in u space of the edges inside one packed block's span. */
@@ -90,19 +90,18 @@ function countBetween(from: u32, take: u32, m: u32, slot0: usize, low: u32, span
   return true
 }
 
-/** The least and largest field narrowThresholds found (its other results), and the thresholds it left out above the largest. */
+/** The least and largest field of a block (bufferExtremes, fieldExtremes), and the thresholds cutThresholds left out above the largest. */
 let fieldLow: u32 = 0
 let fieldHigh: u32 = 0
 let dropped: u32 = 0
 
 /**
- * The m thresholds cut to those inside (least, largest] of U_BUFFER[from, from + take): those at
- * or below the least field (every value is past them; their count is returned) and those above the
- * largest (no value reaches them; their count in `dropped`) leave, the rest move to the front. A
- * block's span over-reaches its fields (a dictionary's decoded copy is 16 bits wide whatever its
- * blocks hold), and every edge inside the span costs a pass or a search per value.
+ * The least and largest of U_BUFFER[from, from + take) to fieldLow and fieldHigh. A block's span
+ * over-reaches its fields (a dictionary's decoded copy is 16 bits wide whatever its blocks hold),
+ * and every edge inside the span costs a pass or a search per value: cutThresholds then keeps
+ * the edges inside the fields.
  */
-function narrowThresholds(from: u32, take: u32, m: u32): u32 {
+function bufferExtremes(from: u32, take: u32): void {
   let least = i32x4.splat(-1), most = i32x4.splat(0)
   const start = U_BUFFER + (<usize>from << 2), end = start + (<usize>take << 2)
   let at = start
@@ -117,19 +116,87 @@ function narrowThresholds(from: u32, take: u32, m: u32): u32 {
     low = min(low, load<u32>(at))
     high = max(high, load<u32>(at))
   }
+  fieldLow = low
+  fieldHigh = high
+}
+
+/** fieldLow and fieldHigh of a whole block's 1,024 fields of W = 8 or 16 bits at p, read in place. */
+function fieldExtremes(p: usize, W: u32): void {
+  if (W == 8) {
+    let least = i8x16.splat(-1), most = i8x16.splat(0)
+    for (let at = p, end = p + BLOCK_VALUES; at < end; at += 16) {
+      const u = v128.load(at)
+      least = i8x16.min_u(least, u)
+      most = i8x16.max_u(most, u)
+    }
+    fieldLow = 255 - largestU8(v128.not(least))
+    fieldHigh = largestU8(most)
+  } else {
+    let least = i16x8.splat(-1), most = i16x8.splat(0)
+    for (let at = p, end = p + 2 * BLOCK_VALUES; at < end; at += 16) {
+      const u = v128.load(at)
+      least = i16x8.min_u(least, u)
+      most = i16x8.max_u(most, u)
+    }
+    fieldLow = 0xFFFF - largestU16(v128.not(least))
+    fieldHigh = largestU16(most)
+  }
+}
+
+/**
+ * The m thresholds cut to those inside (fieldLow, fieldHigh]: those at or below the least field
+ * (every value is past them; their count is returned) and those above the largest (no value
+ * reaches them; their count in `dropped`) leave, the rest move to the front.
+ */
+function cutThresholds(m: u32): u32 {
   let below: u32 = 0, kept: u32 = 0
   for (let i: u32 = 0; i < m; i++) {
     const t = load<u64>(THRESHOLDS + (<usize>i << 3))
-    if (t <= <u64>low) below++
-    else if (t <= <u64>high) {
+    if (t <= <u64>fieldLow) below++
+    else if (t <= <u64>fieldHigh) {
       store<u64>(THRESHOLDS + (<usize>kept << 3), t)
       kept++
     }
   }
-  fieldLow = low
-  fieldHigh = high
   dropped = m - below - kept
   return below
+}
+
+/**
+ * countBetween's few-thresholds way over a whole block's fields of W = 8 or 16 bits read in place,
+ * every value selected, the m thresholds (1 ≤ m ≤ FEW_THRESHOLDS) inside the fields: no unpack to u32
+ * and a quarter or half of the vector work a pass.
+ */
+function countFieldsAtLeast(p: usize, W: u32, m: u32, slot0: usize): void {
+  let above: u32 = BLOCK_VALUES
+  for (let j: u32 = 0; j < m; j++) {
+    // Below 2^W: cutThresholds kept those at most the largest field.
+    const t = <u32>load<u64>(THRESHOLDS + (<usize>j << 3))
+    let next: u32 = 0
+    if (W == 8) {
+      // Lanes count down by one per field at or above t: 64 vectors, so no lane passes 64.
+      const limit = i8x16.splat(<i8>t)
+      let tally = i8x16.splat(0)
+      for (let at = p, end = p + BLOCK_VALUES; at < end; at += 16) tally = i8x16.add(tally, i8x16.ge_u(v128.load(at), limit))
+      next = <u32>-i32x4.extract_lane(sumLanes(i16x8.extadd_pairwise_i8x16_s(tally)), 0)
+    } else {
+      const limit = i16x8.splat(<i16>t)
+      let tally = i16x8.splat(0)
+      for (let at = p, end = p + 2 * BLOCK_VALUES; at < end; at += 16) tally = i16x8.add(tally, i16x8.ge_u(v128.load(at), limit))
+      next = <u32>-i32x4.extract_lane(sumLanes(tally), 0)
+    }
+    bump(slot0 + (<usize>j << 2), above - next)
+    above = next
+  }
+  bump(slot0 + (<usize>m << 2), above)
+}
+
+/** The sum of a vector's eight i16 lanes in lane 0 of the i32 result. */
+// @ts-ignore: decorator
+@inline function sumLanes(x: v128): v128 {
+  const pairs = i32x4.extadd_pairwise_i16x8_s(x)
+  const halves = i32x4.add(pairs, i8x16.shuffle(pairs, pairs, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7))
+  return i32x4.add(halves, i8x16.shuffle(halves, halves, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3))
 }
 
 /**
@@ -212,11 +279,17 @@ export function queryHistogram(
           countSparse(p, from, take, m, area + (<usize>s0 << 2), W)
           continue
         }
-        unpackU32(p, from, from + take, W)
+        // Whole blocks of byte or 16-bit fields, all selected (a dictionary's decoded copy), are read in place.
+        const inPlace = (W == 8 || W == 16) && take == BLOCK_VALUES && selectionAll
+        if (inPlace) fieldExtremes(p, W)
+        else {
+          unpackU32(p, from, from + take, W)
+          if (m > 1) bufferExtremes(from, take)
+        }
         let slot0 = area + (<usize>s0 << 2), low: u32 = 0, span: u64 = <u64>1 << <u64>W
-        if (m > 1) {
+        if (inPlace || m > 1) {
           // Only the thresholds inside the block's own fields count.
-          const skipped = narrowThresholds(from, take, m)
+          const skipped = cutThresholds(m)
           slot0 += <usize>skipped << 2
           m -= skipped + dropped
           if (m == 0) {
@@ -225,6 +298,13 @@ export function queryHistogram(
           }
           low = fieldLow
           span = <u64>(fieldHigh - fieldLow) + 1
+        }
+        if (inPlace) {
+          if (m <= FEW_THRESHOLDS) {
+            countFieldsAtLeast(p, W, m, slot0)
+            continue
+          }
+          unpackU32(p, from, from + take, W)
         }
         if (countBetween(from, take, m, slot0, low, span)) continue
       }

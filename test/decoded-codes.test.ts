@@ -156,6 +156,13 @@ describe('decoded codes views', () => {
       }
       const edges = [lo, lo + 10, middle, hi - 7, hi + 1]
       same(`${name} histogram`, (side) => [...columns[side].histogram(edges)])
+      // And against the model: edges at and beside the extremes, one pair, and more edges than a pass each takes.
+      const values = name === 'near' ? near : byte
+      const edgeSets = [edges, [lo - 5, lo, lo + 1, hi, hi + 1], [middle, middle + 1], Array.from({ length: 14 }, (_, i) => lo + Math.round(((hi - lo) * i) / 12))]
+      for (const set of edgeSets) {
+        const expected = set.slice(1).map((edge, b) => values.filter((value) => value >= set[b] && value < edge).length)
+        expect([...columns[1].histogram(set)], `${backend} ${name} histogram ${set}`).toEqual(expected)
+      }
       sets.forEach((pair, at) => same(`${name} histogram over ${densities[at]}`, (side) => [...columns[side].histogram(edges, pair[side])]))
       same(`${name} aggregate`, (side) => columns[side].aggregate())
       sets.forEach((pair, at) => same(`${name} aggregate over ${densities[at]}`, (side) => columns[side].aggregate(pair[side])))
@@ -166,7 +173,6 @@ describe('decoded codes views', () => {
         }
       }
       // And against the model: the sum, and the 10 smallest by value then document.
-      const values = name === 'near' ? near : byte
       expect(columns[1].aggregate()).toMatchObject({ count: COUNT, sum: values.reduce((a, b) => a + b, 0), min: Math.min(...values), max: Math.max(...values) })
       const smallest = values.map((value, d) => [value, d]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).slice(0, 10).map(([, d]) => d)
       expect([...columns[1].topK(10, 'ascending')]).toEqual(smallest)
