@@ -228,6 +228,46 @@ function countSparse(p: usize, from: u32, take: u32, m: u32, slot0: usize, W: u3
 }
 
 /**
+ * Raw values [0, take) at `values`, every one selected, into their slots: the edges inside the
+ * values' least and largest, when at most FEW_THRESHOLDS, each counted by compares (two values a
+ * vector). false (nothing counted) otherwise: a search per value then, whose branches mispredict
+ * and whose counts wait on each other where values share a slot.
+ */
+function countRawValues(values: usize, take: u32, edges: usize, edgeCount: u32, area: usize): bool {
+  if (selectedCount(take) != take) return false
+  const pairs = take >>> 1
+  let least = i64x2.splat(i64.MAX_VALUE), largest = i64x2.splat(i64.MIN_VALUE)
+  for (let j: u32 = 0; j < pairs; j++) {
+    const v = v128.load(values + (<usize>j << 4))
+    least = v128.bitselect(v, least, i64x2.lt_s(v, least))
+    largest = v128.bitselect(v, largest, i64x2.gt_s(v, largest))
+  }
+  let low = min(i64x2.extract_lane(least, 0), i64x2.extract_lane(least, 1))
+  let high = max(i64x2.extract_lane(largest, 0), i64x2.extract_lane(largest, 1))
+  if (take & 1) {
+    const last = load<i64>(values + (<usize>(take - 1) << 3))
+    low = min(low, last)
+    high = max(high, last)
+  }
+  // Every value has s0 edges at or below it; the edges s0 .. s1 - 1 lie in (low, high].
+  const s0 = upperBound(edges, edgeCount, low), s1 = upperBound(edges, edgeCount, high)
+  if (s1 - s0 > FEW_THRESHOLDS) return false
+  let above = take
+  for (let e = s0; e < s1; e++) {
+    const edge = i64x2.splat(load<i64>(edges + (<usize>e << 3)))
+    // Lanes count down by one per value at or above the edge.
+    let tally = i64x2.splat(0)
+    for (let j: u32 = 0; j < pairs; j++) tally = i64x2.add(tally, i64x2.ge_s(v128.load(values + (<usize>j << 4)), edge))
+    let next = <u32>-(i64x2.extract_lane(tally, 0) + i64x2.extract_lane(tally, 1))
+    if ((take & 1) && load<i64>(values + (<usize>(take - 1) << 3)) >= load<i64>(edges + (<usize>e << 3))) next++
+    bump(area + (<usize>e << 2), above - next)
+    above = next
+  }
+  bump(area + (<usize>s1 << 2), above)
+  return true
+}
+
+/**
  * Slot counts of the selected values of [first, first + count) into area
  * (edgeCount + 1 u32, zeroed here) for the i64 edges at `edges`. Status 0 or 1.
  */
@@ -311,6 +351,7 @@ export function queryHistogram(
     }
     const values = blockValues(record, data, block, from, take)
     if (values == 0) return valuesStatus
+    if (countRawValues(values, take, edges, edgeCount, area)) continue
     const chunks = (take + 31) >>> 5
     for (let c: u32 = 0; c < chunks; c++) {
       let word = load<u32>(SEL_WORDS + (<usize>c << 2))

@@ -1,4 +1,4 @@
-// Range filters over format 2 decimal sequences (value = n / 10^e, or a raw exception)
+// Range filters and histograms over format 2 decimal sequences (value = n / 10^e, or a raw exception)
 // answered in the integers' space (src/cascade/query-decimal.ts): every range, however
 // close its ends lie to a value, selects what the format 1 file selects, for every DocSet,
 // both backends; exceptions (-0, NaN, infinities, values no n / 10^e gives) each alone.
@@ -86,6 +86,57 @@ describe.each(BACKENDS)('format 2 decimal matches at the kernels\' level (%s bac
         return [found, bits]
       })
       expect(answers[1], `[${first}, ${first + count}) from bit ${start}`).toEqual(answers[0])
+    }
+  })
+})
+
+describe.each(BACKENDS)('format 2 decimal histograms in the integers\' space (%s backend)', (backend) => {
+  it('count what format 1 counts, edges at, above and below values, -0 and +0, infinities, for every DocSet', () => {
+    using v1 = openColumns(v1Bytes, { backend })
+    using v2 = openColumns(v2Bytes, { backend })
+    const [sets1, sets2] = [docSets(v1), docSets(v2)]
+    const pick = seededRandom(0x4157)
+    const values = docs.map((doc) => doc.price).filter((x) => Number.isFinite(x))
+    const at = () => values[Math.floor(pick() * values.length)]
+    const edgeSets: number[][] = [[-1, -0, 1], [-1, 0, Number.MIN_VALUE, 1], [-Infinity, 0, Infinity], [-1e9, 0.3, 0.30000000000000004, 1e300, Infinity], [-1e9, 1e9]]
+    for (let k = 0; k < 10; k++) {
+      const some = Array.from({ length: 2 + Math.floor(pick() * 12) }, at).sort((a, b) => a - b)
+      const edges = some.flatMap((x) => [nextDown(x), x, nextUp(x)]).filter((x, i, all) => i === 0 || x > all[i - 1])
+      edgeSets.push(some.filter((x, i, all) => i === 0 || x > all[i - 1]), edges)
+    }
+    for (const edges of edgeSets) {
+      sets1.forEach((set, index) => {
+        const expected = [...v1.getColumn('price')!.histogram(edges, set)]
+        expect([...v2.getColumn('price')!.histogram(edges, sets2[index])], `${edges} set ${index}`).toEqual(expected)
+      })
+    }
+    // And one against a model: every value in a bucket of its own.
+    const sorted = [...new Set(values)].sort((a, b) => a - b).slice(0, 50)
+    const counts = sorted.slice(1).map((edge, b) => values.filter((x) => x >= sorted[b] && x < edge).length)
+    expect([...v2.getColumn('price')!.histogram(sorted)]).toEqual(counts)
+  })
+
+  it('add to the counts given over cut ranges as format 1\'s kernel does', () => {
+    using v1 = openColumns(v1Bytes, { backend })
+    using v2 = openColumns(v2Bytes, { backend })
+    const pick = seededRandom(0x415c)
+    const query = (v2.getColumn('price')! as unknown as { backend: ColumnsBackend }).backend.query
+    const raw = (x: number) => { const f = new Float64Array([x]), w = new Int32Array(f.buffer); return w[1] < 0 ? [~w[0], w[1] ^ 0x7fffffff] : [w[0], w[1]] }
+    for (let trial = 0; trial < 30; trial++) {
+      const first = Math.floor(pick() * N), count = Math.floor(pick() * (N - first + 1)), start = Math.floor(pick() * 40)
+      const words = pick() < 0.3 ? null : Int32Array.from({ length: ((start + count + 31) >>> 5) + 1 }, () => (pick() * 2 ** 32) | 0)
+      const edges = Array.from({ length: 2 + Math.floor(pick() * 6) }, () => (pick() - 0.3) * 1e4).sort((a, b) => a - b)
+      if (trial % 4 === 0) edges.unshift(-Infinity)
+      const prior = Uint32Array.from({ length: edges.length - 1 }, () => Math.floor(pick() * 100))
+      const answers = [v1, v2].map((reader) => {
+        const selection = words === null ? null : query.allocateBitset(words.length)
+        selection?.words.set(words!)
+        const counts = prior.slice()
+        query.histogram(reader.getColumn('price')!.values, first, count, Int32Array.from(edges.flatMap(raw)), selection, start, counts)
+        selection?.release()
+        return [...counts]
+      })
+      expect(answers[1], `[${first}, ${first + count}) from bit ${start}, edges ${edges}`).toEqual(answers[0])
     }
   })
 })

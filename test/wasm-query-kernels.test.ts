@@ -260,6 +260,24 @@ describe.skipIf(!hasWasm)('WebAssembly query kernels against a model', () => {
     }
   })
 
+  it('histograms of wide values count an odd block\'s last value by its own extremes', async () => {
+    const { openColumns } = await import('../src/read/open.js')
+    const schema = { fields: [{ name: 'x', type: 'fractional', column: true }] }
+    // 1,023 distinct doubles (fields of more than 32 bits, counted from their extremes), the last
+    // the least or the largest: pairs of values take it alone.
+    const steps = Array.from({ length: 1022 }, (_, i) => 1 + i / 1000)
+    for (const [values, edges, expected] of [
+      [[...steps, 0.5], [0, 0.75, 1.5, 2.5], [1, 500, 522]],
+      [[...steps, 9], [0, 1.5, 5, 10], [500, 522, 1]],
+    ] as const) {
+      const bytes = flushColumns(schema, values.map((x) => ({ x })))!
+      for (const backend of [wasm!, ...(tsReady ? [typeScriptBackend] : [])]) {
+        using reader = openColumns(bytes, { backend })
+        expect([...reader.getColumn('x')!.histogram([...edges])], `${values} by ${edges}`).toEqual([...expected])
+      }
+    }
+  })
+
   it('bitset words stay right after memory grows between allocation and use', () => {
     const random = seededRandom(99)
     const count = 5000

@@ -14,10 +14,10 @@ import { rankBounds, spanFits, visitMeetingBlocks } from './decoded-codes.js'
 import { RegionSequence } from './region-sequence.js'
 import { createCodeMatcher, matchMemberCodes } from './query-match-codes.js'
 import { aggregateRunBlocks } from './query-aggregate-runs.js'
-import { matchRunBlocks } from './query-match-runs.js'
+import { blockExtremes, matchRunBlocks } from './query-match-runs.js'
 import { aggregateRunForm, matchRunForm } from './query-run-form.js'
-import { matchDecimal } from './query-decimal.js'
-import { bucketSlots, createEncodedTallies, EXCEPTION_LIMITS, type Operation, PATCH_LIMITS, RUN_WALK_LENGTHS, type Tally, valueSlots } from './query-encodings.js'
+import { histogramDecimal, matchDecimal } from './query-decimal.js'
+import { bucketSlots, createEncodedTallies, oneSlotOf, EXCEPTION_LIMITS, type Operation, PATCH_LIMITS, RUN_WALK_LENGTHS, type Tally, valueSlots } from './query-encodings.js'
 
 /** Counts (facets of this many terms or codes) past which WebAssembly decodes and counts a range in one call. */
 const DECODE_ALL_SLOTS = 256
@@ -233,7 +233,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     const inRange = (from: number, n: number) => owner.decodeInt32(cascade.codes, from, n, k, narrow!.int32s(n), 0) < 0
     return matchCodes(codes.blocks, first, count, codeBounds, span[1], selection, selectionStart, out, outStart, decoded, inRange)
   }
-  return {
+  const kernels: QueryKernels = {
     allocateBitset: (wordCount) => inner.allocateBitset(wordCount),
     countBits: (bitset) => inner.countBits(bitset),
     combineBits: (target, other, operation) => inner.combineBits(target, other, operation),
@@ -302,6 +302,15 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     histogram(sequence, first, count, edges, selection, selectionStart, counts) {
       if (sequence.cascade === null) return inner.histogram(sequence, first, count, edges, selection, selectionStart, counts)
       if (count === 0 || edges.length < 4) return
+      const cascade = sequence.cascade
+      if (cascade.form === 3) {
+        // Decimals: the integers counted by the integer edges the value edges are, then each exception moved to its own bucket.
+        const integers = cascade.integers
+        const counted = histogramDecimal(sequence, cascade, first, count, edges, selection, selectionStart, counts,
+          (integerEdges) => kernels.histogram(integers, first, count, integerEdges, selection, selectionStart, counts),
+          (index) => backend().getRaw(integers, index))
+        if (counted) return
+      }
       const op: Operation = {
         slots: bucketSlots(edges),
         inner: (view, from, n, chosen, start, out) => inner.histogram(view, from, n, edges, chosen, start, out),
@@ -312,6 +321,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
         // WebAssembly: up to 32 buckets, format 1's kernel on the copy (blocks in one bucket, passes per edge) beats
         // counting codes; TypeScript counts faster than its histogram kernel reads the copy (docs/performance.md).
         overValues: oneKernel && edges.length >>> 1 <= 33,
+        blockSlot: blockSlotOf(edges),
         runLength,
         runBlocks: inner.histogramRuns === undefined ? undefined
           : (view, from, n, chosen, start, out) => inner.histogramRuns!(view, from, n, edges, chosen, start, out),
@@ -319,6 +329,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
       tallyEncoded(sequence, first, count, selection, selectionStart, counts, op, counting)
     },
   }
+  return kernels
 }
 
 /**
@@ -356,4 +367,14 @@ function spanOf(members: Uint8Array): [number, number] | 'none' | null {
     to = code
   }
   return from < 0 ? 'none' : [from, to]
+}
+
+/** Operation.blockSlot for histogram edges: a block's slot from its extremes as its records give them. */
+function blockSlotOf(edges: Int32Array): ((blocks: SequenceView, block: number) => number | null) | undefined {
+  const slotOf = oneSlotOf(edges)
+  if (slotOf === undefined) return undefined
+  return (blocks, block) => {
+    const extremes = blockExtremes(blocks)
+    return slotOf(extremes[2 * block], extremes[2 * block + 1])
+  }
 }

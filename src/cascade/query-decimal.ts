@@ -1,11 +1,11 @@
 /**
- * Range filters over a decimal sequence (format 2, form 3: value = n / 10^e, or a raw
- * exception at listed positions) in the integers' own space. n / 10^e never decreases
+ * Range filters and histograms over a decimal sequence (format 2, form 3: value = n / 10^e, or a
+ * raw exception at listed positions) in the integers' own space. n / 10^e never decreases
  * as n grows (one rounding of n, one correctly rounded division, SortableBits keep the
  * order), so a range of values is one range of integers: its ends are found from the
  * doubles and checked exactly, and the integers' sequence is filtered by it (its blocks
  * bounded by their records, runs a run at a time). Each exception's position is then
- * set or left as its own raw value says.
+ * set or left as its own raw value says. Histogram edges become integer edges the same way.
  */
 import type { DecimalCascade, SequenceView } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
@@ -66,6 +66,74 @@ export function integerBounds(bounds: Int32Array, exponent: number): Int32Array 
   return Int32Array.from(out)
 }
 
+/** The rank of the first exception at or after position `first`. */
+function firstException(bytes: Uint8Array, cascade: DecimalCascade, first: number): number {
+  let rank = 0
+  for (let lo = 0, hi = cascade.exceptionCount; lo < hi;) {
+    const middle = (lo + hi) >>> 1
+    if (readUint32(bytes, cascade.positionsStart + 4 * middle) < first) lo = rank = middle + 1
+    else hi = middle
+  }
+  return rank
+}
+
+/** The bucket b with edge b ≤ (low, high) < edge b + 1 (edges: raw, 2 words each, ascending), or -1. */
+function bucketOf(edges: Int32Array, low: number, high: number): number {
+  // Edges at or below the value: a binary search (edges may repeat: integer edges of close values).
+  let lo = 0, hi = edges.length >>> 1
+  while (lo < hi) {
+    const middle = (lo + hi) >>> 1
+    if (compareInt64(edges[2 * middle], edges[2 * middle + 1], low, high) <= 0) lo = middle + 1
+    else hi = middle
+  }
+  return lo >= 1 && lo < edges.length >>> 1 ? lo - 1 : -1
+}
+
+/**
+ * histogram of a decimal sequence: each edge (raw SortableBits, 2 words) becomes the least integer
+ * whose value is at or above it (so a bucket of values is a bucket of integers), the integers are
+ * counted into `counts` by those edges (`countIntegers`, adding as histogram does), then each
+ * selected exception in [first, first + count) moves from its integer's bucket to its own raw
+ * value's. false, nothing counted, where an edge is not found exactly or lies above every
+ * integer's value (the caller decodes). `integerAt(i)` reads integer i into int64Result.
+ */
+export function histogramDecimal(
+  sequence: SequenceView, cascade: DecimalCascade, first: number, count: number, edges: Int32Array,
+  selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
+  countIntegers: (integerEdges: Int32Array) => void, integerAt: (index: number) => void,
+): boolean {
+  const scale = POWERS_OF_TEN[cascade.exponent], integerEdges = new Int32Array(edges.length)
+  for (let at = 0; at < edges.length; at += 2) {
+    const n = leastFrom(edges[at], edges[at + 1], scale, false)
+    // 'none': no int64 stands above every integer, as the bucket below this edge needs.
+    if (n === null || n === 'none') return false
+    if (n === 'min') integerEdges.set([0, -0x80000000], at)
+    else {
+      const highWord = Math.floor(n / TWO_POW_32)
+      integerEdges.set([(n - highWord * TWO_POW_32) | 0, highWord | 0], at)
+    }
+  }
+  // Each selected exception and its own bucket, read before the integers are counted (which may grow WebAssembly memory).
+  const bytes = sequence.file.bytes, end = first + count
+  const positions: number[] = [], buckets: number[] = []
+  for (let rank = firstException(bytes, cascade, first); rank < cascade.exceptionCount; rank++) {
+    const position = readUint32(bytes, cascade.positionsStart + 4 * rank)
+    if (position >= end) break
+    const bit = selectionStart + position - first
+    if (selection !== null && ((selection.words[bit >>> 5] >>> (bit & 31)) & 1) === 0) continue
+    positions.push(position)
+    buckets.push(bucketOf(edges, readInt32(bytes, cascade.exceptionsStart + 8 * rank), readInt32(bytes, cascade.exceptionsStart + 8 * rank + 4)))
+  }
+  countIntegers(integerEdges)
+  for (let index = 0; index < positions.length; index++) {
+    integerAt(positions[index])
+    const counted = bucketOf(integerEdges, int64Result[0], int64Result[1])
+    if (counted >= 0) counts[counted]--
+    if (buckets[index] >= 0) counts[buckets[index]]++
+  }
+  return true
+}
+
 /** Whether the raw value (low, high) lies in any of the ranges (4 words a range, inclusive). */
 function inRanges(ranges: Int32Array, low: number, high: number): boolean {
   for (let at = 0; at < ranges.length; at += 4) {
@@ -91,12 +159,7 @@ export function matchDecimal(
   // The file as it lies now (a view made at open is stale once WebAssembly memory grows).
   const bytes = sequence.file.bytes, end = first + count
   const positions: number[] = [], before: number[] = []
-  let rank = 0
-  for (let lo = 0, hi = cascade.exceptionCount; lo < hi;) {
-    const middle = (lo + hi) >>> 1
-    if (readUint32(bytes, cascade.positionsStart + 4 * middle) < first) lo = rank = middle + 1
-    else hi = middle
-  }
+  let rank = firstException(bytes, cascade, first)
   // Each exception's answer read now: the integers' match may grow WebAssembly memory, which the file's bytes live in.
   const matches: boolean[] = []
   for (; rank < cascade.exceptionCount; rank++) {

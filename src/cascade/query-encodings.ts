@@ -61,6 +61,38 @@ export interface Operation {
   readonly decodeAll?: boolean
   /** The least average run length at which a runs sequence is counted a run at a time (RUN_WALK_LENGTHS); shorter runs are decoded. */
   readonly runLength: number
+  /**
+   * Histograms: the one slot of every value of block `block` of `blocks` as its records bound it
+   * (-1: no slot), or null where they may fall in more than one; such blocks are counted whole, unread.
+   */
+  readonly blockSlot?: (blocks: SequenceView, block: number) => number | null
+}
+
+/**
+ * For histogram edges (raw, 2 words each): the one slot of the values in [least, largest] (-1: no
+ * slot), or null where they may fall in more than one; undefined where an edge is no exact number.
+ */
+export function oneSlotOf(edges: Int32Array): ((least: number, largest: number) => number | null) | undefined {
+  const count = edges.length >>> 1, numbers = new Float64Array(count)
+  for (let e = 0; e < count; e++) {
+    numbers[e] = edges[2 * e + 1] * TWO_POW_32 + (edges[2 * e] >>> 0)
+    if (!Number.isSafeInteger(numbers[e])) return undefined
+  }
+  // The edges at or below x.
+  const atOrBelow = (x: number): number => {
+    let lo = 0, hi = count
+    while (lo < hi) {
+      const middle = (lo + hi) >>> 1
+      if (numbers[middle] <= x) lo = middle + 1
+      else hi = middle
+    }
+    return lo
+  }
+  return (least, largest) => {
+    const slot = atOrBelow(least)
+    if (atOrBelow(largest) !== slot) return null
+    return slot >= 1 && slot < count ? slot - 1 : -1
+  }
 }
 
 /**
@@ -467,6 +499,9 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const kinds = blocks.records
     const words = selection === null ? null : selection.words
     const end = first + count
+    // Histograms: blocks whose records put every value in one slot are counted whole, unread.
+    const slotOf = (block: number): number | null => op.blockSlot === undefined ? null : op.blockSlot(blocks, block)
+    const read = (at: number) => slotOf(at >>> BLOCK_SHIFT) === null
     // Stretches of blocks the lens reads go to v1's kernels in one call each; the rest block by block.
     for (let index = first; index < end;) {
       const block = index >>> BLOCK_SHIFT
@@ -474,8 +509,11 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       let stop = Math.min(end, (block + 1) * BLOCK_VALUES)
       const bit = selectionStart + index - first
       const patchLimit = op.patchLimit
-      if (lensKind(kinds[6 * block], patchLimit)) {
-        while (stop < end && lensKind(kinds[6 * (stop >>> BLOCK_SHIFT)], patchLimit)) stop = Math.min(end, stop + BLOCK_VALUES)
+      const whole = slotOf(block)
+      if (whole !== null) {
+        if (whole >= 0) out[whole] += countSelected(words, bit, stop - index)
+      } else if (lensKind(kinds[6 * block], patchLimit)) {
+        while (stop < end && lensKind(kinds[6 * (stop >>> BLOCK_SHIFT)], patchLimit) && read(stop)) stop = Math.min(end, stop + BLOCK_VALUES)
         op.inner(lensOf(blocks).view, index, stop - index, selection, bit, out)
         for (let at = index; at < stop;) {
           const b = at >>> BLOCK_SHIFT, next = Math.min(stop, (b + 1) * BLOCK_VALUES)
@@ -485,7 +523,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
           at = next
         }
       } else if (kind === Kind.runs) {
-        while (op.runBlocks !== undefined && stop < end && (kinds[6 * (stop >>> BLOCK_SHIFT)] & 0xff) === Kind.runs) stop = Math.min(end, stop + BLOCK_VALUES)
+        while (op.runBlocks !== undefined && stop < end && (kinds[6 * (stop >>> BLOCK_SHIFT)] & 0xff) === Kind.runs && read(stop)) stop = Math.min(end, stop + BLOCK_VALUES)
         if (op.runBlocks === undefined || !op.runBlocks(blocks, index, stop - index, selection, bit, out)) {
           for (let at = index; at < stop;) {
             const b = at >>> BLOCK_SHIFT, next = Math.min(stop, (b + 1) * BLOCK_VALUES)
@@ -498,7 +536,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       } else {
         // Decoded in one stretch with the blocks after it that neither the lens, runs nor frequent read.
         const decoded = (word: number) => !lensKind(word, patchLimit) && (word & 0xff) !== Kind.runs && !steppedFrequent(word, op.exceptionLimit)
-        while (stop < end && decoded(kinds[6 * (stop >>> BLOCK_SHIFT)])) stop = Math.min(end, stop + BLOCK_VALUES)
+        while (stop < end && decoded(kinds[6 * (stop >>> BLOCK_SHIFT)]) && read(stop)) stop = Math.min(end, stop + BLOCK_VALUES)
         op.decode(sequence, index, stop - index, selection, bit, out)
       }
       index = stop

@@ -56,7 +56,7 @@ export function matchRunBlocks(
   blocks: SequenceView, first: number, count: number, bounds: Int32Array, selection: BitsetMemory | null, selectionStart: number,
   out: BitsetMemory, outStart: number, decoded: (from: number, n: number) => number,
 ): number {
-  const records = blocks.records, ranges = rangesOf(bounds), extremes = runExtremes(blocks)
+  const records = blocks.records, ranges = rangesOf(bounds), extremes = blockExtremes(blocks)
   const end = first + count
   // Words read again after each decode, which may grow the memory they are in.
   let selected = selection === null ? null : selection.words, outWords = out.words
@@ -111,7 +111,7 @@ const extremesOf = new WeakMap<SequenceView, Float64Array>()
  * run values; a frequent block's divisor), a bound beyond the exact numbers as -Infinity or
  * Infinity, which meets every range. Kept with the sequence.
  */
-function runExtremes(blocks: SequenceView): Float64Array {
+export function blockExtremes(blocks: SequenceView): Float64Array {
   let extremes = extremesOf.get(blocks)
   if (extremes !== undefined) return extremes
   const lows = blockBounds(blocks, true).bounds, highs = blockBounds(blocks, false).bounds
