@@ -509,7 +509,8 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       let stop = Math.min(end, (block + 1) * BLOCK_VALUES)
       const bit = selectionStart + index - first
       const patchLimit = op.patchLimit
-      const whole = slotOf(block)
+      // (A stretch of run blocks goes to a kernel where there is one: a call for all of them beats a step per block here.)
+      const whole = kind === Kind.runs && op.runBlocks !== undefined ? null : slotOf(block)
       if (whole !== null) {
         if (whole >= 0) out[whole] += countSelected(words, bit, stop - index)
       } else if (lensKind(kinds[6 * block], patchLimit)) {
@@ -523,7 +524,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
           at = next
         }
       } else if (kind === Kind.runs) {
-        while (op.runBlocks !== undefined && stop < end && (kinds[6 * (stop >>> BLOCK_SHIFT)] & 0xff) === Kind.runs && read(stop)) stop = Math.min(end, stop + BLOCK_VALUES)
+        while (op.runBlocks !== undefined && stop < end && (kinds[6 * (stop >>> BLOCK_SHIFT)] & 0xff) === Kind.runs) stop = Math.min(end, stop + BLOCK_VALUES)
         if (op.runBlocks === undefined || !op.runBlocks(blocks, index, stop - index, selection, bit, out)) {
           for (let at = index; at < stop;) {
             const b = at >>> BLOCK_SHIFT, next = Math.min(stop, (b + 1) * BLOCK_VALUES)
