@@ -17,7 +17,7 @@ import { aggregateRunBlocks } from './query-aggregate-runs.js'
 import { blockExtremes, matchRunBlocks } from './query-match-runs.js'
 import { aggregateRunForm, matchRunForm } from './query-run-form.js'
 import { histogramDecimal, matchDecimal } from './query-decimal.js'
-import { bucketSlots, createEncodedTallies, oneSlotOf, EXCEPTION_LIMITS, type Operation, PATCH_LIMITS, RUN_WALK_LENGTHS, type Tally, valueSlots } from './query-encodings.js'
+import { blockSlotsOf, bucketSlots, createEncodedTallies, EXCEPTION_LIMITS, type Operation, PATCH_LIMITS, RUN_WALK_LENGTHS, type Tally, valueSlots } from './query-encodings.js'
 
 /** Counts (facets of this many terms or codes) past which WebAssembly decodes and counts a range in one call. */
 const DECODE_ALL_SLOTS = 256
@@ -321,7 +321,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
         // WebAssembly: up to 32 buckets, format 1's kernel on the copy (blocks in one bucket, passes per edge) beats
         // counting codes; TypeScript counts faster than its histogram kernel reads the copy (docs/performance.md).
         overValues: oneKernel && edges.length >>> 1 <= 33,
-        blockSlot: blockSlotOf(edges),
+        blockSlots: blockSlotsFor(edges),
         runLength,
         runBlocks: inner.histogramRuns === undefined ? undefined
           : (view, from, n, chosen, start, out) => inner.histogramRuns!(view, from, n, edges, chosen, start, out),
@@ -369,12 +369,8 @@ function spanOf(members: Uint8Array): [number, number] | 'none' | null {
   return from < 0 ? 'none' : [from, to]
 }
 
-/** Operation.blockSlot for histogram edges: a block's slot from its extremes as its records give them. */
-function blockSlotOf(edges: Int32Array): ((blocks: SequenceView, block: number) => number | null) | undefined {
-  const slotOf = oneSlotOf(edges)
-  if (slotOf === undefined) return undefined
-  return (blocks, block) => {
-    const extremes = blockExtremes(blocks)
-    return slotOf(extremes[2 * block], extremes[2 * block + 1])
-  }
+/** Operation.blockSlots for histogram edges: blocks' slots from their extremes as their records give them. */
+function blockSlotsFor(edges: Int32Array): ((blocks: SequenceView, firstBlock: number, blockCount: number) => Int32Array) | undefined {
+  const slotsOf = blockSlotsOf(edges)
+  return slotsOf === undefined ? undefined : (blocks, firstBlock, blockCount) => slotsOf(blockExtremes(blocks), firstBlock, blockCount)
 }

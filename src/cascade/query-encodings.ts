@@ -62,36 +62,41 @@ export interface Operation {
   /** The least average run length at which a runs sequence is counted a run at a time (RUN_WALK_LENGTHS); shorter runs are decoded. */
   readonly runLength: number
   /**
-   * Histograms: the one slot of every value of block `block` of `blocks` as its records bound it
-   * (-1: no slot), or null where they may fall in more than one; such blocks are counted whole, unread.
+   * Histograms: for blocks [firstBlock, firstBlock + blockCount) of `blocks`, the one slot of each
+   * block's values as its records bound them (-1: no slot), or SLOTS_MAY_DIFFER; such blocks are
+   * counted whole, unread.
    */
-  readonly blockSlot?: (blocks: SequenceView, block: number) => number | null
+  readonly blockSlots?: (blocks: SequenceView, firstBlock: number, blockCount: number) => Int32Array
 }
 
+/** Operation.blockSlots: a block whose values may fall in more than one slot. */
+export const SLOTS_MAY_DIFFER = -2
+
 /**
- * For histogram edges (raw, 2 words each): the one slot of the values in [least, largest] (-1: no
- * slot), or null where they may fall in more than one; undefined where an edge is no exact number.
+ * The slots of blocks bounded by `extremes` (least and largest of each block, as numbers) for
+ * histogram edges (raw, 2 words each), or undefined where an edge is no exact number. One plain
+ * loop per question: V8 optimizes it soon, where a call per block stays slow for dozens of calls.
  */
-export function oneSlotOf(edges: Int32Array): ((least: number, largest: number) => number | null) | undefined {
+export function blockSlotsOf(edges: Int32Array): ((extremes: Float64Array, firstBlock: number, blockCount: number) => Int32Array) | undefined {
   const count = edges.length >>> 1, numbers = new Float64Array(count)
   for (let e = 0; e < count; e++) {
     numbers[e] = edges[2 * e + 1] * TWO_POW_32 + (edges[2 * e] >>> 0)
     if (!Number.isSafeInteger(numbers[e])) return undefined
   }
-  // The edges at or below x.
-  const atOrBelow = (x: number): number => {
-    let lo = 0, hi = count
-    while (lo < hi) {
-      const middle = (lo + hi) >>> 1
-      if (numbers[middle] <= x) lo = middle + 1
-      else hi = middle
+  return (extremes, firstBlock, blockCount) => {
+    const slots = new Int32Array(blockCount)
+    for (let b = 0; b < blockCount; b++) {
+      const least = extremes[2 * (firstBlock + b)], largest = extremes[2 * (firstBlock + b) + 1]
+      // The edges at or below least, then whether the next edge is above largest too.
+      let lo = 0, hi = count
+      while (lo < hi) {
+        const middle = (lo + hi) >>> 1
+        if (numbers[middle] <= least) lo = middle + 1
+        else hi = middle
+      }
+      slots[b] = lo < count && numbers[lo] <= largest ? SLOTS_MAY_DIFFER : lo >= 1 && lo < count ? lo - 1 : -1
     }
-    return lo
-  }
-  return (least, largest) => {
-    const slot = atOrBelow(least)
-    if (atOrBelow(largest) !== slot) return null
-    return slot >= 1 && slot < count ? slot - 1 : -1
+    return slots
   }
 }
 
@@ -500,8 +505,15 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const words = selection === null ? null : selection.words
     const end = first + count
     // Histograms: blocks whose records put every value in one slot are counted whole, unread.
-    const slotOf = (block: number): number | null => op.blockSlot === undefined ? null : op.blockSlot(blocks, block)
-    const read = (at: number) => slotOf(at >>> BLOCK_SHIFT) === null
+    // (Not where a runs kernel takes every block: flights-3m's date.)
+    const firstBlock = first >>> BLOCK_SHIFT, blockCount = ((end - 1) >>> BLOCK_SHIFT) - firstBlock + 1
+    let bounded = op.blockSlots !== undefined
+    if (bounded && op.runBlocks !== undefined) {
+      bounded = false
+      for (let b = firstBlock; b < firstBlock + blockCount && !bounded; b++) bounded = (kinds[6 * b] & 0xff) !== Kind.runs
+    }
+    const slots = bounded ? op.blockSlots!(blocks, firstBlock, blockCount) : null
+    const read = (at: number) => slots === null || slots[(at >>> BLOCK_SHIFT) - firstBlock] === SLOTS_MAY_DIFFER
     // Stretches of blocks the lens reads go to v1's kernels in one call each; the rest block by block.
     for (let index = first; index < end;) {
       const block = index >>> BLOCK_SHIFT
@@ -510,8 +522,8 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       const bit = selectionStart + index - first
       const patchLimit = op.patchLimit
       // (A stretch of run blocks goes to a kernel where there is one: a call for all of them beats a step per block here.)
-      const whole = kind === Kind.runs && op.runBlocks !== undefined ? null : slotOf(block)
-      if (whole !== null) {
+      const whole = slots === null || (kind === Kind.runs && op.runBlocks !== undefined) ? SLOTS_MAY_DIFFER : slots[block - firstBlock]
+      if (whole !== SLOTS_MAY_DIFFER) {
         if (whole >= 0) out[whole] += countSelected(words, bit, stop - index)
       } else if (lensKind(kinds[6 * block], patchLimit)) {
         while (stop < end && lensKind(kinds[6 * (stop >>> BLOCK_SHIFT)], patchLimit) && read(stop)) stop = Math.min(end, stop + BLOCK_VALUES)
