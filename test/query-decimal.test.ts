@@ -28,6 +28,24 @@ const v2Bytes = flushColumns(schema, docs, { format: 2 })!
 const nextUp = (x: number) => { const f = new Float64Array([x]), w = new BigInt64Array(f.buffer); w[0] += x >= 0 ? 1n : -1n; return x === 0 ? Number.MIN_VALUE : f[0] }
 const nextDown = (x: number) => -nextUp(-x)
 
+/** A double's SortableBits as [low, high] words (the raw form of fractional values and bounds). */
+function sortableWords(x: number): number[] {
+  const f = new Float64Array([x]), w = new Int32Array(f.buffer)
+  return w[1] < 0 ? [~w[0], w[1] ^ 0x7fffffff] : [w[0], w[1]]
+}
+
+/** A random cut of the values for a kernel call: [first, first + count), selection bit `start`, selection words or null (all). */
+function cutOf(pick: () => number): { first: number; count: number; start: number; words: Int32Array | null } {
+  const first = Math.floor(pick() * N), count = Math.floor(pick() * (N - first + 1)), start = Math.floor(pick() * 40)
+  const words = pick() < 0.3 ? null : Int32Array.from({ length: ((start + count + 31) >>> 5) + 1 }, () => (pick() * 2 ** 32) | 0)
+  return { first, count, start, words }
+}
+
+/** The query kernels the reader's columns use. */
+function queryOf(reader: ColumnsReader) {
+  return (reader.getColumn('price')! as unknown as { backend: ColumnsBackend }).backend.query
+}
+
 function docSets(reader: ColumnsReader): (DocSet | undefined)[] {
   const pick = seededRandom(0x5e7)
   return [undefined, DocSet.fromDocuments(reader, Array.from({ length: N }, (_, d) => d).filter(() => pick() < 0.3))]
@@ -66,14 +84,12 @@ describe.each(BACKENDS)('format 2 decimal matches at the kernels\' level (%s bac
     using v1 = openColumns(v1Bytes, { backend })
     using v2 = openColumns(v2Bytes, { backend })
     const pick = seededRandom(0x3a7c)
-    const query = (v2.getColumn('price')! as unknown as { backend: ColumnsBackend }).backend.query
-    const raw = (x: number) => { const f = new Float64Array([x]), w = new Int32Array(f.buffer); return w[1] < 0 ? [~w[0], w[1] ^ 0x7fffffff] : [w[0], w[1]] }
+    const query = queryOf(v2)
     for (let trial = 0; trial < 30; trial++) {
-      const first = Math.floor(pick() * N), count = Math.floor(pick() * (N - first + 1)), start = Math.floor(pick() * 40)
-      const words = pick() < 0.3 ? null : Int32Array.from({ length: ((start + count + 31) >>> 5) + 1 }, () => (pick() * 2 ** 32) | 0)
+      const { first, count, start, words } = cutOf(pick)
       const prior = Int32Array.from({ length: ((count + 31) >>> 5) + 1 }, () => (pick() < 0.5 ? 0 : (pick() * 2 ** 32) | 0))
       const [a, b] = [(pick() - 0.3) * 1e4, (pick() - 0.3) * 1e4].sort((x, y) => x - y)
-      const bounds = Int32Array.from([...raw(trial % 5 === 0 ? -0 : a), ...raw(trial % 7 === 0 ? Infinity : b)])
+      const bounds = Int32Array.from([...sortableWords(trial % 5 === 0 ? -0 : a), ...sortableWords(trial % 7 === 0 ? Infinity : b)])
       const answers = [v1, v2].map((reader) => {
         const selection = words === null ? null : query.allocateBitset(words.length)
         selection?.words.set(words!)
@@ -120,11 +136,9 @@ describe.each(BACKENDS)('format 2 decimal histograms in the integers\' space (%s
     using v1 = openColumns(v1Bytes, { backend })
     using v2 = openColumns(v2Bytes, { backend })
     const pick = seededRandom(0x415c)
-    const query = (v2.getColumn('price')! as unknown as { backend: ColumnsBackend }).backend.query
-    const raw = (x: number) => { const f = new Float64Array([x]), w = new Int32Array(f.buffer); return w[1] < 0 ? [~w[0], w[1] ^ 0x7fffffff] : [w[0], w[1]] }
+    const query = queryOf(v2)
     for (let trial = 0; trial < 30; trial++) {
-      const first = Math.floor(pick() * N), count = Math.floor(pick() * (N - first + 1)), start = Math.floor(pick() * 40)
-      const words = pick() < 0.3 ? null : Int32Array.from({ length: ((start + count + 31) >>> 5) + 1 }, () => (pick() * 2 ** 32) | 0)
+      const { first, count, start, words } = cutOf(pick)
       const edges = Array.from({ length: 2 + Math.floor(pick() * 6) }, () => (pick() - 0.3) * 1e4).sort((a, b) => a - b)
       if (trial % 4 === 0) edges.unshift(-Infinity)
       const prior = Uint32Array.from({ length: edges.length - 1 }, () => Math.floor(pick() * 100))
@@ -132,7 +146,7 @@ describe.each(BACKENDS)('format 2 decimal histograms in the integers\' space (%s
         const selection = words === null ? null : query.allocateBitset(words.length)
         selection?.words.set(words!)
         const counts = prior.slice()
-        query.histogram(reader.getColumn('price')!.values, first, count, Int32Array.from(edges.flatMap(raw)), selection, start, counts)
+        query.histogram(reader.getColumn('price')!.values, first, count, Int32Array.from(edges.flatMap(sortableWords)), selection, start, counts)
         selection?.release()
         return [...counts]
       })
@@ -143,8 +157,7 @@ describe.each(BACKENDS)('format 2 decimal histograms in the integers\' space (%s
 
 describe('decimal integer bounds', () => {
   it('are the least and largest n whose n / 10^e lies in the range, or every n, or none', () => {
-    const raw = (x: number) => { const f = new Float64Array([x]), w = new Int32Array(f.buffer); return w[1] < 0 ? [~w[0], w[1] ^ 0x7fffffff] : [w[0], w[1]] }
-    const bounds = (lo: number, hi: number) => Int32Array.from([...raw(lo), ...raw(hi)])
+    const bounds = (lo: number, hi: number) => Int32Array.from([...sortableWords(lo), ...sortableWords(hi)])
     const ints = (words: Int32Array | null) => (words === null ? null : Array.from({ length: words.length / 2 }, (_, i) => String(BigInt(words[2 * i + 1]) << 32n | BigInt(words[2 * i] >>> 0))))
     expect(ints(integerBounds(bounds(0.1, 0.3), 2))).toEqual(['10', '30'])
     expect(ints(integerBounds(bounds(nextUp(0.1), nextDown(0.3)), 2))).toEqual(['11', '29'])
