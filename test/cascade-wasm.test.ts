@@ -275,6 +275,25 @@ describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backe
     duelCorrupt(bytes, 'dictionary')
   })
 
+  it('a dictionary block index of exactly k: histograms refuse it as reads do (TypeScript counts indexes there)', () => {
+    const columns = blockKindColumns()
+    const bytes = patched(columns, (file, reader) => {
+      const block = blockOf(reader.getColumn('dictionary')!.values, 2)
+      const k = (block.param & 1023) + 1, entryWidth = (block.param >>> 10) + 1
+      setField(file, block.data + Math.ceil((k * entryWidth) / 8), 100, block.width, k)
+    })
+    const message = `${FILE_NAME}: values of field "dictionary": block 2 has dictionary index 21, beyond its 21 entries`
+    const wide = [-(2 ** 52), 0, 2 ** 52]
+    expectSameError(bytes, 'dictionary', (column) => column.histogram(wide), message)
+    expectSameError(bytes, 'dictionary', (column) => column.getRawBigInt(2 * 1024 + 100), message)
+    // And over a DocSet holding the value's document (dense: document = value).
+    for (const reader of openBoth(bytes)) {
+      const docs = DocSet.fromDocuments(reader, [2 * 1024 + 7, 2 * 1024 + 100])
+      expect(attempt(() => reader.getColumn('dictionary')!.histogram(wide, docs))).toEqual({ ok: false, kind: 'CorruptIndexException', message })
+      reader.close()
+    }
+  })
+
   it('a sequence dictionary code ≥ k: the same CorruptIndexException, naming the dictionary (top level, and inside a decimal)', () => {
     const cases = [
       { columns: geoAndMultiColumns(), name: 'tags', label: 'values of field "tags"', view: (column: Column) => column.values },

@@ -117,6 +117,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     exceptionLimit: oneKernel ? EXCEPTION_LIMITS.wasmKernel : EXCEPTION_LIMITS.typeScript,
     // The decode-and-count kernel clears and hands back n counts a call: past a few hundred, once for the whole range.
     decodeAll: oneKernel && n > DECODE_ALL_SLOTS,
+    dictionaryBlocks: !oneKernel,
     runLength,
   })
   const { tallyEncoded, codeMembers, lensView, entriesOf, decodedOf } = createEncodedTallies(backend)
@@ -322,6 +323,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
         // counting codes; TypeScript counts faster than its histogram kernel reads the copy (docs/performance.md).
         overValues: oneKernel && edges.length >>> 1 <= 33,
         blockSlots: blockSlotsFor(edges),
+        dictionaryBlocks: !oneKernel,
         runLength,
         runBlocks: inner.histogramRuns === undefined ? undefined
           : (view, from, n, chosen, start, out) => inner.histogramRuns!(view, from, n, edges, chosen, start, out),

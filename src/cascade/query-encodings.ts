@@ -17,7 +17,7 @@
  * worded, and answers given, exactly as reads give them.
  */
 import type { ColumnsBackend, DictionaryCascade, ResidentFile, SequenceView } from '../backend/backend.js'
-import { countSelected, popcount } from '../backend/bits.js'
+import { countSelected, popcount, selectionBits } from '../backend/bits.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
@@ -67,6 +67,8 @@ export interface Operation {
    * counted whole, unread.
    */
   readonly blockSlots?: (blocks: SequenceView, firstBlock: number, blockCount: number) => Int32Array
+  /** Dictionary blocks counted by their indexes, then each entry's count to its slot (TypeScript: its decode is slow). */
+  readonly dictionaryBlocks?: boolean
 }
 
 /** Operation.blockSlots: a block whose values may fall in more than one slot. */
@@ -197,6 +199,8 @@ interface Lens {
 }
 
 const pair = new Int32Array(2)
+/** A dictionary block's count per entry (dictionaryBlock). */
+const entryCounts = new Uint32Array(1024)
 const lowPair = new Int32Array(2)
 
 /** The sequence's file as aligned words, and where its data area starts in them: live (WebAssembly memory may have grown). */
@@ -394,6 +398,52 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
   }
 
   /** Adds a frequent block's selected values in [from, to) to their slots: the top value's count at once, then each selected exception. */
+  /**
+   * Values [from, to) of dictionary block `block`, selected: each index counted (one beyond the
+   * entries: the decoding path names it), then each entry's count goes to its value's slot.
+   */
+  function dictionaryBlock(
+    sequence: SequenceView, block: number, from: number, to: number, selection: Int32Array | null, bit: number, out: Uint32Array, slots: Slots,
+  ): void {
+    const records = sequence.records, at = 6 * block
+    const width = (records[at] >>> 8) & 0xff, param = records[at] >>> 16
+    const k = (param & 1023) + 1, entryWidth = (param >>> 10) + 1
+    if (entryWidth > 53) throw new Undecided()
+    const data = dataOf(sequence) + records[at + 1], words = liveWords, indexesAt = data + bytesFor(k * entryWidth)
+    entryCounts.fill(0, 0, k)
+    if (width > 10) throw new Undecided()
+    if (selection === null) {
+      // Every value: each index cut from its two words in line.
+      const wordBase = indexesAt >>> 2, mask = (1 << width) - 1
+      for (let j = from, b = (indexesAt & 3) * 8 + from * width; j < to; j++, b += width) {
+        const w = wordBase + (b >>> 5), shift = b & 31
+        const index = ((words[w] >>> shift) | ((words[w + 1] << 1) << (31 - shift))) & mask
+        if (index >= k) throw new Undecided()
+        entryCounts[index]++
+      }
+    } else for (let position = from; position < to; position += 32) {
+      const n = Math.min(32, to - position)
+      let chosen = selectionBits(selection, bit + position - from, n)
+      while (chosen !== 0) {
+        const j = position + 31 - Math.clz32(chosen & -chosen)
+        chosen &= chosen - 1
+        const index = fieldAt(words, indexesAt, j, width)
+        if (index >= k) throw new Undecided()
+        entryCounts[index]++
+      }
+    }
+    const baseLow = records[at + 2], baseHigh = records[at + 3], g = records[at + 5] * TWO_POW_32 + (records[at + 4] >>> 0)
+    for (let entry = 0; entry < k; entry++) {
+      if (entryCounts[entry] === 0) continue
+      const offset = g * fieldAt(words, data, entry, entryWidth)
+      if (!Number.isSafeInteger(offset)) throw new Undecided()
+      addOffset(baseLow, baseHigh, offset, pair, 0)
+      const slot = slots.slot(pair[0], pair[1])
+      if (slot < 0 && slots.strict) throw new Undecided()
+      if (slot >= 0) out[slot] += entryCounts[entry]
+    }
+  }
+
   function frequent(
     sequence: SequenceView, block: number, from: number, to: number, selection: Int32Array | null, bit: number, out: Uint32Array, slots: Slots,
   ): void {
@@ -521,8 +571,10 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       let stop = Math.min(end, (block + 1) * BLOCK_VALUES)
       const bit = selectionStart + index - first
       const patchLimit = op.patchLimit
-      // (A stretch of run blocks goes to a kernel where there is one: a call for all of them beats a step per block here.)
-      const whole = slots === null || (kind === Kind.runs && op.runBlocks !== undefined) ? SLOTS_MAY_DIFFER : slots[block - firstBlock]
+      // (A stretch of run blocks goes to a kernel where there is one: a call for all of them beats a step per block here.
+      // Dictionary blocks are read: an index beyond the entries must raise, as format 1's table indexes do.)
+      const whole = slots === null || (kind === Kind.runs && op.runBlocks !== undefined) || kind === Kind.dictionary
+        ? SLOTS_MAY_DIFFER : slots[block - firstBlock]
       if (whole !== SLOTS_MAY_DIFFER) {
         if (whole >= 0) out[whole] += countSelected(words, bit, stop - index)
       } else if (lensKind(kinds[6 * block], patchLimit)) {
@@ -544,6 +596,8 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
             at = next
           }
         }
+      } else if (kind === Kind.dictionary && op.dictionaryBlocks === true) {
+        dictionaryBlock(blocks, block, index - block * BLOCK_VALUES, stop - block * BLOCK_VALUES, words, bit, out, op.slots)
       } else if (steppedFrequent(kinds[6 * block], op.exceptionLimit)) {
         frequent(blocks, block, index - block * BLOCK_VALUES, stop - block * BLOCK_VALUES, words, bit, out, op.slots)
       } else {
