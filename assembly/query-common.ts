@@ -144,7 +144,7 @@ export function firstSelected(from: u32, take: u32): u32 {
  * one size and address, which store-to-load forwarding handles (overlapping
  * 8-byte ones stalled every chunk: 3× slower). The match kernels call it for
  * every chunk, an empty mask too: whether 32 values hold a match is the data's,
- * and a branch on it mispredicts where about a third of the chunks hold none.
+ * and a branch on it mispredicts on selective filters.
  */
 // @ts-ignore: decorator
 @inline export function orBits(out: usize, bit: u32, mask: u32): void {

@@ -125,7 +125,7 @@ function hitsToDocuments(
 function streamToDocuments(nonempty: usize, docCount: u32, sel: usize, out: usize, tables: usize, stream: usize): void {
   const docWords = (docCount + 31) >>> 5
   let position: u32 = 1
-  // One loop each way, the last word masked after: a check per word was a tenth of the loop.
+  // One loop each way, the last word masked after: no check per word inside the loop.
   if (sel == 0) {
     for (let w: u32 = 0; w < docWords; w++) {
       const present = load<u32>(nonempty + (<usize>w << 2))

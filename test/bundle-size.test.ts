@@ -87,10 +87,10 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * (the fallback's chunks and the reader without WebAssembly shrank by more); then by 1 KB (reader;
  * 0.9 KB used) for histograms that read whole blocks of byte and 16-bit fields in place and count
  * wide values by the edges inside their extremes, and decimal histograms in their integers' space
- * with blocks counted whole where their records put them in one bucket (flights-3m delay on format
- * 2: 1.4 → 0.4 ms; docs/performance.md); then by 0.5 KB (reader without WebAssembly; 141 bytes
+ * with blocks counted whole where their records put them in one bucket (docs/performance.md,
+ * "Format 2 against format 1, every column"); then by 0.5 KB (reader without WebAssembly; 141 bytes
  * of it used) for TypeScript facets and histograms that count a dictionary block's indexes and
- * then its entries, where they decoded the block (zipcodes county facet 0.64 → 0.28 ms, ad hoc).
+ * then its entries, where they decoded the block (docs/performance.md, same section).
  */
 const TARGET_BYTES = 30 * 1024
 const BUDGET_BYTES = 64 * 1024

@@ -3,7 +3,8 @@
 // close its ends lie to a value, selects what the format 1 file selects, for every DocSet,
 // both backends; exceptions (-0, NaN, infinities, values no n / 10^e gives) each alone.
 import { describe, expect, it } from 'vitest'
-import type { ColumnsBackend } from '../src/backend/backend.js'
+import type { ColumnsBackend, SequenceView } from '../src/backend/backend.js'
+import type { BitsetMemory, QueryKernels } from '../src/backend/query-kernels.js'
 import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
 import { signature, summarize } from '../src/cascade/describe.js'
 import { integerBounds } from '../src/cascade/query-decimal.js'
@@ -35,7 +36,7 @@ function sortableWords(x: number): number[] {
 }
 
 /** A random cut of the values for a kernel call: [first, first + count), selection bit `start`, selection words or null (all). */
-function cutOf(pick: () => number): { first: number; count: number; start: number; words: Int32Array | null } {
+function cutOf(pick: () => number): Cut {
   const first = Math.floor(pick() * N), count = Math.floor(pick() * (N - first + 1)), start = Math.floor(pick() * 40)
   const words = pick() < 0.3 ? null : Int32Array.from({ length: ((start + count + 31) >>> 5) + 1 }, () => (pick() * 2 ** 32) | 0)
   return { first, count, start, words }
@@ -44,6 +45,35 @@ function cutOf(pick: () => number): { first: number; count: number; start: numbe
 /** The query kernels the reader's columns use. */
 function queryOf(reader: ColumnsReader) {
   return (reader.getColumn('price')! as unknown as { backend: ColumnsBackend }).backend.query
+}
+
+/** A random cut of the values for a kernel call. */
+type Cut = { first: number; count: number; start: number; words: Int32Array | null }
+
+/**
+ * Thirty cuts (cutOf), each asked of format 1's and format 2's `price` values through the kernels
+ * and the answers compared; `ask` draws the cut's own arguments, then answers for one reader.
+ */
+function duelOverCuts(
+  backend: 'ts' | 'wasm', seed: number,
+  ask: (pick: () => number, trial: number, cut: Cut) => (values: SequenceView, query: QueryKernels, cut: Cut, selection: BitsetMemory | null) => unknown,
+): void {
+  using v1 = openColumns(v1Bytes, { backend })
+  using v2 = openColumns(v2Bytes, { backend })
+  const pick = seededRandom(seed), query = queryOf(v2)
+  for (let trial = 0; trial < 30; trial++) {
+    const cut = cutOf(pick), answer = ask(pick, trial, cut)
+    const answers = [v1, v2].map((reader) => {
+      const selection = cut.words === null ? null : query.allocateBitset(cut.words.length)
+      selection?.words.set(cut.words!)
+      try {
+        return answer(reader.getColumn('price')!.values, query, cut, selection)
+      } finally {
+        selection?.release()
+      }
+    })
+    expect(answers[1], `[${cut.first}, ${cut.first + cut.count}) from bit ${cut.start}`).toEqual(answers[0])
+  }
 }
 
 function docSets(reader: ColumnsReader): (DocSet | undefined)[] {
@@ -81,28 +111,19 @@ describe.each(BACKENDS)('format 2 decimal range filters in the integers\' space 
 
 describe.each(BACKENDS)('format 2 decimal matches at the kernels\' level (%s backend)', (backend) => {
   it('add to the bits already set and count the selected matches as format 1\'s kernel does, over cut ranges', () => {
-    using v1 = openColumns(v1Bytes, { backend })
-    using v2 = openColumns(v2Bytes, { backend })
-    const pick = seededRandom(0x3a7c)
-    const query = queryOf(v2)
-    for (let trial = 0; trial < 30; trial++) {
-      const { first, count, start, words } = cutOf(pick)
+    duelOverCuts(backend, 0x3a7c, (pick, trial, { count }) => {
       const prior = Int32Array.from({ length: ((count + 31) >>> 5) + 1 }, () => (pick() < 0.5 ? 0 : (pick() * 2 ** 32) | 0))
       const [a, b] = [(pick() - 0.3) * 1e4, (pick() - 0.3) * 1e4].sort((x, y) => x - y)
       const bounds = Int32Array.from([...sortableWords(trial % 5 === 0 ? -0 : a), ...sortableWords(trial % 7 === 0 ? Infinity : b)])
-      const answers = [v1, v2].map((reader) => {
-        const selection = words === null ? null : query.allocateBitset(words.length)
-        selection?.words.set(words!)
+      return (values, query, { first, start }, selection) => {
         const out = query.allocateBitset(prior.length)
         out.words.set(prior)
-        const found = query.matchRange(reader.getColumn('price')!.values, first, count, bounds, selection, start, out, 0)
+        const found = query.matchRange(values, first, count, bounds, selection, start, out, 0)
         const bits = [...out.words]
         out.release()
-        selection?.release()
         return [found, bits]
-      })
-      expect(answers[1], `[${first}, ${first + count}) from bit ${start}`).toEqual(answers[0])
-    }
+      }
+    })
   })
 })
 
@@ -133,25 +154,16 @@ describe.each(BACKENDS)('format 2 decimal histograms in the integers\' space (%s
   })
 
   it('add to the counts given over cut ranges as format 1\'s kernel does', () => {
-    using v1 = openColumns(v1Bytes, { backend })
-    using v2 = openColumns(v2Bytes, { backend })
-    const pick = seededRandom(0x415c)
-    const query = queryOf(v2)
-    for (let trial = 0; trial < 30; trial++) {
-      const { first, count, start, words } = cutOf(pick)
+    duelOverCuts(backend, 0x415c, (pick, trial) => {
       const edges = Array.from({ length: 2 + Math.floor(pick() * 6) }, () => (pick() - 0.3) * 1e4).sort((a, b) => a - b)
       if (trial % 4 === 0) edges.unshift(-Infinity)
       const prior = Uint32Array.from({ length: edges.length - 1 }, () => Math.floor(pick() * 100))
-      const answers = [v1, v2].map((reader) => {
-        const selection = words === null ? null : query.allocateBitset(words.length)
-        selection?.words.set(words!)
+      return (values, query, { first, count, start }, selection) => {
         const counts = prior.slice()
-        query.histogram(reader.getColumn('price')!.values, first, count, Int32Array.from(edges.flatMap(sortableWords)), selection, start, counts)
-        selection?.release()
+        query.histogram(values, first, count, Int32Array.from(edges.flatMap(sortableWords)), selection, start, counts)
         return [...counts]
-      })
-      expect(answers[1], `[${first}, ${first + count}) from bit ${start}, edges ${edges}`).toEqual(answers[0])
-    }
+      }
+    })
   })
 })
 

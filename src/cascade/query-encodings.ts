@@ -190,8 +190,6 @@ export function bucketSlots(edges: Int32Array): Slots {
 /** Thrown inside a call to hand it to the decoding path. */
 class Undecided extends Error {}
 
-
-
 /** A sequence's blocks as v1 records (patched: its low fields as a frame), in the backend's memory too. */
 interface Lens {
   readonly view: SequenceView
@@ -397,7 +395,6 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     }
   }
 
-  /** Adds a frequent block's selected values in [from, to) to their slots: the top value's count at once, then each selected exception. */
   /**
    * Values [from, to) of dictionary block `block`, selected: each index counted (one beyond the
    * entries: the decoding path names it), then each entry's count goes to its value's slot.
@@ -408,16 +405,14 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const records = sequence.records, at = 6 * block
     const width = (records[at] >>> 8) & 0xff, param = records[at] >>> 16
     const k = (param & 1023) + 1, entryWidth = (param >>> 10) + 1
-    if (entryWidth > 53) throw new Undecided()
+    if (entryWidth > 53 || width > 10) throw new Undecided()
     const data = dataOf(sequence) + records[at + 1], words = liveWords, indexesAt = data + bytesFor(k * entryWidth)
     entryCounts.fill(0, 0, k)
-    if (width > 10) throw new Undecided()
     if (selection === null) {
-      // Every value: each index cut from its two words in line.
+      // Every value: each index read where the loop uses it.
       const wordBase = indexesAt >>> 2, mask = (1 << width) - 1
       for (let j = from, b = (indexesAt & 3) * 8 + from * width; j < to; j++, b += width) {
-        const w = wordBase + (b >>> 5), shift = b & 31
-        const index = ((words[w] >>> shift) | ((words[w + 1] << 1) << (31 - shift))) & mask
+        const index = smallField(words, wordBase, b, mask)
         if (index >= k) throw new Undecided()
         entryCounts[index]++
       }
@@ -444,6 +439,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     }
   }
 
+  /** Adds a frequent block's selected values in [from, to) to their slots: the top value's count at once, then each selected exception. */
   function frequent(
     sequence: SequenceView, block: number, from: number, to: number, selection: Int32Array | null, bit: number, out: Uint32Array, slots: Slots,
   ): void {
