@@ -109,6 +109,33 @@ function narrowCodeColumns(): CascadeColumn[] {
   ]
 }
 
+/**
+ * Sequence dictionaries of int32 entries whose codes come in each way the int32 read gathers
+ * them (assembly/cascade/sequences/codes-int32.ts): frame codes of 9 bits (bases 0 and 300), patched codes of 9-bit
+ * low fields with a list of patches (u32), and (narrowCodeColumns) bitmap patched codes within a
+ * byte and a u16; 'beyond' is 'framed' with one entry just past int32, met at values 1,500 and 4,000.
+ */
+function int32CodeColumns(): { columns: CascadeColumn[]; expected: Map<string, number[]> } {
+  const random = seededRandom(91), pick = (n: number) => Math.floor(random() * n), count = 5000
+  // Distinct and ascending: entry i has code i in an ascending dictionary.
+  const entries = (k: number) => [...new Set(Array.from({ length: k }, () => pick(2 ** 32) - 2 ** 31))].sort((a, b) => a - b)
+  const e600 = entries(600), e2000 = entries(2000)
+  const codes = (kind: string, flag: string | null, order: number) => (shape: ReturnType<typeof shapeOf>) => {
+    const blocks = shape.children[1]
+    expect([shape.form, shape.order, new Set(blocks.kinds), new Set(blocks.flags)]).toEqual(['dictionary', order, new Set([kind]), new Set(flag === null ? [] : [flag])])
+  }
+  // Blocks 0, 2, 4 take codes 0-299, blocks 1 and 3 codes 300-599 (frame blocks of base 300).
+  const framed = Array.from({ length: count }, (_, i) => e600[((i >>> 10) & 1) * 300 + ((i * 7) % 300)])
+  const columns: CascadeColumn[] = [
+    { name: 'framed', type: 'integral', values: framed, expectShape: codes('frame', null, 0) },
+    { name: 'unitsList', type: 'integral', values: Array.from({ length: count }, () => e2000[random() < 0.97 ? pick(500) : pick(2000)]), expectShape: codes('patched', 'list', 1) },
+    { name: 'beyond', type: 'integral', values: framed.map((value, i) => (i === 1500 || i === 4000 ? 2 ** 31 : value)), expectShape: codes('frame', null, 0) },
+    ...narrowCodeColumns(),
+  ]
+  const expected = new Map(columns.map((column) => [column.name, column.values as number[]]))
+  return { columns, expected }
+}
+
 describe.skipIf(!available)('v2 cascades: the WebAssembly and TypeScript backends agree', () => {
   it('on every block kind (dictionary, runs, frequent list / bitmap / gcd, patched list / bitmap, linear, frame, constant)', () => {
     duelColumns(blockKindColumns(), 1)
@@ -135,6 +162,36 @@ describe.skipIf(!available)('v2 cascades: the WebAssembly and TypeScript backend
 
   it('on sequence dictionaries whose codes are patched blocks of codes below 2^8 and 2^16 (a bitmap of patches)', () => {
     duelColumns(narrowCodeColumns(), 6)
+  })
+
+  it('on sequence dictionaries read into int32 (codes gathered through narrowed entries), and one entry beyond int32', () => {
+    const { columns, expected } = int32CodeColumns()
+    duelColumns(columns, 7)
+    const bytes = cascadeFile(columns)
+    for (const reader of openBoth(bytes)) {
+      try {
+        for (const name of ['framed', 'unitsList', 'narrowHalves']) {
+          const column = reader.getColumn(name)!, values = expected.get(name)!
+          // Whole, and from an offset inside a block (chunks straddling two blocks).
+          for (const first of [0, 777]) {
+            const buffer = createValueBuffer('int32', values.length - first, { backend: reader.backendName === 'wasm' ? 'wasm' : 'ts' })
+            try {
+              column.readValues(first, buffer.array)
+              expect(Array.from(buffer.array), `${reader.backendName} ${name} from ${first}`).toEqual(values.slice(first).map(Number))
+            } finally {
+              buffer.release()
+            }
+          }
+        }
+        const beyond = reader.getColumn('beyond')!
+        const refused = (first: number, length: number) => attempt(() => beyond.readValues(first, new Int32Array(length)))
+        expect(refused(0, 5000)).toEqual({ ok: false, kind: 'RangeError', message: `field "beyond": value 1500 (${2 ** 31}) does not fit an Int32Array; use a Float64Array or BigInt64Array` })
+        expect(refused(1501, 3499)).toEqual({ ok: false, kind: 'RangeError', message: `field "beyond": value 4000 (${2 ** 31}) does not fit an Int32Array; use a Float64Array or BigInt64Array` })
+        expect(refused(0, 1500)).toEqual({ ok: true, value: 1500 })
+      } finally {
+        reader.close()
+      }
+    }
   })
 
   it('run blocks write every value of a read and nothing past it, whatever their run lengths', () => {
@@ -243,10 +300,25 @@ function expectSameError(bytes: Uint8Array, name: string, read: (column: Column)
   }
 }
 
-/** Reads that meet value `index` of the column: one value, runs into each array type and into a ValueBuffer. */
-function readsAt(index: number): ((column: Column) => unknown)[] {
+/**
+ * Reads that meet value `index` of the column: one value, runs into each array type and into a
+ * ValueBuffer; int32: also into an Int32Array around it, and from value 0 through its block into an
+ * Int32Array and an int32 ValueBuffer (values that fit).
+ */
+function readsAt(index: number, int32 = false): ((column: Column) => unknown)[] {
   const around = (array: BigInt64Array | Float64Array | Int32Array) => (column: Column) => column.readValues(Math.max(0, index - 700), array)
+  // From value 0 to the end of index's block: chunks that are whole blocks.
+  const wholeBlocks = (column: Column) => Math.min(column.totalValueCount, (index | 1023) + 1)
+  const int32Reads = int32 ? [around(new Int32Array(1500)), (column: Column) => column.readValues(0, new Int32Array(wholeBlocks(column))), (column: Column) => {
+    const buffer = createValueBuffer('int32', wholeBlocks(column), { backend: 'wasm' })
+    try {
+      return column.readValues(0, buffer.array)
+    } finally {
+      buffer.release()
+    }
+  }] : []
   return [
+    ...int32Reads,
     (column) => column.getRawBigInt(index),
     around(new BigInt64Array(1500)),
     around(new Float64Array(1500)),
@@ -319,6 +391,23 @@ describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backe
     }
   })
 
+  it('a sequence dictionary code of exactly k, read into int32 through whole frame blocks and through chunks that straddle blocks', () => {
+    let k = 0
+    const index = 3 * 1024 + 211
+    const bytes = patched(int32CodeColumns().columns, (file, reader) => {
+      const cascade = reader.getColumn('framed')!.values.cascade!
+      if (cascade.form !== 1) throw new Error('expected a sequence dictionary')
+      k = cascade.entries.count
+      // Codes block 3: a frame block of codes 300 + a 9-bit field; the field k - 300 makes code k.
+      const block = blockOf(cascade.codes, 3)
+      expect([block.kind, block.width, block.base, k]).toEqual([1, 9, 300n, 600])
+      setField(file, block.data, 211, 9, k - 300)
+    })
+    const message = `${FILE_NAME}: values of field "framed": value ${index} has dictionary code 600, beyond its 600 entries`
+    for (const read of readsAt(index, true)) expectSameError(bytes, 'framed', read, message)
+    duelCorrupt(bytes, 'framed')
+  })
+
   it('a code ≥ k made of a patch in a bitmap patched block (codes below 2^8 and 2^16): the same CorruptIndexException', () => {
     for (const [name, lw, hw] of [['narrowBytes', 4, 4], ['narrowHalves', 5, 5]] as const) {
       let k = 0, index = 0
@@ -338,7 +427,7 @@ describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backe
         index = 3 * 1024 + positions[4]
       })
       const message = `${FILE_NAME}: values of field "${name}": value ${index} has dictionary code ${2 ** (lw + hw) - 1}, beyond its ${k} entries`
-      for (const read of readsAt(index)) expectSameError(bytes, name, read, message)
+      for (const read of readsAt(index, true)) expectSameError(bytes, name, read, message)
       duelCorrupt(bytes, name)
     }
   })

@@ -8,6 +8,8 @@ import { firstBeyond, sortableInPlace } from '../typed'
 import { FORM_DECIMAL, FORM_DICTIONARY } from './common'
 import { decimalDecode, decimalGet, integerDecode, integerGet } from './sequences/decimal'
 import { keepDecodedEntries, setEntriesTable } from './sequences/dictionary'
+import { dictionaryInt32, forgetNarrowedEntries } from './sequences/codes-int32'
+import { NARROW_CODES } from './widths'
 
 /** Raw i64 value `index` of the sequence at node to out; status 0, 5 or 6 (assembly/index.ts). */
 export function cascadeGet(node: usize, index: u32, out: usize): i32 {
@@ -130,11 +132,15 @@ export function cascadeDecodeInt32(node: usize, first: u32, n: u32, limit: u32, 
  */
 function cascadeDecodeInt32Chunks(node: usize, first: u32, n: u32, limit: u32, out: usize): i32 {
   const ordinals = limit != 0xFFFF_FFFF
+  // A dictionary whose entries all pass gathers them narrowed (codes-int32.ts; not in browsers' kernels).
+  const dictionary = NARROW_CODES && load<u8>(node) == FORM_DICTIONARY
+  if (dictionary) forgetNarrowedEntries()
   for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
     const take = min(n - done, BLOCK_VALUES)
+    const o = out + (<usize>done << 2)
+    if (dictionary && dictionaryInt32(node, first + done, take, ordinals, limit, o)) continue
     const status = cascadeDecode(node, first + done, take, BLOCK_BUFFER)
     if (status != OK) return status
-    const o = out + (<usize>done << 2)
     for (let j = narrowChecked(take, ordinals, limit, o); j < take; j++) {
       const v = load<i64>(BLOCK_BUFFER + (<usize>j << 3))
       // Unsigned compare for ordinals: negative values look huge and fail too.

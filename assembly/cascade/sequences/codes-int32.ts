@@ -1,0 +1,138 @@
+// A sequence dictionary's values read into an int32 destination (the Node build): when
+// every entry passes the read's check (an int32, or an ordinal below the limit), the
+// entries are narrowed once into ENTRIES32 and each chunk's codes gather them straight
+// into the destination, four bytes a value, with no i64 values in between and no check
+// per value. Whole patched blocks take their codes as bytes, halves (patched-bytes.ts)
+// or u32 (patched-units.ts), whole frame blocks as u32 fields; other chunks decode their
+// codes to CODES first. Anything else (an entry that fails, a codes block that fails to
+// decode, a code ≥ k) leaves the chunk unwritten, and the caller reads it the general
+// way, which reports the first error in order.
+import { BLOCK_SHIFT, BLOCK_VALUES, KIND_PACKED, OK, RECORD_BYTES, recordAux, recordBase, recordDataOffset, recordKind, recordWidth } from '../../common'
+import { U_BUFFER, unpackU32 } from '../../query-common'
+import { CODES, FORM_ENTRIES_MAX, KIND_PATCHED, blocksData, blocksEnd, blocksRecords, nodeCount } from '../common'
+import { CODE_BYTES, CODE_HALVES, patchedCodeBytes, patchedCodeHalves } from '../blocks/patched-bytes'
+import { largestUnit, patchedUnits } from '../blocks/patched-units'
+import { blocksDecode } from './blocks'
+
+/** The narrowed entries (4 bytes each) of the dictionary named by narrowedNode. */
+const ENTRIES32: usize = memory.data(4 * FORM_ENTRIES_MAX, 16)
+/** The dictionary node whose entries ENTRIES32 holds for the current read (0: none), and whether all passed. */
+let narrowedNode: usize = 0
+let narrowedAll = false
+
+/** Starts a read: ENTRIES32 holds nothing (the same address may name another file's node next time). */
+export function forgetNarrowedEntries(): void {
+  narrowedNode = 0
+}
+
+/** Whether every entry of the node passes (ordinals: below limit; else an int32), ENTRIES32 then holding them. */
+function narrowEntries(node: usize, ordinals: bool, limit: u32): bool {
+  if (narrowedNode == node) return narrowedAll
+  narrowedNode = node
+  narrowedAll = false
+  const entries = node + 6, k = nodeCount(entries)
+  if (k > FORM_ENTRIES_MAX) return false
+  for (let done: u32 = 0; done < k; done += BLOCK_VALUES) {
+    const take = min(k - done, BLOCK_VALUES)
+    if (blocksDecode(entries, done, take, CODES) != OK) return false
+    for (let j: u32 = 0; j < take; j++) {
+      const v = load<i64>(CODES + (<usize>j << 3))
+      if (ordinals ? <u64>v >= <u64>limit : v != <i64><i32>v) return false
+      store<i32>(ENTRIES32 + (<usize>(done + j) << 2), <i32>v)
+    }
+  }
+  narrowedAll = true
+  return true
+}
+
+/** Entry offset (code × 4) of byte j of x. */
+// @ts-ignore: decorator
+@inline function byteEntry(x: u64, j: u32): usize {
+  return <usize>((j == 0 ? x << 2 : x >>> <u64>(8 * j - 2)) & 0x3FC)
+}
+
+/** CODE_BYTES' 1,024 codes (each below k) through ENTRIES32 to out. */
+function gatherBytes32(out: usize): void {
+  for (let j: usize = 0; j < BLOCK_VALUES; j += 8) {
+    const x = load<u64>(CODE_BYTES + j), o = out + (j << 2)
+    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 0)))
+    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 1)), 4)
+    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 2)), 8)
+    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 3)), 12)
+    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 4)), 16)
+    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 5)), 20)
+    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 6)), 24)
+    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 7)), 28)
+  }
+}
+
+/** CODE_HALVES' 1,024 codes (each below k) through ENTRIES32 to out. */
+function gatherHalves32(out: usize): void {
+  for (let j: usize = 0; j < BLOCK_VALUES; j += 4) {
+    const x = load<u64>(CODE_HALVES + (j << 1)), o = out + (j << 2)
+    store<i32>(o, load<i32>(ENTRIES32 + <usize>((x << 2) & 0x3FFFC)))
+    store<i32>(o, load<i32>(ENTRIES32 + <usize>((x >>> 14) & 0x3FFFC)), 4)
+    store<i32>(o, load<i32>(ENTRIES32 + <usize>((x >>> 30) & 0x3FFFC)), 8)
+    store<i32>(o, load<i32>(ENTRIES32 + <usize>((x >>> 46) & 0x3FFFC)), 12)
+  }
+}
+
+/** U_BUFFER's 1,024 fields u (base + u each below k) through ENTRIES32 from entry base on to out. */
+function gatherUnits32(base: u32, out: usize): void {
+  const table = ENTRIES32 + (<usize>base << 2)
+  for (let j: usize = 0; j < BLOCK_VALUES; j += 4) {
+    const x = load<u64>(U_BUFFER + (j << 2)), y = load<u64>(U_BUFFER + (j << 2), 8), o = out + (j << 2)
+    store<i32>(o, load<i32>(table + <usize>((x << 2) & 0x3_FFFF_FFFC)))
+    store<i32>(o, load<i32>(table + <usize>((x >>> 30) & 0x3_FFFF_FFFC)), 4)
+    store<i32>(o, load<i32>(table + <usize>((y << 2) & 0x3_FFFF_FFFC)), 8)
+    store<i32>(o, load<i32>(table + <usize>((y >>> 30) & 0x3_FFFF_FFFC)), 12)
+  }
+}
+
+/** CODES' first take codes through ENTRIES32 to out if all are below k; false (nothing written) otherwise. */
+function mapCodes32(take: u32, k: u32, out: usize): bool {
+  let above: u64 = 0
+  for (let j: u32 = 0; j < take; j++) above |= <u64>(load<u64>(CODES + (<usize>j << 3)) >= <u64>k)
+  if (above != 0) return false
+  for (let j: u32 = 0; j < take; j++) {
+    store<i32>(out + (<usize>j << 2), load<i32>(ENTRIES32 + (<usize>load<u32>(CODES + (<usize>j << 3)) << 2)))
+  }
+  return true
+}
+
+/**
+ * Values [start, start + take) (take ≤ 1,024) of the dictionary node as int32 to out, if every entry passes the read's check (ordinals: below limit; else an int32) and every
+ * code of the chunk is below k; false, with nothing written, otherwise.
+ */
+export function dictionaryInt32(node: usize, start: u32, take: u32, ordinals: bool, limit: u32, out: usize): bool {
+  if (!narrowEntries(node, ordinals, limit)) return false
+  const entries = node + 6, codes = blocksEnd(entries), k = nodeCount(entries)
+  const record = blocksRecords(codes) + <usize>(start >>> BLOCK_SHIFT) * RECORD_BYTES
+  if (take == BLOCK_VALUES && (start & (BLOCK_VALUES - 1)) == 0 && recordKind(record) == KIND_PATCHED) {
+    const p = blocksData(codes) + recordDataOffset(record)
+    if (patchedCodeBytes(record, p, k)) {
+      gatherBytes32(out)
+      return true
+    }
+    if (patchedCodeHalves(record, p, k)) {
+      gatherHalves32(out)
+      return true
+    }
+    if (patchedUnits(record, p, BLOCK_VALUES) && largestUnit(BLOCK_VALUES) < k) {
+      gatherUnits32(0, out)
+      return true
+    }
+  }
+  if (take == BLOCK_VALUES && (start & (BLOCK_VALUES - 1)) == 0 && recordKind(record) == KIND_PACKED) {
+    // Codes base + u: u32 fields unpacked by vectors, their largest checked once.
+    const base = recordBase(record), W = recordWidth(record)
+    if (recordAux(record) == 1 && base >= 0 && base < <i64>k && W <= 16) {
+      unpackU32(blocksData(codes) + recordDataOffset(record), 0, BLOCK_VALUES, W)
+      if (<u64>largestUnit(BLOCK_VALUES) < <u64>(k - <u32>base)) {
+        gatherUnits32(<u32>base, out)
+        return true
+      }
+    }
+  }
+  return blocksDecode(codes, start, take, CODES) == OK && mapCodes32(take, k, out)
+}
