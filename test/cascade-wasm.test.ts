@@ -111,9 +111,11 @@ function narrowCodeColumns(): CascadeColumn[] {
 
 /**
  * Sequence dictionaries of int32 entries whose codes come in each way the int32 read gathers
- * them (assembly/cascade/sequences/codes-int32.ts): frame codes of 9 bits (bases 0 and 300), patched codes of 9-bit
- * low fields with a list of patches (u32), and (narrowCodeColumns) bitmap patched codes within a
- * byte and a u16; 'beyond' is 'framed' with one entry just past int32, met at values 1,500 and 4,000.
+ * them (assembly/cascade/sequences/codes-typed.ts): frame codes of 9 bits (bases 0 and 300),
+ * patched codes of 9-bit low fields with a list of patches (u32), and (narrowCodeColumns) bitmap
+ * patched codes within a byte and a u16; 'beyond' is 'framed' with one entry just past int32,
+ * met at values 1,500 and 4,000, 'beyondDoubles' the same with 2^53 (past exact doubles: float64
+ * reads gather converted entries only when every entry is exact).
  */
 function int32CodeColumns(): { columns: CascadeColumn[]; expected: Map<string, number[]> } {
   const random = seededRandom(91), pick = (n: number) => Math.floor(random() * n), count = 5000
@@ -130,6 +132,7 @@ function int32CodeColumns(): { columns: CascadeColumn[]; expected: Map<string, n
     { name: 'framed', type: 'integral', values: framed, expectShape: codes('frame', null, 0) },
     { name: 'unitsList', type: 'integral', values: Array.from({ length: count }, () => e2000[random() < 0.97 ? pick(500) : pick(2000)]), expectShape: codes('patched', 'list', 1) },
     { name: 'beyond', type: 'integral', values: framed.map((value, i) => (i === 1500 || i === 4000 ? 2 ** 31 : value)), expectShape: codes('frame', null, 0) },
+    { name: 'beyondDoubles', type: 'integral', values: framed.map((value, i) => (i === 1500 || i === 4000 ? 2n ** 53n : BigInt(value))), expectShape: codes('frame', null, 0) },
     ...narrowCodeColumns(),
   ]
   const expected = new Map(columns.map((column) => [column.name, column.values as number[]]))
@@ -164,25 +167,31 @@ describe.skipIf(!available)('v2 cascades: the WebAssembly and TypeScript backend
     duelColumns(narrowCodeColumns(), 6)
   })
 
-  it('on sequence dictionaries read into int32 (codes gathered through narrowed entries), and one entry beyond int32', () => {
+  it('on sequence dictionaries read into int32 and doubles (codes gathered through converted entries), and entries beyond them', () => {
     const { columns, expected } = int32CodeColumns()
     duelColumns(columns, 7)
     const bytes = cascadeFile(columns)
     for (const reader of openBoth(bytes)) {
       try {
-        for (const name of ['framed', 'unitsList', 'narrowHalves']) {
+        for (const name of ['framed', 'unitsList', 'narrowHalves', 'beyond']) {
           const column = reader.getColumn(name)!, values = expected.get(name)!
-          // Whole, and from an offset inside a block (chunks straddling two blocks).
-          for (const first of [0, 777]) {
-            const buffer = createValueBuffer('int32', values.length - first, { backend: reader.backendName === 'wasm' ? 'wasm' : 'ts' })
-            try {
-              column.readValues(first, buffer.array)
-              expect(Array.from(buffer.array), `${reader.backendName} ${name} from ${first}`).toEqual(values.slice(first).map(Number))
-            } finally {
-              buffer.release()
+          // Whole, and from an offset inside a block (chunks straddling two blocks); 'beyond' fits doubles alone.
+          for (const kind of name === 'beyond' ? (['float64'] as const) : (['int32', 'float64'] as const)) {
+            for (const first of [0, 777]) {
+              const buffer = createValueBuffer(kind, values.length - first, { backend: reader.backendName === 'wasm' ? 'wasm' : 'ts' })
+              try {
+                column.readValues(first, buffer.array)
+                expect(Array.from(buffer.array), `${reader.backendName} ${name} ${kind} from ${first}`).toEqual(values.slice(first).map(Number))
+              } finally {
+                buffer.release()
+              }
             }
           }
         }
+        const beyondDoubles = reader.getColumn('beyondDoubles')!
+        const message = (index: number) => `field "beyondDoubles": value ${index} (${2n ** 53n}) is beyond 2^53; read into a BigInt64Array`
+        expect(attempt(() => beyondDoubles.readValues(0, new Float64Array(5000)))).toEqual({ ok: false, kind: 'RangeError', message: message(1500) })
+        expect(attempt(() => beyondDoubles.readValues(1501, new Float64Array(3499)))).toEqual({ ok: false, kind: 'RangeError', message: message(4000) })
         const beyond = reader.getColumn('beyond')!
         const refused = (first: number, length: number) => attempt(() => beyond.readValues(first, new Int32Array(length)))
         expect(refused(0, 5000)).toEqual({ ok: false, kind: 'RangeError', message: `field "beyond": value 1500 (${2 ** 31}) does not fit an Int32Array; use a Float64Array or BigInt64Array` })

@@ -8,7 +8,8 @@ import { firstBeyond, sortableInPlace } from '../typed'
 import { FORM_DECIMAL, FORM_DICTIONARY } from './common'
 import { decimalDecode, decimalGet, integerDecode, integerGet } from './sequences/decimal'
 import { keepDecodedEntries, setEntriesTable } from './sequences/dictionary'
-import { dictionaryInt32, forgetNarrowedEntries } from './sequences/codes-int32'
+import { dictionaryInt32, exactEntries, forgetNarrowedEntries } from './sequences/codes-typed'
+import { DOUBLES } from './sequences/doubles'
 import { NARROW_CODES } from './widths'
 
 /** Raw i64 value `index` of the sequence at node to out; status 0, 5 or 6 (assembly/index.ts). */
@@ -67,9 +68,15 @@ function reportValue(status: i32, position: u32, value: i64): i32 {
   return status
 }
 
-/** cascadeDecodeFloat64ExactChunks, a dictionary's decoded entries kept from chunk to chunk (keepDecodedEntries). */
+/**
+ * cascadeDecodeFloat64ExactChunks, a dictionary's decoded entries kept from chunk to chunk
+ * (keepDecodedEntries). A dictionary whose entries are all exact doubles (a check of k values,
+ * where the read is not much shorter) converts them once and gathers the doubles (not in
+ * browsers' kernels).
+ */
 export function cascadeDecodeFloat64Exact(node: usize, first: u32, n: u32, out: usize): i32 {
   keepDecodedEntries(true)
+  if (NARROW_CODES && load<u8>(node) == FORM_DICTIONARY && exactEntries(node, n)) return keptEnd(integerDecode(node, first, n, out, DOUBLES, 1))
   return keptEnd(cascadeDecodeFloat64ExactChunks(node, first, n, out))
 }
 
@@ -132,7 +139,7 @@ export function cascadeDecodeInt32(node: usize, first: u32, n: u32, limit: u32, 
  */
 function cascadeDecodeInt32Chunks(node: usize, first: u32, n: u32, limit: u32, out: usize): i32 {
   const ordinals = limit != 0xFFFF_FFFF
-  // A dictionary whose entries all pass gathers them narrowed (codes-int32.ts; not in browsers' kernels).
+  // A dictionary whose entries all pass gathers them narrowed (codes-typed.ts; not in browsers' kernels).
   const dictionary = NARROW_CODES && load<u8>(node) == FORM_DICTIONARY
   if (dictionary) forgetNarrowedEntries()
   for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {

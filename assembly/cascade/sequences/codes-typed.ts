@@ -1,13 +1,14 @@
-// A sequence dictionary's values read into an int32 destination (the Node build): when
-// every entry passes the read's check (an int32, or an ordinal below the limit), the
-// entries are narrowed once into ENTRIES32 and each chunk's codes gather them straight
-// into the destination, four bytes a value, with no i64 values in between and no check
-// per value. Whole patched blocks take their codes as bytes, halves (patched-bytes.ts)
-// or u32 (patched-units.ts), whole frame blocks as u32 fields; other chunks decode their
-// codes to CODES first. Anything else (an entry that fails, a codes block that fails to
-// decode, a code ≥ k) leaves the chunk unwritten, and the caller reads it the general
-// way, which reports the first error in order.
-import { BLOCK_SHIFT, BLOCK_VALUES, KIND_PACKED, OK, RECORD_BYTES, recordAux, recordBase, recordDataOffset, recordKind, recordWidth } from '../../common'
+// Typed reads of a sequence dictionary (the Node build). Into int32: when every entry
+// passes the read's check (an int32, or an ordinal below the limit), the entries are
+// narrowed once into ENTRIES32 and each chunk's codes gather them straight into the
+// destination, four bytes a value, with no i64 values in between and no check per value.
+// Whole patched blocks take their codes as bytes, halves (patched-bytes.ts) or u32
+// (patched-units.ts), whole frame blocks as u32 fields; other chunks decode their codes to
+// CODES first. Anything else (an entry that fails, a codes block that fails to decode, a
+// code ≥ k) leaves the chunk unwritten, and the caller reads it the general way, which
+// reports the first error in order. Into doubles: exactEntries tells the caller whether
+// the dictionary's own decode may convert its entries once (dictionary.ts).
+import { BLOCK_SHIFT, BLOCK_VALUES, KIND_PACKED, OK, RECORD_BYTES, isSafeInteger, recordAux, recordBase, recordDataOffset, recordKind, recordWidth } from '../../common'
 import { U_BUFFER, unpackU32 } from '../../query-common'
 import { CODES, FORM_ENTRIES_MAX, KIND_PATCHED, blocksData, blocksEnd, blocksRecords, nodeCount } from '../common'
 import { CODE_BYTES, CODE_HALVES, patchedCodeBytes, patchedCodeHalves } from '../blocks/patched-bytes'
@@ -42,6 +43,21 @@ function narrowEntries(node: usize, ordinals: bool, limit: u32): bool {
     }
   }
   narrowedAll = true
+  return true
+}
+
+/**
+ * Whether every entry of the dictionary node is an exact double (|v| ≤ 2^53 - 1), for a read of
+ * n values: false without looking when the entries outnumber the values read or a table.
+ */
+export function exactEntries(node: usize, n: u32): bool {
+  const entries = node + 6, k = nodeCount(entries)
+  if (k > FORM_ENTRIES_MAX || k > n) return false
+  for (let done: u32 = 0; done < k; done += BLOCK_VALUES) {
+    const take = min(k - done, BLOCK_VALUES)
+    if (blocksDecode(entries, done, take, CODES) != OK) return false
+    for (let j: u32 = 0; j < take; j++) if (!isSafeInteger(load<i64>(CODES + (<usize>j << 3)))) return false
+  }
   return true
 }
 
