@@ -281,6 +281,11 @@ function blocksNumber(sequence: SequenceView, index: number): number {
   return exactNumber(int64Result[0], int64Result[1])
 }
 
+/** A sequence dictionary's codes [first, first + count) as (low, high) words into destination from word 0. */
+export function decodeDictionaryCodes(cascade: DictionaryCascade, first: number, count: number, destination: Int32Array): void {
+  blocksDecode(cascade.codes, first, count, destination, 0)
+}
+
 /**
  * Value `index` of an integer sequence (v1 blocks, or any v2 form) as an exact number, NaN beyond
  * 2^53 or where the read must throw (the caller's getRaw then throws the error): the TypeScript
