@@ -5,7 +5,7 @@
 // (src/backend/ts/typed.ts): both report the same first bad value.
 import { BLOCK_BUFFER, BLOCK_VALUES, NOT_REPRESENTABLE, NUMBER_SLOT, OK, ORDINAL_ERROR, SCRATCH, isSafeInteger, slotNumber } from '../common'
 import { firstBeyond, sortableInPlace } from '../typed'
-import { FORM_DECIMAL, FORM_DICTIONARY } from './common'
+import { FORM_DECIMAL, FORM_DICTIONARY, nodeCount } from './common'
 import { decimalDecode, decimalGet, integerDecode, integerGet } from './sequences/decimal'
 import { keepDecodedEntries, setEntriesTable } from './sequences/dictionary'
 import { dictionaryInt32, exactEntries, forgetNarrowedEntries } from './sequences/codes-typed'
@@ -139,8 +139,9 @@ export function cascadeDecodeInt32(node: usize, first: u32, n: u32, limit: u32, 
  */
 function cascadeDecodeInt32Chunks(node: usize, first: u32, n: u32, limit: u32, out: usize): i32 {
   const ordinals = limit != 0xFFFF_FFFF
-  // A dictionary whose entries all pass gathers them narrowed (codes-typed.ts; not in browsers' kernels).
-  const dictionary = NARROW_CODES && load<u8>(node) == FORM_DICTIONARY
+  // A dictionary whose entries all pass gathers them narrowed (codes-typed.ts; not in browsers' kernels),
+  // where they are no more than the values read (each read narrows them again).
+  const dictionary = NARROW_CODES && load<u8>(node) == FORM_DICTIONARY && nodeCount(node + 6) <= n
   if (dictionary) forgetNarrowedEntries()
   for (let done: u32 = 0; done < n; done += BLOCK_VALUES) {
     const take = min(n - done, BLOCK_VALUES)
