@@ -110,14 +110,14 @@ function narrowCodeColumns(): CascadeColumn[] {
 }
 
 /**
- * Sequence dictionaries of int32 entries whose codes come in each way the int32 read gathers
+ * Sequence dictionaries of int32 entries whose codes come in each way the typed reads gather
  * them (assembly/cascade/sequences/codes-typed.ts): frame codes of 9 bits (bases 0 and 300),
  * patched codes of 9-bit low fields with a list of patches (u32), and (narrowCodeColumns) bitmap
  * patched codes within a byte and a u16; 'beyond' is 'framed' with one entry just past int32,
  * met at values 1,500 and 4,000, 'beyondDoubles' the same with 2^53 (past exact doubles: float64
  * reads gather converted entries only when every entry is exact).
  */
-function int32CodeColumns(): { columns: CascadeColumn[]; expected: Map<string, number[]> } {
+function typedCodeColumns(): { columns: CascadeColumn[]; expected: Map<string, number[]> } {
   const random = seededRandom(91), pick = (n: number) => Math.floor(random() * n), count = 5000
   // Distinct and ascending: entry i has code i in an ascending dictionary.
   const entries = (k: number) => [...new Set(Array.from({ length: k }, () => pick(2 ** 32) - 2 ** 31))].sort((a, b) => a - b)
@@ -168,7 +168,7 @@ describe.skipIf(!available)('v2 cascades: the WebAssembly and TypeScript backend
   })
 
   it('on sequence dictionaries read into int32 and doubles (codes gathered through converted entries), and entries beyond them', () => {
-    const { columns, expected } = int32CodeColumns()
+    const { columns, expected } = typedCodeColumns()
     duelColumns(columns, 7)
     const bytes = cascadeFile(columns)
     for (const reader of openBoth(bytes)) {
@@ -403,7 +403,7 @@ describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backe
   it('a sequence dictionary code of exactly k, read into int32 through whole frame blocks and through chunks that straddle blocks', () => {
     let k = 0
     const index = 3 * 1024 + 211
-    const bytes = patched(int32CodeColumns().columns, (file, reader) => {
+    const bytes = patched(typedCodeColumns().columns, (file, reader) => {
       const cascade = reader.getColumn('framed')!.values.cascade!
       if (cascade.form !== 1) throw new Error('expected a sequence dictionary')
       k = cascade.entries.count

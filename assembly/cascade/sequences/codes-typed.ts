@@ -117,8 +117,9 @@ function mapCodes32(take: u32, k: u32, out: usize): bool {
 }
 
 /**
- * Values [start, start + take) (take ≤ 1,024) of the dictionary node as int32 to out, if every entry passes the read's check (ordinals: below limit; else an int32) and every
- * code of the chunk is below k; false, with nothing written, otherwise.
+ * Values [start, start + take) (take ≤ 1,024) of the dictionary node as int32 to out, if every
+ * entry passes the read's check (ordinals: below limit; else an int32) and every code of the
+ * chunk is below k; false, with nothing written, otherwise.
  */
 export function dictionaryInt32(node: usize, start: u32, take: u32, ordinals: bool, limit: u32, out: usize): bool {
   if (!narrowEntries(node, ordinals, limit)) return false
