@@ -325,6 +325,43 @@ describe('decoded codes views', () => {
   })
 })
 
+describe('range filters over a decoded view pass over blocks whose own fields meet no range', () => {
+  // Blocks of three kinds in turn: values of 100-119 alone, 300-319 alone, both; a sequence
+  // dictionary of 40 entries, viewed as the values less 100 (each block's extremes its own).
+  const count = 40 * 1024 + 5
+  const pick = seededRandom(0xb10c)
+  const values = Array.from({ length: count }, (_, i) => {
+    const kind = Math.floor(i / 1024) % 3, low = 100 + Math.floor(pick() * 20), high = 300 + Math.floor(pick() * 20)
+    return kind === 0 ? low : kind === 1 ? high : pick() < 0.5 ? low : high
+  })
+  const schema = { fields: [{ name: 'v', type: 'integral', column: true }] }
+  const docs = values.map((v) => ({ v }))
+  const [one, two] = [1, 2].map((format) => flushColumns(schema, docs, { format: format as 1 | 2 })!)
+  for (const backend of BACKENDS) {
+    it(`${backend}: each range's documents as format 1's, in stretches of meeting blocks (first and last blocks meeting or not)`, () => {
+      const a = openColumns(one, { backend, fileName: FILE }), b = openColumns(two, { backend, fileName: FILE })
+      try {
+        expect(cascadeOf(b.getColumn('v')!.values).entries.count).toBe(40)
+        // Only the 300s (blocks 1, 2, 4, 5, ...), only the 100s (0, 2, 3, 5, ...), a value of each, none.
+        for (const [lo, hi] of [[300, 305], [100, 119], [110, 310], [200, 250]]) {
+          const expected = values.flatMap((value, d) => (value >= lo && value <= hi ? [d] : []))
+          const ids = (reader: typeof a) => { const set = reader.getColumn('v')!.rangeFilter(lo, hi); const list = [...set.toArray()]; set.release(); return list }
+          expect(ids(a), `format 1 [${lo}, ${hi}]`).toEqual(expected)
+          expect(ids(b), `format 2 [${lo}, ${hi}]`).toEqual(expected)
+          const sample = DocSet.fromDocuments(b, expected.filter((_, at) => at % 3 === 0).concat([1023, 1024, 2047, 3072]).sort((x, y) => x - y))
+          const within = b.getColumn('v')!.rangeFilter(lo, hi, sample)
+          expect([...within.toArray()], `format 2 [${lo}, ${hi}] over a DocSet`).toEqual([...sample.toArray()].filter((d) => values[d] >= lo && values[d] <= hi))
+          within.release()
+          sample.release()
+        }
+      } finally {
+        a.close()
+        b.close()
+      }
+    })
+  }
+})
+
 describe('counting blocks of 8- or 16-bit fields bounded by their largest field (as decoded views are)', () => {
   // A format 1 keyword column of 50 terms whose block 1 is packed at width 16 (base 0): its width
   // bounds it at 65,535, past the counts' 100 slots; its largest field decides. Value 1,500 set

@@ -186,25 +186,23 @@ export function visitMeetingBlocks(view: RegionSequence, first: number, count: n
   }
   const spans: number[] = []
   for (let at = 0; at < ranges.length; at += 4) spans.push(field(ranges[at], ranges[at + 1]), field(ranges[at + 2], ranges[at + 3]))
-  // Every block classed before the first visit: a visit may grow WebAssembly memory, which
-  // detaches a view of the extremes made before it.
+  // One pass, no allocation: a stretch of meeting blocks is visited where it ends. A visit may grow
+  // WebAssembly memory, which detaches a view of the extremes made before it: made again after each.
   const end = first + count, firstBlock = Math.floor(first / BLOCK_VALUES), lastBlock = Math.floor((end - 1) / BLOCK_VALUES)
-  const bytes = view.bytes
-  const extremes = new Uint16Array(bytes.buffer, bytes.byteOffset + view.extremesAt, 2 * view.blockCount)
-  const meets = new Uint8Array(lastBlock - firstBlock + 1)
+  const extremesOf = () => new Uint16Array(view.bytes.buffer, view.bytes.byteOffset + view.extremesAt, 2 * view.blockCount)
+  let extremes = extremesOf(), found = 0, stretch = -1
   for (let block = firstBlock; block <= lastBlock; block++) {
     const least = extremes[2 * block], largest = extremes[2 * block + 1]
-    for (let at = 0; at < spans.length && meets[block - firstBlock] === 0; at += 2) {
-      if (least <= spans[at + 1] && largest >= spans[at]) meets[block - firstBlock] = 1
+    let meets = false
+    for (let at = 0; at < spans.length && !meets; at += 2) meets = least <= spans[at + 1] && largest >= spans[at]
+    if (meets) {
+      if (stretch < 0) stretch = Math.max(first, block * BLOCK_VALUES)
+    } else if (stretch >= 0) {
+      found += visit(stretch, block * BLOCK_VALUES - stretch)
+      stretch = -1
+      extremes = extremesOf()
     }
   }
-  let found = 0
-  for (let index = first; index < end;) {
-    const block = Math.floor(index / BLOCK_VALUES), met = meets[block - firstBlock]
-    let stop = Math.min(end, (block + 1) * BLOCK_VALUES)
-    while (stop < end && meets[stop / BLOCK_VALUES - firstBlock] === met) stop = Math.min(end, stop + BLOCK_VALUES)
-    if (met === 1) found += visit(index, stop - index)
-    index = stop
-  }
+  if (stretch >= 0) found += visit(stretch, end - stretch)
   return found
 }
