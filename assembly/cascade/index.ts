@@ -71,12 +71,14 @@ function reportValue(status: i32, position: u32, value: i64): i32 {
 /**
  * cascadeDecodeFloat64ExactChunks, a dictionary's decoded entries kept from chunk to chunk
  * (keepDecodedEntries). A dictionary whose entries are all exact doubles (a check of k values,
- * where the read is not much shorter) converts them once and gathers the doubles (not in
- * browsers' kernels).
+ * where they are no more than the values read) converts them once and gathers the doubles (not
+ * in browsers' kernels).
  */
 export function cascadeDecodeFloat64Exact(node: usize, first: u32, n: u32, out: usize): i32 {
   keepDecodedEntries(true)
-  if (NARROW_CODES && load<u8>(node) == FORM_DICTIONARY && exactEntries(node, n)) return keptEnd(integerDecode(node, first, n, out, DOUBLES, 1))
+  if (NARROW_CODES && load<u8>(node) == FORM_DICTIONARY && nodeCount(node + 6) <= n && exactEntries(node)) {
+    return keptEnd(integerDecode(node, first, n, out, DOUBLES, 1))
+  }
   return keptEnd(cascadeDecodeFloat64ExactChunks(node, first, n, out))
 }
 

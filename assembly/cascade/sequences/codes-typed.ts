@@ -6,14 +6,17 @@
 // (patched-units.ts), whole frame blocks as u32 fields; other chunks decode their codes to
 // CODES first. Anything else (an entry that fails, a codes block that fails to decode, a
 // code ≥ k) leaves the chunk unwritten, and the caller reads it the general way, which
-// reports the first error in order. Into doubles: exactEntries tells the caller whether
-// the dictionary's own decode may convert its entries once (dictionary.ts).
+// reports the first error in order. Into doubles: exactEntries converts the entries into
+// the dictionary's own table once, where they are all exact, for its decode to gather.
 import { BLOCK_SHIFT, BLOCK_VALUES, KIND_PACKED, OK, RECORD_BYTES, isSafeInteger, recordAux, recordBase, recordDataOffset, recordKind, recordWidth } from '../../common'
 import { U_BUFFER, unpackU32 } from '../../query-common'
-import { CODES, FORM_ENTRIES_MAX, KIND_PATCHED, blocksData, blocksEnd, blocksRecords, nodeCount } from '../common'
+import { CODES, FORM_ENTRIES, FORM_ENTRIES_MAX, KIND_PATCHED, blocksData, blocksEnd, blocksRecords, nodeCount } from '../common'
 import { CODE_BYTES, CODE_HALVES, patchedCodeBytes, patchedCodeHalves } from '../blocks/patched-bytes'
 import { largestUnit, patchedUnits } from '../blocks/patched-units'
 import { blocksDecode } from './blocks'
+import { byteOffset } from './codes'
+import { entriesTableHolds } from './dictionary'
+import { DOUBLES, KEEP, toDoubles } from './doubles'
 
 /** The narrowed entries (4 bytes each) of the dictionary named by narrowedNode. */
 const ENTRIES32: usize = memory.data(4 * FORM_ENTRIES_MAX, 16)
@@ -26,59 +29,57 @@ export function forgetNarrowedEntries(): void {
   narrowedNode = 0
 }
 
+/** The node's k entries decoded into FORM_ENTRIES (its count, or 0 where they do not fit or fail to decode). */
+function entriesDecoded(node: usize): u32 {
+  const entries = node + 6, k = nodeCount(entries)
+  if (k > FORM_ENTRIES_MAX) return 0
+  // FORM_ENTRIES is written over: no read may take its last contents as they are.
+  entriesTableHolds(0, KEEP, 1)
+  return blocksDecode(entries, 0, k, FORM_ENTRIES) == OK ? k : 0
+}
+
 /** Whether every entry of the node passes (ordinals: below limit; else an int32), ENTRIES32 then holding them. */
 function narrowEntries(node: usize, ordinals: bool, limit: u32): bool {
   if (narrowedNode == node) return narrowedAll
   narrowedNode = node
   narrowedAll = false
-  const entries = node + 6, k = nodeCount(entries)
-  if (k > FORM_ENTRIES_MAX) return false
-  for (let done: u32 = 0; done < k; done += BLOCK_VALUES) {
-    const take = min(k - done, BLOCK_VALUES)
-    if (blocksDecode(entries, done, take, CODES) != OK) return false
-    for (let j: u32 = 0; j < take; j++) {
-      const v = load<i64>(CODES + (<usize>j << 3))
-      if (ordinals ? <u64>v >= <u64>limit : v != <i64><i32>v) return false
-      store<i32>(ENTRIES32 + (<usize>(done + j) << 2), <i32>v)
-    }
+  const k = entriesDecoded(node)
+  if (k == 0) return false
+  for (let j: u32 = 0; j < k; j++) {
+    const v = load<i64>(FORM_ENTRIES + (<usize>j << 3))
+    if (ordinals ? <u64>v >= <u64>limit : v != <i64><i32>v) return false
+    store<i32>(ENTRIES32 + (<usize>j << 2), <i32>v)
   }
   narrowedAll = true
   return true
 }
 
 /**
- * Whether every entry of the dictionary node is an exact double (|v| ≤ 2^53 - 1), for a read of
- * n values: false without looking when the entries outnumber the values read or a table.
+ * Whether every entry of the dictionary node is an exact double (|v| ≤ 2^53 - 1): then FORM_ENTRIES
+ * holds them converted, kept for the read (keepDecodedEntries), so that the dictionary's decode
+ * gathers them without decoding them again.
  */
-export function exactEntries(node: usize, n: u32): bool {
-  const entries = node + 6, k = nodeCount(entries)
-  if (k > FORM_ENTRIES_MAX || k > n) return false
-  for (let done: u32 = 0; done < k; done += BLOCK_VALUES) {
-    const take = min(k - done, BLOCK_VALUES)
-    if (blocksDecode(entries, done, take, CODES) != OK) return false
-    for (let j: u32 = 0; j < take; j++) if (!isSafeInteger(load<i64>(CODES + (<usize>j << 3)))) return false
-  }
+export function exactEntries(node: usize): bool {
+  const k = entriesDecoded(node)
+  if (k == 0) return false
+  for (let j: u32 = 0; j < k; j++) if (!isSafeInteger(load<i64>(FORM_ENTRIES + (<usize>j << 3)))) return false
+  toDoubles(FORM_ENTRIES, k, DOUBLES, 1)
+  entriesTableHolds(node, DOUBLES, 1)
   return true
-}
-
-/** Entry offset (code × 4) of byte j of x. */
-// @ts-ignore: decorator
-@inline function byteEntry(x: u64, j: u32): usize {
-  return <usize>((j == 0 ? x << 2 : x >>> <u64>(8 * j - 2)) & 0x3FC)
 }
 
 /** CODE_BYTES' 1,024 codes (each below k) through ENTRIES32 to out. */
 function gatherBytes32(out: usize): void {
   for (let j: usize = 0; j < BLOCK_VALUES; j += 8) {
     const x = load<u64>(CODE_BYTES + j), o = out + (j << 2)
-    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 0)))
-    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 1)), 4)
-    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 2)), 8)
-    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 3)), 12)
-    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 4)), 16)
-    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 5)), 20)
-    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 6)), 24)
-    store<i32>(o, load<i32>(ENTRIES32 + byteEntry(x, 7)), 28)
+    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 0, 2)))
+    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 1, 2)), 4)
+    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 2, 2)), 8)
+    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 3, 2)), 12)
+    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 4, 2)), 16)
+    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 5, 2)), 20)
+    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 6, 2)), 24)
+    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 7, 2)), 28)
   }
 }
 

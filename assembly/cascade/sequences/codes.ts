@@ -54,10 +54,10 @@ function gatherUnits(table: usize, out: usize): void {
   }
 }
 
-/** Byte offset (code × 8) of byte j of x. */
+/** Byte offset (code × 2^shift: 8-byte entries, or 4 for codes-typed.ts) of byte j of x. */
 // @ts-ignore: decorator
-@inline function byteOffset(x: u64, j: u32): usize {
-  return <usize>((j == 0 ? x << 3 : x >>> <u64>(8 * j - 3)) & 0x7F8)
+@inline export function byteOffset(x: u64, j: u32, shift: u32 = 3): usize {
+  return <usize>((j == 0 ? x << <u64>shift : x >>> <u64>(8 * j - shift)) & (<u64>0xFF << <u64>shift))
 }
 
 /** The 1,024 codes of CODE_BYTES (each below k) mapped through the table to out: one 8-byte load per 8 codes. */

@@ -63,6 +63,19 @@ export function keepDecodedEntries(keep: bool): void {
   keptNode = 0
 }
 
+/**
+ * FORM_ENTRIES now holds the node's entries converted (convert, p) where a read keeps them
+ * (keepDecodedEntries), or (node 0) nothing a read may take as they are: for typed reads that
+ * decode the entries there themselves (codes-typed.ts).
+ */
+export function entriesTableHolds(node: usize, convert: i32, p: f64): void {
+  keptNode = keepEntries ? node : 0
+  keptConvert = convert
+  keptP = p
+  // Entry pairs (gather.ts) built from the table's last contents are stale.
+  forgetPairs()
+}
+
 /** Whether base + step × u stays in [0, k) for every u < 2^W (k ≤ 2^32). */
 // @ts-ignore: decorator
 @inline function spanBelow(base: i64, step: i64, W: u32, k: u32): bool {
