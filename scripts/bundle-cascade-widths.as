@@ -32,3 +32,16 @@ export function pairGroups(_q: usize, _groups: u32, _out: usize, _W: u32, _sprea
   return 0
 }
 
+
+/** No per-width field loops in browsers (patched-units.ts' generic loop), fewer bytes. */
+export const FIELD_WIDTHS = false
+
+/** Never called (FIELD_WIDTHS is false). */
+export function byteFieldWidths(_p: usize, _count: u32, _out: usize, _limit: usize, _W: u32): u32 {
+  return 0
+}
+
+/** Never called (FIELD_WIDTHS is false). */
+export function halfFieldWidths(_p: usize, _count: u32, _out: usize, _limit: usize, _W: u32): u32 {
+  return 0
+}

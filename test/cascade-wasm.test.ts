@@ -356,6 +356,34 @@ describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backe
     duelCorrupt(bytes, 'dictionary')
   })
 
+  it('a dictionary block index of exactly k at every index width 3..10 (each width its own gather loop, pairs at 3 and 4)', () => {
+    // Block b of column W: k = 2^(W-1) + 2 wide values of its own (every one used), so indexes take W bits and 2^W - k of them are ≥ k.
+    // (With + 1, widths 3 and 6 came out as sequence dictionaries.)
+    const random = seededRandom(61)
+    const widths = [3, 4, 5, 6, 7, 8, 9, 10]
+    const columns = widths.map((W) => {
+      const k = 2 ** (W - 1) + 2
+      const pools = Array.from({ length: 5 }, (_, block) => Array.from({ length: k }, () => (block % 2 ? -1n : 1n) * BigInt(block + 1) * 2n ** 46n + BigInt(Math.floor(random() * 2 ** 30))))
+      const values = Array.from({ length: 5000 }, (_, index) => pools[index >>> 10][((index & 1023) * 7 + (index >>> 10)) % k])
+      // The patch below checks the block it edits (a dictionary block of W-bit indexes).
+      return { name: `w${W}`, type: 'integral', values, expectShape: () => {} }
+    })
+    const bytes = patched(columns, (file, reader) => {
+      for (const W of widths) {
+        const block = blockOf(reader.getColumn(`w${W}`)!.values, 2)
+        const k = (block.param & 1023) + 1, entryWidth = (block.param >>> 10) + 1
+        expect([W, block.kind, k, block.width]).toEqual([W, 3, 2 ** (W - 1) + 2, W])
+        // Value 2 × 1,024 + 100: inside a group of 8, past the block's first groups.
+        setField(file, block.data + Math.ceil((k * entryWidth) / 8), 100, W, k)
+      }
+    })
+    for (const W of widths) {
+      const k = 2 ** (W - 1) + 2
+      const message = `${FILE_NAME}: values of field "w${W}": block 2 has dictionary index ${k}, beyond its ${k} entries`
+      for (const read of readsAt(2 * 1024 + 100)) expectSameError(bytes, `w${W}`, read, message)
+    }
+  })
+
   it('a dictionary block index of exactly k: histograms refuse it as reads do (TypeScript counts indexes there)', () => {
     const columns = blockKindColumns()
     const bytes = patched(columns, (file, reader) => {

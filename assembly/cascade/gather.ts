@@ -63,11 +63,12 @@ import { PAIR_GATHER, gatherGroups, pairGroups } from './widths'
 /**
  * `groups` groups of 8 indexes of width W (1..16) from q to out through the table; returns the
  * or of their check words (spread: c = 2^W - k at each even slot; 0 and unused when k = 2^W).
+ * `checked` false (a literal, where every index of W bits is below k): no check words at all.
  * Widths up to 7 take a group from one load (8W ≤ 56 bits), wider ones from two, four fields
  * each (the second at bit 4W of the group: a byte, and a shift of 4 for odd widths).
  */
 // @ts-ignore: decorator
-@inline export function groupRun(q: usize, groups: u32, table: usize, out: usize, W: u32, spread: u64): u64 {
+@inline export function groupRun(q: usize, groups: u32, table: usize, out: usize, W: u32, spread: u64, checked: bool = true): u64 {
   let checks: u64 = 0
   const half = (4 * W) >>> 3, shift = <u64>((4 * W) & 7)
   // Constants with a literal W; computed once a call otherwise (the browser's generic instance).
@@ -75,12 +76,12 @@ import { PAIR_GATHER, gatherGroups, pairGroups } from './widths'
   for (let o = out; groups != 0; groups--, q += W, o += 64) {
     if (W <= 7) {
       const x = load<u64>(q)
-      checks |= checkWord(x, W, even, spread)
+      if (checked) checks |= checkWord(x, W, even, spread)
       quadOut(x, 0, o, table, W)
       quadOut(x, 4, o + 32, table, W)
     } else {
       const x = load<u64>(q), y = load<u64>(q + half) >>> shift
-      checks |= checkWord(x, W, even, spread) | checkWord(y, W, even, spread)
+      if (checked) checks |= checkWord(x, W, even, spread) | checkWord(y, W, even, spread)
       quadOut(x, 0, o, table, W)
       quadOut(y, 0, o + 32, table, W)
     }

@@ -5,23 +5,24 @@
 // generic gather instance and no line loops (linear.ts's generic loop), same results.
 import { groupRun, pairRun } from './gather'
 import { lineRun } from './blocks/linear'
+import { fieldSteps } from './blocks/patched-units'
 
-function g1(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 1, s) }
-function g2(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 2, s) }
-function g3(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 3, s) }
-function g4(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 4, s) }
-function g5(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 5, s) }
-function g6(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 6, s) }
-function g7(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 7, s) }
-function g8(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 8, s) }
-function g9(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 9, s) }
-function g10(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 10, s) }
-function g11(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 11, s) }
-function g12(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 12, s) }
-function g13(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 13, s) }
-function g14(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 14, s) }
-function g15(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 15, s) }
-function g16(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return groupRun(q, n, t, o, 16, s) }
+function g1(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 1, 0, false) : groupRun(q, n, t, o, 1, s) }
+function g2(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 2, 0, false) : groupRun(q, n, t, o, 2, s) }
+function g3(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 3, 0, false) : groupRun(q, n, t, o, 3, s) }
+function g4(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 4, 0, false) : groupRun(q, n, t, o, 4, s) }
+function g5(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 5, 0, false) : groupRun(q, n, t, o, 5, s) }
+function g6(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 6, 0, false) : groupRun(q, n, t, o, 6, s) }
+function g7(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 7, 0, false) : groupRun(q, n, t, o, 7, s) }
+function g8(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 8, 0, false) : groupRun(q, n, t, o, 8, s) }
+function g9(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 9, 0, false) : groupRun(q, n, t, o, 9, s) }
+function g10(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 10, 0, false) : groupRun(q, n, t, o, 10, s) }
+function g11(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 11, 0, false) : groupRun(q, n, t, o, 11, s) }
+function g12(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 12, 0, false) : groupRun(q, n, t, o, 12, s) }
+function g13(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 13, 0, false) : groupRun(q, n, t, o, 13, s) }
+function g14(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 14, 0, false) : groupRun(q, n, t, o, 14, s) }
+function g15(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 15, 0, false) : groupRun(q, n, t, o, 15, s) }
+function g16(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 16, 0, false) : groupRun(q, n, t, o, 16, s) }
 
 /** `groups` groups of 8 indexes of width W (1..16) at q through the table to out; the or of their checks (gather.ts). */
 export function gatherGroups(q: usize, groups: u32, table: usize, out: usize, W: u32, spread: u64): u64 {
@@ -131,5 +132,54 @@ export function lineWidths(p: usize, from: u32, to: u32, base: i64, s: i64, out:
     case 26: l26(p, from, to, base, s, out); return true
     case 28: l28(p, from, to, base, s, out); return true
     default: return false
+  }
+}
+
+/** Fields of width 1..8 to bytes or u16 by an instance per width (patched-units.ts: fieldSteps). */
+export const FIELD_WIDTHS = true
+
+function b1(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 1, false) }
+function b2(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 2, false) }
+function b3(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 3, false) }
+function b4(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 4, false) }
+function b5(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 5, false) }
+function b6(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 6, false) }
+function b7(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 7, false) }
+function b8(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 8, false) }
+
+/** Fields [0, count) of width W (1..8) at p to bytes at out, 16 a step while loads stay below limit; returns the fields written. */
+export function byteFieldWidths(p: usize, count: u32, out: usize, limit: usize, W: u32): u32 {
+  switch (W) {
+    case 1: return b1(p, count, out, limit)
+    case 2: return b2(p, count, out, limit)
+    case 3: return b3(p, count, out, limit)
+    case 4: return b4(p, count, out, limit)
+    case 5: return b5(p, count, out, limit)
+    case 6: return b6(p, count, out, limit)
+    case 7: return b7(p, count, out, limit)
+    default: return b8(p, count, out, limit)
+  }
+}
+
+function h1(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 1, true) }
+function h2(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 2, true) }
+function h3(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 3, true) }
+function h4(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 4, true) }
+function h5(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 5, true) }
+function h6(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 6, true) }
+function h7(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 7, true) }
+function h8(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 8, true) }
+
+/** Fields [0, count) of width W (1..8) at p to u16 at out, 8 a step while loads stay below limit; returns the fields written. */
+export function halfFieldWidths(p: usize, count: u32, out: usize, limit: usize, W: u32): u32 {
+  switch (W) {
+    case 1: return h1(p, count, out, limit)
+    case 2: return h2(p, count, out, limit)
+    case 3: return h3(p, count, out, limit)
+    case 4: return h4(p, count, out, limit)
+    case 5: return h5(p, count, out, limit)
+    case 6: return h6(p, count, out, limit)
+    case 7: return h7(p, count, out, limit)
+    default: return h8(p, count, out, limit)
   }
 }

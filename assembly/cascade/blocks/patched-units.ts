@@ -9,6 +9,8 @@ import { bitsOf, recordAux, recordBase, recordWidth } from '../../common'
 import { U_BUFFER, fields8, loadLimit, prepareUnpack16, unpack16Mask, unpack16Multiplier, unpackU32 } from '../../query-common'
 import { BLOCK_ENTRIES, COUNT_MASK, FORM_BLOCKS, KIND_PATCHED, LIST_FLAG, blocksData, blocksRecords, bytesOf, field, nodeCount, recordParam } from '../common'
 import { positionsBytes } from './positions'
+import { FIELD_WIDTHS, byteFieldWidths, halfFieldWidths } from '../widths'
+import { window16Mask, window16Multipliers } from '../../unpack-simd'
 
 /**
  * For each byte b of a bitmap, 8 swizzle indexes: lane i takes the rank of bit i among b's set bits
@@ -34,44 +36,80 @@ function prepareExpand(): void {
 
 /** Fields [0, e) of hw ≤ 8 bits at highs to bytes in BLOCK_ENTRIES, then 32 zero bytes. */
 export function stageHighs(highs: usize, e: u32, hw: u32): void {
-  fieldBytes(highs, e, hw, BLOCK_ENTRIES)
+  fieldBytes(highs, e, hw, BLOCK_ENTRIES, loadLimit(highs, e, hw))
   // A swizzle near the last rank loads 8 bytes from it: they are zero.
   v128.store(BLOCK_ENTRIES + e, i8x16.splat(0))
   v128.store(BLOCK_ENTRIES + e, i8x16.splat(0), 16)
 }
 
-/** Fields [0, count) of width w ≤ 8 at p to bytes at out: 16 a step from u16 lanes (fields8), the last ones through U_BUFFER. */
-export function fieldBytes(p: usize, count: u32, w: u32, out: usize): void {
-  fieldLanes(p, count, w, out, false)
+/**
+ * Fields [0, count) of width w ≤ 8 at p to bytes at out: 16 a step from u16 lanes (fields8), up to
+ * 15 bytes past them written too. `limit`: the first byte a step's 16-byte loads may not reach (at
+ * least loadLimit's: the fields' end and the 8 bytes after them, data or padding).
+ */
+export function fieldBytes(p: usize, count: u32, w: u32, out: usize, limit: usize): void {
+  fieldLanes(p, count, w, out, limit, false)
 }
 
-/** Fields [0, count) of width w ≤ 8 at p to u16 at out: 8 a step (fields8), the last ones through U_BUFFER. */
-export function fieldHalves(p: usize, count: u32, w: u32, out: usize): void {
-  fieldLanes(p, count, w, out, true)
+/** Fields [0, count) of width w ≤ 8 at p to u16 at out: 8 a step (fields8), up to 7 u16 past them written too; `limit` as fieldBytes'. */
+export function fieldHalves(p: usize, count: u32, w: u32, out: usize, limit: usize): void {
+  fieldLanes(p, count, w, out, limit, true)
 }
 
-/** fieldBytes (halves false) or fieldHalves (true, a literal). */
-// @ts-ignore: decorator
-@inline function fieldLanes(p: usize, count: u32, w: u32, out: usize, halves: bool): void {
+/** A copy of a run's last fields (at most 16 bytes), with room after them for their steps' loads. */
+const TAIL: usize = memory.data(48, 16)
+
+/** fieldBytes (halves false) or fieldHalves (true). */
+function fieldLanes(p: usize, count: u32, w: u32, out: usize, limit: usize, halves: bool): void {
+  if (w == 0) {
+    memory.fill(out, 0, halves ? <usize>count << 1 : <usize>count)
+    return
+  }
+  const i = laneSteps(p, count, w, out, limit, halves)
+  if (i < count) {
+    // The steps stop less than 16 bytes before the fields' end (by count, or by a limit at least
+    // loadLimit's): those bytes, copied where loads may pass them, take steps too.
+    const q = p + ((<usize>i * w) >>> 3), rest = ((count - i) * w + 7) >>> 3
+    store<u64>(TAIL, load<u64>(q))
+    if (rest > 8) store<u64>(TAIL, load<u64>(q + 8), 8)
+    const left = count - i
+    laneSteps(TAIL, halves ? (left + 7) & ~7 : (left + 15) & ~15, w, halves ? out + (<usize>i << 1) : out + i, TAIL + 48, halves)
+  }
+}
+
+/** Steps of 16 fields (8 for halves) of width w (1..8) while loads stay below limit: per width in Node's build, generic in browsers'; returns the fields written. */
+function laneSteps(p: usize, count: u32, w: u32, out: usize, limit: usize, halves: bool): u32 {
+  if (FIELD_WIDTHS) return halves ? halfFieldWidths(p, count, out, limit, w) : byteFieldWidths(p, count, out, limit, w)
+  prepareUnpack16(w)
+  const mask = unpack16Mask(), multiplier = unpack16Multiplier(), shift = 16 - <i32>w
   let i: u32 = 0
-  if (w != 0) {
-    prepareUnpack16(w)
-    const mask = unpack16Mask(), multiplier = unpack16Multiplier(), shift = 16 - <i32>w
-    // A group's 16-byte load stays within the fields and the 8 bytes after them.
-    const limit = loadLimit(p, count, w)
-    if (halves) {
-      for (let q = p; i + 8 <= count && q + 16 <= limit; i += 8, q += <usize>w) v128.store(out + (<usize>i << 1), fields8(q, mask, multiplier, shift))
-    } else {
-      for (let q = p; i + 16 <= count && q + <usize>w + 16 <= limit; i += 16, q += <usize>(2 * w)) {
-        v128.store(out + i, i8x16.narrow_i16x8_u(fields8(q, mask, multiplier, shift), fields8(q + w, mask, multiplier, shift)))
-      }
+  if (halves) {
+    for (let q = p; i + 8 <= count && q + 16 <= limit; i += 8, q += <usize>w) v128.store(out + (<usize>i << 1), fields8(q, mask, multiplier, shift))
+  } else {
+    for (let q = p; i + 16 <= count && q + <usize>w + 16 <= limit; i += 16, q += <usize>(2 * w)) {
+      v128.store(out + i, i8x16.narrow_i16x8_u(fields8(q, mask, multiplier, shift), fields8(q + w, mask, multiplier, shift)))
     }
   }
-  if (i < count) {
-    unpackU32(p, i, count, w)
-    if (halves) for (; i < count; i++) store<u16>(out + (<usize>i << 1), <u16>load<u32>(U_BUFFER + (<usize>i << 2)))
-    else for (; i < count; i++) store<u8>(out + i, <u8>load<u32>(U_BUFFER + (<usize>i << 2)))
+  return i
+}
+
+/**
+ * fieldLanes' vector steps for a literal width W (1..8): its masks and multipliers are then
+ * constants, which spares V8 an instruction per swizzle (widths.ts has an instance per width).
+ * Returns the fields written.
+ */
+// @ts-ignore: decorator
+@inline export function fieldSteps(p: usize, count: u32, out: usize, limit: usize, W: u32, halves: bool): u32 {
+  const mask = window16Mask(W), multiplier = window16Multipliers(W)
+  let i: u32 = 0
+  if (halves) {
+    for (let q = p; i + 8 <= count && q + 16 <= limit; i += 8, q += <usize>W) v128.store(out + (<usize>i << 1), fields8(q, mask, multiplier, 16 - W))
+  } else {
+    for (let q = p; i + 16 <= count && q + <usize>W + 16 <= limit; i += 16, q += <usize>(2 * W)) {
+      v128.store(out + i, i8x16.narrow_i16x8_u(fields8(q, mask, multiplier, 16 - W), fields8(q + W, mask, multiplier, 16 - W)))
+    }
   }
+  return i
 }
 
 /**
