@@ -68,29 +68,31 @@ export function exactEntries(node: usize): bool {
   return true
 }
 
-/** CODE_BYTES' 1,024 codes (each below k) through ENTRIES32 to out. */
+/** CODE_BYTES' 1,024 codes (each below k) through ENTRIES32 to out: four entries a 16-byte store (a store per value bound the scalar loop). */
 function gatherBytes32(out: usize): void {
   for (let j: usize = 0; j < BLOCK_VALUES; j += 8) {
     const x = load<u64>(CODE_BYTES + j), o = out + (j << 2)
-    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 0, 2)))
-    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 1, 2)), 4)
-    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 2, 2)), 8)
-    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 3, 2)), 12)
-    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 4, 2)), 16)
-    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 5, 2)), 20)
-    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 6, 2)), 24)
-    store<i32>(o, load<i32>(ENTRIES32 + byteOffset(x, 7, 2)), 28)
+    let a = v128.load32_zero(ENTRIES32 + byteOffset(x, 0, 2))
+    a = v128.load32_lane(ENTRIES32 + byteOffset(x, 1, 2), a, 1)
+    a = v128.load32_lane(ENTRIES32 + byteOffset(x, 2, 2), a, 2)
+    a = v128.load32_lane(ENTRIES32 + byteOffset(x, 3, 2), a, 3)
+    v128.store(o, a)
+    let b = v128.load32_zero(ENTRIES32 + byteOffset(x, 4, 2))
+    b = v128.load32_lane(ENTRIES32 + byteOffset(x, 5, 2), b, 1)
+    b = v128.load32_lane(ENTRIES32 + byteOffset(x, 6, 2), b, 2)
+    b = v128.load32_lane(ENTRIES32 + byteOffset(x, 7, 2), b, 3)
+    v128.store(o, b, 16)
   }
 }
 
 /** CODE_HALVES' 1,024 codes (each below k) through ENTRIES32 to out. */
 function gatherHalves32(out: usize): void {
   for (let j: usize = 0; j < BLOCK_VALUES; j += 4) {
-    const x = load<u64>(CODE_HALVES + (j << 1)), o = out + (j << 2)
-    store<i32>(o, load<i32>(ENTRIES32 + <usize>((x << 2) & 0x3FFFC)))
-    store<i32>(o, load<i32>(ENTRIES32 + <usize>((x >>> 14) & 0x3FFFC)), 4)
-    store<i32>(o, load<i32>(ENTRIES32 + <usize>((x >>> 30) & 0x3FFFC)), 8)
-    store<i32>(o, load<i32>(ENTRIES32 + <usize>((x >>> 46) & 0x3FFFC)), 12)
+    const x = load<u64>(CODE_HALVES + (j << 1))
+    let a = v128.load32_zero(ENTRIES32 + <usize>((x << 2) & 0x3FFFC))
+    a = v128.load32_lane(ENTRIES32 + <usize>((x >>> 14) & 0x3FFFC), a, 1)
+    a = v128.load32_lane(ENTRIES32 + <usize>((x >>> 30) & 0x3FFFC), a, 2)
+    v128.store(out + (j << 2), v128.load32_lane(ENTRIES32 + <usize>((x >>> 46) & 0x3FFFC), a, 3))
   }
 }
 
@@ -98,11 +100,11 @@ function gatherHalves32(out: usize): void {
 function gatherUnits32(base: u32, out: usize): void {
   const table = ENTRIES32 + (<usize>base << 2)
   for (let j: usize = 0; j < BLOCK_VALUES; j += 4) {
-    const x = load<u64>(U_BUFFER + (j << 2)), y = load<u64>(U_BUFFER + (j << 2), 8), o = out + (j << 2)
-    store<i32>(o, load<i32>(table + <usize>((x << 2) & 0x3_FFFF_FFFC)))
-    store<i32>(o, load<i32>(table + <usize>((x >>> 30) & 0x3_FFFF_FFFC)), 4)
-    store<i32>(o, load<i32>(table + <usize>((y << 2) & 0x3_FFFF_FFFC)), 8)
-    store<i32>(o, load<i32>(table + <usize>((y >>> 30) & 0x3_FFFF_FFFC)), 12)
+    const x = load<u64>(U_BUFFER + (j << 2)), y = load<u64>(U_BUFFER + (j << 2), 8)
+    let a = v128.load32_zero(table + <usize>((x << 2) & 0x3_FFFF_FFFC))
+    a = v128.load32_lane(table + <usize>((x >>> 30) & 0x3_FFFF_FFFC), a, 1)
+    a = v128.load32_lane(table + <usize>((y << 2) & 0x3_FFFF_FFFC), a, 2)
+    v128.store(out + (j << 2), v128.load32_lane(table + <usize>((y >>> 30) & 0x3_FFFF_FFFC), a, 3))
   }
 }
 
