@@ -45,3 +45,6 @@ export function byteFieldWidths(_p: usize, _count: u32, _out: usize, _limit: usi
 export function halfFieldWidths(_p: usize, _count: u32, _out: usize, _limit: usize, _W: u32): u32 {
   return 0
 }
+
+/** Never called (NARROW_CODES is false: no int32 gathers in browsers). */
+export function gatherGroups32(_q: usize, _groups: u32, _table: usize, _out: usize, _W: u32): void {}

@@ -121,7 +121,7 @@ function typedCodeColumns(): { columns: CascadeColumn[]; expected: Map<string, n
   const random = seededRandom(91), pick = (n: number) => Math.floor(random() * n), count = 5000
   // Distinct and ascending: entry i has code i in an ascending dictionary.
   const entries = (k: number) => [...new Set(Array.from({ length: k }, () => pick(2 ** 32) - 2 ** 31))].sort((a, b) => a - b)
-  const e600 = entries(600), e2000 = entries(2000)
+  const e600 = entries(600), e2000 = entries(2000), e511 = entries(511)
   const codes = (kind: string, flag: string | null, order: number) => (shape: ReturnType<typeof shapeOf>) => {
     const blocks = shape.children[1]
     expect([shape.form, shape.order, new Set(blocks.kinds), new Set(blocks.flags)]).toEqual(['dictionary', order, new Set([kind]), new Set(flag === null ? [] : [flag])])
@@ -130,6 +130,8 @@ function typedCodeColumns(): { columns: CascadeColumn[]; expected: Map<string, n
   const framed = Array.from({ length: count }, (_, i) => e600[((i >>> 10) & 1) * 300 + ((i * 7) % 300)])
   const columns: CascadeColumn[] = [
     { name: 'framed', type: 'integral', values: framed, expectShape: codes('frame', null, 0) },
+    // k = 511 = 2^9 - 1: frame blocks of base 0 whose 9-bit fields reach one code past the entries.
+    { name: 'framedEdge', type: 'integral', values: Array.from({ length: count }, (_, i) => e511[(i * 5) % 511]), expectShape: codes('frame', null, 0) },
     { name: 'unitsList', type: 'integral', values: Array.from({ length: count }, () => e2000[random() < 0.97 ? pick(500) : pick(2000)]), expectShape: codes('patched', 'list', 1) },
     { name: 'beyond', type: 'integral', values: framed.map((value, i) => (i === 1500 || i === 4000 ? 2 ** 31 : value)), expectShape: codes('frame', null, 0) },
     { name: 'beyondDoubles', type: 'integral', values: framed.map((value, i) => (i === 1500 || i === 4000 ? 2n ** 53n : BigInt(value))), expectShape: codes('frame', null, 0) },
@@ -429,20 +431,23 @@ describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backe
   })
 
   it('a sequence dictionary code of exactly k, read into int32 through whole frame blocks and through chunks that straddle blocks', () => {
-    let k = 0
-    const index = 3 * 1024 + 211
-    const bytes = patched(typedCodeColumns().columns, (file, reader) => {
-      const cascade = reader.getColumn('framed')!.values.cascade!
-      if (cascade.form !== 1) throw new Error('expected a sequence dictionary')
-      k = cascade.entries.count
-      // Codes block 3: a frame block of codes 300 + a 9-bit field; the field k - 300 makes code k.
-      const block = blockOf(cascade.codes, 3)
-      expect([block.kind, block.width, block.base, k]).toEqual([1, 9, 300n, 600])
-      setField(file, block.data, 211, 9, k - 300)
-    })
-    const message = `${FILE_NAME}: values of field "framed": value ${index} has dictionary code 600, beyond its 600 entries`
-    for (const read of readsAt(index, true)) expectSameError(bytes, 'framed', read, message)
-    duelCorrupt(bytes, 'framed')
+    // framed: codes block 3 is 300 + a 9-bit field (k 600); framedEdge: codes block 2 is a 9-bit field, k = 511 = 2^9 - 1.
+    for (const { name, block: codesBlock, base, k, index } of [
+      { name: 'framed', block: 3, base: 300, k: 600, index: 3 * 1024 + 211 },
+      { name: 'framedEdge', block: 2, base: 0, k: 511, index: 2 * 1024 + 211 },
+    ]) {
+      const bytes = patched(typedCodeColumns().columns, (file, reader) => {
+        const cascade = reader.getColumn(name)!.values.cascade!
+        if (cascade.form !== 1) throw new Error('expected a sequence dictionary')
+        const block = blockOf(cascade.codes, codesBlock)
+        expect([block.kind, block.width, block.base, cascade.entries.count]).toEqual([1, 9, BigInt(base), k])
+        // The field k - base makes code k.
+        setField(file, block.data, 211, 9, k - base)
+      })
+      const message = `${FILE_NAME}: values of field "${name}": value ${index} has dictionary code ${k}, beyond its ${k} entries`
+      for (const read of readsAt(index, true)) expectSameError(bytes, name, read, message)
+      duelCorrupt(bytes, name)
+    }
   })
 
   it('a code ≥ k made of a patch in a bitmap patched block (codes below 2^8 and 2^16): the same CorruptIndexException', () => {
@@ -467,6 +472,63 @@ describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backe
       for (const read of readsAt(index, true)) expectSameError(bytes, name, read, message)
       duelCorrupt(bytes, name)
     }
+  })
+
+  it('a code ≥ k made of a listed patch (9-bit low fields, every one a code): the same CorruptIndexException', () => {
+    let k = 0, index = 0, code = 0
+    const bytes = patched(typedCodeColumns().columns, (file, reader) => {
+      const cascade = reader.getColumn('unitsList')!.values.cascade!
+      if (cascade.form !== 1) throw new Error('expected a sequence dictionary')
+      k = cascade.entries.count
+      // Codes block 2: u8 hw, 1,024 low fields of 9 bits, e positions of 10 bits, then the high parts.
+      const block = blockOf(cascade.codes, 2), e = block.param & 1023, hw = file[block.data]
+      expect([block.kind, block.width, block.base, block.param & 1024]).toEqual([6, 9, 0n, 1024])
+      expect(k).toBeGreaterThanOrEqual(512)
+      const lows = block.data + 1, list = lows + (1024 * 9) / 8, highs = list + Math.ceil((e * 10) / 8)
+      // The fifth patch gets all ones: code 2^(9 + hw) - 1, past the entries.
+      const position = getField(file, list, 4, 10)
+      setField(file, lows, position, 9, 511)
+      setField(file, highs, 4, hw, 2 ** hw - 1)
+      code = 2 ** (9 + hw) - 1
+      expect(code).toBeGreaterThanOrEqual(k)
+      index = 2 * 1024 + position
+    })
+    const message = `${FILE_NAME}: values of field "unitsList": value ${index} has dictionary code ${code}, beyond its ${k} entries`
+    for (const read of readsAt(index, true)) expectSameError(bytes, 'unitsList', read, message)
+    duelCorrupt(bytes, 'unitsList')
+  })
+
+  it('a patch list that does not increase: both backends read the block alike (each position searched), into int32 too', () => {
+    const bytes = patched(typedCodeColumns().columns, (file, reader) => {
+      const cascade = reader.getColumn('unitsList')!.values.cascade!
+      if (cascade.form !== 1) throw new Error('expected a sequence dictionary')
+      const block = blockOf(cascade.codes, 2), e = block.param & 1023
+      const list = block.data + 1 + (1024 * 9) / 8
+      // Positions 3 and 4 of the list swapped.
+      const third = getField(file, list, 3, 10), fourth = getField(file, list, 4, 10)
+      expect(third).toBeLessThan(fourth)
+      expect(e).toBeGreaterThan(5)
+      setField(file, list, 3, 10, fourth)
+      setField(file, list, 4, 10, third)
+    })
+    const [ts, wasm] = openBoth(bytes)
+    try {
+      const reads = (reader: ColumnsReader) => {
+        const column = reader.getColumn('unitsList')!
+        const int32 = new Int32Array(column.totalValueCount), int64 = new BigInt64Array(column.totalValueCount)
+        column.readValues(0, int32)
+        column.readValues(0, int64)
+        return { int32: Array.from(int32), int64: Array.from(int64, Number) }
+      }
+      const a = reads(ts), b = reads(wasm)
+      expect(b.int32).toEqual(a.int32)
+      expect(b.int64).toEqual(a.int64)
+      expect(a.int32).toEqual(a.int64)
+    } finally {
+      ts.close()
+      wasm.close()
+    }
+    duelCorrupt(bytes, 'unitsList')
   })
 
   it('a multi facet decodes whole value blocks, yet a bad index outside the values it reads raises nothing', () => {

@@ -47,6 +47,14 @@ import { PAIR_GATHER, gatherGroups, pairGroups } from './widths'
   return <usize>((at >= 3 ? x >>> <u64>(at - 3) : x << <u64>(3 - at)) & mask)
 }
 
+/** offsetOf for 4-byte entries (index × 4). */
+// @ts-ignore: decorator
+@inline function offsetOf32(x: u64, j: u32, W: u32): usize {
+  const mask = ((<u64>1 << <u64>W) - 1) << 2
+  const at = j * W
+  return <usize>((at >= 2 ? x >>> <u64>(at - 2) : x << <u64>(2 - at)) & mask)
+}
+
 /** Entries at byte offsets a and b of the table to o: one 16-byte store. */
 // @ts-ignore: decorator
 @inline export function pairOut(o: usize, table: usize, a: usize, b: usize): void {
@@ -87,6 +95,30 @@ import { PAIR_GATHER, gatherGroups, pairGroups } from './widths'
     }
   }
   return checks & carryBits(W, W <= 7 ? 8 : 4)
+}
+
+/** Four fields of x (from field `first`) through a table of 4-byte entries to o: one 16-byte store. */
+// @ts-ignore: decorator
+@inline function quadOut32(x: u64, first: u32, o: usize, table: usize, W: u32): void {
+  let v = v128.load32_zero(table + offsetOf32(x, first, W))
+  v = v128.load32_lane(table + offsetOf32(x, first + 1, W), v, 1)
+  v = v128.load32_lane(table + offsetOf32(x, first + 2, W), v, 2)
+  v128.store(o, v128.load32_lane(table + offsetOf32(x, first + 3, W), v, 3))
+}
+
+/**
+ * groupRun for a table of 4-byte entries (int32 reads, sequences/codes-typed.ts), every index of
+ * W bits readable and below k: no check words.
+ */
+// @ts-ignore: decorator
+@inline export function groupRun32(q: usize, groups: u32, table: usize, out: usize, W: u32): void {
+  const half = (4 * W) >>> 3, shift = <u64>((4 * W) & 7)
+  for (let o = out; groups != 0; groups--, q += W, o += 32) {
+    const x = load<u64>(q)
+    quadOut32(x, 0, o, table, W)
+    if (W <= 7) quadOut32(x, 4, o + 16, table, W)
+    else quadOut32(load<u64>(q + half) >>> shift, 0, o + 16, table, W)
+  }
 }
 
 /**

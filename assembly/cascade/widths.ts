@@ -3,7 +3,7 @@
 // each with a literal width, so every shift, mask and shuffle is a constant. Browsers
 // get scripts/bundle-cascade-widths.as in place of this file (rollup.config.js): one
 // generic gather instance and no line loops (linear.ts's generic loop), same results.
-import { groupRun, pairRun } from './gather'
+import { groupRun, groupRun32, pairRun } from './gather'
 import { lineRun } from './blocks/linear'
 import { fieldSteps } from './blocks/patched-units'
 
@@ -181,5 +181,44 @@ export function halfFieldWidths(p: usize, count: u32, out: usize, limit: usize, 
     case 6: return h6(p, count, out, limit)
     case 7: return h7(p, count, out, limit)
     default: return h8(p, count, out, limit)
+  }
+}
+
+function u1(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 1) }
+function u2(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 2) }
+function u3(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 3) }
+function u4(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 4) }
+function u5(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 5) }
+function u6(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 6) }
+function u7(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 7) }
+function u8(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 8) }
+function u9(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 9) }
+function u10(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 10) }
+function u11(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 11) }
+function u12(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 12) }
+function u13(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 13) }
+function u14(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 14) }
+function u15(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 15) }
+function u16(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 16) }
+
+/** `groups` groups of 8 indexes of width W (1..16) at q through a table of 4-byte entries to out, unchecked (gather.ts: groupRun32). */
+export function gatherGroups32(q: usize, groups: u32, table: usize, out: usize, W: u32): void {
+  switch (W) {
+    case 1: u1(q, groups, table, out); return
+    case 2: u2(q, groups, table, out); return
+    case 3: u3(q, groups, table, out); return
+    case 4: u4(q, groups, table, out); return
+    case 5: u5(q, groups, table, out); return
+    case 6: u6(q, groups, table, out); return
+    case 7: u7(q, groups, table, out); return
+    case 8: u8(q, groups, table, out); return
+    case 9: u9(q, groups, table, out); return
+    case 10: u10(q, groups, table, out); return
+    case 11: u11(q, groups, table, out); return
+    case 12: u12(q, groups, table, out); return
+    case 13: u13(q, groups, table, out); return
+    case 14: u14(q, groups, table, out); return
+    case 15: u15(q, groups, table, out); return
+    default: u16(q, groups, table, out)
   }
 }

@@ -3,14 +3,16 @@
 // narrowed once into ENTRIES32 and each chunk's codes gather them straight into the
 // destination, four bytes a value, with no i64 values in between and no check per value.
 // Whole patched blocks take their codes as bytes, halves (patched-bytes.ts) or u32
-// (patched-units.ts), whole frame blocks as u32 fields; other chunks decode their codes to
-// CODES first. Anything else (an entry that fails, a codes block that fails to decode, a
-// code ≥ k) leaves the chunk unwritten, and the caller reads it the general way, which
-// reports the first error in order. Into doubles: exactEntries converts the entries into
+// (patched-units.ts); whole frame blocks, and patched ones with a list of positions, whose
+// fields cannot name a code ≥ k gather them straight from the packed bits (slicedInt32); other chunks decode their
+// codes to CODES first. Anything else (an entry that fails, a codes block that fails to
+// decode, a code ≥ k) leaves the chunk to the caller, which reads it again the general way
+// and reports the first error in order. Into doubles: exactEntries converts the entries into
 // the dictionary's own table once, where they are all exact, for its decode to gather.
-import { BLOCK_SHIFT, BLOCK_VALUES, KIND_PACKED, OK, RECORD_BYTES, isSafeInteger, recordAux, recordBase, recordDataOffset, recordKind, recordWidth } from '../../common'
+import { BLOCK_SHIFT, BLOCK_VALUES, KIND_PACKED, OK, RECORD_BYTES, bitsOf, isSafeInteger, recordAux, recordBase, recordDataOffset, recordKind, recordWidth } from '../../common'
 import { U_BUFFER, unpackU32 } from '../../query-common'
-import { CODES, FORM_ENTRIES, FORM_ENTRIES_MAX, KIND_PATCHED, blocksData, blocksEnd, blocksRecords, nodeCount } from '../common'
+import { CODES, COUNT_MASK, FORM_ENTRIES, FORM_ENTRIES_MAX, KIND_PATCHED, LIST_FLAG, blocksData, blocksEnd, blocksRecords, bytesOf, field, nodeCount, recordParam } from '../common'
+import { gatherGroups32 } from '../widths'
 import { CODE_BYTES, CODE_HALVES, patchedCodeBytes, patchedCodeHalves } from '../blocks/patched-bytes'
 import { largestUnit, patchedUnits } from '../blocks/patched-units'
 import { blocksDecode } from './blocks'
@@ -120,9 +122,43 @@ function mapCodes32(take: u32, k: u32, out: usize): bool {
 }
 
 /**
+ * A whole frame block, or patched block with a list of positions, of codes base + u (g 1) whose
+ * 2^W codes from base all lie below k (and W ≤ 16): its fields gathered straight from ENTRIES32's
+ * slice at base, unchecked (gather.ts: groupRun32), then a patched block's exceptions remapped one
+ * by one. False where the block is not such, or (corrupt) a list that does not increase or an
+ * exception's code ≥ k, the chunk then partly written: the caller reads it again the general way,
+ * which reports the first bad value.
+ */
+function slicedInt32(record: usize, p: usize, k: u32, out: usize): bool {
+  const kind = recordKind(record), base = recordBase(record), W = recordWidth(record)
+  if (recordAux(record) != 1 || base < 0 || W > 16 || base + (<i64>1 << W) > <i64>k) return false
+  const table = ENTRIES32 + (<usize>base << 2)
+  if (kind == KIND_PACKED) {
+    gatherGroups32(p, BLOCK_VALUES >>> 3, table, out, W)
+    return true
+  }
+  const param = recordParam(record), e = param & COUNT_MASK
+  if ((param & LIST_FLAG) == 0) return false
+  const lows = p + 1, positions = lows + bytesOf(BLOCK_VALUES, W), pw = bitsOf(<u64>(BLOCK_VALUES - 1))
+  const highs = positions + bytesOf(e, pw), hw: u32 = load<u8>(p)
+  gatherGroups32(lows, BLOCK_VALUES >>> 3, table, out, W)
+  // Code = base + low + high × 2^W at each listed position, which must increase within the block.
+  let previous: i32 = -1
+  for (let rank: u32 = 0; rank < e; rank++) {
+    const position = <u32>field(positions, rank, pw)
+    if (<i32>position <= previous || position >= BLOCK_VALUES) return false
+    previous = <i32>position
+    const code = base + <i64>field(lows, position, W) + (<i64>field(highs, rank, hw) << W)
+    if (<u64>code >= <u64>k) return false
+    store<i32>(out + (<usize>position << 2), load<i32>(ENTRIES32 + (<usize>code << 2)))
+  }
+  return true
+}
+
+/**
  * Values [start, start + take) (take ≤ 1,024) of the dictionary node as int32 to out, if every
  * entry passes the read's check (ordinals: below limit; else an int32) and every code of the
- * chunk is below k; false, with nothing written, otherwise.
+ * chunk is below k; false otherwise, the chunk then unwritten or (slicedInt32) partly written.
  */
 export function dictionaryInt32(node: usize, start: u32, take: u32, ordinals: bool, limit: u32, out: usize): bool {
   if (!narrowEntries(node, ordinals, limit)) return false
@@ -138,11 +174,13 @@ export function dictionaryInt32(node: usize, start: u32, take: u32, ordinals: bo
       gatherHalves32(out)
       return true
     }
+    if (slicedInt32(record, p, k, out)) return true
     if (patchedUnits(record, p, BLOCK_VALUES) && largestUnit(BLOCK_VALUES) < k) {
       gatherUnits32(0, out)
       return true
     }
   }
+  if (take == BLOCK_VALUES && (start & (BLOCK_VALUES - 1)) == 0 && recordKind(record) == KIND_PACKED && slicedInt32(record, blocksData(codes) + recordDataOffset(record), k, out)) return true
   if (take == BLOCK_VALUES && (start & (BLOCK_VALUES - 1)) == 0 && recordKind(record) == KIND_PACKED) {
     // Codes base + u: u32 fields unpacked by vectors, their largest checked once.
     const base = recordBase(record), W = recordWidth(record)
