@@ -17,7 +17,7 @@
  * worded, and answers given, exactly as reads give them.
  */
 import type { ColumnsBackend, DictionaryCascade, ResidentFile, SequenceView } from '../backend/backend.js'
-import { countSelected, popcount, selectionBits } from '../backend/bits.js'
+import { countSelected, popcount } from '../backend/bits.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
@@ -397,7 +397,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
 
   /**
    * Values [from, to) of dictionary block `block`, selected: each index counted (one beyond the
-   * entries: the decoding path names it), then each entry's count goes to its value's slot.
+   * entries, selected or not: the decoding path names it), then each entry's count goes to its value's slot.
    */
   function dictionaryBlock(
     sequence: SequenceView, block: number, from: number, to: number, selection: Int32Array | null, bit: number, out: Uint32Array, slots: Slots,
@@ -408,24 +408,13 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     if (entryWidth > 53 || width > 10) throw new Undecided()
     const data = dataOf(sequence) + records[at + 1], words = liveWords, indexesAt = data + bytesFor(k * entryWidth)
     entryCounts.fill(0, 0, k)
-    if (selection === null) {
-      // Every value: each index read where the loop uses it.
-      const wordBase = indexesAt >>> 2, mask = (1 << width) - 1
-      for (let j = from, b = (indexesAt & 3) * 8 + from * width; j < to; j++, b += width) {
-        const index = smallField(words, wordBase, b, mask)
-        if (index >= k) throw new Undecided()
-        entryCounts[index]++
-      }
-    } else for (let position = from; position < to; position += 32) {
-      const n = Math.min(32, to - position)
-      let chosen = selectionBits(selection, bit + position - from, n)
-      while (chosen !== 0) {
-        const j = position + 31 - Math.clz32(chosen & -chosen)
-        chosen &= chosen - 1
-        const index = fieldAt(words, indexesAt, j, width)
-        if (index >= k) throw new Undecided()
-        entryCounts[index]++
-      }
+    // Every index of the stretch read and checked, selected or not, as the WebAssembly kernels
+    // decode whole stretches: one beyond the entries raises however a selection falls.
+    const wordBase = indexesAt >>> 2, mask = (1 << width) - 1
+    for (let j = from, b = (indexesAt & 3) * 8 + from * width, s = bit; j < to; j++, b += width, s++) {
+      const index = smallField(words, wordBase, b, mask)
+      if (index >= k) throw new Undecided()
+      entryCounts[index] += selection === null ? 1 : (selection[s >>> 5] >>> (s & 31)) & 1
     }
     const baseLow = records[at + 2], baseHigh = records[at + 3], g = records[at + 5] * TWO_POW_32 + (records[at + 4] >>> 0)
     for (let entry = 0; entry < k; entry++) {
