@@ -534,6 +534,67 @@ describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backe
     duelCorrupt(bytes, 'unitsList')
   })
 
+  it('a patched codes block with 0-bit low fields (a file may hold one; no flush writes it) reads as its model on both backends', () => {
+    // unitsList's codes block 2 rewritten in place, its data length kept: low width 0, e patches
+    // by a bitmap, high parts of hw ≥ 9 bits (code = high, every other code 0), e and hw found to
+    // fill the same bytes.
+    let e = 0, hw = 0, positions: number[] = [], highs: number[] = []
+    const bytes = patched(typedCodeColumns().columns, (file, reader) => {
+      const cascade = reader.getColumn('unitsList')!.values.cascade!
+      if (cascade.form !== 1) throw new Error('expected a sequence dictionary')
+      const k = cascade.entries.count, codes = cascade.codes, block = blockOf(codes, 2)
+      expect([block.kind, block.base, block.param & 1024]).toEqual([6, 0n, 1024])
+      const length = codes.records[6 * 3 + 1] - codes.records[6 * 2 + 1]
+      search: for (hw = 9; hw <= 16; hw++) for (e = 1; e <= 1023; e++) if (1 + 128 + Math.ceil((e * hw) / 8) === length) break search
+      expect([hw <= 16, e <= 1023]).toEqual([true, true])
+      const random = seededRandom(66), order = Array.from({ length: 1024 }, (_, j) => j)
+      for (let j = 1023; j > 0; j--) { const r = Math.floor(random() * (j + 1)); [order[j], order[r]] = [order[r], order[j]] }
+      positions = order.slice(0, e).sort((x, y) => x - y)
+      highs = positions.map(() => 1 + Math.floor(random() * (Math.min(k, 2 ** hw) - 1)))
+      const data = block.data
+      file.fill(0, data, data + length)
+      file[data] = hw
+      for (const position of positions) file[data + 1 + (position >>> 3)] |= 1 << (position & 7)
+      highs.forEach((high, rank) => setField(file, data + 1 + 128, rank, hw, high))
+      // The record in the file: width (byte 1) 0, param (bytes 2-3) e, no list flag.
+      const record = codes.recordsStart + 2 * 24
+      file[record + 1] = 0
+      file[record + 2] = e & 0xff
+      file[record + 3] = e >>> 8
+    })
+    const [ts, wasm] = openBoth(bytes)
+    try {
+      // The model: value j of the block is entry (j patched ? its high part : 0), entries read as the values of other blocks give them.
+      const all = (reader: ColumnsReader, kind: 'int64' | 'int32' | 'float64') => {
+        const buffer = createValueBuffer(kind, 1024, { backend: 'wasm' })
+        try {
+          reader.getColumn('unitsList')!.readValues(2 * 1024, buffer.array)
+          return Array.from(buffer.array as ArrayLike<number | bigint>, Number)
+        } finally {
+          buffer.release()
+        }
+      }
+      const model = all(ts, 'int64')
+      const patchedAt = new Map(positions.map((position, rank) => [position, highs[rank]]))
+      // Values of equal codes are equal, of unequal codes unequal (the entries are distinct).
+      const valueOf = new Map<number, number>()
+      for (let j = 0; j < 1024; j++) {
+        const code = patchedAt.get(j) ?? 0
+        if (!valueOf.has(code)) valueOf.set(code, model[j])
+        expect(model[j]).toBe(valueOf.get(code))
+      }
+      expect(new Set(valueOf.values()).size).toBe(valueOf.size)
+      for (const kind of ['int64', 'int32', 'float64'] as const) {
+        expect(all(wasm, kind)).toEqual(model)
+        expect(all(ts, kind)).toEqual(model)
+      }
+    } finally {
+      ts.close()
+      wasm.close()
+    }
+    duelCorrupt(bytes, 'unitsList')
+  })
+
   it('a multi facet decodes whole value blocks, yet a bad index outside the values it reads raises nothing', () => {
     // 3 values a document: document d holds values 3d to 3d + 2, three terms a stretch of 100 documents.
     const random = seededRandom(52)

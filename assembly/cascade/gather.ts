@@ -199,7 +199,7 @@ export function gatherIndexes(q: usize, from: u32, to: u32, W: u32, table: usize
     const at = q + <usize>(start >>> 3) * W, spread = full ? 0 : spreadOf(W, k)
     // Pairs where the Node build has them and the run repays building them (2^2W stores; a stable table's are kept).
     let checks: u64
-    if (PAIR_GATHER && W <= 4 && groups >= (<u32>1 << (2 * W)) >>> 4) {
+    if (PAIR_GATHER && W >= 1 && W <= 4 && groups >= (<u32>1 << (2 * W)) >>> 4) {
       pairsFor(table, W)
       checks = pairGroups(at, groups, o, W, spread)
     } else checks = gatherGroups(at, groups, table, o, W, spread)

@@ -7,6 +7,8 @@ import { groupRun, groupRun32, pairRun } from './gather'
 import { lineRun } from './blocks/linear'
 import { fieldSteps } from './blocks/patched-units'
 
+// Width 0: the low fields of a patched block whose unpatched values all equal its base (a file may hold one).
+function g0(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 0, 0, false) : groupRun(q, n, t, o, 0, s) }
 function g1(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 1, 0, false) : groupRun(q, n, t, o, 1, s) }
 function g2(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 2, 0, false) : groupRun(q, n, t, o, 2, s) }
 function g3(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 3, 0, false) : groupRun(q, n, t, o, 3, s) }
@@ -24,9 +26,10 @@ function g14(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 
 function g15(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 15, 0, false) : groupRun(q, n, t, o, 15, s) }
 function g16(q: usize, n: u32, t: usize, o: usize, s: u64): u64 { return s == 0 ? groupRun(q, n, t, o, 16, 0, false) : groupRun(q, n, t, o, 16, s) }
 
-/** `groups` groups of 8 indexes of width W (1..16) at q through the table to out; the or of their checks (gather.ts). */
+/** `groups` groups of 8 indexes of width W (0..16) at q through the table to out; the or of their checks (gather.ts). */
 export function gatherGroups(q: usize, groups: u32, table: usize, out: usize, W: u32, spread: u64): u64 {
   switch (W) {
+    case 0: return g0(q, groups, table, out, spread)
     case 1: return g1(q, groups, table, out, spread)
     case 2: return g2(q, groups, table, out, spread)
     case 3: return g3(q, groups, table, out, spread)
@@ -184,6 +187,7 @@ export function halfFieldWidths(p: usize, count: u32, out: usize, limit: usize, 
   }
 }
 
+function u0(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 0) }
 function u1(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 1) }
 function u2(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 2) }
 function u3(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 3) }
@@ -201,9 +205,10 @@ function u14(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o
 function u15(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 15) }
 function u16(q: usize, n: u32, t: usize, o: usize): void { groupRun32(q, n, t, o, 16) }
 
-/** `groups` groups of 8 indexes of width W (1..16) at q through a table of 4-byte entries to out, unchecked (gather.ts: groupRun32). */
+/** `groups` groups of 8 indexes of width W (0..16) at q through a table of 4-byte entries to out, unchecked (gather.ts: groupRun32). */
 export function gatherGroups32(q: usize, groups: u32, table: usize, out: usize, W: u32): void {
   switch (W) {
+    case 0: u0(q, groups, table, out); return
     case 1: u1(q, groups, table, out); return
     case 2: u2(q, groups, table, out); return
     case 3: u3(q, groups, table, out); return
