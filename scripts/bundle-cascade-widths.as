@@ -37,12 +37,7 @@ export function pairGroups(_q: usize, _groups: u32, _out: usize, _W: u32, _sprea
 export const FIELD_WIDTHS = false
 
 /** Never called (FIELD_WIDTHS is false). */
-export function byteFieldWidths(_p: usize, _count: u32, _out: usize, _limit: usize, _W: u32): u32 {
-  return 0
-}
-
-/** Never called (FIELD_WIDTHS is false). */
-export function halfFieldWidths(_p: usize, _count: u32, _out: usize, _limit: usize, _W: u32): u32 {
+export function fieldWidths(_p: usize, _count: u32, _out: usize, _limit: usize, _W: u32, _halves: bool): u32 {
   return 0
 }
 

@@ -39,20 +39,12 @@ import { PAIR_GATHER, gatherGroups, pairGroups } from './widths'
   return ((x & even) + spread) | (((x >>> <u64>W) & even) + spread)
 }
 
-/** Byte offset (index × 8) of field j of width W at the bottom of x: one shift and a mask. */
+/** Byte offset (index × 2^shift: 8-byte entries, or 4) of field j of width W at the bottom of x: one shift and a mask. */
 // @ts-ignore: decorator
-@inline function offsetOf(x: u64, j: u32, W: u32): usize {
-  const mask = ((<u64>1 << <u64>W) - 1) << 3
+@inline function offsetOf(x: u64, j: u32, W: u32, shift: u32 = 3): usize {
+  const mask = ((<u64>1 << <u64>W) - 1) << <u64>shift
   const at = j * W
-  return <usize>((at >= 3 ? x >>> <u64>(at - 3) : x << <u64>(3 - at)) & mask)
-}
-
-/** offsetOf for 4-byte entries (index × 4). */
-// @ts-ignore: decorator
-@inline function offsetOf32(x: u64, j: u32, W: u32): usize {
-  const mask = ((<u64>1 << <u64>W) - 1) << 2
-  const at = j * W
-  return <usize>((at >= 2 ? x >>> <u64>(at - 2) : x << <u64>(2 - at)) & mask)
+  return <usize>((at >= shift ? x >>> <u64>(at - shift) : x << (<u64>shift - <u64>at)) & mask)
 }
 
 /** Entries at byte offsets a and b of the table to o: one 16-byte store. */
@@ -100,10 +92,10 @@ import { PAIR_GATHER, gatherGroups, pairGroups } from './widths'
 /** Four fields of x (from field `first`) through a table of 4-byte entries to o: one 16-byte store. */
 // @ts-ignore: decorator
 @inline function quadOut32(x: u64, first: u32, o: usize, table: usize, W: u32): void {
-  let v = v128.load32_zero(table + offsetOf32(x, first, W))
-  v = v128.load32_lane(table + offsetOf32(x, first + 1, W), v, 1)
-  v = v128.load32_lane(table + offsetOf32(x, first + 2, W), v, 2)
-  v128.store(o, v128.load32_lane(table + offsetOf32(x, first + 3, W), v, 3))
+  let v = v128.load32_zero(table + offsetOf(x, first, W, 2))
+  v = v128.load32_lane(table + offsetOf(x, first + 1, W, 2), v, 1)
+  v = v128.load32_lane(table + offsetOf(x, first + 2, W, 2), v, 2)
+  v128.store(o, v128.load32_lane(table + offsetOf(x, first + 3, W, 2), v, 3))
 }
 
 /**

@@ -150,20 +150,6 @@ function b6(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n,
 function b7(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 7, false) }
 function b8(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 8, false) }
 
-/** Fields [0, count) of width W (1..8) at p to bytes at out, 16 a step while loads stay below limit; returns the fields written. */
-export function byteFieldWidths(p: usize, count: u32, out: usize, limit: usize, W: u32): u32 {
-  switch (W) {
-    case 1: return b1(p, count, out, limit)
-    case 2: return b2(p, count, out, limit)
-    case 3: return b3(p, count, out, limit)
-    case 4: return b4(p, count, out, limit)
-    case 5: return b5(p, count, out, limit)
-    case 6: return b6(p, count, out, limit)
-    case 7: return b7(p, count, out, limit)
-    default: return b8(p, count, out, limit)
-  }
-}
-
 function h1(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 1, true) }
 function h2(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 2, true) }
 function h3(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 3, true) }
@@ -173,17 +159,20 @@ function h6(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n,
 function h7(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 7, true) }
 function h8(p: usize, n: u32, o: usize, l: usize): u32 { return fieldSteps(p, n, o, l, 8, true) }
 
-/** Fields [0, count) of width W (1..8) at p to u16 at out, 8 a step while loads stay below limit; returns the fields written. */
-export function halfFieldWidths(p: usize, count: u32, out: usize, limit: usize, W: u32): u32 {
+/**
+ * Fields [0, count) of width W (1..8) at p to bytes (or, halves, u16) at out, 16 (8) a step while
+ * loads stay below limit; returns the fields written.
+ */
+export function fieldWidths(p: usize, count: u32, out: usize, limit: usize, W: u32, halves: bool): u32 {
   switch (W) {
-    case 1: return h1(p, count, out, limit)
-    case 2: return h2(p, count, out, limit)
-    case 3: return h3(p, count, out, limit)
-    case 4: return h4(p, count, out, limit)
-    case 5: return h5(p, count, out, limit)
-    case 6: return h6(p, count, out, limit)
-    case 7: return h7(p, count, out, limit)
-    default: return h8(p, count, out, limit)
+    case 1: return halves ? h1(p, count, out, limit) : b1(p, count, out, limit)
+    case 2: return halves ? h2(p, count, out, limit) : b2(p, count, out, limit)
+    case 3: return halves ? h3(p, count, out, limit) : b3(p, count, out, limit)
+    case 4: return halves ? h4(p, count, out, limit) : b4(p, count, out, limit)
+    case 5: return halves ? h5(p, count, out, limit) : b5(p, count, out, limit)
+    case 6: return halves ? h6(p, count, out, limit) : b6(p, count, out, limit)
+    case 7: return halves ? h7(p, count, out, limit) : b7(p, count, out, limit)
+    default: return halves ? h8(p, count, out, limit) : b8(p, count, out, limit)
   }
 }
 

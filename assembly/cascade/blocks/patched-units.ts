@@ -9,7 +9,7 @@ import { bitsOf, recordAux, recordBase, recordWidth } from '../../common'
 import { U_BUFFER, fields8, loadLimit, prepareUnpack16, unpack16Mask, unpack16Multiplier, unpackU32 } from '../../query-common'
 import { BLOCK_ENTRIES, COUNT_MASK, FORM_BLOCKS, KIND_PATCHED, LIST_FLAG, blocksData, blocksRecords, bytesOf, field, nodeCount, recordParam } from '../common'
 import { positionsBytes } from './positions'
-import { FIELD_WIDTHS, byteFieldWidths, halfFieldWidths } from '../widths'
+import { FIELD_WIDTHS, fieldWidths } from '../widths'
 import { window16Mask, window16Multipliers } from '../../unpack-simd'
 
 /**
@@ -79,7 +79,7 @@ function fieldLanes(p: usize, count: u32, w: u32, out: usize, limit: usize, halv
 
 /** Steps of 16 fields (8 for halves) of width w (1..8) while loads stay below limit: per width in Node's build, generic in browsers'; returns the fields written. */
 function laneSteps(p: usize, count: u32, w: u32, out: usize, limit: usize, halves: bool): u32 {
-  if (FIELD_WIDTHS) return halves ? halfFieldWidths(p, count, out, limit, w) : byteFieldWidths(p, count, out, limit, w)
+  if (FIELD_WIDTHS) return fieldWidths(p, count, out, limit, w, halves)
   prepareUnpack16(w)
   const mask = unpack16Mask(), multiplier = unpack16Multiplier(), shift = 16 - <i32>w
   let i: u32 = 0

@@ -127,7 +127,8 @@ function mapCodes32(take: u32, k: u32, out: usize): bool {
  * slice at base, unchecked (gather.ts: groupRun32), then a patched block's exceptions remapped one
  * by one. False where the block is not such, or (corrupt) a list that does not increase or an
  * exception's code ≥ k, the chunk then partly written: the caller reads it again the general way,
- * which reports the first bad value.
+ * which reports the first bad value. (positions.ts' list walk, for 4-byte values: written apart, as
+ * a mode of that walk reshaped the browsers' kernels, which have no int32 gathers.)
  */
 function slicedInt32(record: usize, p: usize, k: u32, out: usize): bool {
   const kind = recordKind(record), base = recordBase(record), W = recordWidth(record)
