@@ -90,12 +90,17 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * with blocks counted whole where their records put them in one bucket (docs/performance.md,
  * "Format 2 against format 1, every column"); then by 0.5 KB (reader without WebAssembly; 141 bytes
  * of it used) for TypeScript facets and histograms that count a dictionary block's indexes and
- * then its entries, where they decoded the block (docs/performance.md, same section).
+ * then its entries, where they decoded the block (docs/performance.md, same section); then by
+ * 0.5 KB (reader, reader without WebAssembly) for aggregates over runs sequences in one loop with
+ * their extremes kept in locals, and TypeScript decodes of 64-bit fields that start on a word
+ * (every decoded chunk the TypeScript kernels read) copied as words, where a generic loop ran
+ * (TypeScript aggregates of movies' IMDB Votes 0.086 → 0.035 ms, birdstrikes' Flight Date 0.13 →
+ * 0.067 ms: docs/performance.md, same section).
  */
 const TARGET_BYTES = 30 * 1024
-const BUDGET_BYTES = 64 * 1024
+const BUDGET_BYTES = 64.5 * 1024
 const FALLBACK_BUDGET_BYTES = 19 * 1024
-const TOGETHER_BUDGET_BYTES = 82 * 1024
+const TOGETHER_BUDGET_BYTES = 82.5 * 1024
 /** The full check re-encodes dictionaries, so its chunk holds the FSST trainer. */
 const VERIFY_BUDGET_BYTES = 6.5 * 1024
 

@@ -187,6 +187,22 @@ describe.each(BACKENDS)('format 2 corruption when read, and by the full check (%
     expect([...column.facetCounts(quiet)]).toEqual([quiet.count(), 0, 0])
   })
 
+  it('a keyword ordinal beyond the dictionary in a run sequence\'s run values is refused by a facet that counts its run, not by one that skips it', () => {
+    const values = Array.from({ length: 4500 }, (_, i) => ['a', 'b', 'c'][Math.floor(i / 1500)])
+    const bytes = fileOf('keyword', values)
+    const runs = valuesOf(bytes).cascade as unknown as { form: number; values: SequenceView }
+    expect(runs.form).toBe(2)
+    // The run values' one block (linear: 0, 1, 2): its base (at byte 8 of the record) raised by 1, so that the runs hold ordinals 1, 2 and 3.
+    const [start] = sequenceExtent(runs.values)
+    const record = start + 13
+    expect(bytes[record]).toBe(7)
+    const reader = open(patched(bytes, (b) => { b[record + 8] += 1 }), backend)
+    const column = reader.getColumn('v')!
+    expectRefused(() => column.facetCounts(), 'values of field "v": value 3000 is 3, not in [0, 3)')
+    const before = DocSet.fromDocuments(reader, Array.from({ length: 3000 }, (_, d) => d).filter((d) => d % 3 !== 1))
+    expect([...column.facetCounts(before)]).toEqual([0, 1000, 1000])
+  })
+
   it('a patch whose high part is 0 (so its value is its low field) is matched by term filters as reads give it', () => {
     // Eight frequent terms apart (a dictionary by frequency: codes 0-7, 3 low bits) and rare ones patched above them, in a list.
     const terms = Array.from({ length: 40 }, (_, t) => `t${String(t).padStart(2, '0')}`)

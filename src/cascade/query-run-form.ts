@@ -17,30 +17,46 @@ const RUN_CHUNK = 4096
 const startWords = new Int32Array(2 * (RUN_CHUNK + 1))
 const valueWords = new Int32Array(2 * RUN_CHUNK)
 
+/** The last run a walk takes, set by firstRunOf. */
+let lastRun = 0
+
+/** The run holding the first block's first value, for values [first, first + count) (count > 0); lastRun: the run holding the last. */
+function firstRunOf(sequence: SequenceView, cascade: RunsCascade, first: number, count: number): number {
+  const blocks = Math.ceil(cascade.count / 1024), last = (first + count - 1) >>> BLOCK_SHIFT
+  // The file as it lies now (a view made at open is stale once WebAssembly memory grows).
+  const bytes = sequence.file.bytes
+  lastRun = last + 1 < blocks ? readUint32(bytes, cascade.checkpointsStart + 4 * (last + 1)) : cascade.runCount - 1
+  return readUint32(bytes, cascade.checkpointsStart + 4 * (first >>> BLOCK_SHIFT))
+}
+
+/** Runs [run, run + n) (n ≤ RUN_CHUNK, up to lastRun) decoded: their values into valueWords, their starts and the next run's into startWords; n. */
+function decodeRunChunk(backend: ColumnsBackend, cascade: RunsCascade, run: number): number {
+  const n = Math.min(RUN_CHUNK, lastRun + 1 - run)
+  backend.decodeRaw(cascade.starts, run, Math.min(n + 1, cascade.runCount - run), startWords, 0)
+  backend.decodeRaw(cascade.values, run, n, valueWords, 0)
+  return n
+}
+
+/** Where run j of a chunk from `run` ends: the next run's start, or the count after the last run. */
+function runEnd(cascade: RunsCascade, run: number, j: number): number {
+  return run + j + 1 < cascade.runCount ? startWords[2 * j + 2] >>> 0 : cascade.count
+}
+
 /** Calls visit(low, high, lo, hi) for each run's values [lo, hi) inside [first, first + count), in order (raw value as words). */
 function forEachRunPart(
   backend: ColumnsBackend, sequence: SequenceView, cascade: RunsCascade, first: number, count: number,
   visit: (low: number, high: number, lo: number, hi: number) => void,
 ): void {
   if (count === 0) return
-  const end = first + count, blocks = Math.ceil(cascade.count / 1024)
-  // The file as it lies now (a view made at open is stale once WebAssembly memory grows).
-  const checkpoint = (block: number) => readUint32(sequence.file.bytes, cascade.checkpointsStart + 4 * block)
-  // The run holding the first block's first value, through the run holding the last value asked for.
-  const last = (end - 1) >>> BLOCK_SHIFT
-  const lastRun = last + 1 < blocks ? checkpoint(last + 1) : cascade.runCount - 1
-  for (let run = checkpoint(first >>> BLOCK_SHIFT); run <= lastRun; run += RUN_CHUNK) {
-    const n = Math.min(RUN_CHUNK, lastRun + 1 - run), withNext = Math.min(n + 1, cascade.runCount - run)
-    backend.decodeRaw(cascade.starts, run, withNext, startWords, 0)
-    backend.decodeRaw(cascade.values, run, n, valueWords, 0)
+  const end = first + count
+  for (let run = firstRunOf(sequence, cascade, first, count); run <= lastRun; run += RUN_CHUNK) {
+    const n = decodeRunChunk(backend, cascade, run)
     for (let j = 0; j < n; j++) {
-      const lo = Math.max(startWords[2 * j] >>> 0, first)
-      const hi = Math.min(j + 1 < withNext ? startWords[2 * j + 2] >>> 0 : cascade.count, end)
+      const lo = Math.max(startWords[2 * j] >>> 0, first), hi = Math.min(runEnd(cascade, run, j), end)
       if (lo < hi) visit(valueWords[2 * j], valueWords[2 * j + 1], lo, hi)
     }
   }
 }
-
 
 /** matchRange(s) over a runs sequence: a run in any range (4 words a range, inclusive) sets its selected values; how many. */
 export function matchRunForm(
@@ -88,31 +104,47 @@ export function aggregateRunForm(
   backend: ColumnsBackend, sequence: SequenceView, cascade: RunsCascade, first: number, count: number, mode: AggregateMode,
   selection: BitsetMemory | null, selectionStart: number, state: AggregateState,
 ): void {
+  if (count === 0) return
   // Low and high words summed apart, each exact in a double while fewer than 2^20 values are in (then added in).
-  let lows = 0, highs = 0, pending = 0
-  forEachRunPart(backend, sequence, cascade, first, count, (low, high, lo, hi) => {
-    const times = countSelected(selection === null ? null : selection.words, selectionStart + lo - first, hi - lo)
-    if (times === 0) return
-    foldExtremes(state, low, high, low, high)
-    state.numbers[0] += times
-    if (mode === 'sortable') {
-      const value = sortableToFloat64(low, high)
-      let sum = state.numbers[1]
-      for (let k = 0; k < times; k++) sum += value
-      state.numbers[1] = sum
-      return
-    }
-    for (let left = times; left > 0;) {
-      const take = Math.min(left, 2 ** 20)
-      if (pending + take > 2 ** 20) {
-        addSplitSums(state.words, lows, highs)
-        lows = highs = pending = 0
+  let lows = 0, highs = 0, pending = 0, sum = state.numbers[1], counted = 0
+  // The least and greatest values met (from the int64 extremes, as words), kept here and folded into the state once: a call a
+  // run cost more than the run's own step.
+  let minLow = -1, minHigh = 0x7fffffff, maxLow = 0, maxHigh = -0x80000000
+  const end = first + count
+  for (let run = firstRunOf(sequence, cascade, first, count); run <= lastRun; run += RUN_CHUNK) {
+    const n = decodeRunChunk(backend, cascade, run)
+    // Words fetched after the decode: it may have grown WebAssembly memory.
+    const words = selection === null ? null : selection.words
+    for (let j = 0; j < n; j++) {
+      const lo = Math.max(startWords[2 * j] >>> 0, first), hi = Math.min(runEnd(cascade, run, j), end)
+      if (lo >= hi) continue
+      const times = words === null ? hi - lo : countSelected(words, selectionStart + lo - first, hi - lo)
+      if (times === 0) continue
+      const low = valueWords[2 * j], high = valueWords[2 * j + 1]
+      if (high < minHigh || (high === minHigh && low >>> 0 < minLow >>> 0)) { minLow = low; minHigh = high }
+      if (high > maxHigh || (high === maxHigh && low >>> 0 > maxLow >>> 0)) { maxLow = low; maxHigh = high }
+      counted += times
+      if (mode === 'sortable') {
+        const value = sortableToFloat64(low, high)
+        for (let k = 0; k < times; k++) sum += value
+        continue
       }
-      lows += (low >>> 0) * take
-      highs += high * take
-      pending += take
-      left -= take
+      for (let left = times; left > 0;) {
+        const take = Math.min(left, 2 ** 20)
+        if (pending + take > 2 ** 20) {
+          addSplitSums(state.words, lows, highs)
+          lows = highs = pending = 0
+        }
+        lows += (low >>> 0) * take
+        highs += high * take
+        pending += take
+        left -= take
+      }
     }
-  })
+  }
+  if (counted === 0) return
+  foldExtremes(state, minLow, minHigh, maxLow, maxHigh)
+  state.numbers[0] += counted
+  if (mode === 'sortable') state.numbers[1] = sum
   if (mode === 'integer') addSplitSums(state.words, lows, highs)
 }

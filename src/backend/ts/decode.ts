@@ -173,6 +173,20 @@ function decodeBlock(sequence: SequenceView, block: number, from: number, to: nu
     }
     return
   }
+  if (width === 64 && unitDivisor && (start & 3) === 0) {
+    // Whole words (a decoded chunk's scratch, raw fallback values): base 0 copies them, else each adds the base.
+    const at = wordBase + 2 * from
+    if (baseLow === 0 && baseHigh === 0) {
+      destination.set(words.subarray(at, at + 2 * (to - from)), d)
+      return
+    }
+    for (let w = at, end = at + 2 * (to - from); w < end; w += 2, d += 2) {
+      const low = (baseLow + words[w]) | 0
+      destination[d] = low
+      destination[d + 1] = baseHigh + words[w + 1] + ((low ^ 0x80000000) < baseFlipped ? 1 : 0)
+    }
+    return
+  }
   const highMask = -1 >>> (64 - width)
   for (let index = from, bit = firstBit; index < to; index++, bit += width, d += 2) {
     const word = wordBase + (bit >>> 5), shift = bit & 31
