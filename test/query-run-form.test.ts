@@ -95,4 +95,17 @@ describe.each(BACKENDS)('format 2 runs sequences, a run at a time (%s backend)',
         .toEqual([[...expected], matched.length, matched, kept.length, String(kept.reduce((a, b) => a + b, 0n))])
     }
   })
+
+  it('matching runs next to one another are set together, and a run of one value between them that does not match stays unset', () => {
+    // Runs matching [4, 6] around a single 9 and a single 3, and a run of 7 at the end: long runs, so a runs sequence.
+    const values = [...Array(3000).fill(5), 9, ...Array(2000).fill(5), ...Array(1500).fill(4), 3, ...Array(2500).fill(6), ...Array(3000).fill(7)]
+    const bytes = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, values.map((v) => ({ v })), { format: 2 })!
+    using reader = openColumns(bytes, { backend })
+    const column = reader.getColumn('v')!
+    expect(signature(summarize(column.values, 2))).toMatch(/^runs\(7 runs\)/)
+    const expected = values.flatMap((v, d) => (v >= 4 && v <= 6 ? [d] : []))
+    expect([...column.rangeFilter(4, 6).toArray()]).toEqual(expected)
+    const odd = DocSet.fromDocuments(reader, values.map((_, d) => d).filter((d) => d % 2 === 1))
+    expect([...column.rangeFilter(4, 6, odd).toArray()]).toEqual(expected.filter((d) => d % 2 === 1))
+  })
 })

@@ -63,15 +63,22 @@ export function matchRunForm(
   backend: ColumnsBackend, sequence: SequenceView, cascade: RunsCascade, first: number, count: number, bounds: Int32Array,
   selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
 ): number {
-  let found = 0
+  // Matching runs that follow one another are set together ([from, to): a sorted column's matches are one stretch).
+  let found = 0, from = 0, to = 0
+  // Words fetched here: a decode may have grown WebAssembly memory.
+  const set = () => { found += orSelection(selection === null ? null : selection.words, selectionStart + from - first, out.words, outStart + from - first, to - from) }
   forEachRunPart(backend, sequence, cascade, first, count, (low, high, lo, hi) => {
     for (let at = 0; at < bounds.length; at += 4) {
       if (compareInt64(low, high, bounds[at], bounds[at + 1]) < 0 || compareInt64(low, high, bounds[at + 2], bounds[at + 3]) > 0) continue
-      // Words fetched here: a decode may have grown WebAssembly memory.
-      found += orSelection(selection === null ? null : selection.words, selectionStart + lo - first, out.words, outStart + lo - first, hi - lo)
+      if (lo !== to) {
+        if (to > from) set()
+        from = lo
+      }
+      to = hi
       return
     }
   })
+  if (to > from) set()
   return found
 }
 
