@@ -1,7 +1,8 @@
 /**
  * Questions over a runs sequence (format 2, form 2) a run at a time: range filters set
- * a matching run's selected values at once, counts and histograms add its selected
- * count to its value's slot, integer aggregates add its value times that count. The
+ * a matching run's selected values at once (neighbouring matching runs together), counts
+ * and histograms add its selected count to its value's slot, integer aggregates add its
+ * value times that count. The
  * runs' starts were checked at open (0, then strictly increasing below the count), so
  * a walk finds what reads find; only the runs that meet the range asked for are decoded,
  * from the checkpoints of its first and last blocks.
