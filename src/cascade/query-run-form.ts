@@ -2,10 +2,9 @@
  * Questions over a runs sequence (format 2, form 2) a run at a time: range filters set
  * a matching run's selected values at once (neighbouring matching runs together), counts
  * and histograms add its selected count to its value's slot, integer aggregates add its
- * value times that count. The
- * runs' starts were checked at open (0, then strictly increasing below the count), so
- * a walk finds what reads find; only the runs that meet the range asked for are decoded,
- * from the checkpoints of its first and last blocks.
+ * value times that count. The runs' starts were checked at open (0, then strictly
+ * increasing below the count), so a walk finds what reads find; only the runs that meet
+ * the range asked for are decoded, from the checkpoints of its first and last blocks.
  */
 import type { ColumnsBackend, RunsCascade, SequenceView } from '../backend/backend.js'
 import { countSelected, orSelection } from '../backend/bits.js'
@@ -115,8 +114,8 @@ export function aggregateRunForm(
   if (count === 0) return
   // Low and high words summed apart, each exact in a double while fewer than 2^20 values are in (then added in).
   let lows = 0, highs = 0, pending = 0, sum = state.numbers[1], counted = 0
-  // The least and greatest values met (from the int64 extremes, as words), kept here and folded into the state once: a call a
-  // run cost more than the run's own step.
+  // The least and greatest values met (starting from the int64 extremes, as words), kept here and
+  // folded into the state once: a call a run cost more than the run's own step.
   let minLow = -1, minHigh = 0x7fffffff, maxLow = 0, maxHigh = -0x80000000
   const end = first + count
   for (let run = firstRunOf(sequence, cascade, first, count); run <= lastRun; run += RUN_CHUNK) {
