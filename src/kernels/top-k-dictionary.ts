@@ -14,6 +14,13 @@ import { isNaNRaw } from './top-k.js'
 
 const allCounts = new WeakMap<SequenceView, Uint32Array>()
 
+/**
+ * Sequences shorter than this are ranked whole: one decode of every value costs less than the
+ * entries' counts and a range filter over the codes (birdstrikes' Airport Name, 10,000 values,
+ * topK of 10: 0.13 → 0.02 ms with TypeScript, 0.041 → 0.017 ms with WebAssembly, ad hoc).
+ */
+const CANDIDATES_MIN_VALUES = 16 * 1024
+
 /** Selected values per code; every value's counts are the file's, kept with its codes. */
 function codeCounts(codes: SequenceView, n: number, backend: ColumnsBackend, selection: BitsetMemory | null): Uint32Array {
   let counts = selection === null ? allCounts.get(codes) : undefined
@@ -28,13 +35,13 @@ function codeCounts(codes: SequenceView, n: number, backend: ColumnsBackend, sel
 /**
  * The values of `sequence` (a sequence dictionary) among `selection` (value bits, null: all) that
  * rank among the k best or tie the k-th, as a value bitset to release; null when the sequence is no
- * dictionary or holds fewer than k such values (the caller then ranks them all).
+ * dictionary, is short, or holds fewer than k such values (the caller then ranks them all).
  */
 export function dictionaryCandidates(
   sequence: SequenceView, backend: ColumnsBackend, k: number, ascending: boolean, selection: BitsetMemory | null, skipNaN: boolean,
 ): BitsetMemory | null {
   const cascade = sequence.cascade
-  if (cascade === null || cascade.form !== 1 || k === 0) return null
+  if (cascade === null || cascade.form !== 1 || k === 0 || sequence.count < CANDIDATES_MIN_VALUES) return null
   const { entries, codes } = cascade as DictionaryCascade
   const n = entries.count
   const raw = new Int32Array(2 * n)
