@@ -21,8 +21,7 @@ const names = only === undefined ? DATASET_NAMES : DATASET_NAMES.filter((name) =
 /**
  * Median ms per call of a and b, timed in turns after 50 ms of calls each: without that, a side
  * whose code no earlier question had run was timed before V8's compiler thread, busy with the
- * questions before, had its optimized code ready (a runs sequence's aggregate: 0.38-0.86 ms
- * against 0.07 once compiled, ad hoc).
+ * questions before, had its optimized code ready (bench/results/v2-every-column.md).
  */
 function timeBoth(a: () => unknown, b: () => unknown): [number, number] {
   for (const run of [a, b]) for (const started = performance.now(); performance.now() - started < 50;) run()

@@ -94,8 +94,7 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * 0.5 KB (reader, reader without WebAssembly) for aggregates over runs sequences in one loop with
  * their extremes kept in locals, and TypeScript decodes of 64-bit fields that start on a word
  * (every decoded chunk the TypeScript kernels read) copied as words, where a generic loop ran
- * (TypeScript aggregates of movies' IMDB Votes 0.086–0.097 → 0.036–0.037 ms, birdstrikes' Flight
- * Date 0.13–0.16 → 0.064–0.068 ms: docs/performance.md, same section).
+ * (docs/performance.md, same section).
  */
 const TARGET_BYTES = 30 * 1024
 const BUDGET_BYTES = 64.5 * 1024

@@ -4,8 +4,8 @@
 // destination, four bytes a value, with no i64 values in between and no check per value.
 // Whole patched blocks take their codes as bytes, halves (patched-bytes.ts) or u32
 // (patched-units.ts); whole frame blocks, and patched ones with a list of positions, whose
-// fields cannot name a code ≥ k gather them straight from the packed bits (slicedInt32); other chunks decode their
-// codes to CODES first. Anything else (an entry that fails, a codes block that fails to
+// fields cannot name a code ≥ k gather them straight from the packed bits (slicedInt32);
+// other chunks decode their codes to CODES first. Anything else (an entry that fails, a codes block that fails to
 // decode, a code ≥ k) leaves the chunk to the caller, which reads it again the general way
 // and reports the first error in order. Into doubles: exactEntries converts the entries into
 // the dictionary's own table once, where they are all exact, for its decode to gather.
@@ -165,8 +165,8 @@ export function dictionaryInt32(node: usize, start: u32, take: u32, ordinals: bo
   if (!narrowEntries(node, ordinals, limit)) return false
   const entries = node + 6, codes = blocksEnd(entries), k = nodeCount(entries)
   const record = blocksRecords(codes) + <usize>(start >>> BLOCK_SHIFT) * RECORD_BYTES
-  if (take == BLOCK_VALUES && (start & (BLOCK_VALUES - 1)) == 0 && recordKind(record) == KIND_PATCHED) {
-    const p = blocksData(codes) + recordDataOffset(record)
+  const kind = recordKind(record), p = blocksData(codes) + recordDataOffset(record)
+  if (take == BLOCK_VALUES && (start & (BLOCK_VALUES - 1)) == 0 && kind == KIND_PATCHED) {
     if (patchedCodeBytes(record, p, k)) {
       gatherBytes32(out)
       return true
@@ -181,12 +181,12 @@ export function dictionaryInt32(node: usize, start: u32, take: u32, ordinals: bo
       return true
     }
   }
-  if (take == BLOCK_VALUES && (start & (BLOCK_VALUES - 1)) == 0 && recordKind(record) == KIND_PACKED && slicedInt32(record, blocksData(codes) + recordDataOffset(record), k, out)) return true
-  if (take == BLOCK_VALUES && (start & (BLOCK_VALUES - 1)) == 0 && recordKind(record) == KIND_PACKED) {
+  if (take == BLOCK_VALUES && (start & (BLOCK_VALUES - 1)) == 0 && kind == KIND_PACKED) {
+    if (slicedInt32(record, p, k, out)) return true
     // Codes base + u: u32 fields unpacked by vectors, their largest checked once.
     const base = recordBase(record), W = recordWidth(record)
     if (recordAux(record) == 1 && base >= 0 && base < <i64>k && W <= 16) {
-      unpackU32(blocksData(codes) + recordDataOffset(record), 0, BLOCK_VALUES, W)
+      unpackU32(p, 0, BLOCK_VALUES, W)
       if (<u64>largestUnit(BLOCK_VALUES) < <u64>(k - <u32>base)) {
         gatherUnits32(<u32>base, out)
         return true
