@@ -2,7 +2,8 @@
  * Format 2 against its targets (issue: BtrBlocks-style cascades), one run, targets beside each figure:
  * - decode of 65,536 values per encoding, WebAssembly in place (a ValueBuffer) and into a plain
  *   array, pure TypeScript beside it (targets: ≥ 2 G values/s for integer encodings and ≥ 1.5 G/s
- *   for decimals into a Float64Array with WebAssembly, ≥ 150 M/s in TypeScript);
+ *   for decimals into a Float64Array with WebAssembly, ≥ 150 M/s in TypeScript), then the decimal
+ *   and sequence dictionary decodes beside the step each cannot skip, run alone (kernel-bounds.ts);
  * - getInt64 cache-resident, the v2 file beside the v1 file of the same values (≤ 2× v1 for O(1)
  *   encodings, ≤ 60 ns with a binary search);
  * - flights-3m (build/flights-3m.oixk, from `npm start`): the v2 file's size (≤ 12.6 MB), its five
@@ -21,6 +22,7 @@ import { signature, summarize } from '../src/cascade/describe.js'
 import { ColumnsWriter, createValueBuffer, flushColumns, openColumns } from '../src/index.js'
 import type { Column } from '../src/read/column.js'
 import { type Measured, measureRounds, perSecond, printTable, seededRandom } from './common.js'
+import { boundSteps } from './kernel-bounds.js'
 
 const VALUES = 1 << 16
 const ROUNDS = 3
@@ -88,6 +90,7 @@ async function decode(): Promise<void> {
   if (TS_ALONE) return decodeTypeScriptAlone()
   const alone = tsAloneRates()
   const rows: string[][] = []
+  const bounded: { name: string; column: Column; doubles: boolean }[] = []
   for (const encoding of encodings()) {
     const values = encoding.values()
     const wasm = columnOf(encoding, values, 2, 'wasm'), ts = columnOf(encoding, values, 2, 'ts')
@@ -103,6 +106,8 @@ async function decode(): Promise<void> {
       { name: 'ts', itemsPerCall: VALUES, run: () => ts.readValues(0, tsPlain) },
     ]
     const [place, copy, script] = await measureRounds(tasks, ROUNDS, 300)
+    inPlace.release()
+    if (encoding.name.startsWith('decimal') || encoding.name.startsWith('sequence dictionary')) bounded.push({ name: encoding.name, column: wasm, doubles })
     const target = doubles ? 1.5e9 : 2e9
     rows.push([
       `${encoding.name} → ${doubles ? 'Float64Array' : 'BigInt64Array'}`, shape.length > 48 ? `${shape.slice(0, 45)}…` : shape,
@@ -110,10 +115,29 @@ async function decode(): Promise<void> {
       perSecond(script.itemsPerSecond), script.itemsPerSecond >= 150e6 ? 'yes' : 'NO',
       perSecond(alone.get(encoding.name)!), alone.get(encoding.name)! >= 150e6 ? 'yes' : 'NO',
     ])
-    inPlace.release()
   }
   printTable(`Decode of ${VALUES} values per encoding (format 2; WASM target ≥ 2 G/s, decimals ≥ 1.5 G/s; TS ≥ 150 M/s; median of ${ROUNDS} rounds)`,
     ['encoding', 'cascade', 'WASM in place', 'WASM plain array', 'met', 'TS beside WASM', 'met', 'TS alone', 'met'], rows)
+  await decodeBounds(bounded)
+}
+
+/**
+ * The decimal and sequence dictionary decodes (in place) beside the one step of each that no
+ * decode skips, run alone by bench/kernel-bounds.ts, in the same rounds.
+ */
+async function decodeBounds(bounded: { name: string; column: Column; doubles: boolean }[]): Promise<void> {
+  const steps = await boundSteps(VALUES)
+  const buffers = bounded.map(({ doubles }) => createValueBuffer(doubles ? 'float64' : 'int64', VALUES, { backend: 'wasm' }))
+  const tasks: Measured[] = [
+    ...bounded.map(({ name, column }, index) => ({ name: `${name}, decode in place`, itemsPerCall: VALUES, run: () => column.readValues(0, buffers[index].array) })),
+    { name: 'f64x2.div alone (the decimal conversion\'s division)', itemsPerCall: VALUES, run: steps.divide },
+    { name: 'byte codes gathered alone (8-byte entries, two a store)', itemsPerCall: VALUES, run: steps.gather },
+    { name: 'memory.copy of 8-byte values', itemsPerCall: VALUES, run: steps.copy },
+  ]
+  const measured = await measureRounds(tasks, ROUNDS, 300)
+  printTable(`Decode beside its unavoidable steps, WebAssembly, ${VALUES} values (median of ${ROUNDS} rounds)`,
+    ['task', 'values/s'], measured.map((entry) => [entry.name, perSecond(entry.itemsPerSecond)]))
+  for (const buffer of buffers) buffer.release()
 }
 
 async function latency(): Promise<void> {
