@@ -10,18 +10,10 @@ import { join } from 'node:path'
 import { signature, summarize } from '../src/cascade/describe.js'
 import { flushColumns, openColumns } from '../src/index.js'
 import { cascadesCase } from '../test/helpers/cascades-golden.js'
+import { revive } from '../test/helpers/golden-json.js'
 
 const GOLDEN = 'test/golden'
 const OUT = join(GOLDEN, 'v2')
-
-function revive(_key: string, value: unknown): unknown {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const keys = Object.keys(value)
-    if (keys.length === 1 && keys[0] === '$bigint') return BigInt((value as { $bigint: string }).$bigint)
-    if (keys.length === 1 && keys[0] === '$number') return Number((value as { $number: string }).$number)
-  }
-  return value
-}
 
 mkdirSync(OUT, { recursive: true })
 const v1Names = readdirSync(GOLDEN).filter((file) => file.endsWith('.input.json')).map((file) => file.slice(0, -'.input.json'.length))

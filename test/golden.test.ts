@@ -4,9 +4,12 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { type ColumnsReader, flushColumns, openColumns, type Schema } from '../src/index.js'
+import { flushColumns, openColumns, type Schema } from '../src/index.js'
 import { signature, summarize } from '../src/cascade/describe.js'
 import { cascadesCase } from './helpers/cascades-golden.js'
+import { revive } from './helpers/golden-json.js'
+// The dump of test/golden/*.json, shared with the browser's golden page.
+import { dump } from './browser/pages/compare.js'
 
 /** The cascades golden file's documents, as the other inputs read. */
 function cascadesInput() {
@@ -16,47 +19,6 @@ function cascadesInput() {
 
 const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), 'golden')
 const names = readdirSync(GOLDEN).filter((file) => file.endsWith('.oixk')).map((file) => file.slice(0, -'.oixk'.length)).sort()
-
-/** Undoes the JSON-safe encoding of the inputs: {"$bigint": "…"} and {"$number": "-0" | "NaN" | "Infinity" | "-Infinity"}. */
-function revive(_key: string, value: unknown): unknown {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const keys = Object.keys(value)
-    if (keys.length === 1 && keys[0] === '$bigint') return BigInt((value as { $bigint: string }).$bigint)
-    if (keys.length === 1 && keys[0] === '$number') return Number((value as { $number: string }).$number)
-  }
-  return value
-}
-
-/** The dump: {maxDoc, columns: [{name, type, layout, documentsWithValue, valueCount, minRaw, maxRaw, terms?, raw}]}. */
-function dump(reader: ColumnsReader) {
-  return {
-    maxDoc: reader.maxDoc,
-    columns: reader.columns.map((column) => {
-      const count = column.valueCount()
-      const latitudes = new BigInt64Array(count)
-      column.readValues(0, latitudes)
-      const longitudes = new BigInt64Array(column.type === 'geo_point' ? count : 0)
-      if (column.type === 'geo_point') column.readValues(0, longitudes, 'longitude')
-      const raw = []
-      for (let d = 0; d < reader.maxDoc; d++) {
-        const first = column.firstValueIndex(d), n = column.valueCount(d)
-        const values = []
-        for (let i = first; i < first + n; i++) {
-          values.push(column.type === 'geo_point' ? [String(latitudes[i]), String(longitudes[i])] : String(latitudes[i]))
-        }
-        raw.push(values)
-      }
-      const dictionary = column.dictionary
-      return {
-        name: column.name, type: column.type, layout: column.layout,
-        documentsWithValue: column.documentsWithValue, valueCount: count,
-        minRaw: String(column.minRaw), maxRaw: String(column.maxRaw),
-        ...(dictionary === null ? {} : { terms: Array.from({ length: dictionary.termCount }, (_, o) => column.term(o)) }),
-        raw,
-      }
-    }),
-  }
-}
 
 describe('golden files', () => {
   it('the golden files are all there, each with its dump and input', () => {
