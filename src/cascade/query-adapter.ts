@@ -17,7 +17,8 @@ import { aggregateRunBlocks } from './query-aggregate-runs.js'
 import { blockExtremes, matchRunBlocks } from './query-match-runs.js'
 import { aggregateRunForm, matchRunForm } from './query-run-form.js'
 import { histogramDecimal, matchDecimal } from './query-decimal.js'
-import { blockSlotsOf, bucketSlots, createEncodedTallies, EXCEPTION_LIMITS, type Operation, PATCH_LIMITS, RUN_WALK_LENGTHS, type Tally, valueSlots } from './query-encodings.js'
+import { createEncodedTallies } from './query-encodings.js'
+import { blockSlotsOf, bucketSlots, EXCEPTION_LIMITS, type Operation, PATCH_LIMITS, RUN_WALK_LENGTHS, type Tally, valueSlots } from './query-slots.js'
 
 /** Counts (facets of this many terms or codes) past which WebAssembly decodes and counts a range in one call. */
 const DECODE_ALL_SLOTS = 256

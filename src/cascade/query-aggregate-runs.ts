@@ -13,7 +13,7 @@ import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { addOffset, compareInt64 } from '../format/int64.js'
 import { fieldAt } from './bits.js'
 import { Kind } from './constants.js'
-import { runEnd, runsLayout } from './query-encodings.js'
+import { runEnd, runsLayout } from './block-layouts.js'
 
 const TWO_POW_32 = 4294967296
 

@@ -26,106 +26,12 @@ import { bitsOf, bytesFor, fieldAt, POW2, smallField } from './bits.js'
 import { forEachException, positionsIncrease, positionsSize } from './blocks/positions.js'
 import { EXCEPTION_GCD_FLAG, Kind, POSITIONS_LIST_FLAG } from './constants.js'
 import { DECODED_COUNTING_MAX_ENTRIES, type DecodedCodes, decodeCodesView } from './decoded-codes.js'
+import { blockData, patchedLayout, runEnd, runsLayout } from './block-layouts.js'
 import { patchesByNumber } from './query-patch-moves.js'
+import { type Operation, SLOTS_MAY_DIFFER, type Slots } from './query-slots.js'
 import { tallyRunForm } from './query-run-form.js'
 
 const TWO_POW_32 = 4294967296
-
-/** Counts values of a run of a sequence into slots (countValues, or histogram with its edges bound). */
-export type Tally = (sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array) => void
-
-/** Where a raw value is counted: its slot, or -1 (strict: an error; else not counted). */
-export interface Slots {
-  readonly strict: boolean
-  slot(low: number, high: number): number
-  /** The slot of a value given as an exact number (|value| ≤ 2^53 - 1), where the slots offer it. */
-  numberSlot?(value: number): number
-  /** Set when the slot of a value is the value itself, in [0, below) (countValues). */
-  readonly below?: number
-}
-
-/** One question over values: its slots, v1's kernel for it, and the decoding path for what the encodings cannot answer. */
-export interface Operation {
-  readonly slots: Slots
-  readonly inner: Tally
-  readonly decode: Tally
-  /** Patched blocks with more patches than this are decoded (PATCH_LIMITS). */
-  readonly patchLimit: number
-  /** Frequent blocks with more exceptions than this are decoded (EXCEPTION_LIMITS). */
-  readonly exceptionLimit: number
-  /** A kernel for a stretch of run blocks (false: it cannot say, nothing counted), else each block's runs walked here. */
-  readonly runBlocks?: (sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array) => boolean
-  /** Whether `inner` over a dictionary's decoded copy that holds its values beats counting codes when nothing is selected (histograms). */
-  readonly overValues?: boolean
-  /** Whether one decoding call over the whole range beats a call per stretch of blocks (many slots: each call costs a pass over them). */
-  readonly decodeAll?: boolean
-  /** The least average run length at which a runs sequence is counted a run at a time (RUN_WALK_LENGTHS); shorter runs are decoded. */
-  readonly runLength: number
-  /**
-   * Histograms: for blocks [firstBlock, firstBlock + blockCount) of `blocks`, the one slot of each
-   * block's values as its records bound them (-1: no slot), or SLOTS_MAY_DIFFER; such blocks are
-   * counted whole, unread.
-   */
-  readonly blockSlots?: (blocks: SequenceView, firstBlock: number, blockCount: number) => Int32Array
-  /** Dictionary blocks counted by their indexes, then each entry's count to its slot (TypeScript: its decode is slow). */
-  readonly dictionaryBlocks?: boolean
-}
-
-/** Operation.blockSlots: a block whose values may fall in more than one slot. */
-export const SLOTS_MAY_DIFFER = -2
-
-/**
- * The slots of blocks bounded by `extremes` (least and largest of each block, as numbers) for
- * histogram edges (raw, 2 words each), or undefined where an edge is no exact number. One plain
- * loop per question: V8 optimizes it soon, where a call per block stays slow for dozens of calls.
- */
-export function blockSlotsOf(edges: Int32Array): ((extremes: Float64Array, firstBlock: number, blockCount: number) => Int32Array) | undefined {
-  const count = edges.length >>> 1, numbers = new Float64Array(count)
-  for (let e = 0; e < count; e++) {
-    numbers[e] = edges[2 * e + 1] * TWO_POW_32 + (edges[2 * e] >>> 0)
-    if (!Number.isSafeInteger(numbers[e])) return undefined
-  }
-  return (extremes, firstBlock, blockCount) => {
-    const slots = new Int32Array(blockCount)
-    for (let b = 0; b < blockCount; b++) {
-      const least = extremes[2 * (firstBlock + b)], largest = extremes[2 * (firstBlock + b) + 1]
-      // The edges at or below least, then whether the next edge is above largest too.
-      let lo = 0, hi = count
-      while (lo < hi) {
-        const middle = (lo + hi) >>> 1
-        if (numbers[middle] <= least) lo = middle + 1
-        else hi = middle
-      }
-      slots[b] = lo < count && numbers[lo] <= largest ? SLOTS_MAY_DIFFER : lo >= 1 && lo < count ? lo - 1 : -1
-    }
-    return slots
-  }
-}
-
-/**
- * Patched blocks go through the lens when they have at most this many patches (Operation.patchLimit):
- * each patch costs a step, where decoding the block costs a pass over all its values. TypeScript
- * decodes slowly, so stepping wins up to most of the block. WebAssembly counts every patched block
- * with patches in one decode-and-count kernel (countDecoded: whole blocks straight from their fields,
- * one call for the whole run); its histograms step patches in JS only when few
- * (docs/performance.md, bench/results/v2-queries.md).
- */
-export const PATCH_LIMITS = { typeScript: 1023, wasmInJs: 64, wasmKernel: 0 }
-
-/**
- * A runs sequence is walked a run at a time (query-run-form.ts) where its runs average at least
- * this many values: each run costs a step in JS, in which WebAssembly decodes a few dozen values;
- * TypeScript's decode costs more than the step even for runs of one to three (docs/performance.md).
- */
-export const RUN_WALK_LENGTHS = { typeScript: 1, wasm: 32 }
-
-/**
- * Frequent blocks add their top value at once and step their exceptions when they have at most
- * this many (Operation.exceptionLimit). TypeScript's decode of a block costs more than stepping all
- * of its exceptions; WebAssembly's decode-and-count kernel (facets) costs a few dozen steps, and its
- * decode for a kernel called from JS (histograms) a few hundred (docs/performance.md).
- */
-export const EXCEPTION_LIMITS = { typeScript: 1023, wasmInJs: 256, wasmKernel: 64 }
 
 /** Whether a frequent block (record word 0) steps its exceptions: at most `limit` of them. */
 function steppedFrequent(word: number, limit: number): boolean {
@@ -136,55 +42,6 @@ function steppedFrequent(word: number, limit: number): boolean {
 function lensKind(word: number, patchLimit: number): boolean {
   const kind = word & 0xff
   return kind === Kind.constant || kind === Kind.frame || (kind === Kind.patched && (word >>> 16 & 1023) <= patchLimit)
-}
-
-/** countValues' slots: the value itself, in [0, n). */
-export function valueSlots(n: number): Slots {
-  return { strict: true, slot: (low, high) => (high === 0 && low >>> 0 < n ? low : -1), numberSlot: (value) => (value >= 0 && value < n ? value : -1), below: n }
-}
-
-/** histogram's slots: bucket b with edge b ≤ raw < edge b + 1, else not counted. */
-export function bucketSlots(edges: Int32Array): Slots {
-  const count = edges.length >>> 1, buckets = count - 1
-  // The edges as numbers when every one is exact: exact values then compare as numbers.
-  const numbers = new Float64Array(count)
-  let exact = true
-  for (let e = 0; e < count; e++) {
-    numbers[e] = edges[2 * e + 1] * TWO_POW_32 + (edges[2 * e] >>> 0)
-    exact &&= Number.isSafeInteger(numbers[e])
-  }
-  // The last answer's edge count: runs in value order mostly fall where the last one did, so two
-  // compares confirm it before any search.
-  let last = 0
-  const numberSlot = (value: number): number => {
-    let lo = last
-    if (!((lo === 0 || numbers[lo - 1] <= value) && (lo === count || numbers[lo] > value))) {
-      lo = 0
-      let hi = count
-      while (lo < hi) {
-        const middle = (lo + hi) >>> 1
-        if (numbers[middle] <= value) lo = middle + 1
-        else hi = middle
-      }
-      last = lo
-    }
-    return lo >= 1 && lo - 1 < buckets ? lo - 1 : -1
-  }
-  return {
-    strict: false,
-    numberSlot: exact ? numberSlot : undefined,
-    slot(low, high) {
-      const value = high * TWO_POW_32 + (low >>> 0)
-      if (exact && Number.isSafeInteger(value)) return numberSlot(value)
-      let lo = 0, hi = count
-      while (lo < hi) {
-        const middle = (lo + hi) >>> 1
-        if (compareInt64(edges[2 * middle], edges[2 * middle + 1], low, high) <= 0) lo = middle + 1
-        else hi = middle
-      }
-      return lo >= 1 && lo - 1 < buckets ? lo - 1 : -1
-    },
-  }
 }
 
 /** Thrown inside a call to hand it to the decoding path. */
@@ -200,59 +57,6 @@ const pair = new Int32Array(2)
 /** A dictionary block's count per entry (dictionaryBlock). */
 const entryCounts = new Uint32Array(1024)
 const lowPair = new Int32Array(2)
-
-/** The sequence's file as aligned words, and where its data area starts in them: live (WebAssembly memory may have grown). */
-let liveWords: Int32Array<ArrayBufferLike> = new Int32Array(0)
-function dataOf(sequence: SequenceView): number {
-  const bytes = sequence.file.bytes
-  if (liveWords.buffer !== bytes.buffer || liveWords.length !== bytes.buffer.byteLength >>> 2) liveWords = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
-  return bytes.byteOffset + sequence.dataStart
-}
-
-/** Where block `block` of a form-0 sequence starts in the live file words (which are returned with it). */
-export function blockData(sequence: SequenceView, block: number): { words: Int32Array; data: number } {
-  const data = dataOf(sequence) + sequence.records[6 * block + 1]
-  return { words: liveWords, data }
-}
-
-/** Where a run block's parts lie in the live file words: runCount values of `width` bits, then the ends of all runs but the last. */
-export interface RunsLayout {
-  words: Int32Array; valuesAt: number; width: number; runCount: number; startsAt: number; positionWidth: number; n: number
-}
-
-/** The layout of block `block` (a run block) of a form-0 sequence. */
-export function runsLayout(sequence: SequenceView, block: number): RunsLayout {
-  const records = sequence.records, at = 6 * block
-  const width = (records[at] >>> 8) & 0xff, runCount = (records[at] >>> 16) + 1
-  const n = Math.min(BLOCK_VALUES, sequence.count - block * BLOCK_VALUES)
-  const valuesAt = dataOf(sequence) + records[at + 1]
-  return { words: liveWords, valuesAt, width, runCount, startsAt: valuesAt + bytesFor(runCount * width), positionWidth: bitsOf(n - 1), n }
-}
-
-/** Where run `run` of a run block ends (the block's end for the last; not checked against the others). */
-export function runEnd(layout: RunsLayout, run: number): number {
-  return run + 1 < layout.runCount ? fieldAt(layout.words, layout.startsAt, run, layout.positionWidth) : layout.n
-}
-
-/** Where a patched block's parts lie in the live file words (data: u8 high width, n low fields, the positions, e high parts). */
-export interface PatchedLayout {
-  words: Int32Array; lowsAt: number; width: number; positionsAt: number; list: boolean; e: number; n: number
-  positionWidth: number; highsAt: number; highWidth: number
-}
-
-/** The layout of block `block` (a patched block) of a form-0 sequence. */
-export function patchedLayout(sequence: SequenceView, block: number): PatchedLayout {
-  const records = sequence.records, at = 6 * block
-  const width = (records[at] >>> 8) & 0xff, param = records[at] >>> 16
-  const n = Math.min(BLOCK_VALUES, sequence.count - block * BLOCK_VALUES)
-  const data = dataOf(sequence) + records[at + 1], words = liveWords
-  const e = param & 1023, list = (param & POSITIONS_LIST_FLAG) !== 0, positionWidth = bitsOf(n - 1)
-  const positionsAt = data + 1 + bytesFor(n * width)
-  return {
-    words, lowsAt: data + 1, width, positionsAt, list, e, n, positionWidth,
-    highsAt: positionsAt + positionsSize(e, n, positionWidth), highWidth: fieldAt(words, data, 0, 8),
-  }
-}
 
 /** Tallies over v2 encodings for one backend (`backend()` asked lazily, as it holds the kernels being made). */
 export function createEncodedTallies(backend: () => ColumnsBackend) {
@@ -406,7 +210,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const width = (records[at] >>> 8) & 0xff, param = records[at] >>> 16
     const k = (param & 1023) + 1, entryWidth = (param >>> 10) + 1
     if (entryWidth > 53 || width > 10) throw new Undecided()
-    const data = dataOf(sequence) + records[at + 1], words = liveWords, indexesAt = data + bytesFor(k * entryWidth)
+    const { words, data } = blockData(sequence, block), indexesAt = data + bytesFor(k * entryWidth)
     entryCounts.fill(0, 0, k)
     // Every index of the stretch read and checked, selected or not, as the WebAssembly kernels
     // decode whole stretches: one beyond the entries raises however a selection falls.
@@ -435,7 +239,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const records = sequence.records, at = 6 * block
     const width = (records[at] >>> 8) & 0xff, param = records[at] >>> 16
     const n = Math.min(BLOCK_VALUES, sequence.count - block * BLOCK_VALUES)
-    const data = dataOf(sequence) + records[at + 1], words = liveWords
+    const { words, data } = blockData(sequence, block)
     const e = param & 1023, list = (param & POSITIONS_LIST_FLAG) !== 0, positionWidth = bitsOf(n - 1)
     // Exception = x0 (aux) + divisor × field (the divisor stored first when the flag says so).
     const hasDivisor = (param & EXCEPTION_GCD_FLAG) !== 0

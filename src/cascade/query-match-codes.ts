@@ -18,7 +18,7 @@ import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { fieldAt, POW2 } from './bits.js'
 import { forEachException, positionsIncrease } from './blocks/positions.js'
 import { Kind } from './constants.js'
-import { patchedLayout } from './query-encodings.js'
+import { patchedLayout } from './block-layouts.js'
 
 const TWO_POW_32 = 4294967296
 const UNKNOWN = 0, EXACT = 1, DECODE = 2

@@ -14,7 +14,7 @@ import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { fieldAt, POW2 } from './bits.js'
 import { Kind } from './constants.js'
 import { blockBounds } from '../kernels/top-k-blocks.js'
-import { runEnd, runsLayout } from './query-encodings.js'
+import { runEnd, runsLayout } from './block-layouts.js'
 
 const TWO_POW_32 = 4294967296
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER)

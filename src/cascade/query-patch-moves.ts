@@ -6,7 +6,8 @@
 import { BLOCK_VALUES } from '../format/constants.js'
 import { POW2, smallField, unpackSmall } from './bits.js'
 import { firstRankIn, positionsIn } from './blocks/positions.js'
-import type { PatchedLayout, Slots } from './query-encodings.js'
+import type { PatchedLayout } from './block-layouts.js'
+import type { Slots } from './query-slots.js'
 
 const patchPositions = new Int32Array(BLOCK_VALUES)
 const patchHighs = new Int32Array(BLOCK_VALUES)

@@ -1,0 +1,64 @@
+/**
+ * Where the parts of a format 2 block lie in the live words of its file (the WebAssembly memory
+ * may have grown since the sequence was parsed, so the words are made again when it has): a
+ * block's data, a run block's values and run ends, a patched block's low fields, positions and
+ * high parts. For the query paths that read encodings where they lie.
+ */
+import type { SequenceView } from '../backend/backend.js'
+import { BLOCK_VALUES } from '../format/constants.js'
+import { bitsOf, bytesFor, fieldAt } from './bits.js'
+import { positionsSize } from './blocks/positions.js'
+import { POSITIONS_LIST_FLAG } from './constants.js'
+
+/** The sequence's file as aligned words, and where its data area starts in them: live (WebAssembly memory may have grown). */
+let liveWords: Int32Array<ArrayBufferLike> = new Int32Array(0)
+function dataOf(sequence: SequenceView): number {
+  const bytes = sequence.file.bytes
+  if (liveWords.buffer !== bytes.buffer || liveWords.length !== bytes.buffer.byteLength >>> 2) liveWords = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
+  return bytes.byteOffset + sequence.dataStart
+}
+
+/** Where block `block` of a form-0 sequence starts in the live file words (which are returned with it). */
+export function blockData(sequence: SequenceView, block: number): { words: Int32Array; data: number } {
+  const data = dataOf(sequence) + sequence.records[6 * block + 1]
+  return { words: liveWords, data }
+}
+
+/** Where a run block's parts lie in the live file words: runCount values of `width` bits, then the ends of all runs but the last. */
+export interface RunsLayout {
+  words: Int32Array; valuesAt: number; width: number; runCount: number; startsAt: number; positionWidth: number; n: number
+}
+
+/** The layout of block `block` (a run block) of a form-0 sequence. */
+export function runsLayout(sequence: SequenceView, block: number): RunsLayout {
+  const records = sequence.records, at = 6 * block
+  const width = (records[at] >>> 8) & 0xff, runCount = (records[at] >>> 16) + 1
+  const n = Math.min(BLOCK_VALUES, sequence.count - block * BLOCK_VALUES)
+  const valuesAt = dataOf(sequence) + records[at + 1]
+  return { words: liveWords, valuesAt, width, runCount, startsAt: valuesAt + bytesFor(runCount * width), positionWidth: bitsOf(n - 1), n }
+}
+
+/** Where run `run` of a run block ends (the block's end for the last; not checked against the others). */
+export function runEnd(layout: RunsLayout, run: number): number {
+  return run + 1 < layout.runCount ? fieldAt(layout.words, layout.startsAt, run, layout.positionWidth) : layout.n
+}
+
+/** Where a patched block's parts lie in the live file words (data: u8 high width, n low fields, the positions, e high parts). */
+export interface PatchedLayout {
+  words: Int32Array; lowsAt: number; width: number; positionsAt: number; list: boolean; e: number; n: number
+  positionWidth: number; highsAt: number; highWidth: number
+}
+
+/** The layout of block `block` (a patched block) of a form-0 sequence. */
+export function patchedLayout(sequence: SequenceView, block: number): PatchedLayout {
+  const records = sequence.records, at = 6 * block
+  const width = (records[at] >>> 8) & 0xff, param = records[at] >>> 16
+  const n = Math.min(BLOCK_VALUES, sequence.count - block * BLOCK_VALUES)
+  const data = dataOf(sequence) + records[at + 1], words = liveWords
+  const e = param & 1023, list = (param & POSITIONS_LIST_FLAG) !== 0, positionWidth = bitsOf(n - 1)
+  const positionsAt = data + 1 + bytesFor(n * width)
+  return {
+    words, lowsAt: data + 1, width, positionsAt, list, e, n, positionWidth,
+    highsAt: positionsAt + positionsSize(e, n, positionWidth), highWidth: fieldAt(words, data, 0, 8),
+  }
+}
