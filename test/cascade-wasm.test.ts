@@ -527,6 +527,19 @@ describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backe
       expect(b.int32).toEqual(a.int32)
       expect(b.int64).toEqual(a.int64)
       expect(a.int32).toEqual(a.int64)
+      // Histograms count the patches where reads find them (a search per position), with and
+      // without a DocSet: a bucket per distinct value, against the values read.
+      const distinct = [...new Set(a.int64)].sort((x, y) => x - y)
+      const edges = [...distinct, distinct[distinct.length - 1] + 1]
+      for (const reader of [ts, wasm]) {
+        const column = reader.getColumn('unitsList')!
+        const third = DocSet.fromDocuments(reader, Array.from({ length: reader.maxDoc }, (_, d) => d).filter((d) => d % 3 === 0))
+        for (const docs of [undefined, third]) {
+          const model = new Array<number>(distinct.length).fill(0)
+          a.int64.forEach((value, d) => { if (docs === undefined || d % 3 === 0) model[distinct.indexOf(value)]++ })
+          expect(Array.from(column.histogram(edges, docs)), `${reader.backendName} ${docs === undefined ? 'every document' : 'a DocSet'}`).toEqual(model)
+        }
+      }
     } finally {
       ts.close()
       wasm.close()

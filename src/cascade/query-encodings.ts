@@ -12,9 +12,11 @@
  *   values less the selected exceptions), and each selected exception alone;
  * - constant and frame blocks are v1's and go to v1's kernels as they are.
  * Other blocks are decoded a chunk at a time (query-adapter.ts). A value out of
- * range, or a block that a valid file would not hold (positions or run starts
- * out of order), sends the whole call to the decoding path, so errors are
- * worded, and answers given, exactly as reads give them.
+ * range, or a block that a valid file would not hold (run starts out of order),
+ * sends the whole call to the decoding path, so errors are worded, and answers
+ * given, exactly as reads give them. Exception lists out of order are walked as
+ * reads find their exceptions (a search per position), as the WebAssembly
+ * kernels decode them: a value that no selected document holds raises nothing.
  */
 import type { ColumnsBackend, DictionaryCascade, ResidentFile, SequenceView } from '../backend/backend.js'
 import { countSelected, popcount } from '../backend/bits.js'
@@ -23,7 +25,7 @@ import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { addOffset, compareInt64 } from '../format/int64.js'
 import { bitsOf, bytesFor, fieldAt, POW2, smallField } from './bits.js'
-import { forEachException, positionsIncrease, positionsSize } from './blocks/positions.js'
+import { forEachExceptionAsRead, positionsIncrease, positionsSize } from './blocks/positions.js'
 import { EXCEPTION_GCD_FLAG, Kind, POSITIONS_LIST_FLAG } from './constants.js'
 import { DECODED_COUNTING_MAX_ENTRIES, type DecodedCodes, decodeCodesView } from './decoded-codes.js'
 import { blockData, patchedLayout, runEnd, runsLayout } from './block-layouts.js'
@@ -136,15 +138,16 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const baseLow = records[at + 2], baseHigh = records[at + 3], g = records[at + 5] * TWO_POW_32 + (records[at + 4] >>> 0)
     const layout = patchedLayout(sequence, block)
     const { words, lowsAt, width, positionsAt, list, e, n, positionWidth, highsAt, highWidth } = layout
-    if (list && !positionsIncrease(words, positionsAt, e, n, positionWidth)) throw new Undecided()
     const scale = POW2[width]
     const base = baseHigh * TWO_POW_32 + (baseLow >>> 0)
     // Every value of the block an exact number (codes, small integers): slots by number, no pairs.
-    if (slots.numberSlot !== undefined && width <= 31 && highWidth <= 31 && Math.abs(base) + g * scale * POW2[highWidth] < 2 ** 53) {
+    // (A list that does not increase, corrupt, is walked below as reads find its patches.)
+    const increasing = !list || positionsIncrease(words, positionsAt, e, n, positionWidth)
+    if (increasing && slots.numberSlot !== undefined && width <= 31 && highWidth <= 31 && Math.abs(base) + g * scale * POW2[highWidth] < 2 ** 53) {
       if (!patchesByNumber(layout, base, g, from, to, selection, bit, out, slots)) throw new Undecided()
       return
     }
-    forEachException(words, positionsAt, list, e, n, positionWidth, from, to, (position, rank) => {
+    forEachExceptionAsRead(words, positionsAt, list, e, n, positionWidth, from, to, (position, rank) => {
       if (selection !== null && ((selection[(bit + position - from) >>> 5] >>> ((bit + position - from) & 31)) & 1) === 0) return
       const low = fieldAt(words, lowsAt, position, width)
       addOffset(baseLow, baseHigh, g * low, lowPair, 0)
@@ -245,14 +248,13 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const hasDivisor = (param & EXCEPTION_GCD_FLAG) !== 0
     const divisor = hasDivisor ? (fieldAt(words, data, 0, 32) >>> 0) + fieldAt(words, data + 4, 0, 32) * TWO_POW_32 : 1
     const positionsAt = data + (hasDivisor ? 8 : 0), valuesAt = positionsAt + positionsSize(e, n, positionWidth)
-    if (list && !positionsIncrease(words, positionsAt, e, n, positionWidth)) throw new Undecided()
     const auxLow = records[at + 4], auxHigh = records[at + 5]
     const x0 = auxHigh * TWO_POW_32 + (auxLow >>> 0), numberSlot = slots.numberSlot
     let exceptions = 0
     if (!list && numberSlot !== undefined && width <= 31 && Number.isSafeInteger(x0) && Number.isSafeInteger(x0 + divisor * (POW2[width] - 1))) {
       // A bitmap of many exceptions, each an exact number: stepped here by numbers (no pairs, no call per exception).
       exceptions = bitmapExceptions(words, positionsAt, valuesAt, e, n, width, from, to, selection, bit, x0, divisor, numberSlot, slots.strict, out)
-    } else forEachException(words, positionsAt, list, e, n, positionWidth, from, to, (position, rank) => {
+    } else forEachExceptionAsRead(words, positionsAt, list, e, n, positionWidth, from, to, (position, rank) => {
       const b = bit + position - from
       if (selection !== null && ((selection[b >>> 5] >>> (b & 31)) & 1) === 0) return
       const offset = divisor * fieldAt(words, valuesAt, rank, width)

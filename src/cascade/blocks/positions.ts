@@ -126,6 +126,22 @@ export function forEachException(
   }
 }
 
+/**
+ * forEachException, also over a list that does not increase (a corrupt block that opened): each
+ * position in [from, to) then finds its rank by its own search (exceptionRank), so the exceptions
+ * visited are those single reads and the kernels' decodes find.
+ */
+export function forEachExceptionAsRead(
+  words: Int32Array, start: number, list: boolean, e: number, n: number, positionWidth: number, from: number, to: number,
+  visit: (position: number, rank: number) => void,
+): void {
+  if (!list || positionsIncrease(words, start, e, n, positionWidth)) return forEachException(words, start, list, e, n, positionWidth, from, to, visit)
+  for (let position = from; position < to; position++) {
+    const rank = exceptionRank(words, start, true, e, positionWidth, position)
+    if (rank >= 0) visit(position, rank)
+  }
+}
+
 /** The rank of the first position positionsIn gathered (its last call). */
 export let firstRankIn = 0
 
