@@ -27,6 +27,9 @@ export const NARROW_CODES = false
 /** Each chunk decodes its dictionary's entries again (sequences/dictionary.ts), fewer bytes. */
 export const CHUNK_KEEPS = false
 
+/** Single reads of a sequence dictionary through memory, as every other form's (cascade/index.ts), fewer bytes. */
+export const REGISTER_READS = false
+
 /** Never called (PAIR_GATHER is false). */
 export function pairGroups(_q: usize, _groups: u32, _out: usize, _W: u32, _spread: u64): u64 {
   return 0

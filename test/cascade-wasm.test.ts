@@ -165,6 +165,27 @@ describe.skipIf(!available)('v2 cascades: the WebAssembly and TypeScript backend
     }
   })
 
+  it('on a sequence dictionary whose codes blocks are constant, frame, dictionary, runs (single reads take each: code and entry in registers)', () => {
+    const random = seededRandom(17), pick = (n: number) => Math.floor(random() * n)
+    // 48-bit entries at random: a dictionary of 10-bit codes beats 48-bit frames.
+    const entries = Array.from({ length: 600 }, () => BigInt(pick(2 ** 24)) * 2n ** 24n + BigInt(pick(2 ** 24)))
+    // Block 0 one code, block 2 mostly 16 codes, block 3 runs of 128, blocks 1 and 4 any code.
+    const values = Array.from({ length: 5000 }, (_, i) => {
+      switch (i >>> 10) {
+        case 0: return entries[7]
+        case 2: return entries[random() < 0.97 ? pick(16) : pick(600)]
+        case 3: return entries[Math.floor(i / 128) % 600]
+        default: return entries[pick(600)]
+      }
+    })
+    duelColumns([{
+      name: 'codeKinds', type: 'integral', values,
+      expectShape: (shape) => {
+        expect([shape.form, shape.order, shape.children[1].kinds]).toEqual(['dictionary', 0, ['constant', 'frame', 'dictionary', 'runs', 'frame']])
+      },
+    }], 17)
+  })
+
   it('on sequence dictionaries whose codes are patched blocks of codes below 2^8 and 2^16 (a bitmap of patches)', () => {
     duelColumns(narrowCodeColumns(), 6)
   })

@@ -7,10 +7,10 @@ import { BLOCK_BUFFER, BLOCK_VALUES, NOT_REPRESENTABLE, NUMBER_SLOT, OK, ORDINAL
 import { firstBeyond, sortableInPlace } from '../typed'
 import { FORM_DECIMAL, FORM_DICTIONARY, nodeCount } from './common'
 import { decimalDecode, decimalGet, integerDecode, integerGet } from './sequences/decimal'
-import { keepDecodedEntries, setEntriesTable } from './sequences/dictionary'
+import { dictionaryFormNumber, keepDecodedEntries, setEntriesTable } from './sequences/dictionary'
 import { dictionaryInt32, exactEntries, forgetNarrowedEntries } from './sequences/codes-typed'
 import { DOUBLES } from './sequences/doubles'
-import { NARROW_CODES } from './widths'
+import { NARROW_CODES, REGISTER_READS } from './widths'
 
 /** Raw i64 value `index` of the sequence at node to out; status 0, 5 or 6 (assembly/index.ts). */
 export function cascadeGet(node: usize, index: u32, out: usize): i32 {
@@ -24,6 +24,8 @@ export function cascadeGet(node: usize, index: u32, out: usize): i32 {
  * Returned, not stored: a single read from JS saves the scratch's round trip through memory.
  */
 export function cascadeGetNumber(node: usize, index: u32): f64 {
+  // Not in browsers' kernels (REGISTER_READS false): fewer bytes.
+  if (REGISTER_READS && load<u8>(node) == FORM_DICTIONARY) return dictionaryFormNumber(node, index)
   return cascadeGet(node, index, NUMBER_SLOT) == OK ? slotNumber() : NaN
 }
 

@@ -61,6 +61,9 @@ export const NARROW_CODES = true
 /** Chunked reads keep a dictionary's decoded entries from chunk to chunk (sequences/dictionary.ts). */
 export const CHUNK_KEEPS = true
 
+/** Single reads of a sequence dictionary pass its code and entry in registers (sequences/dictionary.ts: dictionaryFormNumber). */
+export const REGISTER_READS = true
+
 function p1(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 1, s) }
 function p2(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 2, s) }
 function p3(q: usize, n: u32, o: usize, s: u64): u64 { return pairRun(q, n, o, 3, s) }

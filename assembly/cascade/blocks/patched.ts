@@ -6,15 +6,21 @@ import { OK, bitsOf, recordAux, recordBase, recordWidth } from '../../common'
 import { COUNT_MASK, LIST_FLAG, bytesOf, field, recordParam, unpackValues } from '../common'
 import { applyExceptions, exceptionRank, positionsBytes } from './positions'
 
-/** Value j of the patched block (n values, data at p) to out. */
-export function patchedGet(record: usize, p: usize, n: u32, j: u32, out: usize): i32 {
+/** The field of value j of the patched block (n values, data at p): its low bits, and its patch's high bits if it has one. */
+// @ts-ignore: decorator
+@inline export function patchedField(record: usize, p: usize, n: u32, j: u32): u64 {
   const param = recordParam(record), e = param & COUNT_MASK, list = (param & LIST_FLAG) != 0
   const lw = recordWidth(record), pw = bitsOf(<u64>(n - 1))
   const positions = p + 1 + bytesOf(n, lw)
   let q = field(p + 1, j, lw)
   const rank = exceptionRank(positions, list, e, pw, j)
   if (rank >= 0) q += field(positions + positionsBytes(list, e, n, pw), rank, load<u8>(p)) << <u64>lw
-  store<i64>(out, recordBase(record) + recordAux(record) * <i64>q)
+  return q
+}
+
+/** Value j of the patched block (n values, data at p) to out. */
+export function patchedGet(record: usize, p: usize, n: u32, j: u32, out: usize): i32 {
+  store<i64>(out, recordBase(record) + recordAux(record) * <i64>patchedField(record, p, n, j))
   return OK
 }
 

@@ -4,13 +4,14 @@
 // Decodes follow the TypeScript reader's order: codes in chunks of 1,024 from the
 // first value, each chunk decoded whole (block errors first), then checked in order.
 import {
-  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_PACKED, OK, RECORD_BYTES, recordAux, recordBase, recordDataOffset, recordKind,
-  recordWidth,
+  BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_PACKED, NUMBER_SLOT, OK, RECORD_BYTES, isSafeInteger, recordAux, recordBase,
+  recordDataOffset, recordKind, recordWidth,
 } from '../../common'
 import {
   CODES, FORM_ENTRIES, FORM_ENTRIES_MAX, GCD_FLAG, KIND_DICTIONARY, KIND_FREQUENT, KIND_PATCHED, KIND_RUNS, blocksData, blocksEnd,
   blocksRecords, codeError, nodeCount, recordParam, wideField,
 } from '../common'
+import { patchedField } from '../blocks/patched'
 import { forgetPairs } from '../gather'
 import { gatherCodes, mapCodes } from './codes'
 import { blocksDecode, blocksGet } from './blocks'
@@ -25,6 +26,45 @@ export function dictionaryFormGet(node: usize, index: u32, out: usize): i32 {
   const code = load<i64>(out)
   if (<u64>code >= <u64>k) return codeError(node, index, <u64>code, k)
   return blocksGet(entries, <u32>code, out)
+}
+
+/** Set by blocksValue when its read failed (the caller then answers NaN, and JS reads again to report). */
+let valueFailed = false
+
+/**
+ * Value `index` of a form-0 node, returned rather than stored: constant, frame and patched blocks
+ * read here (a single read passes the code, then the entry, in registers, not through memory);
+ * other kinds through blocksGet. valueFailed set where the read fails.
+ */
+// @ts-ignore: decorator
+@inline function blocksValue(node: usize, index: u32): i64 {
+  const records = blocksRecords(node), block = index >>> BLOCK_SHIFT
+  const record = records + <usize>block * RECORD_BYTES, kind = recordKind(record)
+  const p = blocksData(node) + recordDataOffset(record), j = index & (BLOCK_VALUES - 1)
+  if (kind == KIND_PACKED) return recordBase(record) + recordAux(record) * <i64>wideField(p, j, recordWidth(record))
+  if (kind == KIND_CONSTANT) return recordBase(record)
+  if (kind == KIND_PATCHED) {
+    const n = min(BLOCK_VALUES, nodeCount(node) - (block << BLOCK_SHIFT))
+    return recordBase(record) + recordAux(record) * <i64>patchedField(record, p, n, j)
+  }
+  if (blocksGet(node, index, NUMBER_SLOT) != OK) {
+    valueFailed = true
+    return 0
+  }
+  return load<i64>(NUMBER_SLOT)
+}
+
+/**
+ * Value `index` of the dictionary node as an exact double; NaN where dictionaryFormGet would
+ * fail or the value is beyond 2^53 - 1 (the caller then reads it with cascadeGet, which reports).
+ */
+export function dictionaryFormNumber(node: usize, index: u32): f64 {
+  const entries = node + 6, codes = blocksEnd(entries), k = nodeCount(entries)
+  valueFailed = false
+  const code = blocksValue(codes, index)
+  if (valueFailed || <u64>code >= <u64>k) return NaN
+  const value = blocksValue(entries, <u32>code)
+  return !valueFailed && isSafeInteger(value) ? <f64>value : NaN
 }
 
 /** Whether a codes block of values [start, end) is a dictionary block (the one kind whose read can fail: status 5). */
