@@ -142,8 +142,8 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     const base = baseHigh * TWO_POW_32 + (baseLow >>> 0)
     // Every value of the block an exact number (codes, small integers): slots by number, no pairs.
     // (A list that does not increase, corrupt, is walked below as reads find its patches.)
-    const increasing = !list || positionsIncrease(words, positionsAt, e, n, positionWidth)
-    if (increasing && slots.numberSlot !== undefined && width <= 31 && highWidth <= 31 && Math.abs(base) + g * scale * POW2[highWidth] < 2 ** 53) {
+    const ordered = !list || positionsIncrease(words, positionsAt, e, n, positionWidth)
+    if (ordered && slots.numberSlot !== undefined && width <= 31 && highWidth <= 31 && Math.abs(base) + g * scale * POW2[highWidth] < 2 ** 53) {
       if (!patchesByNumber(layout, base, g, from, to, selection, bit, out, slots)) throw new Undecided()
       return
     }
@@ -156,7 +156,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       if (now < 0 && slots.strict) throw new Undecided()
       if (was >= 0) out[was]--
       if (now >= 0) out[now]++
-    })
+    }, ordered)
   }
 
   /** Adds each run's selected count in [from, to) of a run block to its value's slot. */

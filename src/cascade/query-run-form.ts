@@ -9,7 +9,7 @@
 import type { ColumnsBackend, RunsCascade, SequenceView } from '../backend/backend.js'
 import { countSelected, orSelection } from '../backend/bits.js'
 import { addSplitSums, type AggregateMode, type AggregateState, type BitsetMemory, foldExtremes } from '../backend/query-kernels.js'
-import { BLOCK_SHIFT } from '../format/constants.js'
+import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { compareInt64, readUint32, sortableToFloat64 } from '../format/int64.js'
 
 /** Runs decoded at a time. */
@@ -17,20 +17,26 @@ const RUN_CHUNK = 4096
 const startWords = new Int32Array(2 * (RUN_CHUNK + 1))
 const valueWords = new Int32Array(2 * RUN_CHUNK)
 
-/** The last run a walk takes, set by firstRunOf. */
-let lastRun = 0
+/**
+ * Block `block`'s checkpoint: the run holding its first value; past the last block, the last run.
+ * (The file's bytes as they lie now: a view made at open is stale once WebAssembly memory grows.)
+ */
+function checkpointRun(sequence: SequenceView, cascade: RunsCascade, block: number): number {
+  return block < Math.ceil(cascade.count / BLOCK_VALUES) ? readUint32(sequence.file.bytes, cascade.checkpointsStart + 4 * block) : cascade.runCount - 1
+}
 
-/** The run holding the first block's first value, for values [first, first + count) (count > 0); lastRun: the run holding the last. */
-function firstRunOf(sequence: SequenceView, cascade: RunsCascade, first: number, count: number): number {
-  const blocks = Math.ceil(cascade.count / 1024), last = (first + count - 1) >>> BLOCK_SHIFT
-  // The file as it lies now (a view made at open is stale once WebAssembly memory grows).
-  const bytes = sequence.file.bytes
-  lastRun = last + 1 < blocks ? readUint32(bytes, cascade.checkpointsStart + 4 * (last + 1)) : cascade.runCount - 1
-  return readUint32(bytes, cascade.checkpointsStart + 4 * (first >>> BLOCK_SHIFT))
+/** The first run a walk over values from `first` takes: the checkpoint of first's block. */
+function firstRunOf(sequence: SequenceView, cascade: RunsCascade, first: number): number {
+  return checkpointRun(sequence, cascade, first >>> BLOCK_SHIFT)
+}
+
+/** The last run a walk over values before `end` (> 0) takes: the checkpoint of the block after end - 1's. */
+function lastRunOf(sequence: SequenceView, cascade: RunsCascade, end: number): number {
+  return checkpointRun(sequence, cascade, ((end - 1) >>> BLOCK_SHIFT) + 1)
 }
 
 /** Runs [run, run + n) (n ≤ RUN_CHUNK, up to lastRun) decoded: their values into valueWords, their starts and the next run's into startWords; n. */
-function decodeRunChunk(backend: ColumnsBackend, cascade: RunsCascade, run: number): number {
+function decodeRunChunk(backend: ColumnsBackend, cascade: RunsCascade, run: number, lastRun: number): number {
   const n = Math.min(RUN_CHUNK, lastRun + 1 - run)
   backend.decodeRaw(cascade.starts, run, Math.min(n + 1, cascade.runCount - run), startWords, 0)
   backend.decodeRaw(cascade.values, run, n, valueWords, 0)
@@ -48,9 +54,9 @@ function forEachRunPart(
   visit: (low: number, high: number, lo: number, hi: number) => void,
 ): void {
   if (count === 0) return
-  const end = first + count
-  for (let run = firstRunOf(sequence, cascade, first, count); run <= lastRun; run += RUN_CHUNK) {
-    const n = decodeRunChunk(backend, cascade, run)
+  const end = first + count, lastRun = lastRunOf(sequence, cascade, end)
+  for (let run = firstRunOf(sequence, cascade, first); run <= lastRun; run += RUN_CHUNK) {
+    const n = decodeRunChunk(backend, cascade, run, lastRun)
     for (let j = 0; j < n; j++) {
       const lo = Math.max(startWords[2 * j] >>> 0, first), hi = Math.min(runEnd(cascade, run, j), end)
       if (lo < hi) visit(valueWords[2 * j], valueWords[2 * j + 1], lo, hi)
@@ -117,9 +123,9 @@ export function aggregateRunForm(
   // The least and greatest values met (starting from the int64 extremes, as words), kept here and
   // folded into the state once: a call a run cost more than the run's own step.
   let minLow = -1, minHigh = 0x7fffffff, maxLow = 0, maxHigh = -0x80000000
-  const end = first + count
-  for (let run = firstRunOf(sequence, cascade, first, count); run <= lastRun; run += RUN_CHUNK) {
-    const n = decodeRunChunk(backend, cascade, run)
+  const end = first + count, lastRun = lastRunOf(sequence, cascade, end)
+  for (let run = firstRunOf(sequence, cascade, first); run <= lastRun; run += RUN_CHUNK) {
+    const n = decodeRunChunk(backend, cascade, run, lastRun)
     // Words fetched after the decode: it may have grown WebAssembly memory.
     const words = selection === null ? null : selection.words
     for (let j = 0; j < n; j++) {

@@ -7,9 +7,9 @@
  */
 import { bitsOf, bytesFor, type FieldWriter, fieldAt, gcd } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
-import { type BlockView, offsetInView, recordAuxMinusBase } from '../block-view.js'
+import { type BlockView, recordAuxMinusBase } from '../block-view.js'
 import { EXCEPTION_GCD_FLAG, Kind, POSITIONS_LIST_FLAG } from '../constants.js'
-import { exceptionRank, forEachException, positionsAsList, positionsIncrease, positionsSize, writePositions } from './positions.js'
+import { exceptionRank, forEachExceptionAsRead, positionsAsList, positionsSize, writePositions } from './positions.js'
 import { fillPairs, putPair } from './pairs.js'
 import type { BlockRecord } from './record.js'
 
@@ -99,13 +99,10 @@ export function frequentOffset(words: Int32Array, records: Int32Array, r: number
 export function frequentPairs(view: BlockView, from: number, to: number, destination: Int32Array, d: number): void {
   layout(view)
   const baseLow = view.baseLow, baseHigh = view.baseHigh
-  if (list && !positionsIncrease(view.words, positionsAt, e, view.n, positionWidth)) {
-    for (let index = from; index < to; index++, d += 2) putPair(baseLow, baseHigh, offsetInView(view, frequentOffset, index), destination, d)
-    return
-  }
   fillPairs(baseLow, baseHigh, destination, d, to - from)
   const low = recordAuxMinusBase(view.records, view.record), step = divisor, values = valuesAt, words = view.words, width = view.width
-  forEachException(words, positionsAt, list, e, view.n, positionWidth, from, to, (position, rank) => {
+  // (A list that does not increase, corrupt, is searched position by position, as single reads search it.)
+  forEachExceptionAsRead(words, positionsAt, list, e, view.n, positionWidth, from, to, (position, rank) => {
     putPair(baseLow, baseHigh, low + step * fieldAt(words, values, rank, width), destination, d + 2 * (position - from))
   })
 }

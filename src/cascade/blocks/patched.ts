@@ -8,9 +8,9 @@
  */
 import { bitsOf, bytesFor, type FieldWriter, fieldAt, POW2, smallField, unpackFields, unpackSmall } from '../bits.js'
 import type { BlockAnalysis } from '../block-analysis.js'
-import { auxNumber, type BlockView, offsetInView, recordAux } from '../block-view.js'
+import { auxNumber, type BlockView, recordAux } from '../block-view.js'
 import { Kind, POSITIONS_LIST_FLAG } from '../constants.js'
-import { exceptionRank, firstRankIn, forEachException, positionsAsList, positionsIn, positionsIncrease, positionsSize, writePositions } from './positions.js'
+import { exceptionRank, firstRankIn, forEachExceptionAsRead, positionsAsList, positionsIn, positionsIncrease, positionsSize, writePositions } from './positions.js'
 import { putPair, putPairs } from './pairs.js'
 import type { BlockRecord } from './record.js'
 
@@ -90,14 +90,10 @@ export function patchedOffset(words: Int32Array, records: Int32Array, r: number,
 /** Offsets of values [from, to) into out from position at. */
 export function patchedOffsets(view: BlockView, from: number, to: number, out: Float64Array, at: number): void {
   layout(view)
-  // A list that does not increase (a corrupt block that opened): each value's own search, as single reads do.
-  if (list && !positionsIncrease(view.words, positionsAt, e, view.n, positionWidth)) {
-    for (let index = from; index < to; index++) out[at + index - from] = offsetInView(view, patchedOffset, index)
-    return
-  }
   const words = view.words, scale = POW2[view.width], patches = patchesAt, width = highWidth
   unpackFields(words, view.data + 1, from, to - from, view.width, out, at)
-  forEachException(words, positionsAt, list, e, view.n, positionWidth, from, to, (position, rank) => {
+  // (A list that does not increase, corrupt, is searched position by position, as single reads search it.)
+  forEachExceptionAsRead(words, positionsAt, list, e, view.n, positionWidth, from, to, (position, rank) => {
     out[at + position - from] += fieldAt(words, patches, rank, width) * scale
   })
   const g = auxNumber(view)

@@ -129,13 +129,14 @@ export function forEachException(
 /**
  * forEachException, also over a list that does not increase (a corrupt block that opened): each
  * position in [from, to) then finds its rank by its own search (exceptionRank), so the exceptions
- * visited are those single reads and the kernels' decodes find.
+ * visited are those single reads and the kernels' decodes find. `ordered`: whether the positions
+ * are a bitmap or a list that increases, where the caller knows it already.
  */
 export function forEachExceptionAsRead(
   words: Int32Array, start: number, list: boolean, e: number, n: number, positionWidth: number, from: number, to: number,
-  visit: (position: number, rank: number) => void,
+  visit: (position: number, rank: number) => void, ordered = !list || positionsIncrease(words, start, e, n, positionWidth),
 ): void {
-  if (!list || positionsIncrease(words, start, e, n, positionWidth)) return forEachException(words, start, list, e, n, positionWidth, from, to, visit)
+  if (ordered) return forEachException(words, start, list, e, n, positionWidth, from, to, visit)
   for (let position = from; position < to; position++) {
     const rank = exceptionRank(words, start, true, e, positionWidth, position)
     if (rank >= 0) visit(position, rank)
