@@ -112,10 +112,19 @@ export function decodeInt32(
   return -1
 }
 
-/** See ColumnsBackend.decodeOrdinals: each chunk decoded into the destination's words, then checked. */
+/**
+ * See ColumnsBackend.decodeOrdinals: each chunk decoded into the destination's words, then checked;
+ * a dictionary whose every entry is below the limit decoded whole, unchecked (each value is an
+ * entry: a code beyond the entries throws as it is read, in the same order).
+ */
 export function decodeOrdinals(
   sequence: SequenceView, first: number, count: number, ordinalLimit: number, destination: Int32Array, destinationIndex: number,
 ): number {
+  const dictionary = dictionaryOf(sequence, count)
+  if (dictionary !== null && entriesOf(dictionary, ordinalLimit) !== null) {
+    decodeRaw(sequence, first, count, destination, destinationIndex)
+    return -1
+  }
   for (let done = 0; done < count; done += BLOCK_VALUES) {
     const chunk = Math.min(BLOCK_VALUES, count - done)
     decodeRaw(sequence, first + done, chunk, destination, destinationIndex + done)
