@@ -12,7 +12,7 @@ import type { Column } from '../src/read/column.js'
 import { DocSet } from '../src/kernels/doc-set.js'
 import { openColumns } from '../src/read/open.js'
 import type { ColumnsReader } from '../src/read/reader.js'
-import { blockKindColumns, decimalColumns, geoAndMultiColumns } from './helpers/cascade-data.js'
+import { blockKindColumns, decimalColumns, geoAndMultiColumns, shapeOf } from './helpers/cascade-data.js'
 import { attempt } from './helpers/duel.js'
 import { fixChecksum } from './helpers/file-surgery.js'
 import { seededRandom } from './helpers/random.js'
@@ -178,6 +178,34 @@ describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backe
     const message = `${FILE_NAME}: values of field "unitsList": value ${index} has dictionary code ${code}, beyond its ${k} entries`
     for (const read of readsAt(index, true)) expectSameError(bytes, 'unitsList', read, message)
     duelCorrupt(bytes, 'unitsList')
+  })
+
+  it('a runs sequence whose run values hold a bad index: single reads of its other runs answer, the bad run refused alike', () => {
+    // 2,048 runs of 8 values from 20 wide values: the run values are two dictionary blocks (20 entries, 5-bit indexes).
+    const random = seededRandom(5)
+    const pool = Array.from({ length: 20 }, () => Math.floor(random() * 2 ** 40))
+    const values = Array.from({ length: 16384 }, (_, index) => pool[((index >>> 3) * 7) % 20])
+    const runsOf = (shape: ReturnType<typeof shapeOf>) => expect([shape.form, shape.children[0].kinds]).toEqual(['runs', ['dictionary', 'dictionary']])
+    const bytes = patched([{ name: 'runs', type: 'integral', values, expectShape: runsOf }], (file, reader) => {
+      const view = reader.getColumn('runs')!.values
+      runsOf(shapeOf(view))
+      const cascade = view.cascade!
+      if (cascade.form !== 2) throw new Error('expected a runs sequence')
+      const block = blockOf(cascade.values, 0), k = (block.param & 1023) + 1, entryWidth = (block.param >>> 10) + 1
+      expect([k, block.width]).toEqual([20, 5])
+      // Run 300 (values 2,400-2,407) gets index 31.
+      setField(file, block.data + Math.ceil((k * entryWidth) / 8), 300, block.width, 31)
+    })
+    const message = `${FILE_NAME}: values of field "runs" (run values): block 0 has dictionary index 31, beyond its 20 entries`
+    for (const reader of openBoth(bytes)) {
+      const column = reader.getColumn('runs')!
+      // Values 2,048-3,071 (runs 256-383) share a checkpoint block with the bad run; the reads around it answer before and after it is met.
+      for (const document of [2300, 2399, 2408, 3000, 100]) expect(column.getInt64(document)).toBe(values[document])
+      expect(attempt(() => column.getInt64(2400))).toEqual({ ok: false, kind: 'CorruptIndexException', message })
+      for (const document of [2300, 2399, 2408, 3000, 100]) expect(column.getInt64(document)).toBe(values[document])
+      reader.close()
+    }
+    duelCorrupt(bytes, 'runs')
   })
 
   it('a patch list that does not increase: both backends read the block alike (each position searched), into int32 too', () => {

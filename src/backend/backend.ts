@@ -93,6 +93,16 @@ export interface RunsCascade {
   readonly checkpointsStart: number
   readonly values: SequenceView
   readonly starts: SequenceView
+  /** @internal The TypeScript backend's single reads: the runs as numbers, made by the first (null before; see decode-ts.ts). */
+  runNumbers: RunNumbers | null
+}
+
+/** @internal A runs sequence's checkpoints, starts and exact values (NaN beyond 2^53) as numbers, each block's runs filled on its first read. */
+export interface RunNumbers {
+  readonly checkpoints: Uint32Array
+  readonly filled: Uint8Array
+  readonly starts: Uint32Array
+  readonly values: Float64Array
 }
 
 /** Decimal doubles: value i = SortableBits(n_i / 10^exponent), but at the exceptions' positions. */

@@ -4,7 +4,7 @@
  * of v1's kinds go through v1's decoders; v2's kinds through their modules,
  * as offsets from the record's base; the sequence forms through their children.
  */
-import type { BlocksCascade, DecimalCascade, DictionaryCascade, RunsCascade, SequenceView } from '../../backend/backend.js'
+import type { BlocksCascade, DecimalCascade, DictionaryCascade, RunNumbers, RunsCascade, SequenceView } from '../../backend/backend.js'
 import { decodeRawV1, getRawV1 } from '../../backend/ts/decode.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../../format/constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
@@ -152,6 +152,71 @@ function runOf(sequence: SequenceView, cascade: RunsCascade, index: number): num
   return lo
 }
 
+/** Runs a sequence may have for single reads to keep them as numbers (12 bytes a run: at most 12 MiB). */
+const RUN_NUMBERS_MAX_RUNS = 1 << 20
+/** A sequence with more runs keeps none: single reads search its starts. */
+const NO_RUN_NUMBERS: RunNumbers = { checkpoints: new Uint32Array(0), filled: new Uint8Array(0), starts: new Uint32Array(0), values: new Float64Array(0) }
+const runWords = new Int32Array(2 * BLOCK_VALUES)
+
+/**
+ * Room for the runs of a runs sequence as numbers, made on its first single read; each block's
+ * runs are filled by the first read in the block (runNumberAt), so no read decodes them all. Starts
+ * and checkpoints were checked at open.
+ */
+function runNumbersOf(cascade: RunsCascade): RunNumbers {
+  let numbers = NO_RUN_NUMBERS
+  if (cascade.runCount <= RUN_NUMBERS_MAX_RUNS) {
+    const blocks = Math.ceil(cascade.count / BLOCK_VALUES), bytes = cascade.values.bytes
+    const checkpoints = new Uint32Array(blocks)
+    for (let block = 0; block < blocks; block++) checkpoints[block] = readUint32(bytes, cascade.checkpointsStart + 4 * block)
+    numbers = { checkpoints, filled: new Uint8Array(blocks), starts: new Uint32Array(cascade.runCount), values: new Float64Array(cascade.runCount) }
+  }
+  cascade.runNumbers = numbers
+  return numbers
+}
+
+/**
+ * Fills runs [lo, hi] (block `block`'s) of the numbers: starts, and values exact (NaN beyond 2^53,
+ * as blocksNumber gives them); false where a block of them cannot be decoded (a corrupt file).
+ */
+function fillBlock(cascade: RunsCascade, numbers: RunNumbers, block: number, lo: number, hi: number): boolean {
+  try {
+    fillRuns(cascade, numbers, lo, hi)
+  } catch {
+    return false
+  }
+  numbers.filled[block] = 1
+  return true
+}
+
+function fillRuns(cascade: RunsCascade, numbers: RunNumbers, lo: number, hi: number): void {
+  for (let first = lo; first <= hi; first += BLOCK_VALUES) {
+    const n = Math.min(BLOCK_VALUES, hi + 1 - first)
+    decodeRawCascade(cascade.starts, first, n, runWords, 0)
+    for (let index = 0; index < n; index++) numbers.starts[first + index] = runWords[2 * index]
+    decodeRawCascade(cascade.values, first, n, runWords, 0)
+    for (let index = 0; index < n; index++) numbers.values[first + index] = exactNumber(runWords[2 * index], runWords[2 * index + 1])
+  }
+}
+
+/**
+ * Value `index` of a runs sequence as an exact number, its block's runs searched as numbers (runOf's
+ * search, where each probe was a block's read). NaN where the block's runs cannot be decoded (a
+ * corrupt value block): the caller's read then meets the error, as before.
+ */
+function runNumberAt(cascade: RunsCascade, numbers: RunNumbers, index: number): number {
+  const block = index >>> BLOCK_SHIFT, starts = numbers.starts
+  let lo = numbers.checkpoints[block]
+  let hi = block + 1 < numbers.checkpoints.length ? numbers.checkpoints[block + 1] : cascade.runCount - 1
+  if (numbers.filled[block] === 0 && !fillBlock(cascade, numbers, block, lo, hi)) return NaN
+  while (lo < hi) {
+    const middle = (lo + hi + 1) >>> 1
+    if (starts[middle] <= index) lo = middle
+    else hi = middle - 1
+  }
+  return numbers.values[lo]
+}
+
 function runsDecode(sequence: SequenceView, cascade: RunsCascade, first: number, count: number, destination: Int32Array, out: number): void {
   let run = runOf(sequence, cascade, first)
   for (let index = first; index < first + count; run++) {
@@ -295,7 +360,11 @@ export function getNumberCascade(sequence: SequenceView, index: number): number 
   const cascade = sequence.cascade
   if (cascade !== null && cascade.form !== 3) {
     if (cascade.form === 0) return blocksNumber(cascade.blocks, index)
-    if (cascade.form === 2) return blocksNumber(cascade.values, runOf(sequence, cascade, index))
+    if (cascade.form === 2) {
+      const numbers = cascade.runNumbers ?? runNumbersOf(cascade)
+      if (numbers !== NO_RUN_NUMBERS) return runNumberAt(cascade, numbers, index)
+      return blocksNumber(cascade.values, runOf(sequence, cascade, index))
+    }
     const code = blocksNumber(cascade.codes, index), entryWords = cascade.entryWords
     if (!(code >= 0 && code < cascade.entries.count)) return NaN
     if (entryWords === null) return blocksNumber(cascade.entries, code)

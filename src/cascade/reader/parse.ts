@@ -111,7 +111,7 @@ export function parseCascade(
       }
       const values = parseChild(file, bufferWords, fileName, label, limit, checkpointsStart + 4 * checkpoints, 'run values', runCount)
       const starts = parseChild(file, bufferWords, fileName, label, limit, values.end, 'run starts', runCount)
-      const cascade: Cascade = { form: 2, start: offset, count, runCount, checkpointsStart, values: values.view, starts: starts.view }
+      const cascade: Cascade = { form: 2, start: offset, count, runCount, checkpointsStart, values: values.view, starts: starts.view, runNumbers: null }
       return { view: new CascadeView(file, bytes, fileName, label, count, offset, bufferWords, cascade, starts.end), end: starts.end }
     }
     case Form.decimal: {
