@@ -10,9 +10,10 @@
  * numbers sit in two plain arrays, not typed arrays, because every typed-array
  * access re-checks its buffer for detachment once any buffer in the process
  * was detached (WebAssembly memory growth does that); a field is one unaligned
- * DataView load (two above 25 bits) rather than two aligned words; no branch on
- * the block's form (a declined block's base is NaN, a constant block's divisor
- * 0); and the result is returned, not stored in a typed array and read back.
+ * DataView load (two above 25 bits) rather than two aligned words; one branch
+ * on the block's form (a declined block's base is NaN: it returns before the
+ * load, as format 2's kinds all do; a constant block's divisor is 0); and the
+ * result is returned, not stored in a typed array and read back.
  */
 import type { SequenceView } from '../backend/backend.js'
 import { BlockKind } from '../format/constants.js'
@@ -79,6 +80,9 @@ export class NumberLookup {
     // Blocks of 1024 values as literals (test/number-lookup.test.ts checks BLOCK_VALUES): an
     // imported constant is a load and a hole check in V8's code at every use.
     const at = (index >>> 10) << 1
+    // A block the backend reads (v2's kinds, wide fields): no field to load.
+    const base = this.scales[at]
+    if (base !== base) return NaN
     const width = this.positions[at + 1]
     const bit = (index & 1023) * width
     const byte = this.positions[at] + (bit >>> 3), shift = bit & 7
@@ -96,7 +100,7 @@ export class NumberLookup {
       this.view = this.fileView()
       return NaN
     }
-    return this.scales[at] + this.scales[at + 1] * ((field & (-1 >>> (32 - width))) >>> 0)
+    return base + this.scales[at + 1] * ((field & (-1 >>> (32 - width))) >>> 0)
   }
 
   /** The resident file's bytes as they are now (the WebAssembly backend's memory may have grown). */
