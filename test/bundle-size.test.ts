@@ -94,7 +94,7 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * 0.5 KB (reader, reader without WebAssembly) for aggregates over runs sequences in one loop with
  * their extremes kept in locals, and TypeScript decodes of 64-bit fields that start on a word
  * (every decoded chunk the TypeScript kernels read) copied as words, where a generic loop ran
- * (docs/performance.md, same section); then by 0.5 KB (reader without WebAssembly; 99 bytes of it
+ * (docs/performance.md, same section); then by 0.5 KB (reader without WebAssembly; 8 bytes of it
  * used) for TypeScript single reads of runs sequences through their runs kept as numbers, a
  * block's runs filled by its first read, where each probe of the search read a block (and keyword
  * ordinals of a sequence dictionary decoded whole; docs/performance.md, "Single reads").

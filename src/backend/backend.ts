@@ -97,9 +97,8 @@ export interface RunsCascade {
   runNumbers: RunNumbers | null
 }
 
-/** @internal A runs sequence's checkpoints, starts and exact values (NaN beyond 2^53) as numbers, each block's runs filled on its first read. */
+/** @internal A runs sequence's starts and exact values (NaN beyond 2^53) as numbers, each block's runs filled on its first read. */
 export interface RunNumbers {
-  readonly checkpoints: Uint32Array
   readonly filled: Uint8Array
   readonly starts: Uint32Array
   readonly values: Float64Array

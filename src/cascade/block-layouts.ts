@@ -2,10 +2,11 @@
  * Where the parts of a format 2 block lie in the live words of its file (the WebAssembly memory
  * may have grown since the sequence was parsed, so the words are made again when it has): a
  * block's data, a run block's values and run ends, a patched block's low fields, positions and
- * high parts. For the query paths that read encodings where they lie.
+ * high parts, a runs sequence's checkpoints. For the paths that read encodings where they lie.
  */
-import type { SequenceView } from '../backend/backend.js'
+import type { RunsCascade, SequenceView } from '../backend/backend.js'
 import { BLOCK_VALUES } from '../format/constants.js'
+import { readUint32 } from '../format/int64.js'
 import { bitsOf, bytesFor, fieldAt } from './bits.js'
 import { positionsSize } from './blocks/positions.js'
 import { POSITIONS_LIST_FLAG } from './constants.js'
@@ -61,4 +62,9 @@ export function patchedLayout(sequence: SequenceView, block: number): PatchedLay
     words, lowsAt: data + 1, width, positionsAt, list, e, n, positionWidth,
     highsAt: positionsAt + positionsSize(e, n, positionWidth), highWidth: fieldAt(words, data, 0, 8),
   }
+}
+
+/** A runs sequence's checkpoint for block `block`: the run holding its first value; past the last block, the last run. */
+export function checkpointRun(sequence: SequenceView, cascade: RunsCascade, block: number): number {
+  return block < Math.ceil(cascade.count / BLOCK_VALUES) ? readUint32(sequence.file.bytes, cascade.checkpointsStart + 4 * block) : cascade.runCount - 1
 }

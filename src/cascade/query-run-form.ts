@@ -9,23 +9,16 @@
 import type { ColumnsBackend, RunsCascade, SequenceView } from '../backend/backend.js'
 import { countSelected, orSelection } from '../backend/bits.js'
 import { addSplitSums, type AggregateMode, type AggregateState, type BitsetMemory, foldExtremes } from '../backend/query-kernels.js'
-import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
-import { compareInt64, readUint32, sortableToFloat64 } from '../format/int64.js'
+import { BLOCK_SHIFT } from '../format/constants.js'
+import { compareInt64, sortableToFloat64 } from '../format/int64.js'
+import { checkpointRun } from './block-layouts.js'
 
 /** Runs decoded at a time. */
 const RUN_CHUNK = 4096
 const startWords = new Int32Array(2 * (RUN_CHUNK + 1))
 const valueWords = new Int32Array(2 * RUN_CHUNK)
 
-/**
- * Block `block`'s checkpoint: the run holding its first value; past the last block, the last run.
- * (The file's bytes as they lie now: a view made at open is stale once WebAssembly memory grows.)
- */
-function checkpointRun(sequence: SequenceView, cascade: RunsCascade, block: number): number {
-  return block < Math.ceil(cascade.count / BLOCK_VALUES) ? readUint32(sequence.file.bytes, cascade.checkpointsStart + 4 * block) : cascade.runCount - 1
-}
-
-/** The first run a walk over values from `first` takes: the checkpoint of first's block. */
+/** The first run a walk over values from `first` takes: the checkpoint of first's block (read from the live file: WebAssembly memory may have grown). */
 function firstRunOf(sequence: SequenceView, cascade: RunsCascade, first: number): number {
   return checkpointRun(sequence, cascade, first >>> BLOCK_SHIFT)
 }

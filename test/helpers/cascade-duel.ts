@@ -20,10 +20,10 @@ export function openBoth(bytes: Uint8Array): [ColumnsReader, ColumnsReader] {
   return [openColumns(bytes, { backend: 'ts', fileName: FILE_NAME }), openColumns(bytes, { backend: 'wasm', fileName: FILE_NAME })]
 }
 
-export const ARRAYS = { int64: BigInt64Array, float64: Float64Array, int32: Int32Array } as const
+const ARRAYS = { int64: BigInt64Array, float64: Float64Array, int32: Int32Array } as const
 
 /** Bytes of a view, for bit-exact comparison (NaN payloads, -0). */
-export const bytesOf = (view: ArrayBufferView) => Buffer.from(view.buffer, view.byteOffset, view.byteLength)
+const bytesOf = (view: ArrayBufferView) => Buffer.from(view.buffer, view.byteOffset, view.byteLength)
 
 /**
  * Random runs read by the TS backend into plain arrays and by WebAssembly into ValueBuffers

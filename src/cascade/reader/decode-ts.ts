@@ -10,6 +10,7 @@ import { BLOCK_SHIFT, BLOCK_VALUES } from '../../format/constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
 import { addOffset, float64ToSortable, int64Result, int64ToBigInt, readInt32, readUint32, sortableToFloat64Into } from '../../format/int64.js'
 import { fieldAt } from '../bits.js'
+import { checkpointRun } from '../block-layouts.js'
 import { type BlockView, createBlockView, type OffsetRead, recordAux } from '../block-view.js'
 import { Kind } from '../constants.js'
 import { dictionaryOffset, dictionaryPairs } from '../blocks/dictionary.js'
@@ -139,14 +140,16 @@ function runStart(cascade: RunsCascade, run: number): number {
   return blocksNumber(cascade.starts, run)
 }
 
-/** The run holding value `index`: the checkpoint's block, then a binary search of its runs. */
-function runOf(sequence: SequenceView, cascade: RunsCascade, index: number): number {
-  const block = index >>> BLOCK_SHIFT, blocks = Math.ceil(cascade.count / BLOCK_VALUES)
-  let lo = readUint32(sequence.bytes, cascade.checkpointsStart + 4 * block)
-  let hi = block + 1 < blocks ? readUint32(sequence.bytes, cascade.checkpointsStart + 4 * (block + 1)) : cascade.runCount - 1
+/**
+ * The run holding value `index`: the checkpoint's block, then a binary search of its runs, their
+ * starts read from the sequence or, where given, from the numbers single reads keep (runNumberAt).
+ */
+function runOf(sequence: SequenceView, cascade: RunsCascade, index: number, starts: Uint32Array | null = null): number {
+  const block = index >>> BLOCK_SHIFT
+  let lo = checkpointRun(sequence, cascade, block), hi = checkpointRun(sequence, cascade, block + 1)
   while (lo < hi) {
     const middle = (lo + hi + 1) >>> 1
-    if (runStart(cascade, middle) <= index) lo = middle
+    if ((starts === null ? runStart(cascade, middle) : starts[middle]) <= index) lo = middle
     else hi = middle - 1
   }
   return lo
@@ -155,7 +158,7 @@ function runOf(sequence: SequenceView, cascade: RunsCascade, index: number): num
 /** Runs a sequence may have for single reads to keep them as numbers (12 bytes a run: at most 12 MiB). */
 const RUN_NUMBERS_MAX_RUNS = 1 << 20
 /** A sequence with more runs keeps none: single reads search its starts. */
-const NO_RUN_NUMBERS: RunNumbers = { checkpoints: new Uint32Array(0), filled: new Uint8Array(0), starts: new Uint32Array(0), values: new Float64Array(0) }
+const NO_RUN_NUMBERS: RunNumbers = { filled: new Uint8Array(0), starts: new Uint32Array(0), values: new Float64Array(0) }
 const runWords = new Int32Array(2 * BLOCK_VALUES)
 
 /**
@@ -164,24 +167,27 @@ const runWords = new Int32Array(2 * BLOCK_VALUES)
  * and checkpoints were checked at open.
  */
 function runNumbersOf(cascade: RunsCascade): RunNumbers {
-  let numbers = NO_RUN_NUMBERS
-  if (cascade.runCount <= RUN_NUMBERS_MAX_RUNS) {
-    const blocks = Math.ceil(cascade.count / BLOCK_VALUES), bytes = cascade.values.bytes
-    const checkpoints = new Uint32Array(blocks)
-    for (let block = 0; block < blocks; block++) checkpoints[block] = readUint32(bytes, cascade.checkpointsStart + 4 * block)
-    numbers = { checkpoints, filled: new Uint8Array(blocks), starts: new Uint32Array(cascade.runCount), values: new Float64Array(cascade.runCount) }
+  const numbers = cascade.runCount > RUN_NUMBERS_MAX_RUNS ? NO_RUN_NUMBERS : {
+    filled: new Uint8Array(Math.ceil(cascade.count / BLOCK_VALUES)), starts: new Uint32Array(cascade.runCount), values: new Float64Array(cascade.runCount),
   }
   cascade.runNumbers = numbers
   return numbers
 }
 
 /**
- * Fills runs [lo, hi] (block `block`'s) of the numbers: starts, and values exact (NaN beyond 2^53,
- * as blocksNumber gives them); false where a block of them cannot be decoded (a corrupt file).
+ * Fills block `block`'s runs of the numbers: starts, and values exact (NaN beyond 2^53, as
+ * blocksNumber gives them); false where one of them cannot be decoded (a corrupt file).
  */
-function fillBlock(cascade: RunsCascade, numbers: RunNumbers, block: number, lo: number, hi: number): boolean {
+function fillBlock(sequence: SequenceView, cascade: RunsCascade, numbers: RunNumbers, block: number): boolean {
+  const lo = checkpointRun(sequence, cascade, block), hi = checkpointRun(sequence, cascade, block + 1)
   try {
-    fillRuns(cascade, numbers, lo, hi)
+    for (let first = lo; first <= hi; first += BLOCK_VALUES) {
+      const n = Math.min(BLOCK_VALUES, hi + 1 - first)
+      decodeRawCascade(cascade.starts, first, n, runWords, 0)
+      for (let index = 0; index < n; index++) numbers.starts[first + index] = runWords[2 * index]
+      decodeRawCascade(cascade.values, first, n, runWords, 0)
+      for (let index = 0; index < n; index++) numbers.values[first + index] = exactNumber(runWords[2 * index], runWords[2 * index + 1])
+    }
   } catch {
     return false
   }
@@ -189,32 +195,15 @@ function fillBlock(cascade: RunsCascade, numbers: RunNumbers, block: number, lo:
   return true
 }
 
-function fillRuns(cascade: RunsCascade, numbers: RunNumbers, lo: number, hi: number): void {
-  for (let first = lo; first <= hi; first += BLOCK_VALUES) {
-    const n = Math.min(BLOCK_VALUES, hi + 1 - first)
-    decodeRawCascade(cascade.starts, first, n, runWords, 0)
-    for (let index = 0; index < n; index++) numbers.starts[first + index] = runWords[2 * index]
-    decodeRawCascade(cascade.values, first, n, runWords, 0)
-    for (let index = 0; index < n; index++) numbers.values[first + index] = exactNumber(runWords[2 * index], runWords[2 * index + 1])
-  }
-}
-
 /**
- * Value `index` of a runs sequence as an exact number, its block's runs searched as numbers (runOf's
- * search, where each probe was a block's read). NaN where the block's runs cannot be decoded (a
- * corrupt value block): the caller's read then meets the error, as before.
+ * Value `index` of a runs sequence as an exact number, found among its block's runs as numbers (each
+ * probe was a block's read). NaN where the block's runs cannot be decoded (a corrupt value block):
+ * the caller's read then meets the error, as before.
  */
-function runNumberAt(cascade: RunsCascade, numbers: RunNumbers, index: number): number {
-  const block = index >>> BLOCK_SHIFT, starts = numbers.starts
-  let lo = numbers.checkpoints[block]
-  let hi = block + 1 < numbers.checkpoints.length ? numbers.checkpoints[block + 1] : cascade.runCount - 1
-  if (numbers.filled[block] === 0 && !fillBlock(cascade, numbers, block, lo, hi)) return NaN
-  while (lo < hi) {
-    const middle = (lo + hi + 1) >>> 1
-    if (starts[middle] <= index) lo = middle
-    else hi = middle - 1
-  }
-  return numbers.values[lo]
+function runNumberAt(sequence: SequenceView, cascade: RunsCascade, numbers: RunNumbers, index: number): number {
+  const block = index >>> BLOCK_SHIFT
+  if (numbers.filled[block] === 0 && !fillBlock(sequence, cascade, numbers, block)) return NaN
+  return numbers.values[runOf(sequence, cascade, index, numbers.starts)]
 }
 
 function runsDecode(sequence: SequenceView, cascade: RunsCascade, first: number, count: number, destination: Int32Array, out: number): void {
@@ -362,7 +351,7 @@ export function getNumberCascade(sequence: SequenceView, index: number): number 
     if (cascade.form === 0) return blocksNumber(cascade.blocks, index)
     if (cascade.form === 2) {
       const numbers = cascade.runNumbers ?? runNumbersOf(cascade)
-      if (numbers !== NO_RUN_NUMBERS) return runNumberAt(cascade, numbers, index)
+      if (numbers !== NO_RUN_NUMBERS) return runNumberAt(sequence, cascade, numbers, index)
       return blocksNumber(cascade.values, runOf(sequence, cascade, index))
     }
     const code = blocksNumber(cascade.codes, index), entryWords = cascade.entryWords
