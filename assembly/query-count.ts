@@ -220,6 +220,11 @@ function largestField(p: usize, from: u32, take: u32, W: u32): u32 {
   return largest
 }
 
+/** largestField, or `largest` where the caller knows a bound on every field (a decoded view's extremes; -1: not known). */
+@inline function mostField(p: usize, from: u32, take: u32, W: u32, largest: i32): u32 {
+  return largest >= 0 ? <u32>largest : largestField(p, from, take, W)
+}
+
 /**
  * A whole block of bytes (W = 8, g = 1) whose values base + u are all below
  * n ≤ 256, counted two at a time: the u16 of two adjacent bytes plus
@@ -255,12 +260,13 @@ export function foldPairs(pairs: usize, area: usize, n: u32): void {
 /**
  * counts over the run [first, first + count) into `lanes` (1 or 4) sub-arrays
  * of `stride` u32 at area (zeroed here; stride ≥ n), merged into the first at
- * the end; pairs: 0, or a table of 2^16 u32 for pair counting (n ≤ 256).
- * Status 0, 1 (table index) or 4 (value outside [0, n)).
+ * the end; pairs: 0, or a table of 2^16 u32 for pair counting (n ≤ 256);
+ * largest: a bound on every field of 8 or 16 bits, known to the caller (-1: each
+ * block's fields are read for theirs). Status 0, 1 (table index) or 4 (value outside [0, n)).
  */
 export function queryCountValues(
   records: usize, data: usize, first: u32, count: u32, sel: usize, selStart: u32,
-  area: usize, n: u32, stride: u32, lanes: u32, pairs: usize,
+  area: usize, n: u32, stride: u32, lanes: u32, pairs: usize, largest: i32,
 ): i32 {
   memory.fill(area, 0, <usize>lanes * stride << 2)
   let pairsUsed = false
@@ -299,7 +305,7 @@ export function queryCountValues(
       continue
     }
     const g = <u64>aux
-    if (pairs != 0 && W == 8 && g == 1 && selectionAll && base >= 0 && <u64>base + largestField(p, 0, BLOCK_VALUES, 8) < <u64>n) {
+    if (pairs != 0 && W == 8 && g == 1 && selectionAll && base >= 0 && <u64>base + mostField(p, 0, BLOCK_VALUES, 8, largest) < <u64>n) {
       if (!pairsUsed) memory.fill(pairs, 0, 65536 << 2)
       pairsUsed = true
       countPairs(p, <u32>base * 257, pairs)
@@ -310,7 +316,7 @@ export function queryCountValues(
       bound = packedBound(base, g, W)
       // A decoded view keeps each field at 8 or 16 bits whatever the values span (src/cascade/decoded-codes.ts):
       // there the block's largest field bounds it, not its width.
-      if (bound >= <i64>stride && (W == 8 || W == 16)) bound = base + <i64>g * <i64>largestField(p, from, take, W)
+      if (bound >= <i64>stride && (W == 8 || W == 16)) bound = base + <i64>g * <i64>mostField(p, from, take, W, largest)
     }
     if (bound >= 0 && bound < <i64>stride) {
       countPacked(p, from, take, W, area, stride, lanes, <u32>base, <u32>g)

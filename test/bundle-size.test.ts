@@ -97,12 +97,17 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * (docs/performance.md, same section); then by 0.5 KB (reader without WebAssembly; 8 bytes of it
  * used) for TypeScript single reads of runs sequences through their runs kept as numbers, a
  * block's runs filled by its first read, where each probe of the search read a block (and keyword
- * ordinals of a sequence dictionary decoded whole; docs/performance.md, "Single reads").
+ * ordinals of a sequence dictionary decoded whole; docs/performance.md, "Single reads"); then by
+ * 1 KB (reader) and 1.5 KB (reader without WebAssembly) for topK over run blocks a run at a time
+ * and over full heaps through the range kernel, and decoded views of bytes filtered, and counted
+ * under sparse selections, in one pass over the whole range (WebAssembly kernels in
+ * assembly/cascade/query-decoded-bytes.ts, and TypeScript loops), which made format 2's questions
+ * that tied format 1 faster than it (docs/query.md, bench/results/v2-queries.md).
  */
 const TARGET_BYTES = 30 * 1024
-const BUDGET_BYTES = 64.5 * 1024
+const BUDGET_BYTES = 65.5 * 1024
 const FALLBACK_BUDGET_BYTES = 19 * 1024
-const TOGETHER_BUDGET_BYTES = 83 * 1024
+const TOGETHER_BUDGET_BYTES = 84.5 * 1024
 /** The full check re-encodes dictionaries, so its chunk holds the FSST trainer. */
 const VERIFY_BUDGET_BYTES = 6.5 * 1024
 

@@ -189,8 +189,10 @@ export function visitMeetingBlocks(view: RegionSequence, first: number, count: n
   // One pass, no allocation: a stretch of meeting blocks is visited where it ends. A visit may grow
   // WebAssembly memory, which detaches a view of the extremes made before it: made again after each.
   const end = first + count, firstBlock = Math.floor(first / BLOCK_VALUES), lastBlock = Math.floor((end - 1) / BLOCK_VALUES)
-  const extremesOf = () => new Uint16Array(view.bytes.buffer, view.bytes.byteOffset + view.extremesAt, 2 * view.blockCount)
-  let extremes = extremesOf(), found = 0, stretch = -1
+  // A range that meets every block (a term found in each, as a hub airport is) needs no walk.
+  const { leastMost, largestLeast } = view.extremesSummary()!
+  for (let at = 0; at < spans.length; at += 2) if (spans[at] <= largestLeast && spans[at + 1] >= leastMost) return visit(first, count)
+  let extremes = view.extremes()!, found = 0, stretch = -1
   for (let block = firstBlock; block <= lastBlock; block++) {
     const least = extremes[2 * block], largest = extremes[2 * block + 1]
     let meets = false
@@ -200,7 +202,7 @@ export function visitMeetingBlocks(view: RegionSequence, first: number, count: n
     } else if (stretch >= 0) {
       found += visit(stretch, block * BLOCK_VALUES - stretch)
       stretch = -1
-      extremes = extremesOf()
+      extremes = view.extremes()!
     }
   }
   if (stretch >= 0) found += visit(stretch, end - stretch)

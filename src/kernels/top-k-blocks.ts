@@ -6,8 +6,9 @@
  * value are never decoded.
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
+import type { BitsetMemory } from '../backend/query-kernels.js'
 import { BLOCK_VALUES, BlockKind } from '../format/constants.js'
-import { int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
+import { compareInt64, int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
 import { fieldAt } from '../cascade/bits.js'
 import { EXCEPTION_GCD_FLAG, Kind } from '../cascade/constants.js'
 import { blockData, patchedLayout, runsLayout } from '../cascade/block-layouts.js'
@@ -16,6 +17,7 @@ import type { Column } from '../read/column.js'
 import { popcount } from '../backend/bits.js'
 import { anyBitInRange } from './layout.js'
 import { type BoundedHeap, isNaNRaw } from './top-k.js'
+import { offerRuns } from './top-k-runs.js'
 
 const raw = new Int32Array(2 * BLOCK_VALUES)
 
@@ -175,41 +177,114 @@ function documentOfValue(column: Column, value: number): number {
  */
 export function topKFromBlocks(
   sequence: SequenceView, optional: Column | null, backend: ColumnsBackend, heap: BoundedHeap, ascending: boolean,
-  documents: Int32Array | null, skipNaN: boolean,
+  selected: BitsetMemory | null, skipNaN: boolean,
 ): void {
+  let documents = selected === null ? null : selected.words
   const bounded = blockBounds(sequence, ascending)
   const { bounds, order, exact } = bounded
   const dense = optional === null
   let tightened = false
-  for (const block of order) {
-    if (heap.full() && !heap.mayTie(bounds[block])) break
-    const start = block * BLOCK_VALUES
-    // A bound that only ties the worst kept, at ids after its: nothing here or in later blocks
-    // (bounds no better, equal ones in block order) can enter. Low-cardinality columns stop here.
-    if (heap.full() && heap.closedFrom(bounds[block], dense ? start : documentOfValue(optional, start))) break
-    const count = Math.min(BLOCK_VALUES, sequence.count - start)
-    if (dense && documents !== null && !anyBitInRange(documents, start, start + count)) continue
-    backend.decodeRaw(sequence, start, count, raw, 0)
-    // The block's own extreme, kept as its bound where tighter (a packed block's record bound,
-    // base + g (2^w − 1), may lie far past its values): later walks read fewer blocks.
-    if (exact[block] === 0) {
-      exact[block] = 1
-      const extreme = extremeOf(count, ascending)
-      if (ascending ? extreme > bounds[block] : extreme < bounds[block]) {
-        bounds[block] = extreme
-        tightened = true
+  // Once the heap is full, a block of a sequence v1's kernels read gives only the values that can
+  // enter, as bits from the range kernel: the others are never looked at in JavaScript.
+  let matches: BitsetMemory | null = null
+  try {
+    for (const block of order) {
+      if (heap.full() && !heap.mayTie(bounds[block])) break
+      const start = block * BLOCK_VALUES
+      // A bound that only ties the worst kept, at ids after its: nothing here or in later blocks
+      // (bounds no better, equal ones in block order) can enter. Low-cardinality columns stop here.
+      if (heap.full() && heap.closedFrom(bounds[block], dense ? start : documentOfValue(optional, start))) break
+      const count = Math.min(BLOCK_VALUES, sequence.count - start)
+      if (dense && documents !== null && !anyBitInRange(documents, start, start + count)) continue
+      // A run block's bound is its runs' own extreme already (v2Bound).
+      if (dense && sequence.cascade?.form === 0 && offerRuns(sequence, block, heap, ascending, documents, skipNaN)) continue
+      backend.decodeRaw(sequence, start, count, raw, 0)
+      // A decode or an allocation may grow WebAssembly memory, which detaches views made before it.
+      documents = selected === null ? null : selected.words
+      // The block's own extreme, kept as its bound where tighter (a packed block's record bound,
+      // base + g (2^w − 1), may lie far past its values): later walks read fewer blocks.
+      if (exact[block] === 0) {
+        exact[block] = 1
+        const extreme = extremeOf(count, ascending)
+        if (ascending ? extreme > bounds[block] : extreme < bounds[block]) {
+          bounds[block] = extreme
+          tightened = true
+        }
+      }
+      // (Packed blocks only: the kernel would decode a table block again.)
+      if (dense && heap.full() && sequence.cascade === null && heap.capacity > 0 && (sequence.records[6 * block] & 0xff) === BlockKind.packed) {
+        if (matches === null) {
+          matches = backend.query.allocateBitset(BLOCK_VALUES >>> 5)
+          documents = selected === null ? null : selected.words
+        }
+        offerMatches(backend, sequence, heap, ascending, start, count, documents, skipNaN, matches)
+        continue
+      }
+      if (dense) {
+        offerBlock(heap, ascending, start, count, documents, skipNaN)
+        continue
+      }
+      let document = -1
+      for (let index = 0; index < count; index++) {
+        document = index === 0 ? documentOfValue(optional, start) : nextPresent(optional, document)
+        if (documents !== null && ((documents[document >>> 5] >>> (document & 31)) & 1) === 0) continue
+        const low = raw[2 * index], high = raw[2 * index + 1]
+        if (skipNaN && isNaNRaw(low, high)) continue
+        if (heap.mayEnterOrTie(low, high)) heap.offer(low, high, document)
       }
     }
-    let document = -1
-    for (let index = 0; index < count; index++) {
-      document = dense ? start + index : index === 0 ? documentOfValue(optional, start) : nextPresent(optional, document)
+  } finally {
+    matches?.release()
+  }
+  if (tightened) bounded.order = orderOf(bounds, ascending)
+}
+
+/** [lo, hi] words of the values that may enter a full heap: up to its worst (ascending), or from it. */
+const enterRange = new Int32Array(4)
+
+/**
+ * Offers the values of [start, start + count) (decoded in `raw`) that the range kernel finds at
+ * or past the full heap's worst, set in `matches` (a block's worth of bits, cleared here first).
+ */
+function offerMatches(
+  backend: ColumnsBackend, sequence: SequenceView, heap: BoundedHeap, ascending: boolean, start: number, count: number,
+  documents: Int32Array | null, skipNaN: boolean, matches: BitsetMemory,
+): void {
+  heap.writeWorst(enterRange, ascending ? 2 : 0)
+  if (ascending) enterRange.set(MIN_WORDS, 0)
+  else enterRange.set(MAX_WORDS, 2)
+  matches.words.fill(0)
+  backend.query.matchRange(sequence, start, count, enterRange, null, 0, matches, 0)
+  const words = matches.words
+  for (let word = 0; word < (count + 31) >>> 5; word++) {
+    for (let bits = words[word]; bits !== 0; bits &= bits - 1) {
+      const index = 32 * word + (31 - Math.clz32(bits & -bits)), document = start + index
       if (documents !== null && ((documents[document >>> 5] >>> (document & 31)) & 1) === 0) continue
       const low = raw[2 * index], high = raw[2 * index + 1]
       if (skipNaN && isNaNRaw(low, high)) continue
       if (heap.mayEnterOrTie(low, high)) heap.offer(low, high, document)
     }
   }
-  if (tightened) bounded.order = orderOf(bounds, ascending)
+}
+
+const MIN_WORDS = Int32Array.of(0, -0x80000000), MAX_WORDS = Int32Array.of(-1, 0x7fffffff)
+
+/**
+ * Offers the `count` decoded values in `raw` (ids from `start`; `documents`: selected ids, or null
+ * for all), from the end whose value ranks first: a sorted block's best values fill the heap
+ * first, and the rest are refused by one comparison each rather than sifted through it.
+ */
+function offerBlock(heap: BoundedHeap, ascending: boolean, start: number, count: number, documents: Int32Array | null, skipNaN: boolean): void {
+  const last = 2 * (count - 1)
+  const order = compareInt64(raw[last], raw[last + 1], raw[0], raw[1])
+  const backward = ascending ? order < 0 : order > 0
+  for (let step = 0; step < count; step++) {
+    const index = backward ? count - 1 - step : step, document = start + index
+    if (documents !== null && ((documents[document >>> 5] >>> (document & 31)) & 1) === 0) continue
+    const low = raw[2 * index], high = raw[2 * index + 1]
+    if (skipNaN && isNaNRaw(low, high)) continue
+    if (heap.mayEnterOrTie(low, high)) heap.offer(low, high, document)
+  }
 }
 
 /** The next document after `document` with a value (optional columns). */

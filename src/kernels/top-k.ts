@@ -70,6 +70,12 @@ export class BoundedHeap {
     return this.full() && this.capacity > 0 && int64ToBigInt(this.lows[0], this.highs[0]) === bound && this.ids[0] < firstId
   }
 
+  /** The worst kept value's words at bounds[at], bounds[at + 1] (the heap is not empty). */
+  writeWorst(bounds: Int32Array, at: number): void {
+    bounds[at] = this.lows[0]
+    bounds[at + 1] = this.highs[0]
+  }
+
   /** Whether a value could enter: the heap has room, or it beats or ties the worst kept (a tie may win on id). */
   mayEnterOrTie(low: number, high: number): boolean {
     if (this.size < this.capacity) return true
@@ -77,8 +83,8 @@ export class BoundedHeap {
     return this.sign * compareInt64(low, high, this.lows[0], this.highs[0]) <= 0
   }
 
-  /** Offers a value (low, high words) of id. */
-  offer(low: number, high: number, id: number): void {
+  /** Offers a value (low, high words) of id; whether it was kept. */
+  offer(low: number, high: number, id: number): boolean {
     if (this.size < this.capacity) {
       let at = this.size++
       while (at > 0) {
@@ -88,10 +94,11 @@ export class BoundedHeap {
         at = parent
       }
       this.place(at, low, high, id)
-      return
+      return true
     }
-    if (this.capacity === 0 || this.worse(low, high, id, 0) >= 0) return
+    if (this.capacity === 0 || this.worse(low, high, id, 0) >= 0) return false
     this.siftDown(low, high, id)
+    return true
   }
 
   private siftDown(low: number, high: number, id: number): void {
@@ -143,8 +150,7 @@ export function topK(column: Column, backend: ColumnsBackend, k: number, order: 
   const plain = plainValues(column, backend)
   const candidates = optional === null && plain === column.values ? dictionaryCandidates(column.values, backend, k, order === 'ascending', filter?.memory ?? null, skipNaN) : null
   try {
-    const documents = candidates !== null ? candidates.words : filter === null ? null : filter.words
-    topKFromBlocks(plain, optional, backend, heap, order === 'ascending', documents, skipNaN)
+    topKFromBlocks(plain, optional, backend, heap, order === 'ascending', candidates ?? filter?.memory ?? null, skipNaN)
   } finally {
     candidates?.release()
   }
@@ -172,7 +178,7 @@ function topKMulti(column: Column, backend: ColumnsBackend, k: number, order: So
       const candidates = plain === column.values ? dictionaryCandidates(column.values, backend, capacity, order === 'ascending', selected.selection, skipNaN) : null
       try {
         const chosen = candidates ?? selected.selection
-        topKFromBlocks(plain, null, backend, heap, order === 'ascending', chosen === null ? null : chosen.words, skipNaN)
+        topKFromBlocks(plain, null, backend, heap, order === 'ascending', chosen, skipNaN)
       } finally {
         candidates?.release()
       }

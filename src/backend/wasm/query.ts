@@ -10,7 +10,11 @@ import type { AggregateMode, AggregateState, BitsetMemory, QueryKernels } from '
 import { BLOCK_VALUES } from '../../format/constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
 import { cascadeError } from './cascade.js'
+import { byteRange, RegionSequence } from '../../cascade/region-sequence.js'
 import { tableIndexError, type WasmRuntime } from './runtime.js'
+
+/** The largest share of selected values for which a decoded view of bytes is counted a selected bit at a time. */
+const SPARSE_SELECTION = 0.25
 
 /** Status codes of the kernels (assembly/common.ts, assembly/query-common.ts). */
 const TABLE_INDEX_ERROR = 1
@@ -210,16 +214,28 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
     countValues(sequence, first, count, selection, selectionStart, counts) {
       const n = counts.length
       if (count === 0) return
+      const file = sequence.file.address
+      // A decoded view's extremes bound its fields: no block's fields are read for their largest.
+      const largest = sequence instanceof RegionSequence ? sequence.extremesSummary()?.largest ?? -1 : -1
+      if (selection !== null && largest >= 0 && largest < n && (sequence as RegionSequence).plainBytes &&
+        kernels.bitsetCount(selection.address, selection.wordCount) >>> 0 <= SPARSE_SELECTION * 32 * selection.wordCount) {
+        // Its bytes counted where a sparse selection's bits are set, a bit at a time in one pass over
+        // the whole range (denser ones count faster by the blocks' packing of selected fields).
+        const at = area(4 * n)
+        kernels.queryCountSelectedBytes(file + sequence.dataStart + first, count, selectionAddress(selection), selectionStart, at, n)
+        const words = runtime.words, from = at >>> 2
+        for (let value = 0; value < n; value++) counts[value] += words[from + value] >>> 0
+        return
+      }
       const lanes = n <= MAX_INTERLEAVED_VALUES ? 4 : 1
       // Stride 2n: a valid packed block's bound base + g (2^W - 1) is below 2 max + 1 ≤ 2n, so it counts unchecked.
       const stride = Math.max(64, (2 * n + 3) & ~3)
       // Up to 256 values, whole blocks of bytes count pairs in a table of 2^16 u32 after the lanes.
       const pairs = n <= 256 && count >= PAIR_COUNTING_VALUES
       const at = area(lanes * stride * 4 + (pairs ? PAIR_TABLE_BYTES : 0))
-      const file = sequence.file.address
       const status = kernels.queryCountValues(
         file + sequence.recordsStart, file + sequence.dataStart, first, count, selectionAddress(selection), selectionStart,
-        at, n, stride, lanes, pairs ? at + lanes * stride * 4 : 0,
+        at, n, stride, lanes, pairs ? at + lanes * stride * 4 : 0, largest,
       )
       if (status !== 0) failed(status, sequence, n)
       const words = runtime.words, from = at >>> 2
@@ -285,6 +301,12 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
 
     matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart) {
       if (count === 0) return 0
+      if (selection === null && (outStart & 31) === 0 && sequence instanceof RegionSequence && sequence.plainBytes) {
+        // A decoded view whose values are its bytes: one pass over the whole range.
+        const [lo, hi] = byteRange(bounds)
+        if (lo > hi) return 0
+        return kernels.queryMatchBytes(sequence.file.address + sequence.dataStart + first, count, lo, hi, out.address + 4 * (outStart >>> 5)) >>> 0
+      }
       const selectionAt = selectionAddress(selection)
       const outAt = selectionAddress(out)
       const words = runtime.words

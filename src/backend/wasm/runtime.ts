@@ -33,7 +33,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
   checkCanonical(records: number, data: number, count: number, out: number): number
   queryCountValues(
     records: number, data: number, first: number, count: number, selection: number, selectionStart: number,
-    area: number, n: number, stride: number, lanes: number, pairs: number,
+    area: number, n: number, stride: number, lanes: number, pairs: number, largest: number,
   ): number
   queryMatchRange(
     records: number, data: number, first: number, count: number, selection: number, selectionStart: number,
@@ -52,6 +52,8 @@ export interface Kernels extends CascadeKernels, StringKernels {
     node: number, first: number, count: number, members: number, k: number, selection: number, selectionStart: number,
     out: number, outStart: number, staging: number, lo: number, hi: number,
   ): number
+  queryMatchBytes(data: number, count: number, lo: number, hi: number, out: number): number
+  queryCountSelectedBytes(data: number, count: number, selection: number, selectionStart: number, area: number, n: number): void
   queryMatchOrdinals(
     records: number, data: number, first: number, count: number, members: number, k: number, selection: number, selectionStart: number,
     out: number, outStart: number,
@@ -76,7 +78,7 @@ export interface Kernels extends CascadeKernels, StringKernels {
 const REQUIRED_EXPORTS = [
   'memory', 'heapBase', 'scratch', 'decodeRaw', 'getRaw', 'getRawNumber', 'decodeFloat64Sortable', 'decodeFloat64Exact', 'decodeInt32',
   'rank', 'xxh64', 'checkCanonical',
-  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryCountDecoded', 'queryMatchMembers', 'queryMatchOrdinals', 'queryRunsHistogram', 'runBlockExtremes', 'queryRunsAggregate', 'queryMulti', 'queryStarts', 'prepareBitTables', 'decodeRanks', 'bitsetCount', 'bitsetCombine',
+  'queryCountValues', 'queryMatchRange', 'queryAggregate', 'queryHistogram', 'queryCountDecoded', 'queryMatchMembers', 'queryMatchBytes', 'queryCountSelectedBytes', 'queryMatchOrdinals', 'queryRunsHistogram', 'runBlockExtremes', 'queryRunsAggregate', 'queryMulti', 'queryStarts', 'prepareBitTables', 'decodeRanks', 'bitsetCount', 'bitsetCombine',
   'decodeRawOrdinals', 'cascadeGet', 'cascadeDecode', 'cascadeDecodeFloat64Sortable', 'cascadeDecodeFloat64Exact', 'cascadeDecodeInt32',
   'cascadeDecodeOrdinals', 'cascadeEntriesTable', 'cascadeGetNumber',
   'decodeTerms', 'digitsDecode',
