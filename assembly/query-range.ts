@@ -12,9 +12,10 @@ import {
 } from './common'
 import {
   SEL_WORDS, U_BUFFER, blockRecord, blockTake, blockValues, fields4, fields8, loadLimit, loadSelection, maskOf8, orBits,
-  packedBound, packedFits, prepareUnpack, prepareUnpack16, rangeMask32, simdWidth, uAtLeast, uAtMost, unpack16Mask,
+  packedBound, packedFits, prepareUnpack, prepareUnpack16, rangeMask32, selectionAll, simdWidth, uAtLeast, uAtMost, unpack16Mask,
   unpack16Multiplier, unpackMask, unpackMultiplier, unpackU32, upperBound, valuesStatus, window16,
 } from './query-common'
+import { queryMatchBytes } from './cascade/query-decoded-bytes'
 
 let matched: u32 = 0
 
@@ -271,6 +272,11 @@ export function queryMatchRange(
         const ulo = uAtLeast(lo, base, g)
         const uhi = min(uAtMost(hi, base, g), umax)
         if (ulo > uhi) continue
+        if (W == 8 && selectionAll && (bit & 31) == 0) {
+          // A whole block of bytes (keyword ordinals), every value wanted: 64 fields to two out words.
+          matched += queryMatchBytes(p, take, <u32>ulo, <u32>uhi, out + (<usize>(bit >>> 5) << 2))
+          continue
+        }
         matchFields(p, from, take, W, <u32>ulo, <u32>uhi, out, bit, 0)
         continue
       }

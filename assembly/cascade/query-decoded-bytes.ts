@@ -1,8 +1,9 @@
 // Range filters over a decoded view of bytes (format 2's dictionary codes
 // decoded once, src/cascade/decoded-codes.ts) with every value wanted: one
 // pass over the whole range, 64 fields to two out words, with no block
-// records and no selection words between (queryMatchRange reads both for each
-// 32 values of each block).
+// records and no selection words between. queryMatchRange takes the same loop
+// for a whole block of byte fields with every value wanted (format 1's keyword
+// ordinals of up to 256 terms).
 
 /**
  * Sets bit j of the words at `out` (the first value's bit starts a word) for
