@@ -278,12 +278,25 @@ function offerBlock(heap: BoundedHeap, ascending: boolean, start: number, count:
   const last = 2 * (count - 1)
   const order = compareInt64(raw[last], raw[last + 1], raw[0], raw[1])
   const backward = ascending ? order < 0 : order > 0
+  // Once the heap is full, its worst kept value in locals: a value past it is passed over with no call.
+  let full = heap.full() && heap.capacity > 0, worstLow = 0, worstHigh = 0
+  if (full) {
+    heap.writeWorst(enterRange, 0)
+    worstLow = enterRange[0] >>> 0
+    worstHigh = enterRange[1]
+  }
   for (let step = 0; step < count; step++) {
     const index = backward ? count - 1 - step : step, document = start + index
-    if (documents !== null && ((documents[document >>> 5] >>> (document & 31)) & 1) === 0) continue
     const low = raw[2 * index], high = raw[2 * index + 1]
+    if (full && (ascending ? high > worstHigh || (high === worstHigh && low >>> 0 > worstLow) : high < worstHigh || (high === worstHigh && low >>> 0 < worstLow))) continue
+    if (documents !== null && ((documents[document >>> 5] >>> (document & 31)) & 1) === 0) continue
     if (skipNaN && isNaNRaw(low, high)) continue
-    if (heap.mayEnterOrTie(low, high)) heap.offer(low, high, document)
+    if (heap.mayEnterOrTie(low, high) && heap.offer(low, high, document) && heap.full()) {
+      full = true
+      heap.writeWorst(enterRange, 0)
+      worstLow = enterRange[0] >>> 0
+      worstHigh = enterRange[1]
+    }
   }
 }
 
