@@ -44,8 +44,8 @@ function matchDecodedBytes(
   const [lo, hi] = byteRange(bounds)
   if (lo > hi) return 0
   const data = sequence.dataStartInBuffer + first, whole = count & ~31
-  // One value (a term): four bytes a word compared at once where the data starts on a word.
-  let matched = lo === hi && (data & 3) === 0 ? matchByteWords(sequence.bufferWords, data >>> 2, whole, lo, out, outStart >>> 5) : -1
+  // One value (a term): four bytes a word compared at once.
+  let matched = lo === hi ? matchByteWords(sequence.bufferWords, data, whole, lo, out, outStart >>> 5) : -1
   if (matched < 0) {
     for (let value = 0; value < 256; value++) inRangeTable[value] = value >= lo && value <= hi ? 1 : 0
     matched = matchByteTable(new Uint8Array(sequence.bufferWords.buffer), data, whole, out, outStart >>> 5)
@@ -79,17 +79,18 @@ function matchByteTable(bytes: Uint8Array, at: number, count: number, out: Int32
 }
 
 /**
- * The bytes of words [word, word + count / 4) (count a multiple of 32) equal to `value`, a bit
- * each into out from word `outWord`: a byte is found zero in word ^ (value × 0x01010101) without
- * carries between bytes (the high bit of ((x & 0x7f…) + 0x7f…) | x is set for each nonzero byte).
+ * The bytes [at, at + count) of the buffer under `words` (count a multiple of 32) equal to `value`,
+ * a bit each into out from word `outWord`, four a word (two words shifted together where `at`
+ * is not on a word): a byte is found zero in word ^ (value × 0x01010101) without carries between
+ * bytes (the high bit of ((x & 0x7f…) + 0x7f…) | x is set for each nonzero byte).
  */
-function matchByteWords(words: Int32Array, word: number, count: number, value: number, out: Int32Array, outWord: number): number {
-  const spread = Math.imul(value, 0x01010101)
-  let matched = 0
+function matchByteWords(words: Int32Array, at: number, count: number, value: number, out: Int32Array, outWord: number): number {
+  const spread = Math.imul(value, 0x01010101), shift = 8 * (at & 3)
+  let matched = 0, word = at >>> 2
   for (let position = 0; position < count; position += 32, outWord++) {
     let hits = 0
-    for (let quarter = 0; quarter < 8; quarter++) {
-      const x = words[word++] ^ spread
+    for (let quarter = 0; quarter < 8; quarter++, word++) {
+      const x = (shift === 0 ? words[word] : (words[word] >>> shift) | (words[word + 1] << (32 - shift))) ^ spread
       const zero = ~((((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x)) & 0x80808080
       hits |= (((zero >>> 7) & 1) | ((zero >>> 14) & 2) | ((zero >>> 21) & 4) | ((zero >>> 28) & 8)) << (4 * quarter)
     }
@@ -225,6 +226,13 @@ function matchAllUnits(
   let matched = 0
   let bit = from * width + block.bitOffset
   let outWord = outBit >>> 5
+  if (byteStart >= 0 && spanWidth === 0) {
+    // One value of byte fields: four bytes a word compared at once.
+    const whole = (to - from) & ~31
+    matched = matchByteWords(words, 4 * wordBase + block.bitOffset / 8 + from, whole, lo32, out, outWord)
+    from += whole
+    outWord += whole >>> 5
+  }
   for (let position = from; position < to; position += 32, outWord++) {
     const n = Math.min(32, to - position)
     let hits = 0
