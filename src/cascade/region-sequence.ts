@@ -102,3 +102,14 @@ export function byteRange(bounds: Int32Array): [number, number] {
   const hi = bounds[3] < 0 ? -1 : bounds[3] > 0 ? 255 : Math.min(255, bounds[2] >>> 0)
   return [lo, hi]
 }
+
+/**
+ * `sequence` when it is a decoded copy whose values are its bytes (plainBytes) and whose blocks'
+ * extremes put every one below `limit` (a counts array's or a member table's length), else null:
+ * the kernels' whole-range byte loops then need no check per value.
+ */
+export function plainBytesBelow(sequence: SequenceView, limit: number): RegionSequence | null {
+  if (!(sequence instanceof RegionSequence) || !sequence.plainBytes) return null
+  const summary = sequence.extremesSummary()
+  return summary !== null && summary.largest < limit ? sequence : null
+}

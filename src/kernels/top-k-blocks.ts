@@ -250,9 +250,8 @@ function offerMatches(
   backend: ColumnsBackend, sequence: SequenceView, heap: BoundedHeap, ascending: boolean, start: number, count: number,
   documents: Int32Array | null, skipNaN: boolean, matches: BitsetMemory,
 ): void {
-  heap.writeWorst(enterRange, ascending ? 2 : 0)
-  if (ascending) enterRange.set(MIN_WORDS, 0)
-  else enterRange.set(MAX_WORDS, 2)
+  if (ascending) enterRange.set([0, -0x80000000, heap.worstLow, heap.worstHigh])
+  else enterRange.set([heap.worstLow, heap.worstHigh, -1, 0x7fffffff])
   matches.words.fill(0)
   backend.query.matchRange(sequence, start, count, enterRange, null, 0, matches, 0)
   const words = matches.words
@@ -267,8 +266,6 @@ function offerMatches(
   }
 }
 
-const MIN_WORDS = Int32Array.of(0, -0x80000000), MAX_WORDS = Int32Array.of(-1, 0x7fffffff)
-
 /**
  * Offers the `count` decoded values in `raw` (ids from `start`; `documents`: selected ids, or null
  * for all), from the end whose value ranks first: a sorted block's best values fill the heap
@@ -279,12 +276,8 @@ function offerBlock(heap: BoundedHeap, ascending: boolean, start: number, count:
   const order = compareInt64(raw[last], raw[last + 1], raw[0], raw[1])
   const backward = ascending ? order < 0 : order > 0
   // Once the heap is full, its worst kept value in locals: a value past it is passed over with no call.
-  let full = heap.full() && heap.capacity > 0, worstLow = 0, worstHigh = 0
-  if (full) {
-    heap.writeWorst(enterRange, 0)
-    worstLow = enterRange[0] >>> 0
-    worstHigh = enterRange[1]
-  }
+  let full = heap.full() && heap.capacity > 0
+  let worstLow = full ? heap.worstLow >>> 0 : 0, worstHigh = full ? heap.worstHigh : 0
   for (let step = 0; step < count; step++) {
     const index = backward ? count - 1 - step : step, document = start + index
     const low = raw[2 * index], high = raw[2 * index + 1]
@@ -293,9 +286,8 @@ function offerBlock(heap: BoundedHeap, ascending: boolean, start: number, count:
     if (skipNaN && isNaNRaw(low, high)) continue
     if (heap.mayEnterOrTie(low, high) && heap.offer(low, high, document) && heap.full()) {
       full = true
-      heap.writeWorst(enterRange, 0)
-      worstLow = enterRange[0] >>> 0
-      worstHigh = enterRange[1]
+      worstLow = heap.worstLow >>> 0
+      worstHigh = heap.worstHigh
     }
   }
 }

@@ -70,10 +70,14 @@ export class BoundedHeap {
     return this.full() && this.capacity > 0 && int64ToBigInt(this.lows[0], this.highs[0]) === bound && this.ids[0] < firstId
   }
 
-  /** The worst kept value's words at bounds[at], bounds[at + 1] (the heap is not empty). */
-  writeWorst(bounds: Int32Array, at: number): void {
-    bounds[at] = this.lows[0]
-    bounds[at + 1] = this.highs[0]
+  /** The worst kept value's low word (the heap is not empty). */
+  get worstLow(): number {
+    return this.lows[0]
+  }
+
+  /** The worst kept value's high word (the heap is not empty). */
+  get worstHigh(): number {
+    return this.highs[0]
   }
 
   /** Whether a value could enter: the heap has room, or it beats or ties the worst kept (a tie may win on id). */

@@ -8,7 +8,7 @@ import type { BitsetMemory } from '../query-kernels.js'
 import { BLOCK_VALUES, BlockKind } from '../../format/constants.js'
 import { decodeRaw } from './decode.js'
 import { selectionBits } from '../bits.js'
-import { RegionSequence } from '../../cascade/region-sequence.js'
+import { plainBytesBelow } from '../../cascade/region-sequence.js'
 import {
   block, countRangeError, decoded, forEachBlock, indexCounts, loadBlock, lowestBit, selectedCount, tableEntries,
   tableIndexError, unitAt,
@@ -202,10 +202,9 @@ function countSelectedUnits(
 function countDecodedBytes(
   sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, counts: Uint32Array,
 ): boolean {
-  if (!(sequence instanceof RegionSequence) || laneLimit === 0) return false
-  const summary = sequence.extremesSummary()
-  if (summary === null || summary.largest >= counts.length || !sequence.plainBytes) return false
-  const bytes = sequence.bytes, data = sequence.dataStart + first, end = data + count
+  const view = laneLimit === 0 ? null : plainBytesBelow(sequence, counts.length)
+  if (view === null) return false
+  const bytes = view.bytes, data = view.dataStart + first, end = data + count
   if (selection !== null) {
     const words = selection.words
     for (let position = 0; position < count; position += 32) {

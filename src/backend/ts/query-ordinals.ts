@@ -9,7 +9,7 @@ import type { BitsetMemory } from '../query-kernels.js'
 import { BLOCK_VALUES, BlockKind } from '../../format/constants.js'
 import { orBits, popcount, selectionBits } from '../bits.js'
 import { decodeRaw } from './decode.js'
-import { RegionSequence } from '../../cascade/region-sequence.js'
+import { plainBytesBelow } from '../../cascade/region-sequence.js'
 import { block, decoded, forEachBlock, loadBlock } from './query-scan.js'
 
 let members: Uint8Array = new Uint8Array(0)
@@ -67,25 +67,34 @@ function matchBlock(
 
 /**
  * A decoded view of 8-bit fields over base 0 (format 2's dictionary codes decoded once,
- * decoded-codes.ts) whose every field is below the term count, as its blocks' extremes show: one
- * loop over the whole range, 32 values a step, with no block steps and no check per value. -1:
- * not such a view.
+ * decoded-codes.ts) whose every field is below the term count, as its blocks' extremes show:
+ * matchMemberBytes over the whole range. -1: not such a view.
  */
 function matchDecodedBytes(
   sequence: SequenceView, first: number, count: number, memberBytes: Uint8Array,
   selection: BitsetMemory | null, selectionStart: number, out: Int32Array, outStart: number,
 ): number {
-  if (!(sequence instanceof RegionSequence)) return -1
-  const summary = sequence.extremesSummary()
-  if (summary === null || summary.largest >= memberBytes.length || !sequence.plainBytes) return -1
-  const bytes = sequence.bytes, data = sequence.dataStart + first, selected = selection === null ? null : selection.words
+  const view = plainBytesBelow(sequence, memberBytes.length)
+  if (view === null) return -1
+  return matchMemberBytes(view.bytes, view.dataStart + first, count, memberBytes, selection === null ? null : selection.words, selectionStart, out, outStart)
+}
+
+/**
+ * Sets out bit outStart + i for each byte i < count at bytes[at + i] whose member byte is 1 and
+ * whose selection bit selectionStart + i is set (null: all), 32 a step with no check per value
+ * (the caller knows every byte is below members.length); how many matched.
+ */
+export function matchMemberBytes(
+  bytes: Uint8Array, at: number, count: number, members: Uint8Array,
+  selected: Int32Array | null, selectionStart: number, out: Int32Array, outStart: number,
+): number {
   let matched = 0
   for (let position = 0; position < count; position += 32) {
     const n = Math.min(32, count - position)
     const word = selectionBits(selected, selectionStart + position, n)
     if (word === 0) continue
     let mask = 0
-    for (let j = 0, at = data + position; j < n; j++, at++) mask |= memberBytes[bytes[at]] << j
+    for (let j = 0, b = at + position; j < n; j++, b++) mask |= members[bytes[b]] << j
     mask &= word
     if (mask === 0) continue
     orBits(out, outStart + position, mask)

@@ -8,7 +8,8 @@ import type { BitsetMemory } from '../query-kernels.js'
 import { BLOCK_VALUES, BlockKind } from '../../format/constants.js'
 import { compareInt64 } from '../../format/int64.js'
 import { decodeRaw } from './decode.js'
-import { byteRange, RegionSequence } from '../../cascade/region-sequence.js'
+import { byteRange, plainBytesBelow } from '../../cascade/region-sequence.js'
+import { matchMemberBytes } from './query-ordinals.js'
 import { lowMask, orBits, orSelection, popcount, selectionBits } from '../bits.js'
 import {
   block, ceilUnits, decoded, floorUnits, forEachBlock, halfStart, halvesOf, loadBlock, lowestBit, offsetFromBase, tableEntries,
@@ -35,48 +36,24 @@ export function matchRange(
 /**
  * A decoded view of 8-bit fields over base 0 (format 2's dictionary codes decoded once,
  * decoded-codes.ts), every value wanted and out bits from a word's start: one loop over the
- * whole range, 32 values to an out word, with no block steps. -1: not such a case.
+ * whole range with no block steps (one value: four bytes a word; the rest, and a range, through
+ * a table of the byte values it holds). -1: not such a case.
  */
 function matchDecodedBytes(
   sequence: SequenceView, first: number, count: number, bounds: Int32Array, selection: BitsetMemory | null, out: Int32Array, outStart: number,
 ): number {
-  if (!(sequence instanceof RegionSequence) || !sequence.plainBytes || selection !== null || (outStart & 31) !== 0) return -1
+  const view = plainBytesBelow(sequence, 256)
+  if (view === null || selection !== null || (outStart & 31) !== 0) return -1
   const [lo, hi] = byteRange(bounds)
   if (lo > hi) return 0
-  const data = sequence.dataStartInBuffer + first, whole = count & ~31
-  // One value (a term): four bytes a word compared at once.
-  let matched = lo === hi ? matchByteWords(sequence.bufferWords, data, whole, lo, out, outStart >>> 5) : -1
-  if (matched < 0) {
-    for (let value = 0; value < 256; value++) inRangeTable[value] = value >= lo && value <= hi ? 1 : 0
-    matched = matchByteTable(new Uint8Array(sequence.bufferWords.buffer), data, whole, out, outStart >>> 5)
-  }
-  // The last part word.
-  const bytes = new Uint8Array(sequence.bufferWords.buffer)
-  let hits = 0
-  for (let at = whole; at < count; at++) hits |= (bytes[data + at] >= lo && bytes[data + at] <= hi ? 1 : 0) << (at - whole)
-  if (hits !== 0) {
-    out[(outStart + whole) >>> 5] |= hits
-    matched += popcount(hits)
-  }
-  return matched
+  const whole = lo === hi ? count & ~31 : 0
+  const matched = whole === 0 ? 0 : matchByteWords(view.bufferWords, view.dataStartInBuffer + first, whole, lo, out, outStart >>> 5)
+  for (let value = 0; value < 256; value++) inRangeTable[value] = value >= lo && value <= hi ? 1 : 0
+  return matched + matchMemberBytes(view.bytes, view.dataStart + first + whole, count - whole, inRangeTable, null, 0, out, outStart + whole)
 }
 
 /** 1 for the byte values a range holds (matchDecodedBytes). */
 const inRangeTable = new Uint8Array(256)
-
-/** Bytes [at, at + count) (count a multiple of 32) looked up in inRangeTable, a bit each into out from word `outWord`. */
-function matchByteTable(bytes: Uint8Array, at: number, count: number, out: Int32Array, outWord: number): number {
-  let matched = 0
-  for (let position = 0; position < count; position += 32, outWord++) {
-    let hits = 0
-    for (let bit = 0, b = at + position; bit < 32; bit++, b++) hits |= inRangeTable[bytes[b]] << bit
-    if (hits !== 0) {
-      out[outWord] |= hits
-      matched += popcount(hits)
-    }
-  }
-  return matched
-}
 
 /**
  * The bytes [at, at + count) of the buffer under `words` (count a multiple of 32) equal to `value`,

@@ -10,7 +10,7 @@ import type { AggregateMode, AggregateState, BitsetMemory, QueryKernels } from '
 import { BLOCK_VALUES } from '../../format/constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
 import { cascadeError } from './cascade.js'
-import { byteRange, RegionSequence } from '../../cascade/region-sequence.js'
+import { byteRange, plainBytesBelow, RegionSequence } from '../../cascade/region-sequence.js'
 import { tableIndexError, type WasmRuntime } from './runtime.js'
 
 /** The largest share of selected values for which a decoded view of bytes is counted a selected bit at a time. */
@@ -217,8 +217,7 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
       const file = sequence.file.address
       // A decoded view's extremes bound its fields: no block's fields are read for their largest.
       const largest = sequence instanceof RegionSequence ? sequence.extremesSummary()?.largest ?? -1 : -1
-      if (selection !== null && largest >= 0 && largest < n && (sequence as RegionSequence).plainBytes &&
-        kernels.bitsetCount(selection.address, selection.wordCount) >>> 0 <= SPARSE_SELECTION * 32 * selection.wordCount) {
+      if (selection !== null && plainBytesBelow(sequence, n) !== null && kernels.bitsetCount(selection.address, selection.wordCount) >>> 0 <= SPARSE_SELECTION * 32 * selection.wordCount) {
         // Its bytes counted where a sparse selection's bits are set, a bit at a time in one pass over
         // the whole range (denser ones count faster by the blocks' packing of selected fields).
         const at = area(4 * n)
@@ -301,7 +300,7 @@ export function createWasmQueryKernels(runtime: WasmRuntime): QueryKernels {
 
     matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart) {
       if (count === 0) return 0
-      if (selection === null && (outStart & 31) === 0 && sequence instanceof RegionSequence && sequence.plainBytes) {
+      if (selection === null && (outStart & 31) === 0 && plainBytesBelow(sequence, 256) !== null) {
         // A decoded view whose values are its bytes: one pass over the whole range.
         const [lo, hi] = byteRange(bounds)
         if (lo > hi) return 0
