@@ -1,7 +1,7 @@
 // Browser bundles (npm run build:bundle): self-contained ES modules with the
 // WebAssembly kernels inlined (a size build of assembly/, gzipped: see
 // browserWasm and browserKernelBytes), no node: imports, no top-level await, minified.
-//   dist/browser/oixk-reader.js  open, read and query (size budget: 25 KB gzip)
+//   dist/browser/oixk-reader.js  open, read and query (size ceilings: test/bundle-size.test.ts)
 //   dist/browser/oixk-reader-ts.js  its pure-TypeScript backend, imported on demand
 //   dist/browser/oixk-writer.js  write and merge
 //   dist/browser/oixk.js         everything (the "browser" condition of ".")
@@ -18,9 +18,9 @@ const root = fileURLToPath(new URL('.', import.meta.url))
  * The kernels for browsers: assembly/ compiled with scripts/bundle-widths.as in
  * place of assembly/widths.ts (generic unpacking except the SIMD path of width 1,
  * one generic table loop; see that file). Compiled once per process into build/.
- * --shrinkLevel 1 (less inlining) saves about 195 bytes gzip in the bundle for 2-5%
- * more kernel time on the flights-3m demo queries (measured in V8, min of 31 runs),
- * and paid for the byte-compare and sparse-histogram paths of the cross-filtered demo.
+ * --shrinkLevel 1 (less inlining) trades a little kernel time on the demo's queries
+ * for bytes, which paid for the byte-compare and sparse-histogram paths of the
+ * cross-filtered demo (docs/browser.md, "Size budget").
  */
 let browserKernels = null
 export function browserWasm() {
@@ -33,7 +33,7 @@ export function browserWasm() {
   copyFileSync(`${root}scripts/bundle-cascade-widths.as`, `${sources}/cascade/widths.ts`)
   // No two-pass decoder of short terms: dictionaries decode a term at a time (see that file).
   copyFileSync(`${root}scripts/bundle-terms-short.as`, `${sources}/strings/terms-short.ts`)
-  // Hashing in pieces serves Node's worker pool only: not exported, about 100 bytes gzip less.
+  // Hashing in pieces serves Node's worker pool only: not exported, fewer bytes.
   const index = `${sources}/index.ts`, exported = readFileSync(index, 'utf8')
   const wholeHashOnly = exported.replace('export { xxh64, xxh64Finish, xxh64Start, xxh64Update } from', 'export { xxh64 } from')
   if (wholeHashOnly === exported) throw new Error('rollup.config.js: assembly/index.ts no longer exports the XXH64 pieces as expected')
@@ -47,8 +47,8 @@ export function browserWasm() {
 
 /**
  * The browser's kernel-bytes module: the size-built kernels gzipped, in base64
- * (7.4 KB gzip in the bundle now; when first measured, 6.7 KB against 7.0 KB for one
- * character per byte and 9.5 KB for plain base64), inflated by DecompressionStream. Asynchronous only, which a
+ * (smaller in the gzipped bundle than one character per byte or plain base64 of the
+ * raw kernels), inflated by DecompressionStream. Asynchronous only, which a
  * page's main thread needs anyway; synchronous callers get the reason instead.
  * The base64 text is a placeholder until kernelsLast() puts it at the end.
  */
@@ -89,8 +89,8 @@ function browserConstantSpans() {
 
 /**
  * Plain WebAssembly instantiation in place of src/backend/wasm/instantiate.ts, which goes
- * through @assemblyscript/loader: the loader would add 1,642 bytes gzip to the
- * reader bundle, past its budget, and the kernels import nothing for it to provide.
+ * through @assemblyscript/loader: the loader would add its own size to the reader
+ * bundle, and the kernels import nothing for it to provide.
  */
 function browserInstantiate() {
   return {

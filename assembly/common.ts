@@ -74,8 +74,8 @@ export function tableIndexError(block: u32, index: u32, entries: u32): i32 {
  * a unit u < 2^52 beside TWO_52_HIGH, the high word of 2^52, is the bits of the double
  * 2^52 + u; adding base - 2^52 then gives base + u exactly when g = 1 and base ≥ -2^52
  * (base - 2^52 is then an integer within ±2^53). unitDoubles says when. The constants are
- * @inline: as plain globals, typed-float64.ts's double loops of widths 8 and 32 ran 5.0 → 4.2 and 4.7 → 4.0 G
- * values/s (ad hoc), the optimiser laying out the module differently.
+ * @inline: as plain globals, typed-float64.ts's double loops of widths 8 and 32 ran slower, the
+ * optimiser laying out the module differently.
  */
 // @ts-ignore: decorator
 @inline export const TWO_52: f64 = 4503599627370496.0

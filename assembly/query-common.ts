@@ -84,7 +84,7 @@ export function loadSelection(sel: usize, bit: u32, take: u32): u32 {
  * Values of the block holding sequence index `index` from there on, up to `end`.
  * A kernel's walk is `for (index = first; index < end; index += take)` with
  * `take = blockTake(index, end)`: its cursor stays in locals (a walker keeping
- * it in module globals measured 2-4% slower on histogram and aggregate).
+ * it in module globals measured slower on histogram and aggregate).
  */
 // @ts-ignore: decorator
 @inline export function blockTake(index: u32, end: u32): u32 {
@@ -142,7 +142,7 @@ export function firstSelected(from: u32, take: u32): u32 {
  * Ors the 32 bits of mask into the bitset at out from bit `bit`, as 4-byte
  * read-modify-writes: consecutive chunks then touch each word with accesses of
  * one size and address, which store-to-load forwarding handles (overlapping
- * 8-byte ones stalled every chunk: 3× slower). The match kernels call it for
+ * 8-byte ones stalled every chunk). The match kernels call it for
  * every chunk, an empty mask too: whether 32 values hold a match is the data's,
  * and a branch on it mispredicts on selective filters.
  */

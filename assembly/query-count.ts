@@ -187,7 +187,7 @@ function countPacked32(n: u32, a0: usize, step: usize, g: u32): void { countPack
 
 /** A packed block's selected values counted without checks (its bound is below stride): bytes and u16 in place, else unpacked. */
 function countPacked(p: usize, from: u32, take: u32, W: u32, area: usize, stride: u32, lanes: u32, base: u32, g: u32): void {
-  // g = 1 (ordinals, bools) gets its own loops: without the multiply the increments run 1.6× faster.
+  // g = 1 (ordinals, bools) gets its own loops: without the multiply the increments run faster.
   if (W == 8) {
     if (g == 1) countUnits(p, from, take, area, stride, lanes, base, 1, 8)
     else countUnits(p, from, take, area, stride, lanes, base, g, 8)

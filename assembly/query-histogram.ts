@@ -60,7 +60,7 @@ function countBetween(from: u32, take: u32, m: u32, slot0: usize, low: u32, span
   }
   if (span > <u64>(1 << U_COUNT_BITS)) return false
   // Many thresholds: count each u, then sum the counts between thresholds (no search per value,
-  // whose branches mispredict: 10 ns a value with 20 buckets).
+  // whose branches mispredict).
   const values = <u32>span
   memory.fill(U_COUNTS, 0, <usize>values << 2)
   const counts = U_COUNTS - (<usize>low << 2)

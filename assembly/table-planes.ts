@@ -7,10 +7,8 @@
 // arithmetic or lane loads, which bound the loops of table.ts and typed-table.ts.
 // The words are the entries themselves (int32 output), or, for i64 output, the
 // entries' offsets from the smallest when they span less than 2^32, widened and
-// added to it. 64K values into ValueBuffers, ad-hoc runs: int32 2.4 → 4.2 G
-// values/s, i64 2.44 → 2.73. Not doubles: offsets converted ran at 2.2 (and, made
-// from their bits, 2.35) against 2.35 with lane loads, eight planes of whole 8-byte
-// entries (a deeper transpose) no faster.
+// added to it. Not doubles: offsets converted (or made from their bits) ran no
+// faster than lane loads, nor eight planes of whole 8-byte entries (a deeper transpose).
 
 import { window16Mask, window16Multipliers } from './unpack-simd'
 

@@ -1,10 +1,8 @@
 // Table-block decoding: indexes of width W (1..8) mapped through the block's
 // entries. widths.ts instantiates it once per index width (the Node build), with
-// entries stored in pairs (16-byte stores: 2.1 → 2.4 G values/s on 16 entries),
-// up to 16 entries through byte planes, and index width 4 through a table of entry
-// pairs, a byte's two indexes at once (table-planes.ts; 64K values in place, ad hoc:
-// 2.7 → 3.0 G values/s rebuilt every block, 4.2 with blocks sharing their entries, 4.5 since the
-// pairs are named by byte loads); the browser build
+// entries stored in pairs (16-byte stores), up to 16 entries through byte planes, and
+// index width 4 through a table of entry pairs, a byte's two indexes at once
+// (table-planes.ts); the browser build
 // (scripts/bundle-widths.as) uses one generic scalar instance.
 import { OK, tableIndexError } from './common'
 import { PLANES_INT64, buildOffsetPlanes, buildPairs, indexes16, storePairs, storePlanes } from './table-planes'

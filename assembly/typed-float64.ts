@@ -48,8 +48,7 @@ function blockExact(record: usize, data: usize): bool {
 /**
  * Four u32 units as doubles to o: base + g u (exact, see the header). When every value is an
  * int32 (int32: g = 1), base + u in i32 lanes (lanes holds base), each pair converted by one
- * instruction (unpack-simd.ts says why; width 16 in place, ad hoc: 4.5 → 4.95 G values/s,
- * width 8 unchanged at 4.95). With g = 1 (unit), each unit beside lanes (the high
+ * instruction (unpack-simd.ts says why). With g = 1 (unit), each unit beside lanes (the high
  * word of 2^52) makes the bits of 2^52 + u, and bases holds base - 2^52. Otherwise lanes
  * convert as signed (one instruction; x64 has no unsigned conversion, V8 emulates it): units
  * of width 32 have their top bit flipped (u - 2^31), and bases holds the 2^31 g it removes.

@@ -232,10 +232,8 @@ export function int32Chunk(records: usize, data: usize, start: u32, end: u32, or
 
 // g = 1 (the common case) at every width with a 4-byte-window unpack but 8 and 32 (their own
 // loops above): one function per width, so that its masks are constants (a width passed at run
-// time builds them lane by lane). Ad-hoc run, 64K values into a ValueBuffer: widths 13 and 17
-// 3.2 → 5.1 G values/s, width 3 4.1 → 5.0; into plain Int32Arrays 2.4-2.5 → 3.6. Doubles
-// take unpack-simd.ts's simdRun per width instead (widths-double.ts): this loop shape ran them
-// slower (2.7 → 2.4 at width 17), simdRun's precounted, paired groups faster (2.7 → 3.7).
+// time builds them lane by lane). Doubles take unpack-simd.ts's simdRun per width instead
+// (widths-double.ts): this loop shape ran them slower, simdRun's precounted, paired groups faster.
 function unit1(p: usize, from: u32, to: u32, base: i32, o: usize, check: bool): u32 { return check ? packedRun(p, from, to, 1, base, 1, o, true, true, true) : packedRun(p, from, to, 1, base, 1, o, false, true, true) }
 function unit2(p: usize, from: u32, to: u32, base: i32, o: usize, check: bool): u32 { return check ? packedRun(p, from, to, 2, base, 1, o, true, true, true) : packedRun(p, from, to, 2, base, 1, o, false, true, true) }
 function unit3(p: usize, from: u32, to: u32, base: i32, o: usize, check: bool): u32 { return check ? packedRun(p, from, to, 3, base, 1, o, true, true, true) : packedRun(p, from, to, 3, base, 1, o, false, true, true) }

@@ -4,9 +4,8 @@
 // validated for the whole chunk before anything is written, so a table index error
 // leaves the chunk untouched, as the checked path (and the TS backend) do. Index widths
 // 1-4 into int32 go through byte planes (table-planes.ts); index width 4 into doubles
-// through a table of entry pairs, a byte's two indexes at once (PAIRS; 64K values in
-// place, ad hoc: 2.35 → 3.0 G values/s rebuilt every block, 4.1 when blocks share
-// their entries, 4.25 since the pairs are named by byte loads; byte planes of offsets turned into doubles ran no faster than lane loads).
+// through a table of entry pairs, a byte's two indexes at once (PAIRS; byte planes of
+// offsets turned into doubles ran no faster than lane loads).
 import { BLOCK_SHIFT, BLOCK_VALUES, KIND_TABLE, OK, RECORD_BYTES, recordAux, recordDataOffset, recordKind, recordWidth } from './common'
 import { PLANES_INT32, buildPairs, buildPlanes, indexes16, storePairs, storePlanes } from './table-planes'
 

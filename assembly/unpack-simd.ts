@@ -1,8 +1,7 @@
 // SIMD unpacking for widths whose fields fit a 4-byte window (W + its largest
 // bit shift ≤ 32: W ≤ 26, 28, 32) with g = 1, g < 2^32, or g a multiple of
-// 2^32. Measured here on 64K values: g = 1 goes from 3.0 to 3.7 G values/s,
-// g = 1000 from 2.4 to 3.1, g = 2^40 from 2.4 to 3.5 (then 3.5 → 5.1 at widths
-// 11–22 with the masks and multipliers as constants, below).
+// 2^32, faster than the scalar loops for each (more so with the masks and
+// multipliers as constants, below).
 //
 // Four fields at a time: a byte shuffle puts each field's 4-byte window in a
 // 32-bit lane, a multiply by 2^(32 - W - s) shifts each lane by its own amount
@@ -71,7 +70,7 @@ const VECTORS: usize = memory.data(32, 16)
 /**
  * Units of fields 0..3 (k = 0) or 4..7 (k = 1) of the group at q, as u32x4. W must be a
  * literal (inlined into a function per width): with a width known only at run time, the
- * constants are built lane by lane at every group (measured 0.57 G values/s).
+ * constants are built lane by lane at every group, several times slower.
  */
 // @ts-ignore: decorator
 @inline export function quad(q: usize, k: u32, h: u32, W: u32): v128 {
@@ -141,12 +140,11 @@ const VECTORS: usize = memory.data(32, 16)
 
 /**
  * One group of 8 exact doubles. DOUBLE_INT32: base + u in i32 lanes (no lane overflows, the
- * caller checked), each pair converted by one instruction and nothing else; against
- * DOUBLE_UNIT, 4.27 → 4.55 G values/s at width 13 in place, 4.14 → 4.43 at width 3 (ad hoc),
- * as the f64 adds are what limits these loops. DOUBLE_UNIT (g = 1, base ≥ -2^52): each unit
- * beside the high word of 2^52 is the bits of 2^52 + u, and one add of base - 2^52 (exact)
- * follows; against converting the lanes with the scaled mode's multiply and add, 3.7 → 4.2 at
- * width 13. DOUBLE_SCALED: units below 2^31 convert as signed i32 lanes, one instruction
+ * caller checked), each pair converted by one instruction and nothing else: faster than
+ * DOUBLE_UNIT, as the f64 adds are what limits these loops. DOUBLE_UNIT (g = 1, base ≥
+ * -2^52): each unit beside the high word of 2^52 is the bits of 2^52 + u, and one add of
+ * base - 2^52 (exact) follows, faster than converting the lanes with the scaled mode's multiply and add.
+ * DOUBLE_SCALED: units below 2^31 convert as signed i32 lanes, one instruction
  * (W ≤ 28 here), then base + g u in f64 lanes.
  */
 // @ts-ignore: decorator
@@ -180,9 +178,8 @@ const VECTORS: usize = memory.data(32, 16)
 /**
  * Widths whose 8 fields each fit a 2-byte window, but for 8 and 16 (plain widening loads):
  * the group unpacks in u16 lanes from one load, with one 16-bit multiply (cheaper than two
- * 32-bit ones). Ad-hoc run, 64K values to i64 in place: 3.7 → 4.3 G values/s at widths 3, 5
- * and 12 (g = 1), 2.9 → 3.1 with g = 1000 or 7. Not width 1 (3.65 → 3.88), the browser
- * build's one SIMD width, whose bundle has no bytes to spare.
+ * 32-bit ones). Not width 1, the browser build's one SIMD width, whose bundle has no bytes to
+ * spare for a small gain.
  */
 // @ts-ignore: decorator
 @inline export function window16Width(W: u32): bool {

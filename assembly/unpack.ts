@@ -16,9 +16,9 @@
 
 /**
  * Field k of a group at q. With g = 1 and W > 32 the field is cut out with a
- * left then a right shift (no 64-bit mask to materialise): measured 2.85 → 3.05
- * G values/s. With a multiply after it, shift + mask is faster (1.76 → 2.35):
- * shifts and the multiply compete for the same execution ports. Fields
+ * left then a right shift (no 64-bit mask to materialise). With a multiply after
+ * it, shift + mask is faster: shifts and the multiply compete for the same
+ * execution ports. Fields
  * spanning 9 bytes take their top bits from the next 8 bytes.
  */
 // @ts-ignore: decorator
@@ -79,7 +79,7 @@ export function fieldRun(p: usize, from: u32, to: u32, base: i64, g: i64, out: u
  * Values [from, to) of a packed block at p with g = 1 and width W, to out:
  * single fields up to a multiple of 8, whole groups (a count-down loop: less
  * overhead than comparing positions), single fields again. Two groups per
- * iteration measured 3% faster for 23% more code (all widths): not worth it.
+ * iteration gained too little for its code (all widths).
  */
 // @ts-ignore: decorator
 @inline export function unitRun(p: usize, from: u32, to: u32, base: i64, out: usize, W: u32): void {
@@ -90,7 +90,7 @@ export function fieldRun(p: usize, from: u32, to: u32, base: i64, g: i64, out: u
   let groups = (to - i) >>> 3
   i += groups << 3
   if (W == 64) {
-    // Whole 8-byte words plus the base, two to a vector: 3.4 → 4.5 G values/s in place (64K values, ad hoc).
+    // Whole 8-byte words plus the base, two to a vector.
     const bases = i64x2.splat(base)
     for (; groups != 0; groups--, o += 64, q += 64) {
       v128.store(o, i64x2.add(v128.load(q), bases))

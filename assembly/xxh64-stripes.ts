@@ -1,14 +1,13 @@
 // The XXH64 stripe loop of the Node kernels (assembly/widths.ts re-exports it;
-// browsers get the compact scalar loop of scripts/bundle-widths.as, about 60
-// bytes less in the gzipped reader bundle). Four independent u64 accumulators
-// over 32-byte stripes, so the four dependency chains (add, rotate, multiply)
-// overlap. The scalar multiplier is the bottleneck (eight 64-bit multiplies a
-// stripe: 14.7 GB/s here), and lane × P2 is off the chains, so one lane pair a
-// stripe takes it from one SIMD multiply: 15.1 GB/s on 256 MiB. Lanes 1-2 in
-// one stripe and 3-4 in the next, not 1-2 in both, measured 5-10% faster again
-// (paired runs, same code size). (All four lanes in SIMD measured 13.8: V8
-// emulates i64x2.mul with three 32-bit multiplies; lanes 1-2 wholly in SIMD,
-// accumulators in a v128, 10.3: the emulated multiply is then on the chain.)
+// browsers get the compact scalar loop of scripts/bundle-widths.as, a few bytes
+// less in the gzipped reader bundle). Four independent u64 accumulators over
+// 32-byte stripes, so the four dependency chains (add, rotate, multiply) overlap.
+// The scalar multiplier is the bottleneck (eight 64-bit multiplies a stripe),
+// and lane × P2 is off the chains, so one lane pair a stripe takes it from one
+// SIMD multiply. Lanes 1-2 in one stripe and 3-4 in the next, not 1-2 in both,
+// measured faster again. (Not all four lanes in SIMD: V8 emulates i64x2.mul with
+// three 32-bit multiplies; nor lanes 1-2 wholly in SIMD with the accumulators in
+// a v128: the emulated multiply is then on the chain.)
 import { P1, round } from './xxh64-round'
 
 /** P2 in both lanes, loaded in the loop: V8 would rebuild a v128 constant at every use. */

@@ -1,18 +1,14 @@
 // The browser kernels' unpacking and table decoding (copied over assembly/widths.ts
 // by rollup.config.js when it builds the browser bundles; AssemblyScript, hence not
-// a .ts file here). The Node build specialises every width and form (~100 KB of
-// code); browsers get the generic field loop for all of them except the SIMD unit
-// path for width 1 (booleans, two-term keywords), and one generic table loop for
-// every index width, which keeps the kernels at about 19 KB (7.6 KB gzip) instead
-// of 140 KB. The query kernels do not unpack through here: only bulk reads
-// (decodeRaw) are slower than in Node. fieldRun is the loop the specialised
+// a .ts file here). The Node build specialises every width and form; browsers get
+// the generic field loop for all of them except the SIMD unit path for width 1
+// (booleans, two-term keywords), and one generic table loop for every index width,
+// which keeps the browser's kernels a fraction of Node's size. The query kernels
+// do not unpack through here: only bulk reads (decodeRaw) are slower than in Node. fieldRun is the loop the specialised
 // functions already use for a run's ragged ends, and tableRun is the same loop
 // with a variable width, so results stay identical; the backend duels of
 // test/browser/bundle-in-node.test.ts and test/browser/chromium.test.ts check that they do.
-//
-// Measured in the reader bundle (gzip, 2026-11-30): each further SIMD unit path
-// costs about 100-300 bytes (1, 2, 4 and 8 together: 280 more than 1 alone);
-// generic fieldRun reads widths 2-8 about 1.6-2x slower than their SIMD paths.
+// Each further SIMD unit path would cost bundle bytes for bulk reads only.
 import { fieldRun } from './unpack'
 import { UNIT, simdRun } from './unpack-simd'
 import { tableRun } from './table'
@@ -31,8 +27,8 @@ export function unpackScaled(p: usize, from: u32, to: u32, base: i64, g: i64, ou
 
 /**
  * Values [from, to) of a table block: one generic loop for every index width
- * (assembly/widths.ts has one per width: about 450 bytes gzip more in the bundle,
- * for about 5% on bulk reads of table blocks).
+ * (assembly/widths.ts has one per width: more bundle bytes for little on bulk
+ * reads of table blocks).
  */
 export function decodeTable(p: usize, from: u32, to: u32, out: usize, entries: u32, width: u32, block: u32): i32 {
   return tableRun(p, from, to, out, entries, block, width)

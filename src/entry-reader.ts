@@ -1,7 +1,7 @@
 /**
  * oixk/reader: open, read and query columns files; no writer. The browser
- * bundle dist/browser/oixk-reader.js is built from this module (size budget:
- * 25 KB gzip with the WebAssembly kernels inlined). The pure-TypeScript backend
+ * bundle dist/browser/oixk-reader.js is built from this module (the WebAssembly
+ * kernels inlined; its size target and ceilings: test/bundle-size.test.ts). The pure-TypeScript backend
  * is not exported here: the bundle loads it on demand (loadTypeScriptBackend()
  * resolves to it); the main entry exports it as typeScriptBackend.
  */

@@ -6,8 +6,8 @@
 // index is compared with k in the loop: every index of W bits names a readable
 // entry (the caller's table has 2^W), and the group's indexes are checked
 // together, SWAR (checkWord); a run with a bad index is read again one index at
-// a time, to report the first. 64K values of 21 entries in place, ad hoc: 0.76 →
-// about 2 G values/s (the unpack to u32 first, then a checked pair loop: 1.7).
+// a time, to report the first (faster than unpacking to u32 first, then a checked
+// pair loop).
 import { OK } from '../common'
 import { field, indexError } from './common'
 import { PAIR_GATHER, gatherGroups, pairGroups } from './widths'
@@ -144,7 +144,7 @@ function pairsFor(table: usize, W: u32): void {
 /**
  * groupRun through PAIRS (W ≤ 4, a literal): a group's 8 indexes (W ≤ 4 bytes) are four pair
  * numbers of 2W bits, each one shift, one mask and one 16-byte load: at width 2, about 2.5
- * instructions a value against 8 (ad hoc: sequence dictionary codes ×x).
+ * instructions a value against 8.
  */
 // @ts-ignore: decorator
 @inline export function pairRun(q: usize, groups: u32, out: usize, W: u32, spread: u64): u64 {

@@ -119,7 +119,7 @@ export function queryRunsHistogram(
     }
     if (sel == 0 && from == 0 && to == n) {
       // The whole block, every value: runs add up in the slot at hand until one leaves it (a loop
-      // of its own: folding it into the one below cost half again, measured ad hoc).
+      // of its own: folded into the one below, it measured slower).
       let start: u32 = 0, pending: u32 = 0
       for (let run: u32 = 0; run < r; run++) {
         const stop = run + 1 < r ? <u32>field(starts, run, pw) : n

@@ -2,7 +2,7 @@
  * One value of a sequence as an exact number, read in JavaScript straight from
  * the resident file (also WebAssembly's linear memory): no backend call, no
  * BigInt, no 64-bit assembly. A call into WebAssembly alone costs more than
- * the whole read (5.7 ns on Node 20), so single gets take this path with both
+ * the whole read, so single gets take this path with both
  * backends; blocks it cannot serve exactly (tables, widths above 32, values
  * beyond 2^53) give NaN and the caller takes the backend's getRaw.
  *

@@ -34,9 +34,9 @@ export function readValuesInto(
 ): void {
   const count = destination.length
   if (destination instanceof BigInt64Array) {
-    // Given as it is: the WebAssembly backend needs no int32 view of it (a view of a new array cost ~45 ns a read).
+    // Given as it is: the WebAssembly backend needs no int32 view of it (making one costs more than a short read).
     if (termCount < 0) return backend.decodeRaw(sequence, first, count, destination, 0)
-    // Ordinals checked by the backend as it decodes (in the kernels, with WebAssembly: 0.15 → x G values/s in place, ad hoc).
+    // Ordinals checked by the backend as it decodes (in the kernels, with WebAssembly), not by a loop here after.
     const bad = backend.decodeOrdinals(sequence, first, count, termCount, destination, 0)
     if (bad < 0) return
     backend.getRaw(sequence, first + bad)

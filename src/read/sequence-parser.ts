@@ -44,7 +44,7 @@ export function parseSequence(
   if (end > limit) failCorrupt(fileName, label, `data (${dataLength} bytes) runs past the end of the section`)
   // Records are checked as words (six loads a block; byte by byte through a view of WebAssembly
   // memory took 24): in place when aligned, else from a copy. The view's aligned copy is made at
-  // its first use: at open, fresh pages and a cold read cost 0.3-0.7 ms on a 256 MiB file.
+  // its first use: made at open, it would touch fresh pages for every sequence, read or not.
   // A few unaligned records are gathered into scratch words instead, and their view copies them
   // at first use too: a small file opens many short sequences (docs/performance.md, Format 2).
   const recordsByte = bytes.byteOffset + recordsStart
@@ -68,9 +68,8 @@ export function parseSequence(
 
 /**
  * A parsed sequence whose aligned records are copied at their first use. A class, so that every
- * view has one shape and reads of `records` inline: with an object literal and a getter,
- * getKeyword on shuffled flights-3m documents took 66-73 ns instead of 50-58 (WebAssembly,
- * an ad-hoc run).
+ * view has one shape and reads of `records` inline (an object literal with a getter made
+ * getKeyword slower).
  */
 class LazySequenceView implements SequenceView {
   readonly dataStartInBuffer: number
@@ -170,7 +169,7 @@ function checkBlocks(
       if (broken !== null) failCorrupt(fileName, label, `block ${block}: ${broken}`)
     }
     // Only a partial last block can end mid-byte (1024 fields fill whole bytes): reading every
-    // block's last byte missed the cache and the TLB 40,000 times after the checksum (1.1 ms, 256 MiB).
+    // block's last byte missed the cache and the TLB once a block after the checksum.
     const usedBits = (values * width) & 7
     if ((kind === BlockKind.packed || kind === BlockKind.table) && usedBits !== 0 && bytes[dataStart + running + length - 1] >>> usedBits !== 0) {
       failCorrupt(fileName, label, `block ${block}: unused bits of the last data byte are not zero`)

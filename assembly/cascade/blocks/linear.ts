@@ -82,7 +82,7 @@ function lineGeneric(p: usize, from: u32, to: u32, base: i64, s: i64, out: usize
   }
   const whole = s >> 10, f = <i32>(s & 1023)
   // Steps as static vectors, loaded in the loop: V8 would rebuild each splat at every use, and
-  // carried vectors beyond two cost a register move each a group (ad hoc, 64K values of width 3 in place: 1.4 → 1.7 G values/s).
+  // carried vectors beyond two cost a register move each a group.
   v128.store(LINE_VECTORS, i64x2.splat(2 * whole))
   v128.store(LINE_VECTORS, i64x2.splat(4 * whole), 16)
   v128.store(LINE_VECTORS, i64x2.splat(6 * whole), 32)

@@ -69,7 +69,7 @@ function decodeBlock(sequence: SequenceView, block: number, from: number, to: nu
     const mask = -1 >>> (32 - width)
     if (unitDivisor && (baseLow >>> 0) + mask <= 0xffffffff) {
       // No unit can carry into the high word: the common case, branch-free and
-      // unrolled by four (measured: 365 → 470 M values/s on its own).
+      // unrolled by four.
       let index = from, bit = firstBit
       for (; index + 4 <= to; index += 4, d += 8) {
         let word = wordBase + (bit >>> 5), shift = bit & 31

@@ -74,8 +74,8 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
   const kernels = runtime.kernels
   const scratch = runtime.scratchAddress
   const output = runtime.outputAddress
-  // Copied runs take steps of up to 2 MiB through a staging region (five flights-3m columns: ~11.7 → ~9 ms against
-  // 128 KiB steps through the output buffer, in an ad-hoc run). It is allocated with the first file, since allocating may grow memory
+  // Copied runs take steps of up to 2 MiB through a staging region (fewer calls than 128 KiB steps through the
+  // output buffer). It is allocated with the first file, since allocating may grow memory
   // (detaching views) and a read should not; where it cannot be had (a worker's arena), the output buffer serves.
   let staging = 0
   function loadStaging(): void {
@@ -86,7 +86,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
       staging = output
     }
     // Where reads keep the entries of sequence dictionaries of more than 2,048 entries (the kernels' static
-    // table): 0.11 → x G values/s for 3,000 entries, ad hoc. None in a worker's arena: such entries are then read one by one.
+    // table). None in a worker's arena: such entries are then read one by one.
     try {
       kernels.cascadeEntriesTable(runtime.regions.allocate(8 * ENTRIES_TABLE_VALUES), ENTRIES_TABLE_VALUES)
     } catch {
@@ -94,8 +94,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     }
   }
   // The read in progress, set by begin() and read by run(): a read makes no closure and, reading again into
-  // an array it read into, no view. 16 values into a ValueBuffer, ad hoc: 161 → 78 ns (509 → 78 under tsx,
-  // whose closures each cost a defineProperty of their name); 2,048 values into a BigInt64Array: 1.43 → 0.91 µs.
+  // an array it read into, no view: on short reads those cost more than the decode.
   let sequence: SequenceView | null = null
   let destination: Int32Array | Float64Array | BigInt64Array = runtime.words
   let offset = 0, perValue = 1, bytesPerValue = 4, copy = false
@@ -127,8 +126,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     offset = valueOffset
     perValue = elementsPerValue
     // The destination's getters and its constructor (a lookup through the prototypes) are read once per read, not
-    // at each step: byteOffset, length and buffer read at each step of 2,048 values cost about 90 ns, as much as
-    // making a view (ad hoc).
+    // at each step, where they cost as much as making a view.
     bytesPerValue = elementsPerValue * target.BYTES_PER_ELEMENT
     decode = kernel
     // A typed array's buffer is a getter call: a ValueBuffer's array, read again and again, is known.

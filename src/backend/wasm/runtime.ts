@@ -98,14 +98,11 @@ export const ENTRIES_TABLE_VALUES = 65536
 /**
  * Copied runs of at most SHORT_RUN_BYTES of output (an L2) take steps of SHORT_STEP_BYTES of output
  * (1,024 i64 or doubles, 2,048 int32s), so the copy reads what the kernel just wrote from L1, and the
- * kernel's source and staging fit in L1 beside the lines the copy writes. Against steps of 2,048
- * values, 64K values into plain arrays, A/B in one process (median of 9 rounds, two runs): width 1
- * i64 2.96 → 3.59 G values/s, doubles 2.88 → 3.49; width 47 i64 2.37 → 2.54; other rows within
- * the noise. Steps stay multiples of 1,024 values: a table index error copies whole 1,024-value
- * pieces, as the TS backend writes them (see run). Longer runs keep long steps, measured faster
- * there: 1M doubles ran at 2.13 in long steps, 1.84 in short ones; 4M i64 at 0.7 of the speed in
- * steps of 512 KiB. (Not through non-temporal stores: glibc here uses them only for copies from
- * 240 MiB, `ld.so --list-tunables`.)
+ * kernel's source and staging fit in L1 beside the lines the copy writes (faster than steps of
+ * 2,048 values). Steps stay multiples of 1,024 values: a table index error copies whole 1,024-value
+ * pieces, as the TS backend writes them (see run). Longer runs keep long steps, which are faster
+ * there. (Not through non-temporal stores: glibc here uses them only for copies from 240 MiB,
+ * `ld.so --list-tunables`.)
  */
 export const SHORT_RUN_BYTES = 1 << 20
 export const SHORT_STEP_BYTES = 8192
