@@ -64,6 +64,9 @@ describe('format 2 on the command line', () => {
     expect(stdout).toMatch(/^ {2}values {16}(blocks|dictionary|runs|decimal)/m)
     expect(stdout).toMatch(/^ {2}latitudes {13}decimal \(n \/ 10\^3, 0 exceptions\): 5000 values, \d+ bytes$/m)
     expect(stdout).toMatch(/^ {4}integers /m)
+    // Each keyword dictionary: its form, and what decoding it cost at this open.
+    expect(stdout.match(/^ {4}form {16}[a-z-]+ \(\d\), \d+\.\d% of v1's form$/gm)).toHaveLength(2)
+    expect(stdout.match(/^ {4}decoded at open {5}\d+ bytes held \(terms and their offsets; digits terms need none\), \d+\.\d{3} ms at this open$/gm)).toHaveLength(2)
   })
 
   it('--format takes 1 or 2 only', async () => {

@@ -22,7 +22,8 @@ natural form, section size, and for every integer sequence its block kinds
 (blocks and % of values) and block widths; for a format 2 file, each
 sequence's cascade (form per level, its details, values and bytes) and each keyword
 dictionary's form, its size against v1's form, and the memory and time of its decode
-at open. Opening checks the structure and
+at this open (a process's first decodes include compiling their code: a long-lived
+reader's later opens decode faster). Opening checks the structure and
 checksum; it does not run the full check (use oixk verify).
 `
 
@@ -89,7 +90,7 @@ function describeColumn(column: Column, fileLength: number, format: 1 | 2): stri
     if (encoding !== null) {
       // Format 2: the form a flush chose, and what decoding it at open cost.
       text += row('    ', 'form', `${encoding.formName} (${encoding.form}), ${percent(dictionaryBytes, DICTIONARY_HEADER_BYTES + 4 * (dictionary.termCount + 1) + dictionary.totalBytes)} of v1's form`)
-        + row('    ', 'decoded at open', `${encoding.memoryBytes} bytes held (terms and their offsets; digits terms need none), ${encoding.decodeMilliseconds.toFixed(3)} ms`)
+        + row('    ', 'decoded at open', `${encoding.memoryBytes} bytes held (terms and their offsets; digits terms need none), ${encoding.decodeMilliseconds.toFixed(3)} ms at this open`)
     }
   }
   if (column.presence !== null) text += row('  ', 'presence bitmap', `${8 * Math.ceil(column.maxDoc / 64)} bytes`)
