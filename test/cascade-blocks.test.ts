@@ -115,6 +115,50 @@ describe('block kinds', () => {
     }
   })
 
+  it('frequent blocks take the exceptions\' divisor from 2 on, where it saves bytes', () => {
+    // 128 exceptions (bitmap) of 20 bits, their differences all even, one of them 2: gx = 2 saves
+    // 128 bits against its 8 bytes (8 + 304 < 320 bytes of fields).
+    const values = Array.from({ length: 1024 }, (_, i) => (i % 8 === 0 ? 1_000n + 2n * BigInt(i === 8 ? 1 : int(1 << 19)) : 7n))
+    values[0] = 1_000n
+    const words = wordsOf(values)
+    const encoded = encodeBlocks(words)
+    expect(encoded.signature).toBe('blocks{frequent}')
+    expect((encoded.view.records[0] >>> 16) & ~1023).toBe(1 << 11)
+    expectDecodes(encoded, words)
+  })
+
+  it('patched blocks: of two low widths of the same size, the larger', () => {
+    // Widths 11 (128 values of 1,024..2,040), 4 (112 of 8..15), 3 (783 of 4..7) and one 0. Low width 4
+    // patches the 128 (1 + 512 + 128 bitmap + 112 bytes of 7-bit high parts = 753); low width 3 the
+    // 240 (1 + 384 + 128 + 240 bytes of 8-bit high parts = 753); every other width more.
+    const values = Array.from({ length: 1024 }, (_, i) =>
+      i % 8 === 0 ? 1_024n + BigInt((i * 37) % 1024) : i % 8 === 1 && i < 896 ? 8n + BigInt((i >>> 3) % 8) : i === 2 ? 0n : 4n + BigInt(i % 4))
+    const words = wordsOf(values)
+    const encoded = encodeBlocks(words)
+    expect(encoded.signature).toBe('blocks{patched}')
+    const a = createAnalysis()
+    analyseBlock(words, 0, 1024, a)
+    expect(chooseKind(a).size).toBe(753)
+    // The record's width is the low width.
+    expect((encoded.view.records[0] >>> 8) & 0xff).toBe(4)
+    expectDecodes(encoded, words)
+  })
+
+  it('linear blocks whose last value carries into the next high word by exactly one read back', () => {
+    // A line of slope q + 1023/1024 (written back as q + 1022/1024 with residuals 0 or 1) whose last
+    // value is base + 2^32 - base's low word: the reader's bound on the block's largest offset must
+    // see the carry, which one less would miss.
+    for (let q = 1; q <= 4; q++) {
+      const line = Array.from({ length: 1024 }, (_, j) => BigInt(Math.floor((j * (1024 * q + 1023)) / 1024)))
+      const words = wordsOf(line.map((x) => 2n ** 33n - line[1023] + x))
+      const encoded = encodeBlocks(words)
+      expect(encoded.signature).toBe('blocks{linear}')
+      const records = encoded.view.records
+      expect([(records[0] >>> 8) & 0xff, records[4] & 1023, records[3], (records[2] >>> 0) + 1023 * q + 1022]).toEqual([1, 1022, 1, 2 ** 32])
+      expectDecodes(encoded, words)
+    }
+  })
+
   it('single reads as numbers: each value exact, NaN beyond 2^53, also where only the block\'s base is beyond', () => {
     // A runs block whose base, -(2^53 + 1), is no double: its other runs' values are safe integers.
     const far = -(2n ** 53n) - 1n

@@ -72,6 +72,9 @@ export function encodeRuns(words: Int32Array): Encoded {
   return parse(sink.view().slice(), count, 'integer')
 }
 
+/** What expectDecodes puts around a bulk decode's range, to see that nothing is written there. */
+const UNWRITTEN = 0x5a5a5a5a
+
 /** Every value read back one by one and in bulk (at a few offsets); throws on any difference. */
 export function expectDecodes(encoded: Encoded, words: Int32Array): void {
   const count = words.length / 2
@@ -81,14 +84,22 @@ export function expectDecodes(encoded: Encoded, words: Int32Array): void {
       throw new Error(`value ${index}: read ${int64ToBigInt(int64Result[0], int64Result[1])}, wrote ${int64ToBigInt(words[2 * index], words[2 * index + 1])} (${encoded.signature})`)
     }
   }
-  for (const [first, n] of [[0, count], [Math.floor(count / 3), Math.floor(count / 2)], [count - 1, 1], [1, Math.max(0, count - 2)]]) {
+  // Whole, in thirds, and ranges that end just before (or start at) positions a kind may single out
+  // (a patch or an exception at 5 or 102, a word's edge at 32): a decode writes its range and nothing
+  // on either side of it.
+  const ranges = [[0, count], [Math.floor(count / 3), Math.floor(count / 2)], [count - 1, 1], [1, Math.max(0, count - 2)]]
+  for (const edge of [1, 5, 31, 32, 33, 102]) ranges.push([0, edge], [edge, count - edge], [edge - 1, 1])
+  for (const [first, n] of ranges) {
     if (n <= 0 || first + n > count) continue
-    const out = new Int32Array(2 * n + 4)
+    const out = new Int32Array(2 * n + 4).fill(UNWRITTEN)
     typeScriptBackend.decodeRaw(encoded.view, first, n, out, 1)
     for (let at = 0; at < n; at++) {
       if (out[2 + 2 * at] !== words[2 * (first + at)] || out[3 + 2 * at] !== words[2 * (first + at) + 1]) {
         throw new Error(`bulk [${first}, ${first + n}) value ${first + at} differs (${encoded.signature})`)
       }
+    }
+    if (out[0] !== UNWRITTEN || out[1] !== UNWRITTEN || out[2 * n + 2] !== UNWRITTEN || out[2 * n + 3] !== UNWRITTEN) {
+      throw new Error(`bulk [${first}, ${first + n}) wrote outside its range (${encoded.signature})`)
     }
   }
 }
