@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { analyseBlock, createAnalysis } from '../src/cascade/block-analysis.js'
-import { chooseKind } from '../src/cascade/block-pool.js'
+import { blocksNodeEstimate, chooseKind } from '../src/cascade/block-pool.js'
 import { Kind } from '../src/cascade/constants.js'
 import { encodeBlocks, expectDecodes, wordsOf } from './helpers/cascade-harness.js'
 import { seededRandom } from './helpers/random.js'
@@ -200,6 +200,20 @@ describe('block kinds', () => {
       const number = typeScriptBackend.getNumber(encoded.view, index)
       if (safe ? number !== Number(value) : number === number) throw new Error(`value ${index}: ${number}, wrote ${value}`)
     }
+  })
+
+  it('a blocks node\'s estimate is its exact size up to 64 blocks: constant blocks cost no data', () => {
+    // Equal values (constant blocks), then every kind, then a partial block: 2,048 to 4,500 values.
+    const kinds = Object.values(blocks).flat()
+    for (const values of [Array(2048).fill(9n), [...Array(1024).fill(-3n), ...kinds], [...kinds, ...Array(1500).fill(0n)].slice(0, 4500)]) {
+      const words = wordsOf(values)
+      const { n, d } = blocksNodeEstimate(words, values.length)
+      expect(n % d).toBe(0n)
+      expect(Number(n / d)).toBe(encodeBlocks(words).bytes.length)
+    }
+    // Form byte, header, two records, no data, padding.
+    const constant = blocksNodeEstimate(wordsOf(Array(2048).fill(9n)), 2048)
+    expect(Number(constant.n / constant.d)).toBe(1 + 12 + 2 * 24 + 8)
   })
 
   it('ties go to the lower kind: two values alternating are frame, not dictionary or runs', () => {

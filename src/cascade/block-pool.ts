@@ -67,16 +67,6 @@ export function blocksNodeEstimate(words: Int32Array, count: number): Estimate {
   return { n: BigInt(fixed * sampled) + BigInt(data) * BigInt(blocks), d: BigInt(Math.max(1, sampled)) }
 }
 
-/** Sizes a whole BLOCKS node of `count` values without writing it (exact bytes). */
-export function blocksNodeSize(words: Int32Array, count: number): number {
-  let bytes = 13 + DATA_PADDING_BYTES
-  for (let first = 0; first < count; first += BLOCK_VALUES) {
-    const n = Math.min(BLOCK_VALUES, count - first)
-    bytes += 24 + blockDataSize(words, first, n)
-  }
-  return bytes
-}
-
 /** Data bytes of one block in the pool's choice. */
 export function blockDataSize(words: Int32Array, first: number, n: number): number {
   analyseBlock(words, first, n, analysis)
