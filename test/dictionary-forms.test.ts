@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest'
 import { DICTIONARY_FORM_NAMES } from '../src/dictionary/constants.js'
 import { encodeAllForms, encodeDictionary } from '../src/dictionary/write/choose.js'
-import { samplePieces } from '../src/dictionary/write/fsst-train.js'
+import { SAMPLE_BYTES, samplePieces } from '../src/dictionary/write/fsst-train.js'
 import { openColumns } from '../src/read/open.js'
 import type { ColumnsReader } from '../src/read/reader.js'
 import { flushColumns } from '../src/write/columns-writer.js'
@@ -266,6 +266,35 @@ describe('edge cases of terms', () => {
       const reader = open(file, backend)
       expectTerms(reader, sorted, sorted)
       reader.verify()
+    }
+  })
+
+  it('the training sample is piece floor(j n / k) for j < k, k = ceil(n × 2^15 / term bytes)', () => {
+    // 5,001 pieces of 1 to 23 bytes (more than 2^15 in all): k evenly spaced, by the formula, exactly
+    // (n mod k and k coprime, so the stepping's remainder takes every value and a start one off shows).
+    const n = 5001, lengths = Array.from({ length: n }, (_, index) => 1 + ((index * 7) % 23))
+    const ends = new Int32Array(n)
+    lengths.reduce((at, length, index) => (ends[index] = at + length), 0)
+    const starts = Int32Array.from(ends, (end, index) => end - lengths[index])
+    const total = ends[n - 1]
+    expect(total).toBeGreaterThan(SAMPLE_BYTES)
+    const k = Math.ceil((n * SAMPLE_BYTES) / total)
+    expect(samplePieces({ bytes: new Uint8Array(total), starts, ends })).toEqual(Array.from({ length: k }, (_, j) => Math.floor((j * n) / k)))
+  })
+
+  it('the memory a decoded dictionary holds is its term bytes and their offsets (digits: no offsets)', () => {
+    const random = seededRandom(8)
+    const zips = new Set<string>()
+    while (zips.size < 400) zips.add(String(10000 + Math.floor(random() * 90000)))
+    const sets = [['alpha', 'beta', 'gamma'], WORDS.slice(0, 40), [...zips]]
+    for (const backend of BACKENDS) {
+      const forms = sets.map((terms) => {
+        const dictionary = open(keywordFile(sortTerms(terms)), backend).getColumn('v')!.dictionary!
+        const offsets = dictionary.encoding!.formName === 'digits' ? 0 : 4 * (dictionary.termCount + 1)
+        expect(dictionary.encoding!.memoryBytes, backend).toBe(dictionary.totalBytes + offsets)
+        return dictionary.encoding!.formName
+      })
+      expect(forms).toEqual(['plain', 'front', 'digits'])
     }
   })
 
