@@ -11,7 +11,7 @@ import { resolveBackend } from '../src/backend/select.js'
 import { wasmRuntime } from '../src/backend/wasm/runtime.js'
 import { sequenceExtent } from '../src/cascade/reader/parse.js'
 import { RegionSequence } from '../src/cascade/region-sequence.js'
-import { DECODED_CODES_MIN_VALUES, decodeCodesView, decodedCodesBytes } from '../src/cascade/decoded-codes.js'
+import { DECODED_CODES_MIN_VALUES, decodeCodesView, decodedCodesBytes, spanFits } from '../src/cascade/decoded-codes.js'
 import { CorruptIndexException } from '../src/format/errors.js'
 import { DocSet } from '../src/kernels/doc-set.js'
 import { openColumns } from '../src/read/open.js'
@@ -106,6 +106,20 @@ describe('decoded codes views', () => {
       }
       reader.close()
     }
+  })
+
+  it('hold the values only where the entries, in any order and either sign, span less than 2^width', () => {
+    // Raw i64 entries as (low, high) words; the largest and least anywhere among them.
+    const words = (values: bigint[]) => Int32Array.from(values.flatMap((v) => [Number(BigInt.asIntN(32, v)), Number(BigInt.asIntN(32, v >> 32n))]))
+    const cases: [bigint[], boolean][] = [
+      [[0n, 1000n, 7n, 3n], false], [[0n, 255n, 7n, 3n], true], [[5n, 3n, 258n, 4n], true], [[5n, 3n, 259n, 4n], false],
+      [[-3n, 252n, 0n], true], [[-3n, 253n, 0n], false], [[2n ** 32n, 2n ** 32n + 255n], true], [[2n ** 32n + 255n, 2n ** 32n - 1n], false],
+    ]
+    for (const [entries, fits] of cases) expect(spanFits(words(entries), entries.length), entries.join(' ')).toBe(fits)
+    // Past 256 entries, 16-bit fields.
+    const wide = Array.from({ length: 300 }, (_, code) => BigInt((code * 97) % 300))
+    expect(spanFits(words([...wide.slice(0, 299), 65_535n]), 300)).toBe(true)
+    expect(spanFits(words([...wide.slice(0, 299), 65_536n]), 300)).toBe(false)
   })
 
   it('hold the values themselves less the least entry (the blocks\' base) where the entries span less than 2^width', () => {

@@ -15,15 +15,17 @@ import { seededRandom } from './helpers/random.js'
 
 const BACKENDS = wasmUnavailableReason() === null ? (['ts', 'wasm'] as const) : (['ts'] as const)
 const N = 30_000
-// Long runs of sorted values (a runs sequence wins): integers, doubles (with -0 and +0 apart) and terms.
+// Long runs of sorted values (a runs sequence wins): integers rising and falling (the least value
+// found anew at each run), doubles (with -0 and +0 apart) and terms.
 const run = (i: number) => Math.floor(i / 700)
 const docs = Array.from({ length: N }, (_, i) => ({
   level: run(i) * 1_000_003 - 20_000_000,
+  fall: 50_000_000 - run(i) * 1_000_003,
   ratio: [-2.5, -0, 0, 0.1, 0.30000000000000004, 1e300][run(i) % 6] * (run(i) % 7 === 3 ? -1 : 1),
   stage: `s${String(run(i) % 13).padStart(2, '0')}`,
 }))
 const schema = { fields: [
-  { name: 'level', type: 'integral', column: true }, { name: 'ratio', type: 'fractional', column: true }, { name: 'stage', type: 'keyword', facet: true },
+  { name: 'level', type: 'integral', column: true }, { name: 'fall', type: 'integral', column: true }, { name: 'ratio', type: 'fractional', column: true }, { name: 'stage', type: 'keyword', facet: true },
 ] }
 const v1Bytes = flushColumns(schema, docs)!
 const v2Bytes = flushColumns(schema, docs, { format: 2 })!
@@ -39,7 +41,7 @@ function docSets(reader: ColumnsReader): (DocSet | undefined)[] {
 describe.each(BACKENDS)('format 2 runs sequences, a run at a time (%s backend)', (backend) => {
   it('each column is a runs sequence', () => {
     using reader = openColumns(v2Bytes, { backend })
-    expect(reader.columns.map((column) => signature(summarize(column.values, 2)).replace(/\[.*/, ''))).toEqual(['runs(43 runs)', 'runs(41 runs)', 'runs(43 runs)'])
+    expect(reader.columns.map((column) => signature(summarize(column.values, 2)).replace(/\[.*/, ''))).toEqual(['runs(43 runs)', 'runs(43 runs)', 'runs(41 runs)', 'runs(43 runs)'])
   })
 
   it('range filters, facets, histograms and aggregates equal the format 1 file\'s for every DocSet', () => {
@@ -52,6 +54,7 @@ describe.each(BACKENDS)('format 2 runs sequences, a run at a time (%s backend)',
       ['level range at run values', (r, d) => [...r.getColumn('level')!.rangeFilter(-20_000_000 + 1_000_003, -20_000_000 + 3 * 1_000_003, d).toArray()]],
       ['level histogram', (r, d) => [...r.getColumn('level')!.histogram([-30_000_000, -10_000_000, 0, 1_000_003, 30_000_000], d)]],
       ['level aggregate', (r, d) => r.getColumn('level')!.aggregate(d)],
+      ['fall aggregate', (r, d) => r.getColumn('fall')!.aggregate(d)],
       ['ratio range', (r, d) => [...r.getColumn('ratio')!.rangeFilter(-0, 0.2, d).toArray()]],
       ['ratio histogram', (r, d) => [...r.getColumn('ratio')!.histogram([-3, -1, 0, 0.2, 1e301], d)]],
       ['ratio aggregate', (r, d) => r.getColumn('ratio')!.aggregate(d)],
