@@ -1,7 +1,9 @@
 /**
  * Format v2's block pool: data built for each kind comes out as that kind, in
  * exactly the bytes its size formula gives, and reads back value by value and
- * in bulk; ties go to the lower kind; wide blocks stay frame blocks.
+ * in bulk (writing nothing outside the range asked for); ties go to the lower
+ * kind, and a patched block's to the larger low width; the blocks estimate is
+ * exact up to 64 blocks; wide blocks stay frame blocks.
  */
 import { describe, expect, it } from 'vitest'
 import { analyseBlock, createAnalysis } from '../src/cascade/block-analysis.js'
@@ -203,7 +205,7 @@ describe('block kinds', () => {
   })
 
   it('a blocks node\'s estimate is its exact size up to 64 blocks: constant blocks cost no data', () => {
-    // Equal values (constant blocks), then every kind, then a partial block: 2,048 to 4,500 values.
+    // Equal values (constant blocks), every kind after them, then a partial block: 2,048 to 8,192 values.
     const kinds = Object.values(blocks).flat()
     for (const values of [Array(2048).fill(9n), [...Array(1024).fill(-3n), ...kinds], [...kinds, ...Array(1500).fill(0n)].slice(0, 4500)]) {
       const words = wordsOf(values)
