@@ -273,9 +273,9 @@ describe('edge cases of terms', () => {
     // 5,001 pieces of 1 to 23 bytes (more than 2^15 in all): k evenly spaced, by the formula, exactly
     // (n mod k and k coprime, so the stepping's remainder takes every value and a start one off shows).
     const n = 5001, lengths = Array.from({ length: n }, (_, index) => 1 + ((index * 7) % 23))
-    const ends = new Int32Array(n)
+    const ends = new Uint32Array(n)
     lengths.reduce((at, length, index) => (ends[index] = at + length), 0)
-    const starts = Int32Array.from(ends, (end, index) => end - lengths[index])
+    const starts = Uint32Array.from(ends, (end, index) => end - lengths[index])
     const total = ends[n - 1]
     expect(total).toBeGreaterThan(SAMPLE_BYTES)
     const k = Math.ceil((n * SAMPLE_BYTES) / total)
