@@ -4,7 +4,8 @@
  * multi columns of every type with 0..8 values per document, duplicates inside
  * documents, empty documents at the chunk edges (1023, 1024, 1025), a run of
  * long documents (a chunk's values split into pieces) and one document longer
- * than a piece (read in windows), every DocSet density, both backends, format
+ * than a piece (read in windows), a few selected documents whose values cross
+ * a window's end, every DocSet density, both backends, format
  * 1 and 2 files: every answer equal to the naive model's. Plus outputs written
  * in place and over old bits, and a corrupt ordinal's error on both backends.
  */
@@ -94,6 +95,19 @@ for (const backend of BACKENDS) {
         checkEveryColumn(multiDocuments(seed, maxDoc), format, backend, seed + 100)
       })
     }
+
+    it('a few documents\' values read across windows of 8,192: one whose values cross the window\'s end', () => {
+      // Documents 1,100.. hold 40 values each: the window begun at document 1,100's first value ends
+      // inside document 1,304's, whose values past it are read in the next window.
+      const file = multiDocuments(42, 2200)
+      expect([1100, 1304].map((d) => (file.docs[d] as Record<string, unknown[]>).keyword_multi.length)).toEqual([40, 40])
+      for (const format of [1, 2] as const) {
+        const reader = openColumns(flushColumns({ fields: file.fields }, file.docs, { format })!, { backend })
+        const ids = [1100, 1304]
+        checkColumn(modelOf(reader.getColumn('keyword_multi')!), [{ name: 'documents 1,100 and 1,304', docs: DocSet.fromDocuments(reader, ids), ids }], seededRandom(46))
+        reader.close()
+      }
+    })
 
     it('filters write their output in place (out = docs) and over a set holding other documents', () => {
       const { fields, docs } = multiDocuments(44, 2100)
