@@ -111,6 +111,20 @@ describe.each(BACKENDS)('format 2 corruption at open (%s)', (backend) => {
       'values of field "v": run 0 starts at 5: starts are 0, then strictly increasing below 10240')
   })
 
+  it('runs: checkpoint 0 is run 0, and every checkpoint stays below the run count', () => {
+    const bytes = fileOf('integral', runValues)
+    const view = valuesOf(bytes)
+    expect(view.cascade?.form === 2 && view.cascade.runCount).toBe(6)
+    const [start] = sequenceExtent(view)
+    const checkpoint = (index: number, run: number) => patched(bytes, (_b, d) => { d.setUint32(start + 9 + 4 * index, run, true) })
+    expectRefused(() => open(checkpoint(0, 1), backend), 'values of field "v": checkpoint 0 is run 1, not 0')
+    // Checkpoint 9 (value 9216) is run 4: run 5 is in range but does not hold it; run 6 is past the runs.
+    // Checkpoint 5 (value 5120) is run 2, as checkpoint 4: run 1 goes back.
+    expectRefused(() => open(checkpoint(9, 5), backend), 'values of field "v": checkpoint 9 names run 5, which does not hold value 9216')
+    expectRefused(() => open(checkpoint(9, 6), backend), 'values of field "v": checkpoint 9 is run 6: checkpoints never decrease and stay below 6')
+    expectRefused(() => open(checkpoint(5, 1), backend), 'values of field "v": checkpoint 5 is run 1: checkpoints never decrease and stay below 6')
+  })
+
   it('decimal: an exponent above 18, and exception positions out of order', () => {
     const bytes = fileOf('fractional', decimalValues)
     const view = valuesOf(bytes)
@@ -119,6 +133,19 @@ describe.each(BACKENDS)('format 2 corruption at open (%s)', (backend) => {
     expectRefused(() => open(patched(bytes, (b) => { b[start + 1] = 19 }), backend), 'values of field "v": decimal exponent 19 above 18')
     expectRefused(() => open(patched(bytes, (_b, d) => { d.setUint32(start + 14, 10, true) }), backend),
       'values of field "v": exception 1 at value 10: positions increase strictly and stay below 3000')
+  })
+
+  it('decimal: exponent 18 and an exception at the last value open; an exception at the count does not', () => {
+    const bytes = fileOf('fractional', decimalValues)
+    const view = valuesOf(bytes)
+    const [start] = sequenceExtent(view)
+    expect(bytes[start + 1]).toBe(2)
+    // Value 1 is 0.37: n = 37 at exponent 2, 37 / 10^18 at exponent 18.
+    expect(open(patched(bytes, (b) => { b[start + 1] = 18 }), backend).getColumn('v')!.getFloat64(1)).toBe(37 / 1e18)
+    // Exception 1 (the -0 at value 20) moved to the last value.
+    expect(Object.is(open(patched(bytes, (_b, d) => { d.setUint32(start + 14, 2999, true) }), backend).getColumn('v')!.getFloat64(2999), -0)).toBe(true)
+    expectRefused(() => open(patched(bytes, (_b, d) => { d.setUint32(start + 14, 3000, true) }), backend),
+      'values of field "v": exception 1 at value 3000: positions increase strictly and stay below 3000')
   })
 })
 

@@ -69,6 +69,18 @@ describe.each(BACKENDS)('hand-written valid dictionaries open (%s)', (backend) =
   })
 })
 
+describe.each(BACKENDS)('the full check names a dictionary a flush would not write (%s)', (backend) => {
+  it('the flush\'s form with other bytes: where they first differ', () => {
+    // Form plain, as a flush writes it, but the term lengths (5, 6, 6) in 4-bit fields where 3 bits do.
+    const wider = [...header(1, 3, 17), ...packedList([5, 6, 6], 4), ...utf8(TERMS.join(''))]
+    expect(wider.length).toBe(plainForm(TERMS).length)
+    const reader = opened(withDictionary(base, wider), backend)
+    expect(reader.getColumn('v')!.term(1)).toBe('banana')
+    expect(corruptMessage(() => reader.verify()))
+      .toBe(`${FILE}: dictionary of field "v": not the dictionary a flush writes: its 30 bytes (form plain) differ from a flush's 30 at byte 10`)
+  })
+})
+
 describe.each(BACKENDS)('a dictionary that breaks one rule is refused at open (%s)', (backend) => {
   const refuse = (dictionary: ArrayLike<number>, detail: string, file = base) => {
     const bytes = withDictionary(file, dictionary)
@@ -112,8 +124,11 @@ describe.each(BACKENDS)('a dictionary that breaks one rule is refused at open (%
     // 2^30 terms in 2^30 bytes pass the count rules above; every term after the first needs a piece byte (the values after the dictionary are 46 bytes).
     refuse([...header(3, 2 ** 30, 2 ** 30), 0, 0], '1073741824 terms need at least 1073741823 piece bytes, but 48 bytes of the section are left')
     refuse([...header(1, 2 ** 20, 2 ** 20), ...packedList([5, 6, 6])], '1048576 terms need at least 1048575 piece bytes, but 50 bytes of the section are left')
-    // Digits: 101 distinct two-digit terms cannot exist.
+    // Digits: 101 distinct two-digit terms cannot exist; all 100 can.
     refuse([...header(5, 101, 202), 2], '101 distinct terms of 2 digits cannot exist (at most 10^2)')
+    const every = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'))
+    const column = opened(withDictionary(keywordFile(every), digitsForm(100, 200, 2, every.map(Number))), backend).getColumn('v')!
+    expect([column.term(0), column.term(7), column.term(99)]).toEqual(['00', '07', '99'])
   })
 
   it('a symbol table of more than 255 symbols', () => {
@@ -121,6 +136,12 @@ describe.each(BACKENDS)('a dictionary that breaks one rule is refused at open (%
     refuse([...header(2, 3, 17), 0, 0, 0, 0, 0, 0, 1, 255], 'symbol table has 256 symbols, more than 255')
     const shared = packedList([0, 0, 0])
     refuse([...header(4, 3, 17), ...shared, 100, 100, 56, 0, 0, 0, 0, 0], 'symbol table has 256 symbols, more than 255')
+  })
+
+  it('a symbol table whose symbols run past the section', () => {
+    // 30 symbols of 8 bytes: the table needs 240 bytes after its counts; the section has fewer.
+    refuse([...header(2, 3, 17), 0, 0, 0, 0, 0, 0, 0, 30], 'symbol table (30 symbols, 240 bytes) runs past the end of the section')
+    refuse([...header(2, 3, 17), 60, 0, 0, 0, 0, 0, 0, 0], 'symbol table (60 symbols, 60 bytes) runs past the end of the section')
   })
 
   it('a code that is not a symbol', () => {
