@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest'
 import { DICTIONARY_FORM_NAMES } from '../src/dictionary/constants.js'
 import { encodeAllForms, encodeDictionary } from '../src/dictionary/write/choose.js'
-import { SAMPLE_BYTES, samplePieces } from '../src/dictionary/write/fsst-train.js'
+import { SAMPLE_BYTES, samplePieces, trainTable } from '../src/dictionary/write/fsst-train.js'
 import { openColumns } from '../src/read/open.js'
 import type { ColumnsReader } from '../src/read/reader.js'
 import { flushColumns } from '../src/write/columns-writer.js'
@@ -280,6 +280,20 @@ describe('edge cases of terms', () => {
     expect(total).toBeGreaterThan(SAMPLE_BYTES)
     const k = Math.ceil((n * SAMPLE_BYTES) / total)
     expect(samplePieces({ bytes: new Uint8Array(total), starts, ends })).toEqual(Array.from({ length: k }, (_, j) => Math.floor((j * n) / k)))
+  })
+
+  it('FSST candidates of equal gain at the 255-symbol cut: the smaller bytes are kept', () => {
+    // 300 two-letter prefixes (aa, ab, ..., ln), each before 0, 1 and 2: every prefix covers 6 bytes of
+    // the sample. The 29 bytes and the 78 letter-digit pairs cover more, so 148 of the 300 prefixes fit.
+    const letters = 'abcdefghijklmnopqrstuvwxyz'
+    const prefixes = Array.from({ length: 300 }, (_, i) => letters[Math.floor(i / 26)] + letters[i % 26])
+    const terms = termsOf(sortTerms(prefixes.flatMap((prefix) => ['0', '1', '2'].map((digit) => prefix + digit))))
+    const table = trainTable({ bytes: terms.bytes, starts: terms.offsets.subarray(0, 900), ends: terms.offsets.subarray(1) })
+    const symbols = table.symbols.map((symbol) => Buffer.from(symbol).toString())
+    expect(symbols.length).toBe(255)
+    expect(symbols.filter((symbol) => symbol.length === 1).length).toBe(29)
+    expect(symbols.filter((symbol) => /^[a-z][0-2]$/.test(symbol)).length).toBe(78)
+    expect(symbols.filter((symbol) => /^[a-z]{2}$/.test(symbol))).toEqual(prefixes.slice(0, 148))
   })
 
   it('the memory a decoded dictionary holds is its term bytes and their offsets (digits: no offsets)', () => {

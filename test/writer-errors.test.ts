@@ -28,6 +28,14 @@ describe('bad values: exact message, and the document leaves no trace', () => {
     })
   }
 
+  it('geo points JSON cannot write: a lat present but undefined, and a lat of -0 in the message', () => {
+    const schema = { fields: [{ name: 'g', type: 'geo_point', column: true }] }
+    const writer = new ColumnsWriter(schema)
+    // Present but undefined is not "missing": the key is there.
+    expectError(() => writer.addDocument(0, { g: { lat: undefined, lon: 2 } }), 'field "g" of document 0: geo point {lat: undefined, lon: 2}: lat is undefined, not a number')
+    expectError(() => writer.addDocument(0, { g: { lat: -0, lon: 200 } }), 'field "g" of document 0: geo point {lat: -0, lon: 200}: lon 200 is outside [-180, 180]')
+  })
+
   it('a term first offered by a failed document gets its right ordinal when a later document uses it', () => {
     const schema = { fields: [{ name: 'k', type: 'keyword', facet: true }, { name: 'i', type: 'integral', column: true }] }
     const writer = new ColumnsWriter(schema)
