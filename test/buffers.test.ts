@@ -94,6 +94,23 @@ describe('ValueBuffer across WebAssembly memory growth', () => {
   })
 })
 
+describe.each(['wasm', 'ts'] as const)('released buffers of every length refuse their views (%s)', (backend) => {
+  it('0, 1 and 4,096 bytes or values', () => {
+    for (const length of [0, 1, 4096]) {
+      const file = createFileBuffer(length, { backend })
+      expect(file.bytes.length).toBe(length)
+      file.release()
+      expect(() => file.bytes, `file buffer of ${length}`).toThrow('file buffer was released')
+      for (const kind of ['int64', 'float64', 'int32'] as const) {
+        const values = createValueBuffer(kind, length, { backend })
+        expect(values.array.length).toBe(length)
+        values.release()
+        expect(() => values.array, `${kind} buffer of ${length}`).toThrow('value buffer was released')
+      }
+    }
+  })
+})
+
 describe.each(['wasm', 'ts'] as const)('FileBuffer (%s)', (backend) => {
   it('opens the file written into it in place, twice, and release closes both readers', () => {
     const buffer = createFileBuffer(doubleFile.length, { backend })

@@ -42,7 +42,8 @@ export class FileBuffer implements Disposable {
   /** The bytes to fill. With WebAssembly, a view that memory growth detaches: re-read this after any open or allocation. */
   get bytes(): Uint8Array {
     // A detached view reports length 0; only then is a new one made (the getter allocates nothing otherwise).
-    if (this.view.length !== this.length) this.view = this.live().bytes
+    // A released buffer of 0 bytes keeps a view of its length: the region tells.
+    if (this.view.length !== this.length || this.region === null) this.view = this.live().bytes
     return this.view
   }
 
@@ -113,7 +114,7 @@ export class ValueBuffer<Kind extends ValueArrayKind = 'int64'> implements Dispo
 
   /** The values. With WebAssembly, growth of memory detaches it: re-read this property after any open or allocation. */
   get array(): ValueArrayOf[Kind] {
-    if (this.view.length !== this.length) this.view = this.makeView()
+    if (this.view.length !== this.length || this.region === null) this.view = this.makeView()
     return this.view
   }
 
@@ -121,7 +122,7 @@ export class ValueBuffer<Kind extends ValueArrayKind = 'int64'> implements Dispo
   release(): void {
     this.region?.release()
     this.region = null
-    // An empty view fails the getter's length test, so the next read of `array` throws.
+    // An empty view fails the getter's length test (a buffer of 0 values, its region test), so the next read of `array` throws.
     this.view = new CONSTRUCTORS[this.kind](0) as ValueArrayOf[Kind]
   }
 
