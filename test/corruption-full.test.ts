@@ -101,6 +101,8 @@ describe('read time (§8.2)', () => {
         for (const destination of [new Int32Array(81), new BigInt64Array(81), new Float64Array(81)]) {
           expectCorrupt(() => kw.readValues(0, destination), `values of ${message}`)
         }
+        // A facet counts it: refused, not counted as the term its low word names.
+        expectCorrupt(() => kw.facetCounts(), `values of field "kw": value 0 is ${shown}, not in [0, 3)`)
         expect(kw.getOrdinal(1)).toBe(1)
       }
     })

@@ -249,6 +249,39 @@ describe('boundaries of the natural units', () => {
       expect([...column.rangeFilter(2n ** 63n - 1n, Infinity).toArray()], backend).toEqual([0])
     }
   })
+  it('bigint bounds beyond 64 bits: a lower one clamps up to -2^63 or selects nothing, an upper one the other way (both backends)', () => {
+    const bytes = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, [{ v: -(2n ** 63n) }, { v: 0 }, { v: 2n ** 63n - 1n }, {}])!
+    for (const backend of backends) {
+      const column = openColumns(bytes, { backend }).getColumn('v')!
+      const matched = (lo: bigint, hi: bigint) => [...column.rangeFilter(lo, hi).toArray()]
+      expect(matched(-(2n ** 70n), 2n ** 70n), backend).toEqual([0, 1, 2])
+      expect(matched(-(2n ** 70n), -(2n ** 63n)), backend).toEqual([0])
+      expect(matched(2n ** 63n - 1n, 2n ** 70n), backend).toEqual([2])
+      expect(matched(2n ** 64n, 2n ** 70n), backend).toEqual([])
+      expect(matched(-(2n ** 70n), -(2n ** 64n)), backend).toEqual([])
+    }
+  })
+
+  it('aggregate over blocks of 32-bit fields, every value and a selection (both backends, both formats)', () => {
+    const random = seededRandom(32)
+    // Values over [0, 2^32): frame blocks of width 32, each field a whole word.
+    const values = Array.from({ length: 2500 }, (_, i) => (i === 7 ? 0 : i === 9 ? 2 ** 32 - 1 : Math.floor(random() * 2 ** 32)))
+    const documents = values.map((v) => ({ v }))
+    const sum = (list: number[]) => list.reduce((a, b) => a + b, 0)
+    const selected = values.filter((_, i) => i % 3 === 0)
+    for (const format of [1, 2] as const) {
+      const bytes = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, documents, { format })!
+      for (const backend of backends) {
+        const reader = openColumns(bytes, { backend })
+        const column = reader.getColumn('v')!
+        expect(column.aggregate(), `${backend} v${format}`).toEqual({ count: 2500, min: 0, max: 2 ** 32 - 1, sum: sum(values) })
+        const some = DocSet.fromDocuments(reader, values.map((_, i) => i).filter((i) => i % 3 === 0))
+        expect(column.aggregate(some), `${backend} v${format} selected`)
+          .toEqual({ count: selected.length, min: Math.min(...selected), max: Math.max(...selected), sum: sum(selected) })
+      }
+    }
+  })
+
   it('aggregate gives 2^53 - 1, still a safe integer, as a number (both backends)', () => {
     const bytes = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, [{ v: 2 ** 53 - 1 }])!
     for (const backend of backends) {

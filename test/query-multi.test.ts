@@ -11,8 +11,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { ColumnsBackend } from '../src/backend/backend.js'
+import { resolveBackend } from '../src/backend/select.js'
 import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
 import { DocSet } from '../src/kernels/doc-set.js'
+import { countFirstValuesIn } from '../src/kernels/facets.js'
 import { openColumns } from '../src/read/open.js'
 import type { ColumnsDocument } from '../src/write/columns-writer.js'
 import { flushColumns } from '../src/write/columns-writer.js'
@@ -352,4 +354,24 @@ describe('markFirstValues: counts, first-value bits and the repeats listed while
       })
     }
   }
+})
+
+describe('a pool worker\'s values [first, end) of a multi facet', () => {
+  it('count the repeats inside the range only, not one at its end (both backends)', () => {
+    // Document d holds t(d mod 7); document 50 holds t1 twice: values 50 and 51, value 51 a repeat.
+    const docs = Array.from({ length: 200 }, (_, d) => ({ k: d === 50 ? ['t1', 't1'] : [`t${d % 7}`] }))
+    const bytes = flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true, multi: true }] }, docs)!
+    for (const backend of BACKENDS) {
+      const column = openColumns(bytes, { backend }).getColumn('k')!
+      for (const end of [51, 52]) {
+        const counts = new Uint32Array(7)
+        countFirstValuesIn(column, resolveBackend(backend), 0, end, null, counts)
+        // Values [0, 51): documents 0-49 and document 50's first t1; [0, 52) adds the repeat, not counted.
+        const expected = new Uint32Array(7)
+        for (let d = 0; d < 50; d++) expected[d % 7]++
+        expected[1]++
+        expect([...counts], `${backend}, end ${end}`).toEqual([...expected])
+      }
+    }
+  })
 })
