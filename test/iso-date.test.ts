@@ -153,6 +153,18 @@ describe('rejections explain why', () => {
   })
 })
 
+describe('month lengths (2023: not a leap year)', () => {
+  const NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+  const LAST = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+  it.each(NAMES.map((name, month) => [name, month] as const))('%s: its last day parses, the day after is refused', (name, month) => {
+    const mm = String(month + 1).padStart(2, '0')
+    expect(parseIsoDateMillis(`2023-${mm}-${LAST[month]}`)).toBe(Date.UTC(2023, month, LAST[month]))
+    const after = LAST[month] + 1
+    const reason = month === 1 ? `day ${after} does not exist in February (2023 is not a leap year)` : `day ${after} does not exist in ${name}`
+    expect(parseIsoDateMillis(`2023-${mm}-${after}`)).toBe(reason)
+  })
+})
+
 describe('exact arithmetic', () => {
   const pad = (n: number, width: number) => String(n).padStart(width, '0')
   const isoYear = (y: number) => (y >= 0 && y <= 9999 ? pad(y, 4) : (y < 0 ? '-' : '+') + pad(Math.abs(y), 6))
