@@ -29,6 +29,19 @@ beforeAll(async () => {
   await writeFile(path('schema.json'), JSON.stringify(SCHEMA))
 })
 
+describe('documents files larger than a read', () => {
+  it('lines that cross the 1 MiB pieces the file is read in are whole documents', async () => {
+    // 3,000 lines of 398-461 bytes (about 1.29 MB): some line spans the end of the first piece.
+    const lines = Array.from({ length: 3000 }, (_, id) => `{"id":${id},"body":"${'x'.repeat(380 + ((id * 37) % 61))}"}`)
+    expect(lines.reduce((total, line) => total + line.length + 1, 0)).toBeGreaterThan(1 << 20)
+    const result = await build('long.ndjson', lines)
+    expect([result.code, result.stderr]).toEqual([0, ''])
+    const { openColumns } = await import('../src/read/open.js')
+    const id = openColumns(await readFile(path('out.oixk'))).getColumn('id')!
+    expect(Array.from({ length: 3000 }, (_, document) => id.getInt64(document))).toEqual(Array.from({ length: 3000 }, (_, document) => document))
+  })
+})
+
 describe('summary line', () => {
   it('build prints file, documents (maxDoc), columns and bytes on stdout, singular for one', async () => {
     const one = await build('one.ndjson', ['{"flag":true}'])

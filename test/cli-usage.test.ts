@@ -56,6 +56,9 @@ describe('usage', () => {
       [['dump'], 'missing the columns FILE to dump'],
       [['merge', '-o', 'out.oixk'], 'missing the input columns files (IN...)'],
       [['inspect', '-x', 'f'], 'unknown flag -x'],
+      [['inspect', 'a.oixk', 'b.oixk'], 'unexpected argument "b.oixk"'],
+      [['build', '--schema', 's', '--docs', 'd', '-o', 'o', 'extra'], 'unexpected argument "extra"'],
+      [['inspect'], 'missing the columns FILE to inspect'],
     ]
     for (const [argv, message] of cases) {
       const result = await run(...argv)

@@ -339,4 +339,21 @@ describe('inspect', () => {
     expect(all).toMatch(/^ {2}min term +"a"$/m)
     expect(all).toMatch(/^ {2}min latitude +-90$/m)
   })
+
+  it('shows a format 1 dictionary\'s bytes, and a format 2 blocks sequence\'s block count', async () => {
+    // Terms "alpha" and "beta": 9 term bytes; v1's form is 8 header bytes, 3 offsets of 4 bytes and the terms.
+    await build('tags', ['{"tag":["beta","alpha"]}', '{"tag":["alpha"]}'])
+    expect((await run('inspect', path('tags.oixk'))).stdout).toMatch(/^ {2}dictionary +2 terms, 9 term bytes, 29 bytes$/m)
+    const lines = Array.from({ length: 2500 }, (_, document) => `{"id":${(document * 7919) % 100003}}`)
+    await build('blocks2', lines, '--format', '2')
+    expect((await run('inspect', path('blocks2.oixk'))).stdout).toMatch(/^ {2}values +blocks: 2500 values in 3 blocks, \d+ bytes$/m)
+  })
+
+  it('shows a bool column\'s least and greatest values as false and true', async () => {
+    await build('flags', ['{"flag":true}', '{"flag":false}', '{"flag":true}'])
+    const result = await run('inspect', path('flags.oixk'))
+    expect(result.stdout).toMatch(/^column "flag"\n {2}type +bool\n(?: {2}.*\n)*? {2}min +false\n {2}max +true$/m)
+    await build('trues', ['{"flag":true}', '{"flag":true}'])
+    expect((await run('inspect', path('trues.oixk'))).stdout).toMatch(/^ {2}min +true\n {2}max +true$/m)
+  })
 })
