@@ -4,6 +4,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { openColumns } from '../src/read/open.js'
 import { type CliResult, run } from './helpers/run-cli.js'
 import { tempDirectory } from './helpers/temp-directory.js'
 
@@ -36,7 +37,6 @@ describe('documents files larger than a read', () => {
     expect(lines.reduce((total, line) => total + line.length + 1, 0)).toBeGreaterThan(1 << 20)
     const result = await build('long.ndjson', lines)
     expect([result.code, result.stderr]).toEqual([0, ''])
-    const { openColumns } = await import('../src/read/open.js')
     const id = openColumns(await readFile(path('out.oixk'))).getColumn('id')!
     expect(Array.from({ length: 3000 }, (_, document) => id.getInt64(document))).toEqual(Array.from({ length: 3000 }, (_, document) => document))
   })

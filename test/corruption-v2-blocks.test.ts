@@ -7,7 +7,9 @@
 import { describe, expect, it } from 'vitest'
 import { sequenceExtent } from '../src/cascade/reader/parse.js'
 import { openColumns } from '../src/read/open.js'
+import { flushColumns } from '../src/write/columns-writer.js'
 import { blockKindColumns, cascadeFile } from './helpers/cascade-data.js'
+import { blockOf } from './helpers/cascade-duel.js'
 import { fixChecksum } from './helpers/file-surgery.js'
 import { corruptMessage } from './helpers/dictionary-files.js'
 
@@ -16,13 +18,13 @@ const BACKENDS = ['ts', 'wasm'] as const
 
 // 5,000 values a column: blocks 0-3 of 1,024 values, block 4 of 904.
 const intact = cascadeFile(blockKindColumns())
+const intactReader = openColumns(intact, { backend: 'ts' })
 const LAST = 4
 
-/** Where block `block` of column `name`'s values sequence has its 24-byte record, and where its data starts. */
-function recordOf(name: string, block: number): { record: number; data: number } {
-  const values = openColumns(intact, { backend: 'ts' }).getColumn(name)!.values
-  const record = sequenceExtent(values)[0] + 13 + 24 * block
-  return { record, data: values.dataStart + new DataView(intact.buffer, intact.byteOffset).getUint32(record + 4, true) }
+/** Where block `block` of column `name`'s values sequence (in `file`) has its 24-byte record, and where its data starts. */
+function recordOf(name: string, block: number, file = intact): { record: number; data: number } {
+  const values = (file === intact ? intactReader : openColumns(file, { backend: 'ts' })).getColumn(name)!.values
+  return { record: sequenceExtent(values)[0] + 13 + 24 * block, data: blockOf(values, block).data }
 }
 
 /** A copy of the file with `edit` applied to block `block` of column `name`, its checksum fixed. */
@@ -39,9 +41,8 @@ const setKind = (name: string, block: number, kind: number) => edited(name, bloc
 
 /** The intact record's param and width. */
 function fields(name: string, block: number): { param: number; width: number } {
-  const { record } = recordOf(name, block)
-  const d = new DataView(intact.buffer, intact.byteOffset)
-  return { param: d.getUint16(record + 2, true), width: d.getUint8(record + 1) }
+  const { param, width } = blockOf(intactReader.getColumn(name)!.values, block)
+  return { param, width }
 }
 
 describe.each(BACKENDS)('format 2 block records that break one rule are refused at open (%s)', (backend) => {
@@ -111,6 +112,12 @@ describe.each(BACKENDS)('format 2 block records that break one rule are refused 
   it('patched blocks: known flags, 1..n patches, low and patch widths 1..52 together, offsets below 2^53', () => {
     refused(setParam('patchedList', 0, 2048 | 1024 | 7), 'patchedList', 0, 'patched block param 3079 has unknown flags')
     refused(setParam('patchedList', 0, 1024), 'patchedList', 0, '0 patches for 1024 values (1..1024)')
+    // One patch, the least: blocks of 10-bit values with one 41-bit value each open and read back.
+    const values = Array.from({ length: 2048 }, (_, i) => (i % 1024 === 500 ? 2 ** 40 + i : (i * 37) % 1000))
+    const onePatch = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, values.map((v) => ({ v })), { format: 2 })!
+    const column = openColumns(onePatch, { backend, fileName: FILE }).getColumn('v')!
+    expect([0, 1].map((block) => blockOf(column.values, block)).map(({ kind, param }) => [kind, param])).toEqual([[6, 1024 | 1], [6, 1024 | 1]])
+    expect([column.getInt64(500), column.getInt64(1524), column.getInt64(501)]).toEqual([values[500], values[1524], values[501]])
     refused(setParam('patchedList', LAST, 1024 | 905), 'patchedList', LAST, '905 patches for 904 values (1..904)')
     // The patch width: the data's first byte (35 here, with 10-bit low fields).
     const patchWidth = (value: number) => edited('patchedList', 0, (d, { data }) => d.setUint8(data, value))
@@ -135,8 +142,7 @@ describe.each(BACKENDS)('format 2 block records that break one rule are refused 
   it('a linear block of one value', () => {
     // 4,097 values: the last block holds one, a constant block; made linear (width 0, param 0).
     const single = cascadeFile(blockKindColumns(4097))
-    const values = openColumns(single, { backend: 'ts' }).getColumn('linear')!.values
-    const record = sequenceExtent(values)[0] + 13 + 24 * 4
+    const { record } = recordOf('linear', 4, single)
     expect(single[record]).toBe(0)
     const copy = single.slice()
     copy[record] = 7
