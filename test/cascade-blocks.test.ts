@@ -12,6 +12,8 @@ import { Kind } from '../src/cascade/constants.js'
 import { encodeBlocks, expectDecodes, wordsOf } from './helpers/cascade-harness.js'
 import { seededRandom } from './helpers/random.js'
 import { typeScriptBackend } from '../src/backend/ts/index.js'
+import { openColumns } from '../src/read/open.js'
+import { flushColumns } from '../src/write/columns-writer.js'
 
 const random = seededRandom(2024)
 const int = (below: number) => Math.floor(random() * below)
@@ -158,6 +160,25 @@ describe('block kinds', () => {
       const records = encoded.view.records
       expect([(records[0] >>> 8) & 0xff, records[4] & 1023, records[3], (records[2] >>> 0) + 1023 * q + 1022]).toEqual([1, 1022, 1, 2 ** 32])
       expectDecodes(encoded, words)
+    }
+  })
+
+  it('a linear block whose base passes -2^63 is stored wrapped and reads back exactly on both backends', () => {
+    // ρ = 0, -11, 0, …: base = v0 - 11 = -2^63 - 10, below i64, kept as its low 64 bits (2^63 - 10).
+    const low = -(2n ** 63n)
+    const values = [low + 1n, low, ...[21n, 31n, 41n, 51n, 61n, 71n].map((offset) => low + offset)]
+    const encoded = encodeBlocks(wordsOf(values))
+    expect(encoded.signature).toBe('blocks{linear}')
+    const records = encoded.view.records
+    expect([records[2], records[3], records[4], (records[0] >>> 8) & 0xff]).toEqual([-10, 0x7fffffff, 10240, 4])
+    expectDecodes(encoded, wordsOf(values))
+    const bytes = flushColumns({ fields: [{ name: 'n', type: 'integral', column: true }] }, values.map((n) => ({ n })), { format: 2 })!
+    for (const backend of ['ts', 'wasm'] as const) {
+      const column = openColumns(bytes, { backend }).getColumn('n')!
+      const out = new BigInt64Array(values.length)
+      column.readValues(0, out)
+      expect([...out]).toEqual(values)
+      expect(values.map((_, document) => column.getInt64BigInt(document))).toEqual(values)
     }
   })
 

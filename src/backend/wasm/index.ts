@@ -161,7 +161,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
    * 3) with the values before it written, none after it, like the TS backend.
    */
   const run: Run = (first, count) => {
-    // No staging yet (files opened in place from a FileBuffer): the output buffer.
+    // No staging (a pool worker, whose files lie in shared memory and are never loaded): the output buffer.
     const stage = staging || output
     const steps = !copy ? count : count * bytesPerValue <= SHORT_RUN_BYTES ? SHORT_STEP_BYTES / bytesPerValue : stage === output ? COPY_VALUES : LARGE_COPY_VALUES
     // In place: one step, decoded where its first value goes. Copied steps start 1 KiB past the destination's
