@@ -24,10 +24,12 @@ function openEdited(edit: (model: FileModel) => void, make: () => FileModel = ri
   return openModel(model)
 }
 
-/** Opening succeeds, verify() fails with expected. */
+/** Opening succeeds, verify() fails with expected, on both backends (the WebAssembly kernel names the canonical block itself). */
 function verifyFails(edit: (model: FileModel) => void, expected: string | RegExp, make: () => FileModel = rich): void {
   const reader = openEdited(edit, make)
   expectCorrupt(() => reader.verify(), expected)
+  const wasm = openColumns(reader.bytes.slice(), { fileName: FILE_NAME, maxDoc: reader.maxDoc, backend: 'wasm' })
+  expectCorrupt(() => wasm.verify(), expected)
 }
 
 /** Re-encodes a column's value sequence (canonically) after changing its decoded values. */

@@ -119,4 +119,25 @@ describe('the WebAssembly backend\'s memory across opens', () => {
       for (const reader of readers) reader.close()
     }
   })
+
+  it('a file copied in gets 16 zero bytes after it, and the byte after those is left as it was', () => {
+    const random = seededRandom(12)
+    const file = denseFile(3000, () => randomInteger(random, 30))
+    openColumns(file, wasm).close() // the staging region, allocated with a process's first file, exists from here
+    const runtime = wasmRuntime(), regions = runtime.regions
+    // Where the next region of the file's size lies (first fit: where the open will put the file).
+    const address = regions.allocate(file.length + 16)
+    regions.free(address)
+    const after = address + file.length + 16, kept = runtime.bytes[after]
+    runtime.bytes.fill(0xab, address, after)
+    runtime.bytes[after] = 0xcd
+    try {
+      const reader = openColumns(file, wasm)
+      expect(reader.bytes.byteOffset).toBe(address)
+      expect([...runtime.bytes.subarray(address + file.length, after + 1)]).toEqual([...new Array(16).fill(0), 0xcd])
+      reader.close()
+    } finally {
+      runtime.bytes[after] = kept
+    }
+  })
 })

@@ -195,6 +195,14 @@ describe('constant spans into a plain Float64Array or Int32Array: filled outside
     duel(values, 'int32', fitsInt32)
     for (const [first, count] of runs) duel(values, 'int32', fitsInt32, first, count)
   })
+  it('a span ends at its last constant block: a packed block after it whose base is the same value is decoded, not filled', () => {
+    // Block 0: 5; block 1: packed from base 5 (its record's base words equal block 0's); blocks 2-3: 5 again.
+    const values = [...constant(5n), ...block(5n, 1n, 13), ...constant(5n, 2)]
+    for (const [first, count] of [[0, values.length], [600, 1000], [1024, 2048]]) {
+      duel(values, 'float64', fitsDouble, first, count)
+      duel(values, 'int32', fitsInt32, first, count)
+    }
+  })
   it('SortableBits doubles: spans of 1.5, -0, -Infinity and NaN (one with payload 1) filled by their bits, bit for bit as by the TS backend', () => {
     const doubles = [1.5, 1.5, -0, -Infinity, NaN, 2.25, NaN]
     const valid = denseFile(1024 * doubles.length - 300, (index) => doubles[index >>> 10], 'v', 'fractional')
