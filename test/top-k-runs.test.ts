@@ -7,6 +7,8 @@
  * refused as a read refuses it.
  */
 import { describe, expect, it } from 'vitest'
+import type { ColumnsBackend } from '../src/backend/backend.js'
+import { createAggregateState } from '../src/backend/query-kernels.js'
 import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
 import { Kind } from '../src/cascade/constants.js'
 import { DocSet } from '../src/kernels/doc-set.js'
@@ -91,6 +93,30 @@ describe.each(BACKENDS)('topK over run blocks and full heaps (%s backend)', (bac
     for (const k of [10, 3000]) {
       for (const order of ['ascending', 'descending'] as const) {
         expect(Array.from(column.topK(k, order)), `k ${k} ${order}`).toEqual(model((d) => [read[d]], k, order === 'ascending', null))
+      }
+    }
+  })
+
+  it('aggregates of any range of values over run blocks, one value to all of them, with and without a selection', () => {
+    // A pool worker aggregates its documents' range of values: it may end one value into a run block.
+    using reader = openColumns(flushColumns(schema, docs, { format: 2 })!, { backend })
+    const column = reader.getColumn('d')!
+    expect(blockOf(column.values, 0).kind).toBe(Kind.runs)
+    const query = (column as unknown as { backend: ColumnsBackend }).backend.query
+    const ranges = [[0, 1], [1023, 1], [1024, 1], [5000, 1], [6143, 1], [6144, 1], [0, 2], [1023, 2], [700, 2000], [0, COUNT], [6000, 1000]]
+    for (const [first, count] of ranges) {
+      for (const selected of [false, true]) {
+        const words = selected ? Int32Array.from({ length: ((count + 31) >>> 5) + 1 }, (_, w) => (w === 0 ? 1 : 0x5555_5555)) : null
+        const chosen = Array.from({ length: count }, (_, i) => words === null || ((words[i >>> 5] >>> (i & 31)) & 1) === 1)
+        const selection = words === null ? null : query.allocateBitset(words.length)
+        selection?.words.set(words!)
+        const state = createAggregateState()
+        query.aggregate(column.values, first, count, 'integer', selection, 0, state)
+        selection?.release()
+        const kept = dense.slice(first, first + count).filter((_, i) => chosen[i])
+        const sum = (BigInt(state.words[5] >>> 0) << 32n) | BigInt(state.words[4] >>> 0)
+        expect([state.numbers[0], BigInt.asIntN(64, sum), state.words[0], state.words[2]], `[${first}, ${first + count})${selected ? ' selected' : ''}`)
+          .toEqual([kept.length, BigInt(kept.reduce((a, b) => a + b, 0)), Math.min(...kept), Math.max(...kept)])
       }
     }
   })
