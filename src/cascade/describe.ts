@@ -16,16 +16,15 @@ export interface CascadeSummary {
   bytes: number
   /** Form details: dictionary order and entries, runs, decimal exponent and exceptions. */
   detail: string
-  /** Blocks sequences: blocks and values per kind name, and blocks per width. */
+  /** Blocks sequences: blocks and values per kind name. */
   kinds: Map<string, { blocks: number; values: number }>
-  widths: Map<number, number>
   children: { role: string; summary: CascadeSummary }[]
 }
 
 const V1_KIND_NAMES = ['constant', 'packed', 'table']
 
 function blocksSummary(view: SequenceView, bytes: number, v1: boolean): CascadeSummary {
-  const kinds = new Map<string, { blocks: number; values: number }>(), widths = new Map<number, number>()
+  const kinds = new Map<string, { blocks: number; values: number }>()
   for (let block = 0; block < view.blockCount; block++) {
     const word = view.records[6 * block]
     const name = (v1 ? V1_KIND_NAMES : KIND_NAMES)[word & 0xff] ?? String(word & 0xff)
@@ -33,10 +32,8 @@ function blocksSummary(view: SequenceView, bytes: number, v1: boolean): CascadeS
     entry.blocks++
     entry.values += Math.min(BLOCK_VALUES, view.count - block * BLOCK_VALUES)
     kinds.set(name, entry)
-    const width = (word >>> 8) & 0xff
-    widths.set(width, (widths.get(width) ?? 0) + 1)
   }
-  return { form: 'blocks', count: view.count, bytes, detail: '', kinds, widths, children: [] }
+  return { form: 'blocks', count: view.count, bytes, detail: '', kinds, children: [] }
 }
 
 /** The summary of a sequence of a file of the given format. */
@@ -46,7 +43,7 @@ export function summarize(view: SequenceView, format: 1 | 2): CascadeSummary {
   const cascade = view.cascade
   if (cascade === null || cascade.form === 0) return blocksSummary(view, end - start, false)
   const node = (detail: string, children: { role: string; summary: CascadeSummary }[]): CascadeSummary => ({
-    form: FORM_NAMES[cascade.form], count: cascade.count, bytes: end - start, detail, kinds: new Map(), widths: new Map(), children,
+    form: FORM_NAMES[cascade.form], count: cascade.count, bytes: end - start, detail, kinds: new Map(), children,
   })
   switch (cascade.form) {
     case 1:
