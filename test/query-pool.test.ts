@@ -161,6 +161,27 @@ describe('query pool: ranges, errors, shutdown', () => {
     expect(splitDocuments(3_000_000, 2)).toEqual([{ from: 0, to: 1_500_160 }, { from: 1_500_160, to: 3_000_000 }])
   })
 
+  it('refuses a thread count that is not a positive integer, and an unknown backend, before starting a worker', () => {
+    for (const threads of [0, -1, 1.5, NaN, Infinity]) {
+      expect(() => createQueryPool({ threads, backend: 'ts' })).toThrow(new RangeError(`threads must be a positive integer, got ${threads}`))
+    }
+    expect(() => createQueryPool({ threads: 1, backend: 'gpu' as never })).toThrow(new TypeError('unknown backend "gpu"; expected "ts", "wasm" or "auto"'))
+  })
+
+  it('allDocuments() of a segment holds exactly its documents, as a reader\'s does', async () => {
+    const pool = createQueryPool({ threads: 1, backend: 'ts' })
+    try {
+      for (const maxDoc of [37, 64, 2077]) {
+        const bytes = randomFile(41, maxDoc)
+        const segment = await pool.open(bytes)
+        const all = segment.allDocuments()
+        expect([all.count(), words(all)]).toEqual([maxDoc, words(openColumns(bytes).allDocuments())])
+      }
+    } finally {
+      await pool.close()
+    }
+  })
+
   it('a corrupt file: open rejects with the CorruptIndexException message openColumns throws', async () => {
     const bytes = randomFile(31, 3100)
     bytes[Math.floor(bytes.length / 2)] ^= 0x40

@@ -121,7 +121,7 @@ export class QueryPool implements AsyncDisposable {
 
   constructor(options: QueryPoolOptions = {}) {
     const threads = options.threads ?? availableParallelism()
-    if (!(threads >= 1) || threads !== Math.floor(threads)) throw new RangeError(`threads must be a positive integer, got ${threads}`)
+    if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${String(threads)}`)
     const backend = options.backend ?? 'auto'
     if (backend !== 'ts' && backend !== 'wasm' && backend !== 'auto') throw new TypeError(`unknown backend ${JSON.stringify(backend)}; expected "ts", "wasm" or "auto"`)
     this.threads = threads
