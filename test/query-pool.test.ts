@@ -5,6 +5,12 @@
  * aggregates and histograms are equal exactly. Errors raised in a worker reach
  * the caller with their class and message; close() ends the workers.
  */
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
 import { CorruptIndexException } from '../src/format/errors.js'
@@ -19,6 +25,7 @@ import { denseFile, randomInteger } from './helpers/dense-file.js'
 import { MAX_INT64, randomDocuments } from './helpers/random-columns.js'
 import { seededRandom } from './helpers/random.js'
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const FILES = [{ seed: 21, maxDoc: 37 }, { seed: 22, maxDoc: 2077 }, { seed: 23, maxDoc: 3100 }, { seed: 24, maxDoc: 5200 }]
 
 function randomFile(seed: number, maxDoc: number, format: 1 | 2 = 1): Uint8Array {
@@ -166,6 +173,28 @@ describe('query pool: ranges, errors, shutdown', () => {
       expect(() => createQueryPool({ threads, backend: 'ts' })).toThrow(new RangeError(`threads must be a positive integer, got ${threads}`))
     }
     expect(() => createQueryPool({ threads: 1, backend: 'gpu' as never })).toThrow(new TypeError('unknown backend "gpu"; expected "ts", "wasm" or "auto"'))
+  })
+
+  it('a script whose only work is a pool query runs until the answer arrives (the worker is kept referenced meanwhile)', async () => {
+    // Idle workers are unreferenced so that a pool never keeps a process alive; a pending request must be.
+    const directory = mkdtempSync(join(tmpdir(), 'oixk-pool-exit-'))
+    try {
+      const source = (path: string) => JSON.stringify(pathToFileURL(join(ROOT, path)).href)
+      const script = join(directory, 'facet.mts')
+      writeFileSync(script, [
+        `import { createQueryPool } from ${source('src/node/query-pool.ts')}`,
+        `import { flushColumns } from ${source('src/write/columns-writer.ts')}`,
+        "const bytes = flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, [{ k: 'a' }, { k: 'b' }, { k: 'a' }])!",
+        "const pool = createQueryPool({ threads: 1, backend: 'ts' })",
+        'const segment = await pool.open(bytes)',
+        "console.log(JSON.stringify([...await segment.facetCounts('k')]))",
+        'await pool.close()',
+      ].join('\n'))
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { cwd: ROOT })
+      expect(stdout).toBe('[2,1]\n')
+    } finally {
+      rmSync(directory, { recursive: true, force: true })
+    }
   })
 
   it('allDocuments() of a segment holds exactly its documents, as a reader\'s does', async () => {
