@@ -72,12 +72,12 @@ describe.each(BACKENDS)('format 2 block records that break one rule are refused 
     refused(setParam('dictionary', LAST, (35 << 10) | 904), 'dictionary', LAST, 'dictionary of 905 entries for 904 values (2..904)')
     refused(setWidth('dictionary', 0, 6), 'dictionary', 0, 'dictionary index width 6, expected 5 for 21 entries')
     refused(setWidth('dictionary', 0, 4), 'dictionary', 0, 'dictionary index width 4, expected 5 for 21 entries')
-    refused(setAux('dictionary', 0, 0n), 'dictionary', 0, 'dictionary divisor 0 and entry width 36 reach 2^53')
+    refused(setAux('dictionary', 0, 0n), 'dictionary', 0, 'dictionary divisor 0 outside 1..2^52 - 1')
     // 2^17 × (2^36 - 1) stays below 2^53; one more does not.
     opens(setAux('dictionary', 0, 2n ** 17n))
     refused(setAux('dictionary', 0, 2n ** 17n + 1n), 'dictionary', 0, 'dictionary divisor 131073 and entry width 36 reach 2^53')
-    refused(setAux('dictionary', 0, 2n ** 52n), 'dictionary', 0, 'dictionary divisor ≥ 2^52 and entry width 36 reach 2^53')
-    refused(setAux('dictionary', 0, -1n), 'dictionary', 0, 'dictionary divisor ≥ 2^52 and entry width 36 reach 2^53')
+    refused(setAux('dictionary', 0, 2n ** 52n), 'dictionary', 0, 'dictionary divisor ≥ 2^52 outside 1..2^52 - 1')
+    refused(setAux('dictionary', 0, -1n), 'dictionary', 0, 'dictionary divisor ≥ 2^52 outside 1..2^52 - 1')
     // 2-bit entries: 3 × 3,002,399,751,580,330 stays below 2^53, 3 × one more does not. (The data then takes
     // 6 + 640 bytes where 95 + 640 were written, which the next block's data offset shows.)
     const twoBitEntries = (g: bigint) => edited('dictionary', 0, (d, { record }) => { d.setUint16(record + 2, (1 << 10) | 20, true); d.setBigInt64(record + 16, g, true) })
@@ -89,6 +89,9 @@ describe.each(BACKENDS)('format 2 block records that break one rule are refused 
     refused(setParam('runs', 0, 0), 'runs', 0, '1 runs for 1024 values (2..1024)')
     refused(setParam('runs', LAST, 904), 'runs', LAST, '905 runs for 904 values (2..904)')
     refused(setWidth('runs', 0, 0), 'runs', 0, 'run width 0 and divisor 1 reach 2^53')
+    refused(setAux('runs', 0, 0n), 'runs', 0, 'run divisor 0 outside 1..2^52 - 1')
+    // A divisor of 2^52 or more is refused whatever the width (1-bit run values would stay below 2^53).
+    refused(edited('runs', 0, (d, { record }) => { d.setUint8(record + 1, 1); d.setBigInt64(record + 16, 2n ** 52n, true) }), 'runs', 0, 'run divisor ≥ 2^52 outside 1..2^52 - 1')
     // floor((2^53 - 1) / (2^20 - 1)) = 8,589,942,784: the largest divisor of 20-bit run values.
     opens(setAux('runs', 0, 8_589_942_784n))
     refused(setAux('runs', 0, 8_589_942_785n), 'runs', 0, 'run width 20 and divisor 8589942785 reach 2^53')
@@ -126,7 +129,7 @@ describe.each(BACKENDS)('format 2 block records that break one rule are refused 
     refused(patchWidth(43), 'patchedList', 0, 'patch width 43 with low width 10 (total 1..52)')
     // 42 + 10 = 52 passes the rule: the data then runs longer than the record's (the next block's offset shows it).
     refused(patchWidth(42), 'patchedList', 1, 'data offset 1321, expected 1327 (blocks\' data is back to back)')
-    refused(setAux('patchedList', 0, 0n), 'patchedList', 0, 'patched divisor 0 and width 45 reach 2^53')
+    refused(setAux('patchedList', 0, 0n), 'patchedList', 0, 'patched divisor 0 outside 1..2^52 - 1')
     opens(setAux('patchedList', 0, 2n ** 8n))
     refused(setAux('patchedList', 0, 2n ** 8n + 1n), 'patchedList', 0, 'patched divisor 257 and width 45 reach 2^53')
   })

@@ -39,6 +39,11 @@ function divisorOf(f: RecordFields): number {
   return f.auxHigh * TWO_POW_32 + (f.auxLow >>> 0)
 }
 
+/** Kinds 3, 4 and 6: a divisor in 1..2^52 - 1 (v1's frame rule, bounded as frequent blocks' gx is), else what is wrong. */
+function divisorRule(name: string, g: number): string | null {
+  return g >= 1 && g < 2 ** 52 ? null : `${name} divisor ${g === Infinity ? '≥ 2^52' : g} outside 1..2^52 - 1`
+}
+
 /** The block's data length, or a string saying what is wrong. */
 export function checkV2Block(f: RecordFields): number | string {
   const { kind, width, param, n } = f
@@ -49,13 +54,17 @@ export function checkV2Block(f: RecordFields): number | string {
       const g = divisorOf(f)
       if (k < 2 || k > n) return `dictionary of ${k} entries for ${n} values (2..${n})`
       if (width !== bitsOf(k - 1)) return `dictionary index width ${width}, expected ${bitsOf(k - 1)} for ${k} entries`
-      if (!(g >= 1 && g * (POW2[entryWidth] - 1) < OFFSET_LIMIT)) return `dictionary divisor ${g === Infinity ? '≥ 2^52' : g} and entry width ${entryWidth} reach 2^53`
+      const divisor = divisorRule('dictionary', g)
+      if (divisor !== null) return divisor
+      if (!(g * (POW2[entryWidth] - 1) < OFFSET_LIMIT)) return `dictionary divisor ${g} and entry width ${entryWidth} reach 2^53`
       return bytesFor(k * entryWidth) + bytesFor(n * width)
     }
     case Kind.runs: {
       const r = param + 1, g = divisorOf(f)
       if (r < 2 || r > n) return `${r} runs for ${n} values (2..${n})`
-      if (width < 1 || !(g >= 1 && g * (POW2[width] - 1) < OFFSET_LIMIT)) return `run width ${width} and divisor ${g === Infinity ? '≥ 2^52' : g} reach 2^53`
+      const divisor = divisorRule('run', g)
+      if (divisor !== null) return divisor
+      if (width < 1 || !(g * (POW2[width] - 1) < OFFSET_LIMIT)) return `run width ${width} and divisor ${g} reach 2^53`
       return bytesFor(r * width) + bytesFor((r - 1) * positionWidth)
     }
     case Kind.frequent: {
@@ -82,7 +91,9 @@ export function checkV2Block(f: RecordFields): number | string {
       if (list !== positionsAsList(e, n, positionWidth)) return `positions as a ${list ? 'list' : 'bitmap'}, but the ${list ? 'bitmap' : 'list'} is smaller`
       const high = dataByte(f, 0)
       if (high < 1 || width + high > 52) return `patch width ${high} with low width ${width} (total 1..52)`
-      if (!(g >= 1 && g * (POW2[width + high] - 1) < OFFSET_LIMIT)) return `patched divisor ${g === Infinity ? '≥ 2^52' : g} and width ${width + high} reach 2^53`
+      const divisor = divisorRule('patched', g)
+      if (divisor !== null) return divisor
+      if (!(g * (POW2[width + high] - 1) < OFFSET_LIMIT)) return `patched divisor ${g} and width ${width + high} reach 2^53`
       return 1 + bytesFor(n * width) + positionsSize(e, n, positionWidth) + bytesFor(e * high)
     }
     case Kind.linear: {
