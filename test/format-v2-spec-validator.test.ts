@@ -10,6 +10,7 @@ import xxhash from 'xxhash-wasm'
 import { CorruptIndexException } from '../src/format/errors.js'
 import { openColumns } from '../src/read/open.js'
 import { flushColumns } from '../src/write/columns-writer.js'
+import { fixChecksum } from './helpers/file-surgery.js'
 import type { Site, Sites } from './helpers/spec-validator/bytes.js'
 import { validateV2 } from './helpers/spec-validator/container.js'
 import { seededRandom } from './helpers/random.js'
@@ -99,7 +100,6 @@ const writeLE = (b: Uint8Array, off: number, size: number, value: bigint) => {
   let v = BigInt.asUintN(size * 8, value)
   for (let i = 0; i < size; i++, v >>= 8n) b[off + i] = Number(v & 255n)
 }
-const fixChecksum = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset).setBigUint64(b.length - 8, xxh64(b.subarray(0, b.length - 8)), true)
 const isVaruint = (label: string) => /columnCount|nameLength|documentsWithValue|valueCount|sectionOffset|sectionLength/.test(label)
 
 /** Structure-aware candidate values for one field, as the clean-room campaign tried them. */

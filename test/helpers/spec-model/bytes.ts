@@ -6,10 +6,8 @@
 
 const MASK64 = (1n << 64n) - 1n
 
-/** Number of significant bits of a non-negative integer (`bits(0) = 0`), as in docs/format-v2.md §3. */
-export function bits(x: bigint): number {
-  return x === 0n ? 0 : x.toString(2).length
-}
+/** Number of significant bits of a non-negative integer (`bits(0) = 0`, docs/format-v2.md §3): the v1 model's, also written from the documents. */
+export { bits } from '../block-model.js'
 
 /** `c8(x) = ceil(x / 8)`: bytes needed for x bits (docs/format-v2.md §3). */
 export function c8(x: number): number {

@@ -55,8 +55,8 @@ function dictionaryBlock(v: bigint[], m: bigint, g: bigint, w: number): Block {
   return { kind: 3, width: iw, param: (k - 1) | ((w - 1) << 10), base: m, aux: g, data, ties: [] }
 }
 
-/** Runs block (§3.4), or null with a single run (r ≥ 2 is required). */
-function runsBlock(v: bigint[], m: bigint, g: bigint, w: number, pw: number): Block | null {
+/** Runs of equal adjacent values: each run's value and first position (runs blocks §3.4, form 2 §2.3). */
+function runsOf(v: readonly bigint[]): { values: bigint[]; starts: bigint[] } {
   const values: bigint[] = []
   const starts: bigint[] = []
   v.forEach((x, j) => {
@@ -65,6 +65,12 @@ function runsBlock(v: bigint[], m: bigint, g: bigint, w: number, pw: number): Bl
       starts.push(BigInt(j))
     }
   })
+  return { values, starts }
+}
+
+/** Runs block (§3.4), or null with a single run (r ≥ 2 is required). */
+function runsBlock(v: bigint[], m: bigint, g: bigint, w: number, pw: number): Block | null {
+  const { values, starts } = runsOf(v)
   if (values.length < 2) return null
   const data = [...pack(values.map((x) => (x - m) / g), w), ...pack(starts.slice(1), pw)]
   return { kind: 4, width: w, param: values.length - 1, base: m, aux: g, data, ties: [] }
@@ -253,14 +259,7 @@ function integerCandidates(values: bigint[]): Candidate[] {
       })
     }
   }
-  const runValues: bigint[] = []
-  const runStarts: bigint[] = []
-  values.forEach((x, j) => {
-    if (j === 0 || x !== values[j - 1]) {
-      runValues.push(x)
-      runStarts.push(BigInt(j))
-    }
-  })
+  const { values: runValues, starts: runStarts } = runsOf(values)
   const r = runValues.length
   if (2 * r <= count) {
     const B = Math.ceil(count / BLOCK)
