@@ -3,7 +3,8 @@
  * (test/helpers/spec-validator, nothing imported from src/) agrees with the reader:
  * seeded v2 files covering every block kind, sequence form and dictionary form pass
  * it, and for a seeded sample of one-field edits (checksum recomputed) `openColumns`
- * throws CorruptIndexException exactly when the validator says the file is invalid.
+ * throws CorruptIndexException exactly when the validator says the file is invalid, with the
+ * same message on both backends.
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import xxhash from 'xxhash-wasm'
@@ -191,9 +192,9 @@ function sampleEdits(orig: Uint8Array, sites: Sites, random: () => number, perLa
 }
 
 /** The reader's verdict: null when it opens, the message of its CorruptIndexException otherwise; anything else is returned as a failure. */
-function readerVerdict(bytes: Uint8Array, maxDoc: number): { corrupt: string | null; other?: string } {
+function readerVerdict(bytes: Uint8Array, maxDoc: number, backend: 'ts' | 'wasm'): { corrupt: string | null; other?: string } {
   try {
-    openColumns(bytes, { backend: 'ts', maxDoc, fileName: 'edit.oixk' })
+    openColumns(bytes, { backend, maxDoc, fileName: 'edit.oixk' }).close()
     return { corrupt: null }
   } catch (e) {
     if (e instanceof CorruptIndexException) return { corrupt: e.message }
@@ -216,7 +217,8 @@ describe('format v2: an open-time validator written from the document agrees wit
       const orig = makeFile(seed, maxDoc)
       const sites: Sites = { fields: [], tails: [] }
       expect(validateV2(orig, maxDoc, { xxh64, sites }), `seed ${seed}: validator rejects the writer's file`).toBeNull()
-      expect(readerVerdict(orig, maxDoc)).toEqual({ corrupt: null })
+      expect(readerVerdict(orig, maxDoc, 'ts')).toEqual({ corrupt: null })
+      expect(readerVerdict(orig, maxDoc, 'wasm')).toEqual({ corrupt: null })
       for (const s of sites.fields) {
         const v = orig[s.off]
         if (s.label.endsWith('.kind')) seen.add(`block kind ${v}`)
@@ -227,7 +229,9 @@ describe('format v2: an open-time validator written from the document agrees wit
       const problems: string[] = []
       for (const e of sampleEdits(orig, sites, seededRandom(seed * 7919), PER_LABEL, FLIPS)) {
         const mine = validateV2(e.bytes, maxDoc, { xxh64 })
-        const theirs = readerVerdict(e.bytes, maxDoc)
+        const theirs = readerVerdict(e.bytes, maxDoc, 'ts')
+        // WebAssembly checksums and decodes dictionaries in its own kernels: same verdict, same message.
+        const wasm = readerVerdict(e.bytes, maxDoc, 'wasm')
         const t = tally.get(e.category) ?? { valid: 0, invalid: 0 }
         t[mine === null ? 'valid' : 'invalid']++
         tally.set(e.category, t)
@@ -236,6 +240,9 @@ describe('format v2: an open-time validator written from the document agrees wit
             `seed ${seed}, ${e.category}, ${e.label} @${e.off} ${e.before}→${e.after}: validator ${mine ?? 'valid'}; ` +
               `reader ${theirs.other ? `threw ${theirs.other}` : theirs.corrupt === null ? 'opened it' : `rejected it: ${theirs.corrupt}`}`,
           )
+        }
+        if (wasm.other !== undefined || wasm.corrupt !== theirs.corrupt) {
+          problems.push(`seed ${seed}, ${e.category}, ${e.label} @${e.off}: TypeScript ${theirs.corrupt ?? 'opened it'}; WebAssembly ${wasm.other ?? wasm.corrupt ?? 'opened it'}`)
         }
       }
       expect(problems.slice(0, 10), `${problems.length} disagreements`).toEqual([])
