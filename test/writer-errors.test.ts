@@ -90,6 +90,9 @@ describe('the call itself', () => {
     expectError(() => flushColumns(SCHEMA, GOOD, { maxDoc: '5' as unknown as number }), 'maxDoc must be an integer in [0, 2^32 - 1], got the string "5"')
     expectError(() => flushColumns(SCHEMA, GOOD, { maxResidentFileBytes: '10' as unknown as number }), 'maxResidentFileBytes must be a positive integer, got the string "10"')
     expectError(() => flushColumns(SCHEMA, GOOD, { maxResidentFileBytes: -1 }), 'maxResidentFileBytes must be a positive integer, got the number -1')
+    expectError(() => flushColumns(SCHEMA, GOOD, { maxResidentFileBytes: 0 }), 'maxResidentFileBytes must be a positive integer, got the number 0')
+    // 1 is a limit like any other: no document with values fits it, and none is needed for null.
+    expect(flushColumns(SCHEMA, [null, {}], { maxResidentFileBytes: 1 })).toBeNull()
   })
 })
 
