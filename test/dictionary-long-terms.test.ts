@@ -1,0 +1,44 @@
+/**
+ * FSST parses of pieces longer than the writer's first scratch arrays (256 costs): the parse keeps
+ * a cost per position plus one past the end, so a piece of 256 or more bytes makes its scratch grow
+ * (an off-by-one there reads and writes past the array, which JavaScript ignores silently).
+ * Terms of those lengths must come out as the document's writer makes them (the spec model) and
+ * read back. The first test of the file runs on fresh module state, where the scratch is 256 long.
+ */
+import { describe, expect, it } from 'vitest'
+import { flushColumns } from '../src/index.js'
+import { openColumns } from '../src/read/open.js'
+import { writeColumnsFile } from './helpers/spec-model/file.js'
+
+/** Terms that FSST compresses well and front coding does not: a distinct first letter, then a repeated phrase. */
+function longTerms(length: number): string[] {
+  return Array.from({ length: 20 }, (_, t) => (String.fromCharCode(65 + t) + 'the quick brown fox '.repeat(20)).slice(0, length))
+}
+
+async function expectWrittenAndRead(terms: string[]): Promise<void> {
+  const docs = terms.map((k) => ({ k }))
+  const bytes = flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, docs, { maxDoc: docs.length, format: 2 })!
+  const model = await writeColumnsFile([{ name: 'k', type: 'keyword' }], docs)
+  expect(Buffer.from(bytes).equals(Buffer.from(model!)), 'writer and spec model differ').toBe(true)
+  for (const backend of ['ts', 'wasm'] as const) {
+    using reader = openColumns(bytes, { backend })
+    const column = reader.column('k')
+    expect(terms.map((_, d) => column.getKeywordString(d))).toEqual(terms)
+    reader.verify()
+  }
+}
+
+describe('FSST pieces past the first scratch size', () => {
+  it('terms of 256 bytes (the first parse that needs 257 costs), in FSST form', async () => {
+    const terms = longTerms(256)
+    const docs = terms.map((k) => ({ k }))
+    const bytes = flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, docs, { maxDoc: docs.length, format: 2 })!
+    using reader = openColumns(bytes)
+    expect(reader.column('k').dictionary?.encoding?.formName).toBe('fsst')
+    await expectWrittenAndRead(terms)
+  })
+
+  it.each([255, 257, 258, 511, 512, 513, 1025])('terms of %i bytes', async (length) => {
+    await expectWrittenAndRead(longTerms(length))
+  })
+})
