@@ -21,26 +21,28 @@ import { seededRandom } from './helpers/random.js'
 const BACKENDS = wasmUnavailableReason() === null ? ['ts', 'wasm'] as const : ['ts'] as const
 const SCHEMA = { fields: [{ name: 't', type: 'keyword' as const, facet: true, multi: true }] }
 
-interface Shape { label: string, terms: number, documents: number, longIn: number[] }
+interface Shape { label: string, terms: number, documents: number, longIn: number[], longAt?: number }
 
 /** Terms t000..: sorted as their ordinals. */
 const termsOf = (count: number) => Array.from({ length: count }, (_, t) => `t${String(t).padStart(3, '0')}`)
 
 /**
- * Documents of 0-4 values (a chunk's documents in `longIn` chunks: one of 7 values too), term 0
- * in every block (so format 1's blocks of 129-256 terms have base 0), and repeats at every
- * distance: each value repeats one of the 3 before it in one case of 4.
+ * Documents of 0-4 values (a chunk's documents in `longIn` chunks: one of 7 values too, the
+ * chunk's document `longAt`, whose last value repeats its second, 5 values back), term 0 in every
+ * block (so format 1's blocks of 129-256 terms have base 0), and repeats at every distance: each
+ * value repeats one of the 3 before it in one case of 4.
  */
 function documentsOf(shape: Shape): string[][] {
   const random = seededRandom(shape.terms * 7 + shape.longIn.length)
   const terms = termsOf(shape.terms)
   return Array.from({ length: shape.documents }, (_, d) => {
     if (d % 500 === 0) return [terms[0]]
-    const length = shape.longIn.includes(d >>> 10) && d % 1024 === 700 ? 7 : Math.floor(random() * 5)
+    const length = shape.longIn.includes(d >>> 10) && d % 1024 === (shape.longAt ?? 700) ? 7 : Math.floor(random() * 5)
     const values: string[] = []
     for (let i = 0; i < length; i++) {
       values.push(i > 0 && random() < 0.25 ? values[i - 1 - Math.floor(random() * Math.min(i, 3))] : terms[Math.floor(random() * shape.terms)])
     }
+    if (length === 7) values[6] = values[1]
     return values
   })
 }
@@ -68,6 +70,9 @@ const SHAPES: Shape[] = [
   { label: '300 terms, a long document in chunks 1 and 4', terms: 300, documents: 12_000, longIn: [1, 4] },
   // 200 terms and long documents: byte chunks and stamp chunks in one column.
   { label: '200 terms, a long document in chunks 0, 2 and 11', terms: 200, documents: 12_000, longIn: [0, 2, 11] },
+  // The long document first or last in its chunk: every document's count is checked, the edges' too.
+  { label: '200 terms, a long document first in chunk 3', terms: 200, documents: 12_000, longIn: [3], longAt: 0 },
+  { label: '300 terms, a long document last in chunk 5', terms: 300, documents: 12_000, longIn: [5], longAt: 1023 },
   // 40 terms: packed below width 8 in format 1, so decoded to bytes.
   { label: '40 terms, documents of 0-4 values', terms: 40, documents: 5_000, longIn: [] },
 ]
