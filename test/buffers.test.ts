@@ -155,3 +155,67 @@ describe.each(['wasm', 'ts'] as const)('FileBuffer (%s)', (backend) => {
     expect(() => buffer.open({ fileName: 'big.oixk', maxResidentFileBytes: 100 })).toThrow(`big.oixk`)
   })
 })
+
+// A view the reader would write into memory it does not own (a released ValueBuffer's array, a view made over
+// a FileBuffer's memory) is refused before anything is written: another reader's file may lie there.
+describe.each(['wasm', 'ts'] as const)('destinations outside live ValueBuffers (%s)', (backend) => {
+  const geoFile = flushColumns({ fields: [
+    { name: 'g', type: 'geo_point', column: true }, { name: 'k', type: 'keyword', facet: true },
+  ] }, [{ g: { lat: 1.5, lon: -2.5 }, k: 'x' }, { g: { lat: 3, lon: 4 }, k: 'y' }], { maxDoc: 2, format: 2 })!
+
+  it('a released ValueBuffer\'s array: readValues refuses it and another reader opened since stays intact', () => {
+    const reader = openColumns(integerFile, { backend })
+    const buffer = createValueBuffer('int64', COUNT, { backend })
+    const stale = buffer.array
+    buffer.release()
+    const other = openColumns(integerFile, { backend })
+    expect(() => reader.column('v').readValues(0, stale)).toThrow(
+      new RangeError('field "v": readValues destination is the array of a released ValueBuffer'))
+    other.verify()
+    expect(other.column('v').getInt64(COUNT - 1)).toBe(integers[COUNT - 1])
+    // A new buffer's array and a part of it are written as before.
+    using fresh = createValueBuffer('int64', COUNT, { backend })
+    reader.column('v').readValues(2, fresh.array.subarray(0, 10))
+    expect(fresh.array[9]).toBe(BigInt(integers[11]))
+    reader.close()
+    other.close()
+  })
+
+  it('views over a FileBuffer\'s memory, for readValues, getGeoPoint and facetCounts', () => {
+    using file = createFileBuffer(geoFile.length, { backend })
+    file.bytes.set(geoFile)
+    const reader = file.open()
+    const bytes = file.bytes
+    const doubles = new Float64Array(bytes.buffer, bytes.byteOffset & ~7, 2)
+    const counts = new Uint32Array(bytes.buffer, bytes.byteOffset & ~3, 2)
+    const before = Uint8Array.from(file.bytes)
+    const refused = (what: string) => new RangeError(`${what} lies in WebAssembly memory that no live ValueBuffer holds (a ValueBuffer's array kept after its release, or a view made over a FileBuffer's memory); pass a live ValueBuffer's array or an array of your own`)
+    if (backend === 'wasm') {
+      expect(() => reader.column('g').readValues(0, doubles)).toThrow(refused('field "g": readValues destination'))
+      expect(() => reader.column('g').getGeoPoint(0, 0, doubles)).toThrow(refused('field "g": getGeoPoint\'s out'))
+      expect(() => reader.column('k').facetCounts(undefined, counts)).toThrow(refused('field "k": facetCounts\' counts'))
+      expect(file.bytes).toEqual(before)
+      // Views reaching out of a live ValueBuffer's region, at either end, are refused too; one inside it is written.
+      using values = createValueBuffer('float64', 4, { backend })
+      const array = values.array.fill(0)
+      const across = (offset: number) => new Float64Array(array.buffer, array.byteOffset + offset, 4)
+      expect(() => reader.column('g').readValues(0, across(-8))).toThrow(refused('field "g": readValues destination'))
+      expect(() => reader.column('g').readValues(0, across(8))).toThrow(refused('field "g": readValues destination'))
+      reader.column('g').readValues(0, across(0).subarray(2, 4))
+      expect(Array.from(values.array)).toEqual([0, 0, 1.5, 3])
+    } else {
+      // The TypeScript backend's memory is the caller's: its views are plain arrays.
+      expect(Array.from(reader.column('g').getGeoPoint(1, 0, doubles))).toEqual([3, 4])
+    }
+    expect(Array.from(reader.column('g').getGeoPoint(0))).toEqual([1.5, -2.5])
+    expect(Array.from(reader.column('k').facetCounts())).toEqual([1, 1])
+  })
+
+  it('getGeoPoint\'s out must hold both parts', () => {
+    using reader = openColumns(geoFile, { backend })
+    expect(() => reader.column('g').getGeoPoint(0, 0, new Float64Array(1))).toThrow(
+      new TypeError('field "g": getGeoPoint\'s out must be a Float64Array of 2 or more elements (latitude, longitude), got one of 1'))
+    expect(() => reader.column('g').getGeoPoint(0, 0, [0, 0] as unknown as Float64Array)).toThrow(
+      new TypeError('field "g": getGeoPoint\'s out must be a Float64Array of 2 or more elements (latitude, longitude), got an Array'))
+  })
+})

@@ -7,6 +7,7 @@
  */
 import type { ColumnsBackend } from '../backend/backend.js'
 import { selectionBits } from '../backend/bits.js'
+import { checkWritable } from '../backend/destinations.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import type { Column, FirstValues } from '../read/column.js'
 import { expectType, filterOf } from './common.js'
@@ -133,7 +134,10 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
   if (counts === undefined) counts = new Uint32Array(limit)
   else if (!(counts instanceof Uint32Array) || counts.length !== limit) {
     throw new RangeError(`field "${column.name}": counts must be a Uint32Array of length ${limit}`)
-  } else counts.fill(0)
+  } else {
+    checkWritable(counts, () => `field "${column.name}": facetCounts' counts`)
+    counts.fill(0)
+  }
   if (column.layout === 'multi') {
     // Every document: count the values that are the first of their term in their document, marked
     // by one walk the first time and kept (a value bitset, or a list of the few repeats) while the

@@ -6,6 +6,7 @@
  */
 import type { ColumnsBackend, ResidentFile } from '../backend/backend.js'
 import { type BackendChoice, resolveBackend } from '../backend/select.js'
+import { type HeldRegion, dropRegion, holdRegion } from '../backend/destinations.js'
 import { DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
 import { ResidentLimitError } from '../format/errors.js'
 import { shown } from './file-input.js'
@@ -102,6 +103,8 @@ export class ValueBuffer<Kind extends ValueArrayKind = 'int64'> implements Dispo
   readonly length: number
   private region: ResidentFile | null
   private view: ValueArrayOf[Kind]
+  // The region as src/backend/destinations.ts sees it while the buffer is live (its bytes re-read after growth).
+  private readonly held: HeldRegion = { regionBytes: () => this.region!.bytes }
 
   constructor(kind: Kind, length: number, backend: ColumnsBackend) {
     checkLength(length, 'value buffer')
@@ -110,6 +113,7 @@ export class ValueBuffer<Kind extends ValueArrayKind = 'int64'> implements Dispo
     this.length = length
     this.region = allocateRegion(backend, length * CONSTRUCTORS[kind].BYTES_PER_ELEMENT)
     this.view = this.makeView()
+    holdRegion(this.held)
   }
 
   /** The values. With WebAssembly, growth of memory detaches it: re-read this property after any open or allocation. */
@@ -120,7 +124,10 @@ export class ValueBuffer<Kind extends ValueArrayKind = 'int64'> implements Dispo
 
   /** Gives the memory back; the array must not be used afterwards. Idempotent. */
   release(): void {
-    this.region?.release()
+    if (this.region === null) return
+    // Views of the region are refused as destinations before its memory can go to anyone else.
+    dropRegion(this.held, this.view)
+    this.region.release()
     this.region = null
     // An empty view fails the getter's length test (a buffer of 0 values, its region test), so the next read of `array` throws.
     this.view = new CONSTRUCTORS[this.kind](0) as ValueArrayOf[Kind]

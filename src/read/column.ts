@@ -12,6 +12,7 @@ import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Dictionary } from './dictionary.js'
 import { NO_LOOKUP, NumberLookup } from './number-lookup.js'
 import { ordinalOutOfRange, readValuesInto } from './read-values.js'
+import { checkWritable } from '../backend/destinations.js'
 import { describeInput, shown } from './file-input.js'
 import { documentProblem, type DocSet, type DocSetOwner } from '../kernels/doc-set.js'
 import { aggregate, histogram, type Aggregate } from '../kernels/aggregations.js'
@@ -332,6 +333,10 @@ export class Column {
   /** The nth geo point as [latitude, longitude] in `out` (allocates a Float64Array only when out is omitted). */
   getGeoPoint(document: number, nth = 0, out: Float64Array = new Float64Array(2)): Float64Array {
     this.expectType('getGeoPoint', this.longitudes !== null, 'geo_point')
+    if (!(out instanceof Float64Array) || out.length < 2) {
+      throw new TypeError(`field "${this.name}": getGeoPoint's out must be a Float64Array of 2 or more elements (latitude, longitude), got ${out instanceof Float64Array ? `one of ${out.length}` : describeInput(out)}`)
+    }
+    checkWritable(out, () => `field "${this.name}": getGeoPoint's out`)
     const index = this.valueIndex(document, nth)
     this.backend.getRaw(this.values, index)
     sortableToFloat64Into(int64Result[0], int64Result[1], out, 0)
@@ -379,6 +384,7 @@ export class Column {
       const hint = ArrayBuffer.isView(array) ? ' (pass its .array)' : ''
       throw new TypeError(`field "${this.name}": readValues needs a BigInt64Array, Float64Array or Int32Array destination, got ${describeInput(destination)}${hint}`)
     }
+    checkWritable(destination, () => `field "${this.name}": readValues destination`)
     const count = destination.length
     if (!(firstValue >= 0 && firstValue + count <= this.totalValueCount) || firstValue !== Math.floor(firstValue)) {
       throw new RangeError(`field "${this.name}": values [${firstValue}, ${firstValue + count}) are outside [0, ${this.totalValueCount})`)

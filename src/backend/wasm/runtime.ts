@@ -11,6 +11,7 @@ import type { StringKernels } from './terms.js'
 import { RegionAllocator } from './regions.js'
 import { kernelBytes, kernelBytesSync } from './kernel-bytes.js'
 import { instantiateKernels, instantiateKernelsSync } from './instantiate.js'
+import { registerLinearMemory } from '../destinations.js'
 
 /** The kernels' exports (see assembly/index.ts for the ABI); the v2 cascade kernels' are in cascade.ts. */
 export interface Kernels extends CascadeKernels, StringKernels {
@@ -139,6 +140,7 @@ export class WasmRuntime {
   /** Recreates every view of linear memory (after growth the old ones are detached). */
   refreshViews(): void {
     const buffer = this.kernels.memory.buffer
+    registerLinearMemory(buffer, this)
     this.buffer = buffer
     this.bytes = new Uint8Array(buffer)
     this.words = new Int32Array(buffer)

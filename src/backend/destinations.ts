@@ -1,0 +1,63 @@
+/**
+ * Arrays the reader writes into for the caller (readValues' destination, getGeoPoint's out,
+ * facetCounts' counts) must not lie in WebAssembly linear memory unless a live ValueBuffer
+ * holds them: a view kept past its buffer's release, or made by hand over a FileBuffer's
+ * memory, would have the reader write into memory another reader's file now occupies.
+ */
+
+/** Each linear memory's ArrayBuffers (the one before every growth, and after), mapped to their memory's token. */
+const memoryOf = new WeakMap<ArrayBufferLike, object>()
+
+/** Marks buffer as a view of the linear memory named by token (a runtime registers every buffer its memory has had). */
+export function registerLinearMemory(buffer: ArrayBufferLike, token: object): void {
+  memoryOf.set(buffer, token)
+}
+
+/** What a live ValueBuffer holds: its region's current bytes (the ValueBuffer re-reads them after growth). */
+export interface HeldRegion {
+  regionBytes(): Uint8Array
+}
+
+const held = new Set<HeldRegion>()
+// The arrays released ValueBuffers had handed out: refused with either backend, so both answer alike.
+const released = new WeakSet<ArrayBufferView>()
+// Arrays found fit since the last release (a readValues into the same array again checks nothing).
+let allowed = new WeakSet<ArrayBufferView>()
+let lastAllowed: ArrayBufferView | null = null
+
+/** A ValueBuffer's region is live: views inside it may be written (only regions of linear memory are kept). */
+export function holdRegion(region: HeldRegion): void {
+  if (memoryOf.has(region.regionBytes().buffer)) held.add(region)
+}
+
+/** A ValueBuffer's region is given back, with `view` the array it handed out: views inside it must no longer be written. */
+export function dropRegion(region: HeldRegion, view: ArrayBufferView): void {
+  released.add(view)
+  held.delete(region)
+  allowed = new WeakSet()
+  lastAllowed = null
+}
+
+function insideHeld(array: ArrayBufferView, token: object): boolean {
+  const start = array.byteOffset, end = start + array.byteLength
+  for (const region of held) {
+    const bytes = region.regionBytes()
+    if (memoryOf.get(bytes.buffer) === token && start >= bytes.byteOffset && end <= bytes.byteOffset + bytes.byteLength) return true
+  }
+  return false
+}
+
+/**
+ * Throws unless the reader may write into `array`: an array of the caller's own memory, or one
+ * inside a live ValueBuffer. `what` names the call and argument, e.g. `field "delay": readValues destination`.
+ */
+export function checkWritable(array: ArrayBufferView, what: () => string): void {
+  if (array === lastAllowed || allowed.has(array)) return
+  if (released.has(array)) throw new RangeError(`${what()} is the array of a released ValueBuffer`)
+  const token = memoryOf.get(array.buffer)
+  if (token !== undefined && !insideHeld(array, token)) {
+    throw new RangeError(`${what()} lies in WebAssembly memory that no live ValueBuffer holds (a ValueBuffer's array kept after its release, or a view made over a FileBuffer's memory); pass a live ValueBuffer's array or an array of your own`)
+  }
+  allowed.add(array)
+  lastAllowed = array
+}
