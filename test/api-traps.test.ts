@@ -184,7 +184,7 @@ describe.each(['ts', 'wasm'] as const)('column.toArray (%s)', (backend) => {
     expect(reader.column('k').toArray()).toEqual(['b', null, 'a'])
     expect(reader.column('tags').toArray()).toEqual([['y', 'x', 'y'], null, null])
     expect(reader.column('n').toArray()).toEqual([5, null, -7])
-    expect(() => reader.column('big').toArray()).toThrow(new RangeError('field "big": value 0 (1152921504606846976) is beyond 2^53; read into a BigInt64Array'))
+    expect(() => reader.column('big').toArray()).toThrow(new RangeError('field "big": value 0 (1152921504606846976) is beyond 2^53; toArray({ useBigInt: true }) gives bigints'))
     expect(reader.column('big').toArray({ useBigInt: true })).toEqual([2n ** 60n, null, 1n])
     const doubles = reader.column('x').toArray()
     expect(Object.is(doubles[0], -0) && doubles[1] === null && Number.isNaN(doubles[2])).toBe(true)
@@ -192,6 +192,25 @@ describe.each(['ts', 'wasm'] as const)('column.toArray (%s)', (backend) => {
     expect(reader.column('d').toArray({ useDate: true })).toEqual([new Date(86_400_000), null, new Date(1000)])
     expect(reader.column('ok').toArray()).toEqual([true, null, false])
     expect(reader.column('at').toArray()).toEqual([{ lat: 1.5, lon: -2 }, null, null])
+    expect(() => reader.column('n').toArray({ useBigInt: 'yes' } as never)).toThrow(
+      new TypeError('field "n": toArray option useBigInt must be true or false, got "yes"'))
+    expect(() => reader.column('d').toArray({ useDate: 1 } as never)).toThrow(new TypeError('field "d": toArray option useDate must be true or false, got 1'))
+    expect(() => reader.column('d').toArray(null as never)).toThrow(new TypeError('field "d": toArray\'s options must be an object, got null'))
     reader.close()
+  })
+
+  it('refuses dates a Date cannot hold rather than giving Invalid Date', () => {
+    // ±8.64e15 ms are the last a Date holds; the writer takes dates up to 2^53 - 1 ms (and beyond, as bigints).
+    for (const format of [1, 2] as const) {
+      const file = flushColumns({ fields: [{ name: 'd', type: 'date', column: true }] },
+        [{ d: 8.64e15 }, { d: -8.64e15 }, { d: 8.64e15 + 1 }, { d: 2 ** 53 - 1 }], { maxDoc: 4, format })!
+      using reader = openColumns(file, { backend })
+      expect(reader.column('d').toArray()).toEqual([8.64e15, -8.64e15, 8.64e15 + 1, 2 ** 53 - 1])
+      expect(() => reader.column('d').toArray({ useDate: true })).toThrow(new RangeError(
+        'field "d": value 2 (8640000000000001 ms) is beyond the range of a Date (±8.64e15 ms); toArray() without useDate gives milliseconds'))
+      const edges = flushColumns({ fields: [{ name: 'd', type: 'date', column: true }] }, [{ d: 8.64e15 }, { d: -8.64e15 }], { maxDoc: 2, format })!
+      using edgeReader = openColumns(edges, { backend })
+      expect(edgeReader.column('d').toArray({ useDate: true })).toEqual([new Date(8.64e15), new Date(-8.64e15)])
+    }
   })
 })

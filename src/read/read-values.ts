@@ -27,6 +27,9 @@ function ordinalError(sequence: SequenceView, valueIndex: number, low: number, h
   throw new CorruptIndexException(sequence.fileName, `${sequence.label}: ${ordinalOutOfRange(valueIndex, low, high, termCount)}`)
 }
 
+/** The remedy readValues' message ends with for an integer a double cannot hold (toArray puts its own in its place). */
+export const BEYOND_DOUBLES = 'read into a BigInt64Array'
+
 /** Fills destination (one of the three kinds: Column.readValues checks) with values [first, first + destination.length) of the sequence. */
 export function readValuesInto(
   backend: ColumnsBackend, sequence: SequenceView, type: ColumnType, field: string, termCount: number,
@@ -48,7 +51,7 @@ export function readValuesInto(
     const bad = backend.decodeFloat64(sequence, first, count, doubles ? 'sortable' : 'exact', destination, 0)
     if (bad >= 0) {
       backend.getRaw(sequence, first + bad)
-      throw new RangeError(`field "${field}": value ${first + bad} (${int64ToBigInt(int64Result[0], int64Result[1])}) is beyond 2^53; read into a BigInt64Array`)
+      throw new RangeError(`field "${field}": value ${first + bad} (${int64ToBigInt(int64Result[0], int64Result[1])}) is beyond 2^53; ${BEYOND_DOUBLES}`)
     }
     return
   }

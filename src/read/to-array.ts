@@ -4,6 +4,7 @@
  * document: null for a document without values, an array for a multi column.
  */
 import type { Column } from './column.js'
+import { BEYOND_DOUBLES } from './read-values.js'
 
 /** Options of Column.toArray. */
 export interface ToArrayOptions {
@@ -13,11 +14,35 @@ export interface ToArrayOptions {
   useBigInt?: boolean
 }
 
+/** The largest magnitude of a Date's time value, in ms (ECMAScript's TimeClip). */
+const DATE_LIMIT = 8.64e15
+
+function checkOptions(field: string, options: unknown): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`field "${field}": toArray's options must be an object, got ${options === null ? 'null' : typeof options}`)
+  }
+  for (const name of ['useDate', 'useBigInt'] as const) {
+    const value = (options as ToArrayOptions)[name]
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw new TypeError(`field "${field}": toArray option ${name} must be true or false, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`)
+    }
+  }
+}
+
+/** A date value as a Date, refused where a Date would be invalid (beyond ±8.64e15 ms) rather than returned as one. */
+function dateOf(field: string, index: number, ms: number): Date {
+  if (!(ms >= -DATE_LIMIT && ms <= DATE_LIMIT)) {
+    throw new RangeError(`field "${field}": value ${index} (${ms} ms) is beyond the range of a Date (±8.64e15 ms); toArray() without useDate gives milliseconds`)
+  }
+  return new Date(ms)
+}
+
 /** A document's value in natural units. */
 export type ColumnValue = string | number | bigint | boolean | Date | { lat: number; lon: number }
 
 /** Every document's value(s): null without a value, an array of values for a multi column. */
 export function columnToArray(column: Column, options: ToArrayOptions = {}): (ColumnValue | ColumnValue[] | null)[] {
+  checkOptions(column.name, options)
   const count = column.totalValueCount
   const type = column.type
   let valueAt: (index: number) => ColumnValue
@@ -38,9 +63,17 @@ export function columnToArray(column: Column, options: ToArrayOptions = {}): (Co
     valueAt = (index) => raw[index]
   } else {
     const numbers = new Float64Array(count)
-    column.readValues(0, numbers)
+    try {
+      column.readValues(0, numbers)
+    } catch (error) {
+      // readValues' remedy names its own destinations; toArray's is an option.
+      if (error instanceof RangeError && error.message.endsWith(BEYOND_DOUBLES)) {
+        throw new RangeError(`${error.message.slice(0, -BEYOND_DOUBLES.length)}toArray({ useBigInt: true }) gives bigints`)
+      }
+      throw error
+    }
     valueAt = type === 'bool' ? (index) => numbers[index] === 1
-      : type === 'date' && options.useDate === true ? (index) => new Date(numbers[index]) : (index) => numbers[index]
+      : type === 'date' && options.useDate === true ? (index) => dateOf(column.name, index, numbers[index]) : (index) => numbers[index]
   }
   const result: (ColumnValue | ColumnValue[] | null)[] = new Array(column.maxDoc)
   if (column.layout === 'dense') {
