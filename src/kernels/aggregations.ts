@@ -5,7 +5,7 @@
 import type { ColumnsBackend } from '../backend/backend.js'
 import { popcount, selectionBits } from '../backend/bits.js'
 import { createAggregateState, type AggregateState, type BitsetMemory } from '../backend/query-kernels.js'
-import { bigIntToInt64, float64ToSortable, int64Result, int64ToBigInt, sortableToFloat64 } from '../format/int64.js'
+import { MAX_INT64, MIN_INT64, bigIntToInt64, float64ToSortable, int64Result, int64ToBigInt, sortableToFloat64 } from '../format/int64.js'
 import type { Column } from '../read/column.js'
 import { expectType, filterOf } from './common.js'
 import type { DocSet } from './doc-set.js'
@@ -111,21 +111,46 @@ export function histogram(column: Column, backend: ColumnsBackend, edges: readon
   expectType(column, 'histogram', type === 'integral' || type === 'date' || type === 'fractional', 'integral/date/fractional')
   if (!Array.isArray(edges)) throw new TypeError(`field "${column.name}": histogram edges must be an array`)
   const filter = filterOf(column, backend, docs)
-  const { raw, bucketOf } = rawEdges(column.name, type, edges)
-  const rawWords = new Int32Array(2 * raw.length)
-  raw.forEach((edge, index) => {
-    bigIntToInt64(edge)
-    rawWords[2 * index] = int64Result[0]
-    rawWords[2 * index + 1] = int64Result[1]
-  })
-  const rawCounts = new Uint32Array(raw.length - 1)
   const selected = selectValues(column, backend, filter)
   try {
-    if (rawCounts.length > 0) backend.query.histogram(column.values, 0, column.totalValueCount, rawWords, selected.selection, 0, rawCounts)
+    return histogramOfValues(column, backend, edges, 0, column.totalValueCount, selected.selection, 0)
   } finally {
     releaseSelection(selected)
   }
+}
+
+/**
+ * Buckets [edges[b], edges[b + 1]) of values [first, first + count) selected by `selection` (bit
+ * selectionStart + j for value first + j; null: all), natural units; the pool's ranges call it too.
+ */
+export function histogramOfValues(
+  column: Column, backend: ColumnsBackend, edges: readonly NaturalValue[], first: number, count: number,
+  selection: BitsetMemory | null, selectionStart: number,
+): Uint32Array {
+  const { raw, bucketOf, openBucket } = rawEdges(column.name, column.type, edges)
   const counts = new Uint32Array(edges.length - 1)
-  for (let bucket = 0; bucket < rawCounts.length; bucket++) counts[bucketOf[bucket]] += rawCounts[bucket]
+  if (raw.length >= 2) {
+    const rawCounts = new Uint32Array(raw.length - 1)
+    backend.query.histogram(column.values, first, count, edgeWords(raw), selection, selectionStart, rawCounts)
+    for (let bucket = 0; bucket < rawCounts.length; bucket++) counts[bucketOf[bucket]] += rawCounts[bucket]
+  }
+  // An open last bucket holds the values equal to the largest i64 too (only a column whose maximum it is
+  // has any): the selected values less those below it.
+  if (openBucket >= 0 && column.maxRaw === MAX_INT64) {
+    const below = new Uint32Array(1)
+    backend.query.histogram(column.values, first, count, edgeWords([MIN_INT64, MAX_INT64]), selection, selectionStart, below)
+    counts[openBucket] += selectedCount(selection, selectionStart, count) - below[0]
+  }
   return counts
+}
+
+/** Raw edges as the histogram kernels take them: two int32 words each. */
+function edgeWords(raw: readonly bigint[]): Int32Array {
+  const words = new Int32Array(2 * raw.length)
+  raw.forEach((edge, index) => {
+    bigIntToInt64(edge)
+    words[2 * index] = int64Result[0]
+    words[2 * index + 1] = int64Result[1]
+  })
+  return words
 }

@@ -99,16 +99,29 @@ function comparable(field: string, type: ColumnType, value: NaturalValue): numbe
  * Raw edges of a histogram plus, for each raw bucket, the user's bucket it
  * counts for: integer edges that round to the same raw value leave empty buckets.
  */
-export function rawEdges(field: string, type: ColumnType, edges: readonly NaturalValue[]): { raw: bigint[]; bucketOf: number[] } {
+export function rawEdges(field: string, type: ColumnType, edges: readonly NaturalValue[]): { raw: bigint[]; bucketOf: number[]; openBucket: number } {
   if (edges.length < 2) throw new RangeError(`field "${field}": a histogram needs at least 2 edges, got ${edges.length}`)
   const raw: bigint[] = []
   const bucketOf: number[] = []
+  let openBucket = -1
   for (let index = 0; index < edges.length; index++) {
+    if (Number.isNaN(edges[index])) throw new RangeError(`field "${field}": histogram edge ${index} is NaN`)
     if (index > 0 && !(comparable(field, type, edges[index - 1]) < comparable(field, type, edges[index]))) {
       throw new RangeError(`field "${field}": histogram edges must be strictly increasing (edge ${index})`)
     }
     const edge = rawBound(field, type, edges[index], 'lower')
-    if (edge === null) throw new RangeError(`field "${field}": histogram edge ${String(edges[index])} is beyond the i64 range`)
+    if (edge === null) {
+      // Above every i64 (Infinity, or an integer beyond 2^63 - 1): the bucket below it has no upper
+      // bound, and the buckets from it on count nothing. Its raw edge is the largest i64, whose own
+      // values the caller adds to openBucket.
+      if (raw.length === 0) return { raw: [], bucketOf: [], openBucket: -1 }
+      openBucket = index - 1
+      if (raw[raw.length - 1] !== MAX_INT64) {
+        raw.push(MAX_INT64)
+        bucketOf.push(index)
+      }
+      break
+    }
     if (raw.length > 0 && raw[raw.length - 1] === edge) {
       // The user's bucket index - 1 is empty; the raw bucket starting here counts for bucket index.
       bucketOf[bucketOf.length - 1] = index
@@ -118,5 +131,5 @@ export function rawEdges(field: string, type: ColumnType, edges: readonly Natura
     bucketOf.push(index)
   }
   bucketOf.pop()
-  return { raw, bucketOf }
+  return { raw, bucketOf, openBucket }
 }

@@ -14,8 +14,8 @@ import { CorruptIndexException } from '../format/errors.js'
 import { int64Result, int64ToBigInt } from '../format/int64.js'
 import { expectType } from '../kernels/common.js'
 import { anyBitInRange, compressBits, depositBits, documentStarts } from '../kernels/layout.js'
-import { rawEdges, type NaturalValue } from '../kernels/natural-units.js'
-import { aggregateValues } from '../kernels/aggregations.js'
+import type { NaturalValue } from '../kernels/natural-units.js'
+import { aggregateValues, histogramOfValues } from '../kernels/aggregations.js'
 import { countFirstValuesIn, selectsValues } from '../kernels/facets.js'
 import type { Column } from '../read/column.js'
 
@@ -335,21 +335,11 @@ export function histogramInRange(
   const type = column.type
   expectType(column, 'histogram', type === 'integral' || type === 'date' || type === 'fractional', 'integral/date/fractional')
   if (!Array.isArray(edges)) throw new TypeError(`field "${column.name}": histogram edges must be an array`)
-  const { raw, bucketOf } = rawEdges(column.name, type, edges)
-  const rawWords = new Int32Array(2 * raw.length)
-  raw.forEach((edge, index) => {
-    rawWords[2 * index] = Number(BigInt.asIntN(32, edge))
-    rawWords[2 * index + 1] = Number(BigInt.asIntN(32, edge >> 32n))
-  })
-  const rawCounts = new Uint32Array(raw.length - 1)
   const [first, end] = valueRange(column, backend, range)
   const selection = selectValues(column, backend, filter, range, first, end)
   try {
-    if (rawCounts.length > 0) backend.query.histogram(column.values, first, end - first, rawWords, selection.memory, selection.start, rawCounts)
+    return histogramOfValues(column, backend, edges, first, end - first, selection.memory, selection.start)
   } finally {
     release(selection)
   }
-  const counts = new Uint32Array(edges.length - 1)
-  for (let bucket = 0; bucket < rawCounts.length; bucket++) counts[bucketOf[bucket]] += rawCounts[bucket]
-  return counts
 }
