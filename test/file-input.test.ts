@@ -65,6 +65,17 @@ describe.each(['wasm', 'ts'] as const)('openColumns input, backend %s', (backend
     kept.close()
   })
 
+  it('a detached ArrayBuffer or Uint8Array is named as detached, not as a corrupt empty file', () => {
+    const buffer = keep.slice().buffer
+    const view = keep.slice()
+    structuredClone([buffer, view.buffer], { transfer: [buffer, view.buffer] })
+    const detached = (what: string) => new TypeError(`openColumns: the file's ${what} is detached (transferred, or a view of WebAssembly memory that has grown since); pass the bytes themselves`)
+    expect(() => openColumns(buffer, { backend })).toThrow(detached('ArrayBuffer'))
+    expect(() => openColumns(view, { backend })).toThrow(detached('Uint8Array'))
+    // An empty buffer that was never detached is a file of 0 bytes.
+    expect(() => openColumns(new ArrayBuffer(0), { backend })).toThrow(/file is 0 bytes/)
+  })
+
   it('openColumns(null) without maxDoc is a TypeError, and leaves memory alone', () => {
     const kept = openColumns(keep, { backend })
     expect(() => openColumns(null, { backend })).toThrow(new TypeError('openColumns(null) needs options.maxDoc'))

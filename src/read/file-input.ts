@@ -7,11 +7,30 @@
 
 /** The bytes of a file argument as a Uint8Array; TypeError naming what was passed otherwise. */
 export function fileBytesOf(input: unknown, call: string): Uint8Array {
-  if (input instanceof Uint8Array) return input
+  if (input instanceof Uint8Array) {
+    if (input.length === 0 && isDetached(input.buffer)) throw detached(call, 'Uint8Array')
+    return input
+  }
   if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && input instanceof SharedArrayBuffer)) {
+    if (input.byteLength === 0 && isDetached(input)) throw detached(call, 'ArrayBuffer')
     return new Uint8Array(input)
   }
   throw new TypeError(`${call}: the file must be a Uint8Array, ArrayBuffer or SharedArrayBuffer, got ${describeInput(input)}`)
+}
+
+/** Whether an empty buffer was detached (transferred, or a WebAssembly memory's view before growth): a view of it throws. */
+function isDetached(buffer: ArrayBufferLike): boolean {
+  if (buffer.byteLength !== 0) return false
+  try {
+    new Uint8Array(buffer)
+    return false
+  } catch {
+    return true
+  }
+}
+
+function detached(call: string, what: string): TypeError {
+  return new TypeError(`${call}: the file's ${what} is detached (transferred, or a view of WebAssembly memory that has grown since); pass the bytes themselves`)
 }
 
 /** An argument as a message shows it: a string quoted, so "1" does not read as the number 1. */
