@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { wasmRuntime } from '../src/backend/wasm/runtime.js'
 import { createValueBuffer } from '../src/read/buffers.js'
+import { DocSet } from '../src/kernels/doc-set.js'
 import { openColumns } from '../src/read/open.js'
 import { flushColumns } from '../src/write/columns-writer.js'
 
@@ -90,6 +91,22 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
     expect(() => set.add(4)).toThrow(new RangeError('document 4 is outside [0, 4)'))
     expect(() => set.or(null as unknown as typeof set)).toThrow(new TypeError('null is not a DocSet'))
     expect(() => reader.column('n').getInt64(4)).toThrow(new RangeError('field "n": document 4 is outside [0, 4)'))
+    // BigInts reached arithmetic first: "Cannot mix BigInt and other types", naming nothing.
+    const bigintId = 1n as unknown as number
+    for (const [name, call] of [
+      ['getInt64', () => reader.column('n').getInt64(bigintId)], ['getOrdinal', () => reader.column('city').getOrdinal(bigintId)],
+      ['hasValue', () => reader.column('n').hasValue(bigintId)], ['valueCount', () => reader.column('price').valueCount(bigintId)],
+      ['getFloat64', () => reader.column('price').getFloat64(bigintId)],
+    ] as const) expect(call, name).toThrow(new RangeError(`field "${name === 'getOrdinal' ? 'city' : name === 'valueCount' || name === 'getFloat64' ? 'price' : 'n'}": document 1n is a bigint; documents are numbers in [0, 4)`))
+    expect(() => set.add(bigintId)).toThrow(new RangeError('document 1n is a bigint; documents are numbers in [0, 4)'))
+    expect(() => DocSet.fromDocuments(reader, [bigintId])).toThrow(new RangeError('document 1n is a bigint; documents are numbers in [0, 4)'))
+    expect(() => reader.column('city').term(bigintId)).toThrow(new RangeError('field "city": ordinal 1n is not an integer in [0, 2)'))
+    expect(() => reader.column('city').topTerms(bigintId)).toThrow(new RangeError('field "city": k must be a non-negative integer, got 1n'))
+    // A string first value was concatenated: "values [1, 11) are outside [0, 4)".
+    expect(() => reader.column('n').readValues('1' as unknown as number, new BigInt64Array(2))).toThrow(
+      new RangeError('field "n": readValues\' first value "1" is not an integer number'))
+    expect(() => reader.column('n').readValues(bigintId, new BigInt64Array(2))).toThrow(
+      new RangeError('field "n": readValues\' first value 1n is not an integer number'))
     expect(() => openColumns(bytes, { backend, maxDoc: 10 })).toThrow(
       "columns: the file's maxDoc is 4, but the segment has 10 documents (options.maxDoc)",
     )

@@ -12,6 +12,7 @@ import { shown } from '../read/file-input.js'
  * another type (a string "1" printed as 1 read as a document in range).
  */
 export function documentProblem(doc: unknown, maxDoc: number): string {
+  if (typeof doc === 'bigint') return `document ${doc}n is a bigint; documents are numbers in [0, ${maxDoc})`
   return `document ${shown(doc)} ${Number.isInteger(doc) ? 'is outside' : 'is not an integer in'} [0, ${maxDoc})`
 }
 
@@ -94,7 +95,7 @@ export class DocSet implements Iterable<number>, Disposable {
   }
 
   private checkDocument(doc: number): void {
-    if (!(doc >= 0 && doc < this.maxDoc) || doc !== Math.floor(doc)) throw new RangeError(documentProblem(doc, this.maxDoc))
+    if (!(doc >= 0 && doc < this.maxDoc) || !Number.isInteger(doc)) throw new RangeError(documentProblem(doc, this.maxDoc))
   }
 
   /** @internal Throws RangeError unless other belongs to the same backend and maxDoc. */

@@ -5,6 +5,7 @@
  * document or many of them, count their values marked first of their term in
  * their document.
  */
+import { shown } from '../read/file-input.js'
 import type { ColumnsBackend } from '../backend/backend.js'
 import { selectionBits } from '../backend/bits.js'
 import { checkWritable } from '../backend/destinations.js'
@@ -173,7 +174,7 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
 /** The k terms with the most documents: count descending, ties by ordinal, zero counts omitted. */
 export function topTerms(column: Column, backend: ColumnsBackend, k: number, docs?: DocSet | null): TermCount[] {
   expectType(column, 'topTerms', column.type === 'keyword', 'keyword')
-  if (!(k >= 0) || k !== Math.floor(k)) throw new RangeError(`field "${column.name}": k must be a non-negative integer, got ${k}`)
+  if (!(k >= 0) || !Number.isInteger(k)) throw new RangeError(`field "${column.name}": k must be a non-negative integer, got ${shown(k)}`)
   const counts = facetCounts(column, backend, docs)
   // Keyed so that the heap's "better" is a larger count, then a smaller ordinal.
   const heap = new BoundedHeap(Math.min(k, counts.length), 'descending')

@@ -4,6 +4,7 @@
  * first, see top-k-dictionary; multi: the best values drawn the same way, then
  * their documents, each once).
  */
+import { shown } from '../read/file-input.js'
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import { compareInt64, int64Result, int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
 import type { Column } from '../read/column.js'
@@ -142,7 +143,7 @@ export function isNaNRaw(low: number, high: number): boolean {
  */
 export function topK(column: Column, backend: ColumnsBackend, k: number, order: SortOrder, docs?: DocSet | null): Uint32Array {
   expectType(column, 'topK', column.type !== 'geo_point', 'integral/date/fractional/bool/keyword')
-  if (!(k >= 0) || k !== Math.floor(k)) throw new RangeError(`field "${column.name}": k must be a non-negative integer, got ${k}`)
+  if (!(k >= 0) || !Number.isInteger(k)) throw new RangeError(`field "${column.name}": k must be a non-negative integer, got ${shown(k)}`)
   if (order !== 'ascending' && order !== 'descending') throw new RangeError(`field "${column.name}": order must be "ascending" or "descending"`)
   const filter = filterOf(column, backend, docs)
   const skipNaN = mayHoldNaN(column)

@@ -151,7 +151,7 @@ export class Column {
 
   private resolve(document: number): void {
     this.assertOpen()
-    if (!(document >= 0 && document < this.maxDoc) || document !== Math.floor(document)) {
+    if (!(document >= 0 && document < this.maxDoc) || !Number.isInteger(document)) {
       throw new RangeError(`field "${this.name}": ${documentProblem(document, this.maxDoc)}`)
     }
     if (this.layout === 'dense') {
@@ -173,18 +173,18 @@ export class Column {
   /** Value index of the nth value of document; throws when it has fewer values. */
   private valueIndex(document: number, nth: number): number {
     // The dense first value needs no run lookup: the value index is the document.
-    if (this.layout === 'dense' && nth === 0 && document >>> 0 === document && document < this.maxDoc && !this.closed) {
+    if (this.layout === 'dense' && nth === 0 && typeof document === 'number' && document >>> 0 === document && document < this.maxDoc && !this.closed) {
       return document
     }
     this.resolve(document)
-    if (!(nth >= 0 && nth < runCount) || nth !== Math.floor(nth)) {
+    if (!(nth >= 0 && nth < runCount) || !Number.isInteger(nth)) {
       throw new RangeError(`field "${this.name}": document ${document} has ${runCount} value(s), no value #${shown(nth)}`)
     }
     return runStart + nth
   }
 
   private checkIndex(index: number, limit: number, what: string): void {
-    if (!(index >= 0 && index < limit) || index !== Math.floor(index)) {
+    if (!(index >= 0 && index < limit) || !Number.isInteger(index)) {
       throw new RangeError(`field "${this.name}": ${what} ${shown(index)} is not an integer in [0, ${limit})`)
     }
   }
@@ -219,7 +219,7 @@ export class Column {
     // Failed checks go to the backend's read, which throws the right error. (The same checks in
     // value(), returning a constant NaN, measured slower in a caller's loop.)
     const lookup = this.numberLookup
-    if (nth === 0 && document >>> 0 === document && document < lookup.count) {
+    if (nth === 0 && typeof document === 'number' && document >>> 0 === document && document < lookup.count) {
       const value = lookup.value(document)
       if (value === value) return value
       const read = this.backend.getNumber(this.values, document)
@@ -386,7 +386,10 @@ export class Column {
     }
     checkWritable(destination, () => `field "${this.name}": readValues destination`)
     const count = destination.length
-    if (!(firstValue >= 0 && firstValue + count <= this.totalValueCount) || firstValue !== Math.floor(firstValue)) {
+    if (!Number.isInteger(firstValue)) {
+      throw new RangeError(`field "${this.name}": readValues' first value ${shown(firstValue)} is not an integer number`)
+    }
+    if (!(firstValue >= 0 && firstValue + count <= this.totalValueCount)) {
       throw new RangeError(`field "${this.name}": values [${firstValue}, ${firstValue + count}) are outside [0, ${this.totalValueCount})`)
     }
     const termCount = this.dictionary === null ? -1 : this.dictionary.termCount

@@ -110,7 +110,7 @@ export class Dictionary {
 
   /** The term's UTF-8 bytes as a view (no copy): of the resident file, or of the terms copied at open where its memory may grow. */
   termBytes(ordinal: number): Uint8Array {
-    if (!(ordinal >= 0 && ordinal < this.termCount) || ordinal !== Math.floor(ordinal)) {
+    if (!(ordinal >= 0 && ordinal < this.termCount) || !Number.isInteger(ordinal)) {
       throw new RangeError(`ordinal ${ordinal} is not an integer in [0, ${this.termCount})`)
     }
     return this.bytes.subarray(this.termStart(ordinal), this.termEnd(ordinal))

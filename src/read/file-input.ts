@@ -35,7 +35,7 @@ function detached(call: string, what: string): TypeError {
 
 /** An argument as a message shows it: a string quoted, so "1" does not read as the number 1. */
 export function shown(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value)
+  return typeof value === 'string' ? JSON.stringify(value) : typeof value === 'bigint' ? `${value}n` : String(value)
 }
 
 /** Names a value for an error: its type, or its constructor for objects. */
