@@ -23,7 +23,7 @@ import type { NaturalValue } from '../kernels/natural-units.js'
 import { termList, type Terms } from '../kernels/filters.js'
 import { openColumns } from '../read/open.js'
 import { fileBytesOf } from '../read/file-input.js'
-import type { ColumnsReader } from '../read/reader.js'
+import { noColumn, type ColumnsReader } from '../read/reader.js'
 import { mergeAggregates, rebuildError, sharedMemoryBackend, splitDocuments, sumCounts, type AggregateParts } from './query-merge.js'
 import type { ColumnInfo, OpenedSegment, OpenRequest, PooledMethod, QueryRequest, WorkerData, WorkerReply, WorkerRequest } from './query-protocol.js'
 
@@ -322,7 +322,7 @@ export class PooledSegment {
   private column(field: string): ColumnInfo {
     this.assertOpen()
     const column = this.byName.get(field)
-    if (column === undefined) throw new RangeError(`${this.fileName}: no column for field "${field}"`)
+    if (column === undefined) throw new RangeError(noColumn(this.fileName, field, this.columns.map((column) => column.name)))
     return column
   }
 

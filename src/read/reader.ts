@@ -71,8 +71,7 @@ export class ColumnsReader implements Disposable {
   column(name: string): Column {
     const column = this.getColumn(name)
     if (column !== null) return column
-    const names = this.columns.map((each) => JSON.stringify(each.name)).join(', ')
-    throw new RangeError(`${this.fileName}: no column for field ${JSON.stringify(name)} (a field no document has a value for has none); columns: ${names || 'none'}`)
+    throw new RangeError(noColumn(this.fileName, name, this.columns.map((each) => each.name)))
   }
 
   /**
@@ -116,4 +115,10 @@ export class ColumnsReader implements Disposable {
   private assertOpen(): void {
     if (this.closed) throw new Error(`${this.fileName}: reader is closed`)
   }
+}
+
+/** What reader.column (and the worker pool) say of a field without a column, listing the columns there are. */
+export function noColumn(fileName: string, field: string, names: readonly string[]): string {
+  const list = names.map((name) => JSON.stringify(name)).join(', ')
+  return `${fileName}: no column for field ${JSON.stringify(field)} (a field no document has a value for has none); columns: ${list || 'none'}`
 }
