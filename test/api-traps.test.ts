@@ -5,7 +5,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import { wasmRuntime } from '../src/backend/wasm/runtime.js'
-import { createValueBuffer } from '../src/read/buffers.js'
+import { createFileBuffer, createValueBuffer } from '../src/read/buffers.js'
+import { openColumnsFromUrl } from '../src/read/open-url.js'
+import { openColumnsFile } from '../src/node/files.js'
+import { ResidentLimitError } from '../src/format/errors.js'
 import { DocSet } from '../src/kernels/doc-set.js'
 import { openColumns } from '../src/read/open.js'
 import { flushColumns } from '../src/write/columns-writer.js'
@@ -229,5 +232,25 @@ describe.each(['ts', 'wasm'] as const)('column.toArray (%s)', (backend) => {
       using edgeReader = openColumns(edges, { backend })
       expect(edgeReader.column('d').toArray({ useDate: true })).toEqual([new Date(8.64e15), new Date(-8.64e15)])
     }
+  })
+})
+
+describe.each(['ts', 'wasm'] as const)('the readers\' maxResidentFileBytes (%s)', (backend) => {
+  const file = flushColumns({ fields: [{ name: 'n', type: 'integral', column: true }] }, [{ n: 1 }], { maxDoc: 1 })!
+  it('is a positive integer, or a RangeError naming the file and the option, before anything is read', async () => {
+    // A string switched the limit off; -1, 0 and 1.5 were reported as files over a limit of -1 bytes.
+    for (const limit of ['x', -1, 0, 1.5, NaN, 2 ** 53] as unknown as number[]) {
+      const refused = new RangeError(`seg.oixk: options.maxResidentFileBytes must be a positive integer, not ${typeof limit === 'string' ? '"x"' : String(limit)}`)
+      const options = { backend, fileName: 'seg.oixk', maxResidentFileBytes: limit }
+      expect(() => openColumns(file, options)).toThrow(refused)
+      using buffer = createFileBuffer(file.length, { backend })
+      buffer.bytes.set(file)
+      expect(() => buffer.open(options)).toThrow(refused)
+      await expect(openColumnsFromUrl('http://127.0.0.1:1/never-fetched', options)).rejects.toThrow(refused)
+      await expect(openColumnsFile('/no/such/file', options)).rejects.toThrow(refused)
+    }
+    // The smallest limit is 1 byte; the file's own size passes.
+    expect(() => openColumns(file, { backend, maxResidentFileBytes: 1 })).toThrow(ResidentLimitError)
+    openColumns(file, { backend, maxResidentFileBytes: file.length }).close()
   })
 })

@@ -7,12 +7,11 @@ import { randomBytes } from 'node:crypto'
 import { constants, readSync } from 'node:fs'
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
 import { CorruptIndexException, ResidentLimitError } from '../format/errors.js'
 import type { ResidentFile } from '../backend/backend.js'
 import { resolveBackend } from '../backend/select.js'
 import { describeInput } from '../read/file-input.js'
-import { type OpenOptions, openResidentFile } from '../read/open.js'
+import { type OpenOptions, openResidentFile, residentLimit } from '../read/open.js'
 import type { ColumnsReader } from '../read/reader.js'
 
 /**
@@ -25,7 +24,7 @@ import type { ColumnsReader } from '../read/reader.js'
  */
 export async function openColumnsFile(path: string, options: OpenOptions = {}): Promise<ColumnsReader> {
   const fileName = options.fileName ?? path
-  const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
+  const limit = residentLimit(fileName, options)
   // Non-blocking, so a FIFO is refused by the regular-file check instead of hanging open() until a writer appears.
   const backend = resolveBackend(options.backend)
   const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))

@@ -7,10 +7,9 @@
 import type { ColumnsBackend, ResidentFile } from '../backend/backend.js'
 import { type BackendChoice, resolveBackend } from '../backend/select.js'
 import { type HeldRegion, dropRegion, holdRegion } from '../backend/destinations.js'
-import { DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
 import { ResidentLimitError } from '../format/errors.js'
 import { shown } from './file-input.js'
-import { type OpenOptions, openResidentFile } from './open.js'
+import { type OpenOptions, openResidentFile, residentLimit } from './open.js'
 import type { ColumnsReader } from './reader.js'
 
 function checkLength(length: number, what: string): void {
@@ -54,7 +53,7 @@ export class FileBuffer implements Disposable {
    */
   open(options: Omit<OpenOptions, 'backend'> = {}): ColumnsReader {
     const region = this.live()
-    const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
+    const limit = residentLimit(options.fileName ?? 'columns', options)
     if (this.length > limit) throw new ResidentLimitError(options.fileName ?? 'columns', this.length, limit)
     let reader: ColumnsReader | null = null
     const borrowed: ResidentFile = {

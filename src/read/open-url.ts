@@ -4,10 +4,9 @@
  * it lies. The reader owns that region: its close() frees it.
  */
 import type { ResidentFile } from '../backend/backend.js'
-import { DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
 import { ResidentLimitError } from '../format/errors.js'
 import { readyBackend } from './open-async.js'
-import { type OpenOptions, openResidentFile } from './open.js'
+import { type OpenOptions, openResidentFile, residentLimit } from './open.js'
 import type { ColumnsReader } from './reader.js'
 
 /** Options of openColumnsFromUrl: openColumns's, plus progress and cancellation. */
@@ -33,7 +32,7 @@ export interface UrlOpenOptions extends OpenOptions {
  */
 export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOptions = {}): Promise<ColumnsReader> {
   const fileName = options.fileName ?? String(url)
-  const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
+  const limit = residentLimit(fileName, options)
   // The kernels compile while the request is under way.
   // A network failure names the URL (fetch's own "fetch failed" does not); an abort stays an AbortError.
   const fetched = fetch(url, { signal: options.signal }).catch((error: Error) => {

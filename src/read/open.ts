@@ -53,7 +53,7 @@ export function openColumns(file: Uint8Array | ArrayBuffer | SharedArrayBuffer |
     checkMaxDocOption(fileName, options.maxDoc)
     return new ColumnsReader(fileName, options.maxDoc, [], backend, null)
   }
-  const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
+  const limit = residentLimit(fileName, options)
   if (bytes.length > limit) throw new ResidentLimitError(`${fileName}`, bytes.length, limit)
   return openResidentFile(backend.load(bytes), backend, options)
 }
@@ -85,6 +85,15 @@ export function openResidentFile(
     file.release()
     throw error
   }
+}
+
+/** options.maxResidentFileBytes, checked (a string or negative limit switched the limit off or named itself as a file's size). */
+export function residentLimit(fileName: string, options: { maxResidentFileBytes?: number }): number {
+  const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
+  if (!(typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0)) {
+    throw new RangeError(`${fileName}: options.maxResidentFileBytes must be a positive integer, not ${shown(limit)}`)
+  }
+  return limit
 }
 
 /** options.maxDoc is a document count (a string or fraction was reported as a file that disagrees with it). */
