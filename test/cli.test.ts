@@ -171,6 +171,13 @@ describe('build errors', () => {
     expect(unwritable.code).toBe(2)
     expect(unwritable.stderr).toContain(`${path('no-such-dir/out.oixk')}: cannot write: no such file or directory`)
     expect(await exists('bad.oixk')).toBe(false)
+    // A directory given as an input: Node's read error names no path, the message must.
+    const tmp = path('')
+    const directoryDocs = await run('build', '--schema', path('schema.json'), '--docs', tmp, '-o', path('bad.oixk'))
+    expect(directoryDocs).toEqual({ code: 2, stdout: '', stderr: `oixk build: ${tmp}: is a directory\n` })
+    const directorySchema = await run('build', '--schema', tmp, '--docs', documents, '-o', path('bad.oixk'))
+    expect(directorySchema).toEqual({ code: 2, stdout: '', stderr: `oixk build: ${tmp}: is a directory\n` })
+    expect(await exists('bad.oixk')).toBe(false)
   })
 
   it('writes no file, exits 0 and leaves a stale OUT alone when no field has a value', async () => {
@@ -216,6 +223,9 @@ describe('verify', () => {
     const missing = await run('verify', path('flipped.oixk'), path('missing.oixk'))
     expect(missing.code).toBe(2)
     expect(missing.stdout.split('\n')[1]).toBe(`${path('missing.oixk')}: error: no such file or directory`)
+    // Not a regular file: Node's own words, without its code and call.
+    expect(await run('verify', '/dev/null')).toEqual({ code: 2, stdout: '/dev/null: error: not a regular file\n', stderr: '' })
+    expect(await run('dump', '/dev/null')).toEqual({ code: 2, stdout: '', stderr: 'oixk dump: /dev/null: not a regular file\n' })
   })
 
   it('runs the full check, which dump (open checks only) does not', async () => {

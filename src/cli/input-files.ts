@@ -17,10 +17,18 @@ export const MAX_LINE_BYTES = 256 << 20
 
 /** Reads a whole JSON file (small inputs: schema, doc map); errors name the file. */
 export async function readJsonFile(path: string): Promise<ExactJsonValue> {
-  const bytes = await readFile(path)
+  const bytes = await readFile(path).catch((error: unknown) => { throw withPath(error, path) })
   if (!isUtf8(bytes)) throw new InputError(`${path}: not valid UTF-8`)
   const text = bytes.toString('utf8')
   return parseJsonText(path, text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text)
+}
+
+/** A system error of reading `path` (EISDIR from a read names no path) given the path, so the CLI's message names the file. */
+function withPath(error: unknown, path: string): unknown {
+  if (error instanceof Error && typeof (error as { code?: unknown }).code === 'string' && (error as { path?: unknown }).path === undefined) {
+    Object.assign(error, { path })
+  }
+  return error
 }
 
 /** Parses one JSON text, turning a syntax error into an InputError that names `where`. */
@@ -84,22 +92,26 @@ export async function* readNdjson(path: string): AsyncGenerator<NdjsonLine> {
     const parsed = parseJson(text, true)
     return parsed instanceof JsonProblem ? { lineNumber, problem: parsed.problem } : { lineNumber, value: parsed }
   }
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    let start = 0
-    for (let newline = chunk.indexOf(NEWLINE); newline >= 0; newline = chunk.indexOf(NEWLINE, start)) {
-      const piece = chunk.subarray(start, newline)
-      const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece])
-      pending = []
-      pendingBytes = 0
-      start = newline + 1
-      if (line.length > MAX_LINE_BYTES) throw new InputError(`${path}:${lineNumber + 1}: line longer than ${MAX_LINE_BYTES} bytes`)
-      yield parseLine(line)
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+      let start = 0
+      for (let newline = chunk.indexOf(NEWLINE); newline >= 0; newline = chunk.indexOf(NEWLINE, start)) {
+        const piece = chunk.subarray(start, newline)
+        const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece])
+        pending = []
+        pendingBytes = 0
+        start = newline + 1
+        if (line.length > MAX_LINE_BYTES) throw new InputError(`${path}:${lineNumber + 1}: line longer than ${MAX_LINE_BYTES} bytes`)
+        yield parseLine(line)
+      }
+      if (start < chunk.length) {
+        pending.push(chunk.subarray(start))
+        pendingBytes += chunk.length - start
+        if (pendingBytes > MAX_LINE_BYTES) throw new InputError(`${path}:${lineNumber + 1}: line longer than ${MAX_LINE_BYTES} bytes`)
+      }
     }
-    if (start < chunk.length) {
-      pending.push(chunk.subarray(start))
-      pendingBytes += chunk.length - start
-      if (pendingBytes > MAX_LINE_BYTES) throw new InputError(`${path}:${lineNumber + 1}: line longer than ${MAX_LINE_BYTES} bytes`)
-    }
+  } catch (error) {
+    throw withPath(error, path)
   }
   // The last line needs no newline; a file ending in one leaves nothing pending.
   if (pending.length > 0) yield parseLine(Buffer.concat(pending))

@@ -86,7 +86,8 @@ const SYSTEM_ERROR_TEXT: Record<string, string> = {
 
 /** Why an error happened, without the file it happened to (the caller names the file). */
 export function describeCause(error: unknown): string {
-  if (isSystemError(error)) return SYSTEM_ERROR_TEXT[error.code] ?? error.message
+  // Node's own words otherwise, less the code before them and the call and path after them.
+  if (isSystemError(error)) return SYSTEM_ERROR_TEXT[error.code] ?? error.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '')
   if (error instanceof CorruptIndexException) return `corrupt: ${error.detail}`
   return error instanceof Error ? error.message : String(error)
 }

@@ -45,7 +45,7 @@ export async function openColumnsFile(path: string, options: OpenOptions = {}): 
 
 /** The error for a path that is no regular file, shaped like Node's system errors (code, path). */
 function notRegularFile(path: string, isDirectory: boolean): Error {
-  const error = new Error(isDirectory ? `EISDIR: illegal operation on a directory, read '${path}'` : 'not a regular file')
+  const error = new Error(isDirectory ? `EISDIR: illegal operation on a directory, read '${path}'` : `EINVAL: not a regular file, read '${path}'`)
   return Object.assign(error, { code: isDirectory ? 'EISDIR' : 'EINVAL', path, syscall: 'read' })
 }
 
