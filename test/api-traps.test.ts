@@ -103,6 +103,7 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
     ] as const) expect(call, name).toThrow(new RangeError(`field "${name === 'getOrdinal' ? 'city' : name === 'valueCount' || name === 'getFloat64' ? 'price' : 'n'}": document 1n is a bigint; documents are numbers in [0, 4)`))
     expect(() => set.add(bigintId)).toThrow(new RangeError('document 1n is a bigint; documents are numbers in [0, 4)'))
     expect(() => DocSet.fromDocuments(reader, [bigintId])).toThrow(new RangeError('document 1n is a bigint; documents are numbers in [0, 4)'))
+    expect(() => DocSet.fromDocuments(null as never, [1])).toThrow(new TypeError('DocSet.fromDocuments needs a reader or a pool\'s segment, got null'))
     expect(() => reader.column('city').term(bigintId)).toThrow(new RangeError('field "city": ordinal 1n is not an integer in [0, 2)'))
     expect(() => reader.column('city').topTerms(bigintId)).toThrow(new RangeError('field "city": k must be a non-negative integer, got 1n'))
     // A string first value was concatenated: "values [1, 11) are outside [0, 4)".
@@ -252,5 +253,21 @@ describe.each(['ts', 'wasm'] as const)('the readers\' maxResidentFileBytes (%s)'
     // The smallest limit is 1 byte; the file's own size passes.
     expect(() => openColumns(file, { backend, maxResidentFileBytes: 1 })).toThrow(ResidentLimitError)
     openColumns(file, { backend, maxResidentFileBytes: file.length }).close()
+  })
+})
+
+describe.each(['ts', 'wasm'] as const)('DocSet words past maxDoc (%s)', (backend) => {
+  it('are no documents: count(), iteration and toArray() pass them over, as queries do', () => {
+    for (const maxDoc of [33, 64, 100]) {
+      using reader = openColumns(null, { maxDoc, backend })
+      using set = reader.createDocSet()
+      set.add(0).add(maxDoc - 1)
+      const words = set.words
+      // Every bit a caller can reach past the last document, padding words included.
+      for (let word = maxDoc >>> 5; word < words.length; word++) words[word] |= (maxDoc & 31) !== 0 && word === maxDoc >>> 5 ? -1 << (maxDoc & 31) : -1
+      expect(set.count(), `maxDoc ${maxDoc}`).toBe(2)
+      expect([...set]).toEqual([0, maxDoc - 1])
+      expect(Array.from(set.toArray())).toEqual([0, maxDoc - 1])
+    }
   })
 })

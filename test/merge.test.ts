@@ -184,6 +184,9 @@ describe('merge errors', () => {
     expectError(() => mergeColumns([], { maxDoc: '2' as unknown as number }), 'merge: maxDoc must be an integer in [0, 2^32 - 1], got the string "2"')
     expectError(() => mergeColumns([], undefined as unknown as { maxDoc: number }), 'merge: options must be an object with maxDoc, got undefined')
     expectError(() => mergeColumns({} as unknown as [], { maxDoc: 0 }), 'merge: sources must be an array of { reader, docMap }, got an object')
+    expectError(() => mergeColumns([{ reader: null, docMap: new Int32Array(0) }] as unknown as [], { maxDoc: 0 }),
+      'merge: source 0 reader must be a ColumnsReader (openColumns makes one), got null')
+    expectError(() => mergeColumns([null] as unknown as [], { maxDoc: 0 }), 'merge: source 0 must be { reader, docMap }, got null')
     // A valid map still works after all that.
     const merged = mergeColumns([{ reader: a, docMap: Int32Array.from([2, 1, 0]) }], { maxDoc: 3 })!
     expect(Buffer.from(merged).equals(Buffer.from(flushColumns({ fields: [{ name: 'x', type: 'integral', column: true }] }, [{ x: 5 }, {}, { x: 5 }])!))).toBe(true)

@@ -93,6 +93,13 @@ describe('the call itself', () => {
     expectError(() => flushColumns(SCHEMA, GOOD, { maxResidentFileBytes: 0 }), 'maxResidentFileBytes must be a positive integer, got the number 0')
     // 1 is a limit like any other: no document with values fits it, and none is needed for null.
     expect(flushColumns(SCHEMA, [null, {}], { maxResidentFileBytes: 1 })).toBeNull()
+    // These failed reading a property of null, or were taken for a capacity.
+    expectError(() => flushColumns(SCHEMA, GOOD, null as unknown as {}), 'flushColumns: options must be an object, got null')
+    expectError(() => new ColumnsWriter(SCHEMA, null as unknown as {}), 'writer options must be an object, got null')
+    for (const [expected, shown] of [['x', 'the string "x"'], [NaN, 'the number NaN'], [-5, 'the number -5'], [1.5, 'the number 1.5']] as const) {
+      expectError(() => new ColumnsWriter(SCHEMA, { expectedDocuments: expected as number }), `expectedDocuments must be a non-negative integer, got ${shown}`)
+    }
+    expect(new ColumnsWriter(SCHEMA, { expectedDocuments: 0 }).finish(0)).toBeNull()
   })
 })
 

@@ -4,6 +4,7 @@
  * in place, with no copy per call.
  */
 import type { ColumnsBackend } from '../backend/backend.js'
+import { popcount } from '../backend/bits.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import { shown } from '../read/file-input.js'
 
@@ -73,6 +74,9 @@ export class DocSet implements Iterable<number>, Disposable {
 
   /** A set of the reader's documents holding `ids` (each an integer in [0, maxDoc)). */
   static fromDocuments(reader: DocSetFactory, ids: Iterable<number>): DocSet {
+    if (typeof (reader as Partial<DocSetFactory> | null)?.createDocSet !== 'function') {
+      throw new TypeError(`DocSet.fromDocuments needs a reader or a pool's segment, got ${reader === null ? 'null' : typeof reader}`)
+    }
     const set = reader.createDocSet()
     try {
       for (const id of ids) set.add(id)
@@ -142,7 +146,17 @@ export class DocSet implements Iterable<number>, Disposable {
 
   /** Documents in the set. */
   count(): number {
-    return this.backend.query.countBits(this.memory)
+    const words = this.words, full = this.maxDoc >>> 5
+    // Bits a caller set in words past maxDoc, which no query reads, are not documents either.
+    let past = 0
+    for (let word = full; word < words.length; word++) past += popcount(words[word] & ~this.kept(word))
+    return this.backend.query.countBits(this.memory) - past
+  }
+
+  /** The mask of word's bits that are documents (below maxDoc). */
+  private kept(word: number): number {
+    const full = this.maxDoc >>> 5
+    return word < full ? -1 : word === full ? (1 << (this.maxDoc & 31)) - 1 : 0
   }
 
   /** A copy in the same backend. */
@@ -168,9 +182,9 @@ export class DocSet implements Iterable<number>, Disposable {
 
   /** Document ids in ascending order. */
   *[Symbol.iterator](): Iterator<number> {
-    const wordCount = this.words.length
+    const wordCount = (this.maxDoc + 31) >>> 5
     for (let word = 0; word < wordCount; word++) {
-      let bits = this.words[word]
+      let bits = this.words[word] & this.kept(word)
       while (bits !== 0) {
         yield word * 32 + (31 - Math.clz32(bits & -bits))
         bits &= bits - 1
@@ -181,10 +195,10 @@ export class DocSet implements Iterable<number>, Disposable {
   /** Document ids in ascending order. */
   toArray(): Uint32Array {
     const ids = new Uint32Array(this.count())
-    const words = this.words
+    const words = this.words, wordCount = (this.maxDoc + 31) >>> 5
     let next = 0
-    for (let word = 0; word < words.length; word++) {
-      let bits = words[word]
+    for (let word = 0; word < wordCount; word++) {
+      let bits = words[word] & this.kept(word)
       while (bits !== 0) {
         ids[next++] = word * 32 + (31 - Math.clz32(bits & -bits))
         bits &= bits - 1

@@ -66,6 +66,11 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
 
   /** Checks the schema (an InvalidInputError names what is wrong) and prepares a column per field that gets one. */
   constructor(schema: S & CheckedSchema<S>, options: WriterOptions = {}) {
+    if (typeof options !== 'object' || options === null) throw new InvalidInputError(`writer options must be an object, got ${describeValue(options)}`)
+    const expected = options.expectedDocuments
+    if (expected !== undefined && !(typeof expected === 'number' && Number.isSafeInteger(expected) && expected >= 0)) {
+      throw new InvalidInputError(`expectedDocuments must be a non-negative integer, got ${describeValue(expected)}`)
+    }
     const warnings: string[] = []
     this.fields = resolveSchema(schema, warnings)
     this.warnings = Object.freeze(warnings)
@@ -301,6 +306,7 @@ export interface FlushOptions extends WriterOptions {
  * types the documents (DocumentOf); everything is still checked at run time.
  */
 export function flushColumns<const S extends SchemaInput>(schema: S & CheckedSchema<S>, docs: readonly (DocumentOf<S> | null | undefined)[], options: FlushOptions = {}): Uint8Array | null {
+  if (typeof options !== 'object' || options === null) throw new InvalidInputError(`flushColumns: options must be an object, got ${describeValue(options)}`)
   if (!Array.isArray(docs)) throw new InvalidInputError(`flushColumns: docs must be an array (docs[i] is document i; null for none), got ${describeValue(docs)}`)
   const maxDoc = options.maxDoc ?? docs.length
   if (maxDoc < docs.length) throw new InvalidInputError(`maxDoc ${maxDoc} is smaller than the ${docs.length} documents given`)

@@ -33,7 +33,10 @@ export function mergeColumns(sources: readonly MergeSource[], options: MergeOpti
   checkMaxDoc(maxDoc, 'merge: ')
   const sourceOfNew = new Int32Array(maxDoc).fill(-1)
   const oldOfNew = new Int32Array(maxDoc)
-  sources.forEach(({ reader, docMap }, source) => {
+  sources.forEach((input, source) => {
+    if (typeof input !== 'object' || input === null) throw new InvalidInputError(`merge: source ${source} must be { reader, docMap }, got ${describeValue(input)}`)
+    const { reader, docMap } = input
+    if (typeof reader !== 'object' || reader === null || !Array.isArray(reader.columns)) throw new InvalidInputError(`merge: source ${source} reader must be a ColumnsReader (openColumns makes one), got ${describeValue(reader)}`)
     if (!(docMap instanceof Int32Array)) throw new InvalidInputError(`merge: source ${source} docMap must be an Int32Array`)
     if (docMap.length !== reader.maxDoc) {
       throw new InvalidInputError(`merge: source ${source} (${reader.fileName}) has ${reader.maxDoc} documents but its docMap has ${docMap.length} entries`)
