@@ -121,6 +121,11 @@ export function checkGeoPoint(field: string, document: number, value: unknown, o
   if (!(typeof lat === 'number' && lat >= -90 && lat <= 90 && typeof lon === 'number' && lon >= -180 && lon <= 180)) {
     invalidValue(field, document, `geo point ${brief(value, 0)}: ${geoProblem(value, lat, lon)}`)
   }
+  // Keys beyond lat and lon (an altitude, a GeoJSON-style type) would be dropped unseen, as unknown fields would be.
+  for (const key in value) if (key !== 'lat' && key !== 'lon') {
+    const extra = Object.keys(value).filter((name) => name !== 'lat' && name !== 'lon')
+    invalidValue(field, document, `geo point ${brief(value, 0)}: unknown key${extra.length > 1 ? 's' : ''} ${extra.map((name) => JSON.stringify(name)).join(', ')} (a geo point is {lat, lon})`)
+  }
   out[0] = lat
   out[1] = lon
 }

@@ -41,6 +41,8 @@ export const BAD_VALUES: [string, Record<string, unknown>, string][] = [
   ['geo given a string', { g: 'x' }, 'field "g" of document 1: expected a geo point {lat, lon}, got the string "x"'],
   ['geo given a non-numeric lat', { g: { lat: '1', lon: 2 } }, 'field "g" of document 1: geo point {lat: "1", lon: 2}: lat is a string, not a number'],
   ['geo given a non-numeric lon', { g: { lat: 1, lon: '2' } }, 'field "g" of document 1: geo point {lat: 1, lon: "2"}: lon is a string, not a number'],
+  ['geo with a key beyond lat and lon', { g: { lat: 1, lon: 2, alt: 3 } }, 'field "g" of document 1: geo point {lat: 1, lon: 2, alt: 3}: unknown key "alt" (a geo point is {lat, lon})'],
+  ['multi geo with two unknown keys', { gm: [{ type: 'Point', lat: 1, lon: 2, z: 0 }] }, 'field "gm" of document 1: geo point {type: "Point", lat: 1, lon: 2, z: 0}: unknown keys "type", "z" (a geo point is {lat, lon})'],
   ['multi geo given an array item', { gm: [{ lat: 1, lon: 1 }, [1, 2]] }, 'field "gm" of document 1: expected a geo point {lat, lon}, got an array [1, 2]'],
   ['array for a non-multi integral', { i: [1] }, 'field "i" of document 1: got an array but the field is not multi-valued'],
   ['array for a non-multi keyword', { k: ['a'] }, 'field "k" of document 1: got an array but the field is not multi-valued'],
