@@ -20,8 +20,6 @@ const documents = [
   '1E3',
   '1e+3',
   '2e-1',
-  '1e400',
-  '-1e400',
   '0.1',
   '9007199254740993.0',
   '1e21',
@@ -206,6 +204,9 @@ describe('errors name the position and what was expected', () => {
     ['1e+', 'Unexpected end of JSON input at position 3: expected a digit in the exponent'],
     ['NaN', "Unexpected character 'N' at position 0: expected a JSON value"],
     ['Infinity', "Unexpected character 'I' at position 0: expected a JSON value"],
+    // JSON.parse gives Infinity for these, which a JSON text cannot mean: a fractional field got it without a word.
+    ['1e400', 'number 1e400 at position 0 is beyond the largest double (about 1.8e308)'],
+    ['[0, -1.8e308]', 'number -1.8e308 at position 4 is beyond the largest double (about 1.8e308)'],
     ['tru', "Unexpected end of JSON input at position 3: expected 'true'"],
     ['nul1', "Unexpected character '1' at position 3: expected 'null'"],
     ['falsey', "Unexpected character 'y' at position 5: expected end of input"],
@@ -215,7 +216,7 @@ describe('errors name the position and what was expected', () => {
     ['\u00a0{}', 'Unexpected character U+00A0 at position 0: expected a JSON value'],
     ['[1]\u2028', 'Unexpected character U+2028 at position 3: expected end of input'],
   ])('%j', (text, message) => {
-    expect(() => JSON.parse(text)).toThrow(SyntaxError)
+    if (!/beyond the largest double/.test(message)) expect(() => JSON.parse(text)).toThrow(SyntaxError)
     expect(() => parseExactJson(text)).toThrow(new SyntaxError(message))
   })
 

@@ -320,8 +320,15 @@ function parseNumber(): number | bigint {
     do c = src.charCodeAt(++pos)
     while (isDigit(c))
   }
-  // Number() accepts every JSON number and rounds exactly as JSON.parse does.
-  if (!integer) return Number(src.slice(start, pos))
+  // Number() accepts every JSON number and rounds exactly as JSON.parse does; one beyond every
+  // double (JSON.parse's Infinity) is refused, as JSON has no infinities to mean.
+  if (!integer) {
+    const value = Number(src.slice(start, pos))
+    if (value === Infinity || value === -Infinity) {
+      throw new SyntaxError(`number ${src.slice(start, pos)} at position ${start} is beyond the largest double (about 1.8e308)`)
+    }
+    return value
+  }
   if (intEnd - digitsStart <= 15) return negative ? -n : n
   const big = BigInt(src.slice(start, intEnd))
   return big >= MIN_SAFE_BIG && big <= MAX_SAFE_BIG ? Number(big) : big
