@@ -173,6 +173,23 @@ describe.each(BACKENDS)('format 2 corruption when read, and by the full check (%
     expectRefused(() => negative.getColumn('v')!.readValues(0, new BigInt64Array(4096)), /value 0 has dictionary code 18446744073709551615, beyond its 200 entries/)
   })
 
+  it('a frequent codes block whose top code is exactly the entry count is refused, not read one entry past', () => {
+    // Block 0 mostly entry 0 (code 0, the top value of a frequent block), later blocks every entry.
+    const values = Array.from({ length: 4096 }, (_, i) => wide(i < 1024 ? (i % 97 === 5 ? 1 + (i % 13) : 0) : i % 200))
+    const bytes = fileOf('integral', values)
+    const codes = (valuesOf(bytes).cascade as { codes: SequenceView }).codes
+    const blocks = (codes.cascade as unknown as { blocks: SequenceView }).blocks
+    expect(blocks.records[0] & 0xff).toBe(5)
+    const [codesStart] = sequenceExtent(codes)
+    const at = codesStart + 13 + 8
+    expect(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(at, true)).toBe(0n)
+    const reader = open(patched(bytes, (_b, d) => { d.setBigUint64(at, 200n, true) }), backend)
+    const message = /value 0 has dictionary code 200, beyond its 200 entries/
+    expectRefused(() => reader.getColumn('v')!.readValues(0, new BigInt64Array(4096)), message)
+    expectRefused(() => reader.getColumn('v')!.readValues(0, new Float64Array(1024)), message)
+    expectRefused(() => reader.getColumn('v')!.getInt64(0), message)
+  })
+
   it('codes of a whole patched block pushed past the entries are refused by facets, not counted', () => {
     // Codes by frequency, a third of them patched (a bitmap): the shape flights' keyword columns take.
     const terms = Array.from({ length: 300 }, (_, t) => `t${String(t).padStart(3, '0')}`)
