@@ -200,6 +200,28 @@ describe('query pool: ranges, errors, shutdown', () => {
     }
   })
 
+  it('a request no worker can be sent (a symbol bound) rejects, and leaves nothing to keep the process alive', async () => {
+    // It was left pending with its worker referenced: the script below never exited.
+    const directory = mkdtempSync(join(tmpdir(), 'oixk-pool-exit-'))
+    try {
+      const source = (path: string) => JSON.stringify(pathToFileURL(join(ROOT, path)).href)
+      const script = join(directory, 'unsendable.mts')
+      writeFileSync(script, [
+        `import { createQueryPool } from ${source('src/node/query-pool.ts')}`,
+        `import { flushColumns } from ${source('src/write/columns-writer.ts')}`,
+        "const bytes = flushColumns({ fields: [{ name: 'n', type: 'integral', column: true }] }, [{ n: 1 }, { n: 5 }, { n: 9 }])!",
+        "const pool = createQueryPool({ threads: 1, backend: 'ts' })",
+        'const segment = await pool.open(bytes)',
+        "console.log(await segment.rangeFilter('n', Symbol('x') as never, 5).then(() => 'answered', (error: Error) => `${error.name}: ${error.message.split(' (')[0]}`))",
+        "console.log((await segment.rangeFilter('n', 0, 5)).count())",
+      ].join('\n'))
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, timeout: 60_000 })
+      expect(stdout).toBe('TypeError: field "n": rangeFilter: an argument cannot be sent to the pool\'s workers\n2\n')
+    } finally {
+      rmSync(directory, { recursive: true, force: true })
+    }
+  })
+
   it('allDocuments() of a segment holds exactly its documents, as a reader\'s does', async () => {
     const pool = createQueryPool({ threads: 1, backend: 'ts' })
     try {
@@ -282,6 +304,13 @@ describe('query pool: ranges, errors, shutdown', () => {
       await expect(segment.histogram('integral_dense', [3, 3])).rejects.toThrow(messageOf(() => integral.histogram([3, 3])))
       await expect(segment.topTerms('bool_dense', 3)).rejects.toThrow(messageOf(() => reader.getColumn('bool_dense')!.topTerms(3)))
       await expect(segment.topTerms('keyword_dense', -1)).rejects.toThrow(messageOf(() => reader.getColumn('keyword_dense')!.topTerms(-1)))
+      // Infinity was taken for "every term", and '2' shown as 2.
+      for (const k of [Infinity, '2']) {
+        await expect(segment.topTerms('keyword_dense', k as number)).rejects.toThrow(new RangeError(messageOf(() => reader.getColumn('keyword_dense')!.topTerms(k as number))))
+      }
+      // An edge no worker can be sent is named as the reader names it.
+      const unsendable = [0, () => 1, 5] as unknown as number[]
+      await expect(segment.histogram('integral_dense', unsendable)).rejects.toThrow(messageOf(() => integral.histogram(unsendable)))
       await expect(segment.aggregate('no_such_field')).rejects.toThrow(new RangeError(messageOf(() => reader.column('no_such_field'))))
       const other = openColumns(randomFile(33, 37), { backend: 'ts' })
       await expect(segment.aggregate('integral_dense', other.createDocSet())).rejects.toThrow(
@@ -521,11 +550,15 @@ describe('query pool: ranges, errors, shutdown', () => {
     await using pool = createQueryPool({ threads: 2, backend: 'wasm' })
     const first = await pool.open(randomFile(36, 1500), { fileName: 'first.oixk' })
     const address = first.bytes.byteOffset
+    // A reader it lent out is closed with it: it read the next file's bytes in place.
+    const lent = first.openReader()
     await first.close()
+    expect(() => lent.getColumn('integral_dense')!.getInt64(0)).toThrow('reader is closed')
     await first.close()
     const closed = 'first.oixk: pooled segment is closed'
     expect(() => first.bytes).toThrow(closed)
     expect(() => first.openReader()).toThrow(closed)
+    expect(() => first.createDocSet()).toThrow(closed)
     await expect(first.facetCounts('bool_dense')).rejects.toThrow(closed)
     await expect(first.rangeFilter('integral_dense', 0, 10)).rejects.toThrow(closed)
     await expect(first.aggregate('integral_dense')).rejects.toThrow(closed)

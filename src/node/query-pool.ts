@@ -19,10 +19,10 @@ import { notADocSet } from '../kernels/common.js'
 import { DocSet } from '../kernels/doc-set.js'
 import type { TermCount } from '../kernels/facets.js'
 import type { BoundingBox } from '../kernels/filters.js'
-import type { NaturalValue } from '../kernels/natural-units.js'
+import { rawEdges, type NaturalValue } from '../kernels/natural-units.js'
 import { termList, type Terms } from '../kernels/filters.js'
 import { openColumns } from '../read/open.js'
-import { fileBytesOf } from '../read/file-input.js'
+import { fileBytesOf, shown } from '../read/file-input.js'
 import { noColumn, type ColumnsReader } from '../read/reader.js'
 import { mergeAggregates, rebuildError, sharedMemoryBackend, splitDocuments, sumCounts, type AggregateParts } from './query-merge.js'
 import type { ColumnInfo, OpenedSegment, OpenRequest, PooledMethod, QueryRequest, WorkerData, WorkerReply, WorkerRequest } from './query-protocol.js'
@@ -96,7 +96,16 @@ class PoolWorker {
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref()
       this.pending.set(id, { resolve, reject })
-      this.worker.postMessage({ ...message, id })
+      try {
+        this.worker.postMessage({ ...message, id })
+      } catch (error) {
+        // An argument structured cloning refuses (a function, a symbol): nothing was sent, so nothing
+        // will answer; an entry left pending would keep the worker, and the process, alive.
+        this.pending.delete(id)
+        if (this.pending.size === 0) this.worker.unref()
+        const what = 'field' in message && 'method' in message ? `field "${message.field}": ${message.method}` : message.op
+        reject(new TypeError(`${what}: an argument cannot be sent to the pool's workers (${(error as Error).message})`))
+      }
     })
   }
 
@@ -269,6 +278,8 @@ export class PooledSegment {
   private readonly pool: QueryPool
   private readonly segment: number
   private readonly byName = new Map<string, ColumnInfo>()
+  // The readers openReader lent out (held weakly: a reader dropped unclosed may still be collected).
+  private readonly readers = new Set<WeakRef<ColumnsReader>>()
   private readonly shared: Uint8Array
   private closed = false
 
@@ -302,11 +313,15 @@ export class PooledSegment {
    * what the pool does not split (topK, accessors). Close it when done.
    */
   openReader(): ColumnsReader {
-    return openColumns(this.bytes, { fileName: this.fileName, maxDoc: this.maxDoc, backend: sharedMemoryBackend })
+    const reader = openColumns(this.bytes, { fileName: this.fileName, maxDoc: this.maxDoc, backend: sharedMemoryBackend })
+    // Closed with the segment: with backend 'wasm' its bytes may then hold the next file opened.
+    this.readers.add(new WeakRef(reader))
+    return reader
   }
 
   /** An empty DocSet in shared memory: workers read and write it in place. */
   createDocSet(): DocSet {
+    this.assertOpen()
     return new DocSet(sharedMemoryBackend, this.maxDoc)
   }
 
@@ -359,7 +374,7 @@ export class PooledSegment {
   async topTerms(field: string, k: number, docs?: DocSet): Promise<TermCount[]> {
     const type = this.column(field).type
     if (type !== 'keyword') throw new TypeError(`field "${field}" is ${type}; topTerms reads keyword columns`)
-    if (!(k >= 0) || k !== Math.floor(k)) throw new RangeError(`field "${field}": k must be a non-negative integer, got ${k}`)
+    if (!(k >= 0) || !Number.isInteger(k)) throw new RangeError(`field "${field}": k must be a non-negative integer, got ${shown(k)}`)
     const counts = await this.facetCounts(field, docs)
     const ordinals: number[] = []
     for (let ordinal = 0; ordinal < counts.length; ordinal++) if (counts[ordinal] !== 0) ordinals.push(ordinal)
@@ -371,6 +386,9 @@ export class PooledSegment {
 
   /** Values per bucket [edges[b], edges[b + 1]) in natural units, like Column.histogram. */
   async histogram(field: string, edges: readonly NaturalValue[], docs?: DocSet): Promise<Uint32Array> {
+    // Edges checked here too, so that one no worker can be sent (a function) is named as Column.histogram names it.
+    const type = this.column(field).type
+    if ((type === 'integral' || type === 'date' || type === 'fractional') && Array.isArray(edges)) rawEdges(field, type, edges)
     return sumCounts((await this.query('histogram', field, [edges], docs, null)) as Uint32Array[])
   }
 
@@ -414,6 +432,8 @@ export class PooledSegment {
   close(): Promise<void> {
     if (this.closed) return Promise.resolve()
     this.closed = true
+    for (const held of this.readers) held.deref()?.close()
+    this.readers.clear()
     return this.pool.release(this.segment)
   }
 }
