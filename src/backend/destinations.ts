@@ -49,14 +49,16 @@ function insideHeld(array: ArrayBufferView, token: object): boolean {
 
 /**
  * Throws unless the reader may write into `array`: an array of the caller's own memory, or one
- * inside a live ValueBuffer. `what` names the call and argument, e.g. `field "delay": readValues destination`.
+ * inside a live ValueBuffer. The message names the field and the argument, e.g. `readValues destination`.
  */
-export function checkWritable(array: ArrayBufferView, what: () => string): void {
+export function checkWritable(array: ArrayBufferView, field: string, argument: string): void {
   if (array === lastAllowed || allowed.has(array)) return
-  if (released.has(array)) throw new RangeError(`${what()} is the array of a released ValueBuffer`)
+  // (Two strings, not a callback making the message: a closure per call would allocate on every read.)
+  const what = `field "${field}": ${argument}`
+  if (released.has(array)) throw new RangeError(`${what} is the array of a released ValueBuffer`)
   const token = memoryOf.get(array.buffer)
   if (token !== undefined && !insideHeld(array, token)) {
-    throw new RangeError(`${what()} lies in WebAssembly memory that no live ValueBuffer holds (a ValueBuffer's array kept after its release, or a view made over a FileBuffer's memory); pass a live ValueBuffer's array or an array of your own`)
+    throw new RangeError(`${what} lies in WebAssembly memory that no live ValueBuffer holds (a ValueBuffer's array kept after its release, or a view made over a FileBuffer's memory); pass a live ValueBuffer's array or an array of your own`)
   }
   allowed.add(array)
   lastAllowed = array

@@ -136,7 +136,7 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
   else if (!(counts instanceof Uint32Array) || counts.length !== limit) {
     throw new RangeError(`field "${column.name}": counts must be a Uint32Array of length ${limit}`)
   } else {
-    checkWritable(counts, () => `field "${column.name}": facetCounts' counts`)
+    checkWritable(counts, column.name, 'facetCounts\' counts')
     counts.fill(0)
   }
   if (column.layout === 'multi') {

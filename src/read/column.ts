@@ -336,7 +336,7 @@ export class Column {
     if (!(out instanceof Float64Array) || out.length < 2) {
       throw new TypeError(`field "${this.name}": getGeoPoint's out must be a Float64Array of 2 or more elements (latitude, longitude), got ${out instanceof Float64Array ? `one of ${out.length}` : describeInput(out)}`)
     }
-    checkWritable(out, () => `field "${this.name}": getGeoPoint's out`)
+    checkWritable(out, this.name, 'getGeoPoint\'s out')
     const index = this.valueIndex(document, nth)
     this.backend.getRaw(this.values, index)
     sortableToFloat64Into(int64Result[0], int64Result[1], out, 0)
@@ -384,7 +384,7 @@ export class Column {
       const hint = ArrayBuffer.isView(array) ? ' (pass its .array)' : ''
       throw new TypeError(`field "${this.name}": readValues needs a BigInt64Array, Float64Array or Int32Array destination, got ${describeInput(destination)}${hint}`)
     }
-    checkWritable(destination, () => `field "${this.name}": readValues destination`)
+    checkWritable(destination, this.name, 'readValues destination')
     const count = destination.length
     if (!Number.isInteger(firstValue)) {
       throw new RangeError(`field "${this.name}": readValues' first value ${shown(firstValue)} is not an integer number`)
