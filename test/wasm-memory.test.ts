@@ -186,6 +186,22 @@ describe('(d) a dropped reader is reclaimed by the FinalizationRegistry', () => 
     expect(runtime().regions.bytesInUse).toBe(before)
   })
 
+  it('a format 2 reader dropped after a cascade read is reclaimed too (no read keeps its sequence)', async () => {
+    // The cascade reads kept the last sequence selected, and with it the file's region, until the next read.
+    const wide = (i: number) => ((i * 2654435761) % 1_000_000_007) * 1000 + i
+    const cascadeBytes = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] },
+      Array.from({ length: 5000 }, (_, d) => ({ v: wide(d % 37) })), { format: 2 })!
+    const before = runtime().regions.bytesInUse
+    ;(() => {
+      const reader = openColumns(cascadeBytes, wasm)
+      expect(reader.getColumn('v')!.values.cascade?.form).toBe(1)
+      reader.getColumn('v')!.readValues(0, new BigInt64Array(5000))
+    })()
+    expect(runtime().regions.bytesInUse).toBeGreaterThan(before)
+    await collectUntil(() => runtime().regions.bytesInUse === before)
+    expect(runtime().regions.bytesInUse).toBe(before)
+  })
+
   it('a closed reader that is collected is not freed a second time', async () => {
     const before = runtime().regions.bytesInUse
     ;(() => { openColumns(keywordBytes, wasm).close() })()

@@ -33,6 +33,8 @@ export interface CascadeReads {
   get(sequence: SequenceView, index: number): void
   /** Points the decodes below at the sequence's node (and the int32 and ordinal decodes' limit); returns `kernel`. */
   select(sequence: SequenceView, kernel: Decode, int32Limit?: number): Decode
+  /** Forgets the selected sequence once its read is over. */
+  done(): void
   readonly raw: Decode
   readonly sortable: Decode
   readonly exact: Decode
@@ -94,6 +96,10 @@ export function createCascadeReads(runtime: WasmRuntime): CascadeReads {
       if (status !== 0) cascadeError(runtime, sequence, status)
       int64Result[0] = runtime.words[runtime.scratchWord]
       int64Result[1] = runtime.words[runtime.scratchWord + 1]
+    },
+    // The read is over: its sequence (whose file a reader dropped unclosed would otherwise keep) is forgotten.
+    done() {
+      selected = null
     },
     select(sequence, kernel, int32Limit = 0) {
       selected = sequence

@@ -187,6 +187,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
   /** Ends a read: the backend keeps no reference to the caller's array (only views of linear memory; a read that throws, a corrupt file's, leaves it until the next). */
   function end<T>(result: T): T {
     sequence = null
+    cascade.done()
     destination = runtime.words
     return result
   }
