@@ -176,6 +176,15 @@ describe('query pool: ranges, errors, shutdown', () => {
       expect(() => createQueryPool({ threads, backend: 'ts' })).toThrow(new RangeError(`threads must be a positive integer, got ${threads}`))
     }
     expect(() => createQueryPool({ threads: 1, backend: 'gpu' as never })).toThrow(new TypeError('unknown backend "gpu"; expected "ts", "wasm" or "auto"'))
+    // null was taken for the default count, and '2' shown as 2; null options failed reading a property.
+    expect(() => createQueryPool({ threads: null as never, backend: 'ts' })).toThrow(new RangeError('threads must be a positive integer, got null'))
+    expect(() => createQueryPool({ threads: '2' as never, backend: 'ts' })).toThrow(new RangeError('threads must be a positive integer, got "2"'))
+    expect(() => createQueryPool(null as never)).toThrow(new TypeError('createQueryPool: options must be an object, got null'))
+  })
+
+  it('QueryPool.open names options that are not an object', async () => {
+    await using pool = createQueryPool({ threads: 1, backend: 'ts' })
+    await expect(pool.open(randomFile(31, 100), null as never)).rejects.toThrow(new TypeError('QueryPool.open: options must be an object, got null'))
   })
 
   it('a script whose only work is a pool query runs until the answer arrives (the worker is kept referenced meanwhile)', async () => {
@@ -411,6 +420,10 @@ describe('query pool: ranges, errors, shutdown', () => {
     const local = column.rangeFilter(column.minRaw, column.maxRaw, selected)
     expect(local.words.buffer).toBeInstanceOf(SharedArrayBuffer)
     expect(await segment.facetCounts('bool_multi', local)).toEqual(reference.getColumn('bool_multi')!.facetCounts(reference.getColumn('date_optional')!.rangeFilter(column.minRaw, column.maxRaw, expected)))
+    // A pool's DocSet given to a reader of its own: both backends are 'ts', so the message says which memory differs.
+    expect(() => reference.getColumn('bool_multi')!.facetCounts(selected)).toThrow(new RangeError(
+      'field "bool_multi": docs DocSet has 3100 documents on the ts backend; this column has 3100 documents on the ts backend'
+      + ' (a DocSet of another memory, such as a query pool\'s: use it with its segment or segment.openReader())'))
     reference.close()
   })
 

@@ -21,9 +21,12 @@ export function notADocSet(field: string, role: string, value: unknown, owner: s
 export function checkDocSet(column: Column, backend: ColumnsBackend, docs: DocSet, role: string): void {
   if (!(docs instanceof DocSet)) throw notADocSet(column.name, role, docs, 'reader')
   if (docs.backend !== backend || docs.maxDoc !== column.maxDoc) {
+    // Two backends of one name: a pool's shared DocSet (its memory is the pool's) given to a reader of its own.
+    const other = docs.backend !== backend && docs.backend.name === backend.name
+      ? ` (a DocSet of another memory, such as a query pool's: use it with its segment or segment.openReader())` : ''
     throw new RangeError(
       `field "${column.name}": ${role} DocSet has ${docs.maxDoc} documents on the ${docs.backend.name} backend; `
-      + `this column has ${column.maxDoc} documents on the ${backend.name} backend`,
+      + `this column has ${column.maxDoc} documents on the ${backend.name} backend${other}`,
     )
   }
 }

@@ -22,7 +22,7 @@ import type { BoundingBox } from '../kernels/filters.js'
 import { rawEdges, type NaturalValue } from '../kernels/natural-units.js'
 import { termList, type Terms } from '../kernels/filters.js'
 import { openColumns } from '../read/open.js'
-import { fileBytesOf, shown } from '../read/file-input.js'
+import { describeInput, fileBytesOf, shown } from '../read/file-input.js'
 import { noColumn, type ColumnsReader } from '../read/reader.js'
 import { mergeAggregates, rebuildError, sharedMemoryBackend, splitDocuments, sumCounts, type AggregateParts } from './query-merge.js'
 import type { ColumnInfo, OpenedSegment, OpenRequest, PooledMethod, QueryRequest, WorkerData, WorkerReply, WorkerRequest } from './query-protocol.js'
@@ -129,8 +129,10 @@ export class QueryPool implements AsyncDisposable {
   private closed = false
 
   constructor(options: QueryPoolOptions = {}) {
-    const threads = options.threads ?? availableParallelism()
-    if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${String(threads)}`)
+    if (typeof options !== 'object' || options === null) throw new TypeError(`createQueryPool: options must be an object, got ${describeInput(options)}`)
+    // Only an absent count means the default: null was taken for it.
+    const threads = options.threads === undefined ? availableParallelism() : options.threads
+    if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${shown(threads)}`)
     const backend = options.backend ?? 'auto'
     if (backend !== 'ts' && backend !== 'wasm' && backend !== 'auto') throw new TypeError(`unknown backend ${JSON.stringify(backend)}; expected "ts", "wasm" or "auto"`)
     this.threads = threads
@@ -150,6 +152,7 @@ export class QueryPool implements AsyncDisposable {
    */
   async open(bytes: SharedArrayBuffer | ArrayBuffer | Uint8Array, options: PooledOpenOptions = {}): Promise<PooledSegment> {
     this.assertOpen()
+    if (typeof options !== 'object' || options === null) throw new TypeError(`QueryPool.open: options must be an object, got ${describeInput(options)}`)
     const source = fileBytesOf(bytes, 'QueryPool.open')
     const segment = nextSegment++
     const fileName = options.fileName ?? 'columns'
