@@ -81,5 +81,8 @@ describe('usage', () => {
   it('prints the package version', async () => {
     const manifest = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'))
     expect(await run('--version')).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: '' })
+    // An argument after it was ignored, with exit 0, where docs/cli.md makes it a usage error.
+    const extra = await run('--version', 'extra')
+    expect([extra.code, extra.stdout, extra.stderr.split('\n')[0]]).toEqual([2, '', 'oixk: unexpected argument "extra" after --version'])
   })
 })

@@ -177,6 +177,10 @@ describe('build errors', () => {
     expect(directoryDocs).toEqual({ code: 2, stdout: '', stderr: `oixk build: ${tmp}: is a directory\n` })
     const directorySchema = await run('build', '--schema', tmp, '--docs', documents, '-o', path('bad.oixk'))
     expect(directorySchema).toEqual({ code: 2, stdout: '', stderr: `oixk build: ${tmp}: is a directory\n` })
+    // A directory as the output: the rename over it said 'resource busy or locked' for '.'.
+    const directoryOut = await run('build', '--schema', path('schema.json'), '--docs', documents, '-o', tmp)
+    expect(directoryOut).toEqual({ code: 2, stdout: '', stderr: `oixk build: ${tmp}: cannot write: is a directory\n` })
+    await expectNoTempFiles()
     expect(await exists('bad.oixk')).toBe(false)
   })
 

@@ -58,6 +58,11 @@ function packageVersion(): string {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv
   if (name === '--version') {
+    // Arguments after it are unexpected, as for any command (docs/cli.md: a usage error).
+    if (rest.length > 0) {
+      await writeText(io.stderr, `oixk: unexpected argument ${JSON.stringify(rest[0])} after --version\n\n${USAGE}`)
+      return ExitCode.usageOrIo
+    }
     await writeText(io.stdout, `${packageVersion()}\n`)
     return ExitCode.ok
   }

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { constants, readSync } from 'node:fs'
-import { type FileHandle, open, rename, unlink } from 'node:fs/promises'
+import { type FileHandle, open, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { CorruptIndexException, ResidentLimitError } from '../format/errors.js'
 import type { ResidentFile } from '../backend/backend.js'
@@ -44,9 +44,9 @@ export async function openColumnsFile(path: string, options: OpenOptions = {}): 
 }
 
 /** The error for a path that is no regular file, shaped like Node's system errors (code, path). */
-function notRegularFile(path: string, isDirectory: boolean): Error {
-  const error = new Error(isDirectory ? `EISDIR: illegal operation on a directory, read '${path}'` : `EINVAL: not a regular file, read '${path}'`)
-  return Object.assign(error, { code: isDirectory ? 'EISDIR' : 'EINVAL', path, syscall: 'read' })
+function notRegularFile(path: string, isDirectory: boolean, syscall = 'read'): Error {
+  const error = new Error(isDirectory ? `EISDIR: illegal operation on a directory, ${syscall} '${path}'` : `EINVAL: not a regular file, ${syscall} '${path}'`)
+  return Object.assign(error, { code: isDirectory ? 'EISDIR' : 'EINVAL', path, syscall })
 }
 
 /**
@@ -119,7 +119,11 @@ export async function writeFileAtomic(path: string, bytes: Uint8Array, options: 
     await handle.sync()
     await handle.close()
     handle = null
-    await rename(temporaryPath, path)
+    await rename(temporaryPath, path).catch(async (error: unknown) => {
+      // A directory in the way: said as such (rename over '.' says 'resource busy or locked').
+      const isDirectory = await stat(path).then((stats) => stats.isDirectory(), () => false)
+      throw isDirectory ? notRegularFile(path, true, 'rename') : error
+    })
   } catch (error) {
     if (handle !== null) await handle.close().catch(() => undefined)
     await unlink(temporaryPath).catch(() => undefined)
