@@ -120,6 +120,24 @@ async function checkColumn(reader: ColumnsReader, segment: PooledSegment, column
 
 const wasmReason = wasmUnavailableReason()
 
+/** The stdout of a script run in a process of its own: `lines` after imports and `const pool` (one 'ts' worker); fails after a minute. */
+async function poolScript(lines: string[]): Promise<string> {
+  const directory = mkdtempSync(join(tmpdir(), 'oixk-pool-exit-'))
+  try {
+    const source = (path: string) => JSON.stringify(pathToFileURL(join(ROOT, path)).href)
+    const script = join(directory, 'script.mts')
+    writeFileSync(script, [
+      `import { createQueryPool } from ${source('src/node/query-pool.ts')}`,
+      `import { flushColumns } from ${source('src/write/columns-writer.ts')}`,
+      "const pool = createQueryPool({ threads: 1, backend: 'ts' })",
+      ...lines,
+    ].join('\n'))
+    return (await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, timeout: 60_000 })).stdout
+  } finally {
+    rmSync(directory, { recursive: true, force: true })
+  }
+}
+
 function messageOf(action: () => unknown): string {
   try {
     action()
@@ -189,46 +207,22 @@ describe('query pool: ranges, errors, shutdown', () => {
 
   it('a script whose only work is a pool query runs until the answer arrives (the worker is kept referenced meanwhile)', async () => {
     // Idle workers are unreferenced so that a pool never keeps a process alive; a pending request must be.
-    const directory = mkdtempSync(join(tmpdir(), 'oixk-pool-exit-'))
-    try {
-      const source = (path: string) => JSON.stringify(pathToFileURL(join(ROOT, path)).href)
-      const script = join(directory, 'facet.mts')
-      writeFileSync(script, [
-        `import { createQueryPool } from ${source('src/node/query-pool.ts')}`,
-        `import { flushColumns } from ${source('src/write/columns-writer.ts')}`,
-        "const bytes = flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, [{ k: 'a' }, { k: 'b' }, { k: 'a' }])!",
-        "const pool = createQueryPool({ threads: 1, backend: 'ts' })",
-        'const segment = await pool.open(bytes)',
-        "console.log(JSON.stringify([...await segment.facetCounts('k')]))",
-        'await pool.close()',
-      ].join('\n'))
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { cwd: ROOT })
-      expect(stdout).toBe('[2,1]\n')
-    } finally {
-      rmSync(directory, { recursive: true, force: true })
-    }
+    expect(await poolScript([
+      "const bytes = flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, [{ k: 'a' }, { k: 'b' }, { k: 'a' }])!",
+      'const segment = await pool.open(bytes)',
+      "console.log(JSON.stringify([...await segment.facetCounts('k')]))",
+      'await pool.close()',
+    ])).toBe('[2,1]\n')
   })
 
   it('a request no worker can be sent (a symbol bound) rejects, and leaves nothing to keep the process alive', async () => {
-    // It was left pending with its worker referenced: the script below never exited.
-    const directory = mkdtempSync(join(tmpdir(), 'oixk-pool-exit-'))
-    try {
-      const source = (path: string) => JSON.stringify(pathToFileURL(join(ROOT, path)).href)
-      const script = join(directory, 'unsendable.mts')
-      writeFileSync(script, [
-        `import { createQueryPool } from ${source('src/node/query-pool.ts')}`,
-        `import { flushColumns } from ${source('src/write/columns-writer.ts')}`,
-        "const bytes = flushColumns({ fields: [{ name: 'n', type: 'integral', column: true }] }, [{ n: 1 }, { n: 5 }, { n: 9 }])!",
-        "const pool = createQueryPool({ threads: 1, backend: 'ts' })",
-        'const segment = await pool.open(bytes)',
-        "console.log(await segment.rangeFilter('n', Symbol('x') as never, 5).then(() => 'answered', (error: Error) => `${error.name}: ${error.message.split(' (')[0]}`))",
-        "console.log((await segment.rangeFilter('n', 0, 5)).count())",
-      ].join('\n'))
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, timeout: 60_000 })
-      expect(stdout).toBe('TypeError: field "n": rangeFilter: an argument cannot be sent to the pool\'s workers\n2\n')
-    } finally {
-      rmSync(directory, { recursive: true, force: true })
-    }
+    // It was left pending with its worker referenced: the script below never exited (and the pool is not closed).
+    expect(await poolScript([
+      "const bytes = flushColumns({ fields: [{ name: 'n', type: 'integral', column: true }] }, [{ n: 1 }, { n: 5 }, { n: 9 }])!",
+      'const segment = await pool.open(bytes)',
+      "console.log(await segment.rangeFilter('n', Symbol('x') as never, 5).then(() => 'answered', (error: Error) => `${error.name}: ${error.message.split(' (')[0]}`))",
+      "console.log((await segment.rangeFilter('n', 0, 5)).count())",
+    ])).toBe('TypeError: field "n": rangeFilter: an argument cannot be sent to the pool\'s workers\n2\n')
   })
 
   it('allDocuments() of a segment holds exactly its documents, as a reader\'s does', async () => {
