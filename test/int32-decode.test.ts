@@ -260,3 +260,49 @@ describe('format 2 keyword ordinals → Int32Array: an ordinal equal to the term
     expect(Array.from(a)).toEqual(Array.from(b))
   })
 })
+
+describe('format 2 → Int32Array: sequence dictionary codes in patched blocks with a position list', () => {
+  // 98.5% of values among 16 entries, the rest among 284 more: codes of 4 low bits, a few patched, listed.
+  const random = seededRandom(77)
+  const entry = (i: number) => ((i * 2654435761) % 1_000_003) * 1000 + i
+  const values = Array.from({ length: 8192 }, () => entry(random() < 0.985 ? Math.floor(random() * 16) : 16 + Math.floor(random() * 284)))
+  const bytes = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, values.map((v) => ({ v })), { format: 2 })!
+
+  it('decodes every value, both backends, plain and in place', () => {
+    const codes = (openColumns(bytes, { backend: 'ts' }).getColumn('v')!.values.cascade as unknown as { form: number; codes: { cascade: { blocks: { records: Int32Array } } } })
+    expect(codes.form).toBe(1)
+    const records = codes.codes.cascade.blocks.records
+    // Kind 6 (patched), low width 4, the list flag (1024 in param), for every block.
+    for (let block = 0; block < 8; block++) expect([records[6 * block] & 0xff, (records[6 * block] >>> 8) & 0xff, (records[6 * block] >>> 16) & 1024]).toEqual([6, 4, 1024])
+    for (const backend of ['wasm', 'ts'] as const) {
+      using reader = openColumns(bytes, { backend })
+      const plain = new Int32Array(8192)
+      reader.getColumn('v')!.readValues(0, plain)
+      expect(Array.from(plain), backend).toEqual(values)
+      using buffer = createValueBuffer('int32', 8192 - 5, { backend })
+      reader.getColumn('v')!.readValues(5, buffer.array)
+      expect(Array.from(buffer.array), `${backend} in place`).toEqual(values.slice(5))
+    }
+  })
+
+  it('more than 65,536 entries (codes wider than 16 bits)', () => {
+    // 90% of values among 16 entries, the rest each a new one: 73,252 entries, lists of ~100 patches a block.
+    const many = seededRandom(78)
+    let rare = 16
+    const wide = Array.from({ length: 1024 * 720 }, () => entry(many() < 0.9 ? Math.floor(many() * 16) : rare++))
+    const file = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }] }, wide.map((v) => ({ v })), { format: 2 })!
+    const view = openColumns(file, { backend: 'ts' }).getColumn('v')!.values.cascade as unknown as { codes: { cascade: { blocks: { records: Int32Array } } } }
+    const records = view.codes.cascade.blocks.records
+    expect([rare > 65_536, records[0] & 0xff, (records[0] >>> 8) & 0xff, (records[0] >>> 16) & 1024]).toEqual([true, 6, 4, 1024])
+    for (const backend of ['wasm', 'ts'] as const) {
+      using reader = openColumns(file, { backend })
+      const plain = new Int32Array(wide.length)
+      reader.getColumn('v')!.readValues(0, plain)
+      expect(plain.every((value, at) => value === wide[at]), backend).toBe(true)
+      // In place: one call over every value, so the dictionary's entries are narrowed once for all of them.
+      using buffer = createValueBuffer('int32', wide.length, { backend })
+      reader.getColumn('v')!.readValues(0, buffer.array)
+      expect(buffer.array.every((value, at) => value === wide[at]), `${backend} in place`).toBe(true)
+    }
+  })
+})
