@@ -271,3 +271,16 @@ describe.each(['ts', 'wasm'] as const)('DocSet words past maxDoc (%s)', (backend
     }
   })
 })
+
+describe.each(['ts', 'wasm'] as const)('a lone surrogate as a term (%s)', (backend) => {
+  it('matches nothing: encoded it would read as U+FFFD, a term the column has', () => {
+    for (const format of [1, 2] as const) {
+      const file = flushColumns({ fields: [{ name: 'k', type: 'keyword', facet: true }] }, [{ k: '\uFFFD' }, { k: 'a' }, { k: '\u{1F600}' }], { format })!
+      using reader = openColumns(file, { backend })
+      const column = reader.column('k')
+      expect([column.lookupOrdinal('\uFFFD'), column.lookupOrdinal('\uD800'), column.lookupOrdinal('\uDE00'), column.lookupOrdinal('\uD83D\uDE00')]).toEqual([1, -1, -1, 2])
+      expect(Array.from(column.termFilter('\uD800').toArray())).toEqual([])
+      expect(Array.from(column.termFilter(['\uDFFF', 'a']).toArray())).toEqual([1])
+    }
+  })
+})

@@ -5,7 +5,7 @@
 import { DICTIONARY_HEADER_BYTES, MAX_DICTIONARY_BYTES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { readUint32 } from '../format/int64.js'
-import { compareByteRanges, encodeUtf8 } from '../format/utf8.js'
+import { compareByteRanges, encodeUtf8, findLoneSurrogate } from '../format/utf8.js'
 
 /** How a format 2 dictionary is stored and what opening it cost (inspect and the bench report it). */
 export interface DictionaryEncoding {
@@ -118,6 +118,8 @@ export class Dictionary {
 
   /** Ordinal of the term (a string, or its UTF-8 bytes), or -1 when absent. Binary search. */
   lookupOrdinal(term: string | Uint8Array): number {
+    // A lone surrogate is no stored term (the writer refuses them); encoded, it would read as U+FFFD and find that one.
+    if (typeof term === 'string' && findLoneSurrogate(term) >= 0) return -1
     const key = typeof term === 'string' ? encodeUtf8(term) : term
     let low = 0
     let high = this.termCount - 1
