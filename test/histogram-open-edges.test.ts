@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { openColumns } from '../src/read/open.js'
 import { flushColumns } from '../src/write/columns-writer.js'
 import type { NaturalValue } from '../src/kernels/natural-units.js'
+import { float64ToSortableBits } from '../src/format/sortable-bits.js'
 
 const MAX = 2n ** 63n - 1n, MIN = -(2n ** 63n)
 const VALUES = [MAX, MIN, 0n, -1n, 5n, MAX, 2n ** 62n, MAX - 1n]
@@ -69,5 +70,24 @@ describe.each(['wasm', 'ts'] as const)('histogram edges beyond the i64 range (%s
     }
     expect(Array.from(reader.column('dense').histogram([-Infinity, Infinity]))).toEqual([MAX_DOC])
     expect(() => reader.column('dense').histogram([0, NaN])).toThrow(new RangeError('field "dense": histogram edge 1 is NaN'))
+  })
+})
+
+describe.each(['wasm', 'ts'] as const)('fractional histogram edges given { raw } (%s)', (backend) => {
+  // In raw (sortable-bits) order, as rangeFilter takes them: NaN patterns and -0 / +0 apart. The edges were
+  // compared as doubles, so a NaN pattern or a -0 / +0 pair was refused as "not strictly increasing".
+  it.each([1, 2] as const)('format %i: NaN patterns and signed zeros as edges, against rangeFilter', (format) => {
+    const values = [NaN, -0, 0, 3, -NaN, 5, -2, Infinity]
+    using reader = openColumns(flushColumns({ fields: [{ name: 'f', type: 'fractional', column: true }] }, values.map((f) => ({ f })), { format })!, { backend })
+    const column = reader.column('f')
+    const sortable = (x: number) => float64ToSortableBits(x)
+    const count = (lo: bigint, hi: bigint) => column.rangeFilter({ raw: lo }, { raw: hi - 1n }).count()
+    for (const raw of [[0n, MAX], [-1n, 0n, sortable(5)], [sortable(-0), sortable(0), sortable(Infinity) + 1n], [MIN, sortable(-2), MAX]]) {
+      const edges = raw.map((edge) => ({ raw: edge }))
+      expect(Array.from(column.histogram(edges)), raw.join(', ')).toEqual(raw.slice(1).map((hi, b) => count(raw[b], hi)))
+    }
+    // A number beside a { raw } edge: raw order too (the number keeps its zero rule: 0 as a lower bound is -0's raw).
+    expect(Array.from(column.histogram([0, { raw: sortable(0) }, 4]))).toEqual([1, 2])
+    expect(() => column.histogram([{ raw: 5n }, { raw: 5n }])).toThrow(new RangeError('field "f": histogram edges must be strictly increasing (edge 1)'))
   })
 })

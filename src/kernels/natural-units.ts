@@ -96,6 +96,18 @@ function comparable(field: string, type: ColumnType, value: NaturalValue): numbe
 }
 
 /**
+ * Whether edge b lies above edge a: in natural order, or in raw order where either is `{ raw }`
+ * (docs/query.md), so that NaN patterns and -0 / +0 can be told apart, as by rangeFilter.
+ */
+function increasing(field: string, type: ColumnType, a: NaturalValue, b: NaturalValue): boolean {
+  const isRaw = (value: NaturalValue) => typeof value === 'object' && value !== null && !(value instanceof Date)
+  if (!isRaw(a) && !isRaw(b)) return comparable(field, type, a) < comparable(field, type, b)
+  // An edge above every i64 (no raw value) lies above any other.
+  const above = 2n ** 64n
+  return (rawBound(field, type, a, 'lower') ?? above) < (rawBound(field, type, b, 'lower') ?? above)
+}
+
+/**
  * Raw edges of a histogram plus, for each raw bucket, the user's bucket it
  * counts for: integer edges that round to the same raw value leave empty buckets.
  */
@@ -106,7 +118,7 @@ export function rawEdges(field: string, type: ColumnType, edges: readonly Natura
   let openBucket = -1
   for (let index = 0; index < edges.length; index++) {
     if (Number.isNaN(edges[index])) throw new RangeError(`field "${field}": histogram edge ${index} is NaN`)
-    if (index > 0 && !(comparable(field, type, edges[index - 1]) < comparable(field, type, edges[index]))) {
+    if (index > 0 && !increasing(field, type, edges[index - 1], edges[index])) {
       throw new RangeError(`field "${field}": histogram edges must be strictly increasing (edge ${index})`)
     }
     const edge = rawBound(field, type, edges[index], 'lower')
