@@ -82,8 +82,13 @@ export function fractionalToRaw(field: string, document: number, value: unknown)
     }
     invalidValue(field, document, `expected a number, "NaN", "Infinity", "-Infinity", "-0" or {bits}, got ${describeValue(value)}`)
   }
-  // Integer literals beyond 2^53 parse as bigint; as a double they round the way JSON.parse would.
-  if (typeof value === 'bigint') return float64ToSortable(Number(value))
+  // Integer literals beyond 2^53 parse as bigint; as a double they round the way JSON.parse would, but an
+  // integer beyond every double is refused rather than stored as an infinity (as the CLI refuses 1e400).
+  if (typeof value === 'bigint') {
+    const rounded = Number(value)
+    if (rounded === Infinity || rounded === -Infinity) invalidValue(field, document, `${value < 0n ? 'a negative integer' : 'an integer'} of ${String(value < 0n ? -value : value).length} digits is beyond the largest double (about 1.8e308)`)
+    return float64ToSortable(rounded)
+  }
   if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'bits' in value) {
     const bits = (value as { bits: unknown }).bits
     let ieee: bigint

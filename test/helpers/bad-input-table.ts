@@ -35,6 +35,9 @@ export const BAD_VALUES: [string, Record<string, unknown>, string][] = [
   ['fractional given a bad string', { f: 'abc' }, 'field "f" of document 1: expected a number, "NaN", "Infinity", "-Infinity", "-0" or {bits}, got the string "abc"'],
   ['fractional given bad bits', { f: { bits: '123' } }, 'field "f" of document 1: {bits} must hold 16 hex digits or a bigint, got the string "123"'],
   ['fractional given negative bigint bits', { f: { bits: -1n } }, 'field "f" of document 1: IEEE bits -1n are not an unsigned 64-bit pattern'],
+  // Rounded to a double, these were stored as ±Infinity (the CLI refuses 1e400 as beyond every double).
+  ['fractional given a bigint beyond every double', { f: 10n ** 400n }, 'field "f" of document 1: an integer of 401 digits is beyond the largest double (about 1.8e308)'],
+  ['fractional given a negative bigint beyond every double', { f: -(10n ** 309n) }, 'field "f" of document 1: a negative integer of 310 digits is beyond the largest double (about 1.8e308)'],
   ['fractional given bigint bits of 65 bits', { f: { bits: 2n ** 64n } }, 'field "f" of document 1: IEEE bits 18446744073709551616n are not an unsigned 64-bit pattern'],
   ['date given a boolean', { d: true }, 'field "d" of document 1: expected a date (Date, milliseconds as number or bigint, or an ISO-8601 string), got the boolean true'],
   ['bool given a number', { b: 1 }, 'field "b" of document 1: expected a boolean, got the number 1'],
