@@ -189,7 +189,7 @@ describe.each(['wasm', 'ts'] as const)('destinations outside live ValueBuffers (
     const doubles = new Float64Array(bytes.buffer, bytes.byteOffset & ~7, 2)
     const counts = new Uint32Array(bytes.buffer, bytes.byteOffset & ~3, 2)
     const before = Uint8Array.from(file.bytes)
-    const refused = (what: string) => new RangeError(`${what} lies in WebAssembly memory that no live ValueBuffer holds (a ValueBuffer's array kept after its release, or a view made over a FileBuffer's memory); pass a live ValueBuffer's array or an array of your own`)
+    const refused = (what: string) => new RangeError(`${what} is WebAssembly memory outside every live ValueBuffer (kept past its release, or made over a FileBuffer); pass a live ValueBuffer's array or an array of your own`)
     if (backend === 'wasm') {
       expect(() => reader.column('g').readValues(0, doubles)).toThrow(refused('field "g": readValues destination'))
       expect(() => reader.column('g').getGeoPoint(0, 0, doubles)).toThrow(refused('field "g": getGeoPoint\'s out'))

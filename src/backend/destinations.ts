@@ -58,7 +58,7 @@ export function checkWritable(array: ArrayBufferView, field: string, argument: s
   if (released.has(array)) throw new RangeError(`${what} is the array of a released ValueBuffer`)
   const token = memoryOf.get(array.buffer)
   if (token !== undefined && !insideHeld(array, token)) {
-    throw new RangeError(`${what} lies in WebAssembly memory that no live ValueBuffer holds (a ValueBuffer's array kept after its release, or a view made over a FileBuffer's memory); pass a live ValueBuffer's array or an array of your own`)
+    throw new RangeError(`${what} is WebAssembly memory outside every live ValueBuffer (kept past its release, or made over a FileBuffer); pass a live ValueBuffer's array or an array of your own`)
   }
   allowed.add(array)
   lastAllowed = array
