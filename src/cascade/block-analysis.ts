@@ -1,7 +1,7 @@
 /**
  * What every block encoder needs to size itself exactly, computed once per
  * block: the minimum and range, the offsets u = v - min (doubles: exact, since
- * v2 gives the other kinds only ranges below 2^52), their divisor, the sorted
+ * v2 gives the other kinds only ranges below 2^51), their divisor, the sorted
  * distinct offsets with their counts, the runs and the most frequent value.
  */
 import { BLOCK_VALUES } from '../format/constants.js'
@@ -18,7 +18,7 @@ export interface BlockAnalysis {
   minHigh: number
   maxLow: number
   maxHigh: number
-  /** Whether the range is below 2^52 (every kind applies); else only frame and constant. */
+  /** Whether the range is below 2^51 (every kind applies); else only frame and constant. */
   narrow: boolean
   /** max - min (narrow blocks only). */
   range: number

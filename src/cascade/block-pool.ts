@@ -1,7 +1,7 @@
 /**
  * The block pool: every 1,024 values of a sequence take the kind whose data is
  * smallest, sized exactly (ties: the lower kind code). Blocks whose range is
- * 2^52 or more are frame blocks, encoded as v1's packed blocks.
+ * 2^51 or more are frame blocks, encoded as v1's packed blocks.
  */
 import { BLOCK_VALUES, BlockKind, DATA_PADDING_BYTES } from '../format/constants.js'
 import { ByteSink } from '../write/byte-sink.js'

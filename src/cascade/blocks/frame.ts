@@ -1,7 +1,7 @@
 /**
  * Frame-of-reference blocks (kind 1, v1's packed form): base = min, aux = the
  * divisor g of the offsets, width = bits(range / g); value j = base + g × field j.
- * Narrow blocks are written here; wide ones (range ≥ 2^52) by v1's encoder.
+ * Narrow blocks are written here; wide ones (range ≥ 2^51) by v1's encoder.
  * Reads go through v1's frame decoder (the bytes are v1's).
  */
 import { bytesFor, type FieldWriter } from '../bits.js'

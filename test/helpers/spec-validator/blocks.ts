@@ -76,6 +76,8 @@ export function blockLayout(b: Uint8Array, blk: Block, dataEnd: number, what: st
     case 4: {
       const r = param + 1
       if (r < 2 || r > n) fail(`${what}: runs r outside 2..n`)
+      // §3.8: a runs block of width 0 (which a writer never makes) is refused too.
+      if (W === 0) fail(`${what}: runs width 0`)
       if (W > 64) fail(`${what}: runs width > 64`)
       divisor(W)
       const len = c8(r * W) + c8((r - 1) * pw)
