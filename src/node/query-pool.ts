@@ -317,7 +317,9 @@ export class PooledSegment {
    */
   openReader(): ColumnsReader {
     const reader = openColumns(this.bytes, { fileName: this.fileName, maxDoc: this.maxDoc, backend: sharedMemoryBackend })
-    // Closed with the segment: with backend 'wasm' its bytes may then hold the next file opened.
+    // Closed with the segment: with backend 'wasm' its bytes may then hold the next file opened. (References
+    // to readers since collected are dropped here, so a segment lending many keeps no more than it lends.)
+    for (const held of this.readers) if (held.deref() === undefined) this.readers.delete(held)
     this.readers.add(new WeakRef(reader))
     return reader
   }
