@@ -6,7 +6,7 @@ import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
 import { openColumns } from '../src/read/open.js'
 import { flushColumns } from '../src/write/columns-writer.js'
 import { seededRandom } from './helpers/random.js'
-import { fixChecksum } from './helpers/file-surgery.js'
+import { withRunOneStart } from './helpers/file-surgery.js'
 
 const BACKENDS = wasmUnavailableReason() === null ? (['ts', 'wasm'] as const) : (['ts'] as const)
 const N = 20_000
@@ -41,14 +41,9 @@ describe.each(BACKENDS)('a run block across one edge whose starts do not ascend 
   it('is counted as reads give its values, not by its runs\' lengths', () => {
     // Run 1 of block 0 made to start at 200, after later runs start (the open does not check the order): a walk that
     // took run lengths as stop - start would count a negative one; the kernel refuses the block, and a decode answers.
-    const view = openColumns(bytes, { backend: 'ts' }).getColumn('n')!.values
-    const word = view.records[0], runs = (word >>> 16) + 1, width = (word >>> 8) & 0xff
-    expect([word & 0xff, runs]).toEqual([4, 16])
-    const startsAt = view.dataStart + view.records[1] + Math.ceil((runs * width) / 8)
-    const corrupt = bytes.slice()
-    corrupt[startsAt] = 200
-    corrupt[startsAt + 1] &= ~3
-    using reader = openColumns(fixChecksum(corrupt), { backend })
+    const corrupt = withRunOneStart(bytes, openColumns(bytes, { backend: 'ts' }).getColumn('n')!.values, 0, 200)
+    expect([corrupt.word & 0xff, (corrupt.word >>> 16) + 1]).toEqual([4, 16])
+    using reader = openColumns(corrupt.bytes, { backend })
     const column = reader.getColumn('n')!
     const read = new BigInt64Array(N)
     column.readValues(0, read)

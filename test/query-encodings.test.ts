@@ -10,7 +10,7 @@ import { DocSet } from '../src/kernels/doc-set.js'
 import { openColumns } from '../src/read/open.js'
 import type { ColumnsReader } from '../src/read/reader.js'
 import { flushColumns } from '../src/write/columns-writer.js'
-import { fixChecksum } from './helpers/file-surgery.js'
+import { fixChecksum, withRunOneStart } from './helpers/file-surgery.js'
 import { seededRandom } from './helpers/random.js'
 import type { ColumnsBackend, SequenceView } from '../src/backend/backend.js'
 import { createAggregateState, type QueryKernels } from '../src/backend/query-kernels.js'
@@ -150,14 +150,9 @@ describe.each(BACKENDS)('format 2 facets and histograms from the encodings (%s b
   it('a run block whose starts do not ascend (not checked at open): histograms and range filters answer what a decode reads', () => {
     // Run 1 of block 1 made to start at 200, after run 2 starts: the run walks refuse the block
     // and the decoding path answers, value by value as reads find them.
-    const view = openColumns(v2Bytes, { backend: 'ts' }).getColumn('runBlocks')!.values
-    const word = view.records[6], runs = (word >>> 16) + 1, width = (word >>> 8) & 0xff
-    expect([word & 0xff, runs > 2]).toEqual([4, true])
-    const startsAt = view.dataStart + view.records[7] + Math.ceil((runs * width) / 8)
-    const bytes = v2Bytes.slice()
-    bytes[startsAt] = 200
-    bytes[startsAt + 1] &= ~3
-    using reader = openColumns(fixChecksum(bytes), { backend })
+    const { bytes, word } = withRunOneStart(v2Bytes, openColumns(v2Bytes, { backend: 'ts' }).getColumn('runBlocks')!.values, 1, 200)
+    expect([word & 0xff, (word >>> 16) + 1 > 2]).toEqual([4, true])
+    using reader = openColumns(bytes, { backend })
     const column = reader.getColumn('runBlocks')!
     const values = new BigInt64Array(N)
     column.readValues(0, values)

@@ -100,7 +100,7 @@ function comparable(field: string, type: ColumnType, value: NaturalValue): numbe
  * (docs/query.md), so that NaN patterns and -0 / +0 can be told apart, as by rangeFilter.
  */
 function increasing(field: string, type: ColumnType, a: NaturalValue, b: NaturalValue): boolean {
-  const isRaw = (value: NaturalValue) => typeof value === 'object' && value !== null && !(value instanceof Date)
+  const isRaw = (value: NaturalValue) => typeof value === 'object' && value !== null && rawOf(field, value) !== null
   if (!isRaw(a) && !isRaw(b)) return comparable(field, type, a) < comparable(field, type, b)
   // An edge above every i64 (no raw value) lies above any other.
   const above = 2n ** 64n

@@ -103,6 +103,20 @@ export function fixChecksum(bytes: Uint8Array): Uint8Array {
 
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 
+/**
+ * A copy of a format 2 file (checksum fixed) where run block `block` of `sequence` (a full block
+ * of 1,024 values: 10-bit starts) has run 1 start at `start`, an order the open does not check.
+ * Returns the copy and the block's record word (kind, width and run count, for the caller's checks).
+ */
+export function withRunOneStart(bytes: Uint8Array, sequence: { records: Int32Array; dataStart: number }, block: number, start: number): { bytes: Uint8Array; word: number } {
+  const word = sequence.records[6 * block], runs = (word >>> 16) + 1, width = (word >>> 8) & 0xff
+  const startsAt = sequence.dataStart + sequence.records[6 * block + 1] + Math.ceil((runs * width) / 8)
+  const copy = bytes.slice()
+  copy[startsAt] = start & 0xff
+  copy[startsAt + 1] = (copy[startsAt + 1] & ~3) | (start >>> 8)
+  return { bytes: fixChecksum(copy), word }
+}
+
 // ---------------------------------------------------------------- parse
 
 function parseSequence(input: In): Sequence {
