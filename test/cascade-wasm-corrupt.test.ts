@@ -17,6 +17,7 @@ import { attempt } from './helpers/duel.js'
 import { fixChecksum } from './helpers/file-surgery.js'
 import { seededRandom } from './helpers/random.js'
 import { flushColumns } from '../src/write/columns-writer.js'
+import { sequenceExtent } from '../src/cascade/reader/parse.js'
 import {
   FILE_NAME, openBoth, narrowCodeColumns, typedCodeColumns, setField, getField, blockOf, patched, duelCorrupt, expectSameError, readsAt,
 } from './helpers/cascade-duel.js'
@@ -129,6 +130,24 @@ describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backe
       const message = `${FILE_NAME}: values of field "${name}": value ${index} has dictionary code ${k}, beyond its ${k} entries`
       for (const read of readsAt(index, true)) expectSameError(bytes, name, read, message)
       duelCorrupt(bytes, name)
+    }
+  })
+
+  it('a frame codes block whose base lies within 2^W of 2^63: refused alike, never a gather from before the entries', () => {
+    // base + 2^W wrapped past 2^63 once passed the slice check, and the gather read entries from base × 4 bytes
+    // (wrapped to 32 bits) before the table: 1,135,329,645 as an ordinal of 7 terms, or wrong in-range values.
+    for (const base of [2n ** 63n - 4n, 2n ** 63n - 1n, 2n ** 63n - 512n]) {
+      const bytes = patched(typedCodeColumns().columns, (file, reader) => {
+        const cascade = reader.getColumn('framed')!.values.cascade!
+        if (cascade.form !== 1) throw new Error('expected a sequence dictionary')
+        const record = sequenceExtent(cascade.codes)[0] + 13 + 24 * 3, view = new DataView(file.buffer, file.byteOffset)
+        expect([blockOf(cascade.codes, 3).width, view.getBigInt64(record + 8, true)]).toEqual([9, 300n])
+        view.setBigInt64(record + 8, base, true)
+      })
+      // Value 3 × 1,024 has field (3,072 × 7) mod 300 = 204: code base + 204, as an unsigned i64.
+      const code = BigInt.asUintN(64, base + 204n)
+      const message = `${FILE_NAME}: values of field "framed": value 3072 has dictionary code ${code}, beyond its 600 entries`
+      for (const read of readsAt(3072, true)) expectSameError(bytes, 'framed', read, message)
     }
   })
 

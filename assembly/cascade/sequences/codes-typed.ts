@@ -132,7 +132,8 @@ function mapCodes32(take: u32, k: u32, out: usize): bool {
  */
 function slicedInt32(record: usize, p: usize, k: u32, out: usize): bool {
   const kind = recordKind(record), base = recordBase(record), W = recordWidth(record)
-  if (recordAux(record) != 1 || base < 0 || W > 16 || base + (<i64>1 << W) > <i64>k) return false
+  // base + 2^W > k, written so that no base (a corrupt one near 2^63) can wrap it.
+  if (recordAux(record) != 1 || base < 0 || W > 16 || base > <i64>k - (<i64>1 << W)) return false
   const table = ENTRIES32 + (<usize>base << 2)
   if (kind == KIND_PACKED) {
     gatherGroups32(p, BLOCK_VALUES >>> 3, table, out, W)

@@ -86,7 +86,8 @@ function gatherHalves(table: usize, out: usize): void {
  */
 // @ts-ignore: decorator
 @inline function sliced(base: i64, g: i64, W: u32, capacity: u32): bool {
-  return g == 1 && W <= 16 && base >= 0 && base + (<i64>1 << W) <= <i64>capacity
+  // base + 2^W ≤ capacity, written so that no base (a corrupt one near 2^63) can wrap it.
+  return g == 1 && W <= 16 && base >= 0 && base <= <i64>capacity - (<i64>1 << W)
 }
 
 /** The codes of a slice at base that are in range: those below k - base (at most 2^W matter). */
