@@ -151,6 +151,38 @@ describe.skipIf(!available)('v2 cascades: corrupt files read alike on both backe
     }
   })
 
+  it('a filter over a DocSet passes a block with nothing selected unread on both backends: a bad code there raises on neither', () => {
+    // framed: codes block 3 is 300 + a 9-bit field (k 600); the field 300 makes value 3,072 + 211 code 600.
+    const bytes = patched(typedCodeColumns().columns, (file, reader) => {
+      const cascade = reader.getColumn('framed')!.values.cascade!
+      if (cascade.form !== 1) throw new Error('expected a sequence dictionary')
+      setField(file, blockOf(cascade.codes, 3).data, 211, 9, 300)
+    })
+    const message = `${FILE_NAME}: values of field "framed": value 3283 has dictionary code 600, beyond its 600 entries`
+    const values = typedCodeColumns().expected.get('framed')!
+    const [lo, hi] = [Math.min(...values), Math.max(...values)]
+    const [ts, wasm] = openBoth(bytes)
+    try {
+      for (const [documents, expected] of [
+        // Documents in blocks 0-2 and 4 only (block 3 is values 3,072 to 4,095): answered.
+        [[5, 1500, 3071, 4096, 4999], { ok: true }],
+        // One document in block 3, not the bad one: its block is read whole, and refused.
+        [[5, 3072], { ok: false, kind: 'CorruptIndexException', message }],
+      ] as const) {
+        for (const [name, reader] of [['ts', ts], ['wasm', wasm]] as const) {
+          const column = reader.getColumn('framed')!
+          const outcome = attempt(() => Array.from(column.rangeFilter(lo, hi, DocSet.fromDocuments(reader, documents))))
+          expect(outcome.ok ? { ok: true } : outcome, `${name} ${documents}`).toEqual(expected)
+          if (outcome.ok) expect(outcome.value, `${name} ${documents}`).toEqual(documents)
+        }
+      }
+      for (const reader of [ts, wasm]) expect(attempt(() => reader.getColumn('framed')!.rangeFilter(lo, hi))).toEqual({ ok: false, kind: 'CorruptIndexException', message })
+    } finally {
+      ts.close()
+      wasm.close()
+    }
+  })
+
   it('a code ≥ k made of a patch in a bitmap patched block (codes below 2^8 and 2^16): the same CorruptIndexException', () => {
     for (const [name, lw, hw] of [['narrowBytes', 4, 4], ['narrowHalves', 5, 5]] as const) {
       let k = 0, index = 0

@@ -8,6 +8,7 @@
 import type { ColumnsBackend, ResidentFile, SequenceView } from '../backend/backend.js'
 import type { AggregateState, BitsetMemory, QueryKernels } from '../backend/query-kernels.js'
 import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
+import { selectionBits } from '../backend/bits.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { compareInt64, int64ToBigInt } from '../format/int64.js'
 import { rankBounds, spanFits, visitMeetingBlocks } from './decoded-codes.js'
@@ -235,6 +236,32 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     const inRange = (from: number, n: number) => owner.decodeInt32(cascade.codes, from, n, k, narrow!.int32s(n), 0) < 0
     return matchCodes(codes.blocks, first, count, codeBounds, span[1], selection, selectionStart, out, outStart, decoded, inRange)
   }
+  /**
+   * matchCascade over each stretch of blocks with a value selected: a block with none is passed over
+   * unread, as WebAssembly's member kernel passes it, so that a bad code there raises on neither
+   * backend (nor in a path that decodes a whole range when a kernel cannot say).
+   */
+  const matchSelected = (
+    sequence: SequenceView, first: number, count: number, bounds: Int32Array,
+    selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
+  ): number => {
+    if (selection === null) return matchCascade(sequence, first, count, bounds, selection, selectionStart, out, outStart)
+    const words = selection.words, end = first + count
+    let found = 0, from = -1
+    for (let index = first; index <= end;) {
+      const stop = Math.min(end, (Math.floor(index / BLOCK_VALUES) + 1) * BLOCK_VALUES)
+      let any = false
+      for (let at = index; at < stop && !any; at += 32) any = selectionBits(words, selectionStart + at - first, Math.min(32, stop - at)) !== 0
+      if (any && from < 0) from = index
+      if (!any && from >= 0) {
+        found += matchCascade(sequence, from, index - from, bounds, selection, selectionStart + from - first, out, outStart + from - first)
+        from = -1
+      }
+      if (index === end) break
+      index = stop
+    }
+    return found
+  }
   const kernels: QueryKernels = {
     allocateBitset: (wordCount) => inner.allocateBitset(wordCount),
     countBits: (bitset) => inner.countBits(bitset),
@@ -256,12 +283,12 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     },
     matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart) {
       if (sequence.cascade === null) return inner.matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart)
-      return matchCascade(sequence, first, count, bounds, selection, selectionStart, out, outStart)
+      return matchSelected(sequence, first, count, bounds, selection, selectionStart, out, outStart)
     },
     matchRanges(sequence, first, count, bounds, selection, selectionStart, out, outStart) {
       // One pass with the member kernel; in TypeScript a pass per range reads the codes faster
       // (patched low fields matched in place) than one that decodes them to look them up.
-      if (sequence.cascade !== null && inner.matchMembers !== undefined) return matchCascade(sequence, first, count, bounds, selection, selectionStart, out, outStart)
+      if (sequence.cascade !== null && inner.matchMembers !== undefined) return matchSelected(sequence, first, count, bounds, selection, selectionStart, out, outStart)
       let found = 0
       for (let at = 0; at < bounds.length; at += 4) found += this.matchRange(sequence, first, count, bounds.subarray(at, at + 4), selection, selectionStart, out, outStart)
       return found
