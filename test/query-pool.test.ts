@@ -109,7 +109,9 @@ async function checkColumn(reader: ColumnsReader, segment: PooledSegment, column
       expect(aggregate, `${at}: aggregate`).toEqual(expected)
     }
     if (type === 'integral' || type === 'date' || type === 'fractional') {
-      const edges = [...new Set([...q.slice(0, 4), q[4] < MAX_INT64 ? q[4] + 1n : q[4]])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      const sorted = [...new Set([...q.slice(0, 4), q[4] < MAX_INT64 ? q[4] + 1n : q[4]])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      // A fractional column takes a bigint as its double: bigints that are one double are one edge (refused twice).
+      const edges = type === 'fractional' ? sorted.filter((edge, i) => i === 0 || Number(sorted[i - 1]) < Number(edge)) : sorted
       if (edges.length >= 2) expect(await segment.histogram(field, edges, pooled), `${at}: histogram`).toEqual(column.histogram(edges, single))
       // Infinite ends: an integral last bucket without an upper bound counts the largest i64 too, range by range.
       const open = [-Infinity, q[2], Infinity]

@@ -49,9 +49,11 @@ export interface AggregateState {
 /** How aggregate treats raw values: integers (sum exact in 128 bits) or SortableBits doubles (sum in double). */
 export type AggregateMode = 'integer' | 'sortable'
 
-/** A fresh, empty aggregate state. */
+/** A fresh, empty aggregate state; its double sum starts at -0, IEEE's additive identity (+0 would turn a sum of -0s into +0). */
 export function createAggregateState(): AggregateState {
-  return { numbers: new Float64Array(3), words: new Int32Array(8) }
+  const numbers = new Float64Array(3)
+  numbers[1] = -0
+  return { numbers, words: new Int32Array(8) }
 }
 
 const TWO_POW_32 = 4294967296

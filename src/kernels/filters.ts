@@ -8,6 +8,7 @@ import type { BitsetMemory } from '../backend/query-kernels.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { bigIntToInt64, int64Result, int64ToBigInt } from '../format/int64.js'
 import type { Column } from '../read/column.js'
+import { shown } from '../read/file-input.js'
 import { expectType, filterOf, outputOf } from './common.js'
 import type { DocSet } from './doc-set.js'
 import { anyBitInRange, releaseSelection, selectValues, valuesToDocuments, type ValueSelection } from './layout.js'
@@ -246,7 +247,8 @@ export function boundingBoxFilter(column: Column, backend: ColumnsBackend, box: 
 export function boxRanges(column: Column, box: BoundingBox): [RawRanges, RawRanges] {
   expectType(column, 'boundingBoxFilter', column.type === 'geo_point', 'geo_point')
   const degrees = (value: unknown, name: string): number => {
-    if (typeof value !== 'number' || Number.isNaN(value)) throw new RangeError(`field "${column.name}": box.${name} must be a number, got ${String(value)}`)
+    if (typeof value !== 'number') throw new TypeError(`field "${column.name}": box.${name} must be a number, got ${shown(value)}`)
+    if (Number.isNaN(value)) throw new RangeError(`field "${column.name}": box.${name} must be a number, got NaN`)
     return value
   }
   const bound = (value: number, side: 'lower' | 'upper'): bigint => rawBound(column.name, 'geo_point', value, side)!

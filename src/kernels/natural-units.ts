@@ -57,6 +57,7 @@ export function rawBound(field: string, type: ColumnType, value: NaturalValue, s
     if (typeof millis === 'string') throw new RangeError(`field "${field}": invalid date bound ${JSON.stringify(value)}: ${millis}`)
     integer = BigInt(millis)
   } else if (typeof value === 'boolean') {
+    if (type !== 'bool') throw new TypeError(`field "${field}" is ${type}; boolean bounds are for bool columns`)
     integer = value ? 1n : 0n
   } else if (typeof value === 'bigint') {
     integer = value
@@ -64,6 +65,10 @@ export function rawBound(field: string, type: ColumnType, value: NaturalValue, s
     if (Number.isNaN(value)) throw new RangeError(`field "${field}": NaN is not a bound`)
     if (value === Infinity) return side === 'lower' ? null : MAX_INT64
     if (value === -Infinity) return side === 'lower' ? MIN_INT64 : null
+    // From 2^53 on, numbers skip integers: 2 ** 53 + 1 arrives as 2 ** 53, so the bound asked for is unknowable.
+    if (Math.abs(value) >= 2 ** 53) {
+      throw new RangeError(`field "${field}": bound ${value} is beyond 2^53, where a number cannot hold every integer; pass a bigint (or ±Infinity for no bound)`)
+    }
     integer = BigInt(side === 'lower' ? Math.ceil(value) : Math.floor(value))
   } else {
     throw new TypeError(`field "${field}": bound ${String(value)} is not a number, bigint, Date, ISO date string or { raw }`)
@@ -84,10 +89,14 @@ function rawDoubleBound(field: string, value: NaturalValue, side: BoundSide): bi
   return float64ToSortableBits(number)
 }
 
-/** A natural value as a number or bigint for ordering checks (dates in ms, doubles as doubles, { raw } as given). */
+/**
+ * A natural value (already checked by rawBound) as a number or bigint for ordering checks: dates in
+ * ms, doubles as the double stored (so 2n ** 53n and 2n ** 53n + 1n are one edge), { raw } as given.
+ */
 function comparable(field: string, type: ColumnType, value: NaturalValue): number | bigint {
   if (value instanceof Date) return value.getTime()
   if (typeof value === 'boolean') return value ? 1 : 0
+  if (typeof value === 'bigint' && type === 'fractional') return Number(value)
   if (typeof value === 'string' || typeof value === 'object') {
     const raw = rawBound(field, type, value, 'lower')!
     return type === 'fractional' ? sortableBitsToFloat64(raw) : raw
@@ -113,15 +122,26 @@ function increasing(field: string, type: ColumnType, a: NaturalValue, b: Natural
  */
 export function rawEdges(field: string, type: ColumnType, edges: readonly NaturalValue[]): { raw: bigint[]; bucketOf: number[]; openBucket: number } {
   if (edges.length < 2) throw new RangeError(`field "${field}": a histogram needs at least 2 edges, got ${edges.length}`)
+  // Every edge checked first, those after one above every i64 too, and only then compared.
+  const bounds = Array.from(edges, (edge, index) => {
+    if (typeof edge === 'number' && Number.isNaN(edge)) throw new RangeError(`field "${field}": histogram edge ${index} is NaN`)
+    try {
+      return rawBound(field, type, edge, 'lower')
+    } catch (error) {
+      if (error instanceof Error) error.message = `${error.message} (histogram edge ${index})`
+      throw error
+    }
+  })
+  for (let index = 1; index < edges.length; index++) {
+    if (!increasing(field, type, edges[index - 1], edges[index])) {
+      throw new RangeError(`field "${field}": histogram edges must be strictly increasing (edge ${index})`)
+    }
+  }
   const raw: bigint[] = []
   const bucketOf: number[] = []
   let openBucket = -1
   for (let index = 0; index < edges.length; index++) {
-    if (Number.isNaN(edges[index])) throw new RangeError(`field "${field}": histogram edge ${index} is NaN`)
-    if (index > 0 && !increasing(field, type, edges[index - 1], edges[index])) {
-      throw new RangeError(`field "${field}": histogram edges must be strictly increasing (edge ${index})`)
-    }
-    const edge = rawBound(field, type, edges[index], 'lower')
+    const edge = bounds[index]
     if (edge === null) {
       // Above every i64 (Infinity, or an integer beyond 2^63 - 1): the bucket below it has no upper
       // bound, and the buckets from it on count nothing. Its raw edge is the largest i64, whose own

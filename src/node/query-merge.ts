@@ -67,7 +67,7 @@ function exact(value: bigint): number | bigint {
  * added exactly as 128-bit values; double sums added range after range.
  */
 export function mergeAggregates(parts: AggregateParts[], doubles: boolean): Aggregate {
-  let count = 0, doubleSum = 0, integerSum = 0n, nanCount = 0
+  let count = 0, doubleSum = -0, integerSum = 0n, nanCount = 0
   let min: bigint | null = null, max: bigint | null = null
   for (const { numbers, words } of parts) {
     nanCount += numbers[2]

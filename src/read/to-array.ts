@@ -10,7 +10,7 @@ import { BEYOND_DOUBLES } from './read-values.js'
 export interface ToArrayOptions {
   /** Dates as Date objects (default: milliseconds since the epoch as numbers). */
   useDate?: boolean
-  /** Integral, date and ordinal values as bigints (default: numbers, with an error beyond 2^53). */
+  /** Every integral and date value as a bigint (default: numbers, with an error beyond 2^53); not with useDate on a date column. */
   useBigInt?: boolean
 }
 
@@ -43,6 +43,9 @@ export type ColumnValue = string | number | bigint | boolean | Date | { lat: num
 /** Every document's value(s): null without a value, an array of values for a multi column. */
 export function columnToArray(column: Column, options: ToArrayOptions = {}): (ColumnValue | ColumnValue[] | null)[] {
   checkOptions(column.name, options)
+  if (column.type === 'date' && options.useDate === true && options.useBigInt === true) {
+    throw new TypeError(`field "${column.name}": toArray's useDate and useBigInt each choose what a date becomes; give one`)
+  }
   const count = column.totalValueCount
   const type = column.type
   let valueAt: (index: number) => ColumnValue

@@ -28,9 +28,10 @@ function outcome(call: () => unknown): string {
 }
 
 /** Bounds of an integral or date column's values for its questions, as its directory entry gives them. */
-function bounds(column: Column): [number, number] {
-  const lo = Number(column.minRaw), hi = Number(column.maxRaw)
-  return [Math.min(lo, hi), Math.max(lo, hi)]
+/** The column's raw extremes as bigints (numbers from 2^53 on are refused as bounds), in order. */
+function bounds(column: Column): [bigint, bigint] {
+  const lo = column.minRaw, hi = column.maxRaw
+  return lo <= hi ? [lo, hi] : [hi, lo]
 }
 
 /** The questions asked of one column, with and without a DocSet of every third document. */
@@ -55,10 +56,10 @@ function ask(reader: ColumnsReader, column: Column): string[] {
       calls.push(() => column.topK(5, 'ascending', docs), () => column.topK(5, 'descending', docs))
     } else {
       const [lo, hi] = bounds(column)
-      const middle = Math.floor(lo / 2 + hi / 2)
+      const middle = lo / 2n + hi / 2n
       calls.push(() => column.rangeFilter(lo, middle, docs).toArray(), () => column.aggregate(docs))
       calls.push(() => column.topK(5, 'ascending', docs), () => column.topK(5, 'descending', docs))
-      if (Number.isSafeInteger(lo) && Number.isSafeInteger(hi) && lo < middle && middle < hi) calls.push(() => column.histogram([lo, middle, hi + 1], docs))
+      if (lo < middle && middle < hi) calls.push(() => column.histogram([lo, middle, hi + 1n], docs))
     }
   }
   return calls.map((call, i) => `${column.name} #${i} => ${outcome(call)}`)

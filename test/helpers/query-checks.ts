@@ -50,7 +50,8 @@ function randomBound(model: ModelColumn, random: () => number): Natural {
   }
   const safe = raw >= BigInt(Number.MIN_SAFE_INTEGER) && raw <= BigInt(Number.MAX_SAFE_INTEGER)
   if (type === 'date' && safe && raw >= -8640000000000000n && raw <= 8640000000000000n && random() < 0.3) return new Date(Number(raw))
-  if (safe && random() < 0.5) return Number(raw) + (random() < 0.3 ? pickOne(random, [0.5, -0.5, 0.25]) : 0)
+  // A fraction only well inside 2^53, where the sum stays below it (a number bound from 2^53 on is refused).
+  if (safe && random() < 0.5) return Number(raw) + (random() < 0.3 && raw > -(2n ** 52n) && raw < 2n ** 52n ? pickOne(random, [0.5, -0.5, 0.25]) : 0)
   return raw
 }
 
