@@ -420,6 +420,12 @@ describe('query pool: ranges, errors, shutdown', () => {
     expect(() => reference.getColumn('bool_multi')!.facetCounts(selected)).toThrow(new RangeError(
       'field "bool_multi": docs DocSet has 3100 documents on the ts backend; this column has 3100 documents on the ts backend'
       + ' (a DocSet of another memory, such as a query pool\'s: use it with its segment or segment.openReader())'))
+    // And combined with one of that reader's DocSets, either way round.
+    const own = reference.createDocSet()
+    const combined = 'DocSet of 3100 documents (ts backend) cannot combine with one of 3100 documents (ts backend)'
+      + ' (a DocSet of another memory, such as a query pool\'s: use it with its segment or segment.openReader())'
+    expect(() => own.and(selected)).toThrow(new RangeError(combined))
+    expect(() => selected.or(own)).toThrow(new RangeError(combined))
     reference.close()
   })
 

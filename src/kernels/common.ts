@@ -4,7 +4,7 @@
  */
 import type { ColumnsBackend } from '../backend/backend.js'
 import type { Column } from '../read/column.js'
-import { DocSet } from './doc-set.js'
+import { DocSet, otherMemory } from './doc-set.js'
 
 /** Throws TypeError naming the field and what the method reads unless allowed. */
 export function expectType(column: Column, method: string, allowed: boolean, types: string): void {
@@ -21,12 +21,9 @@ export function notADocSet(field: string, role: string, value: unknown, owner: s
 export function checkDocSet(column: Column, backend: ColumnsBackend, docs: DocSet, role: string): void {
   if (!(docs instanceof DocSet)) throw notADocSet(column.name, role, docs, 'reader')
   if (docs.backend !== backend || docs.maxDoc !== column.maxDoc) {
-    // Two backends of one name: a pool's shared DocSet (its memory is the pool's) given to a reader of its own.
-    const other = docs.backend !== backend && docs.backend.name === backend.name
-      ? ` (a DocSet of another memory, such as a query pool's: use it with its segment or segment.openReader())` : ''
     throw new RangeError(
       `field "${column.name}": ${role} DocSet has ${docs.maxDoc} documents on the ${docs.backend.name} backend; `
-      + `this column has ${column.maxDoc} documents on the ${backend.name} backend${other}`,
+      + `this column has ${column.maxDoc} documents on the ${backend.name} backend${otherMemory(docs.backend, backend)}`,
     )
   }
 }

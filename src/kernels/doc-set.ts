@@ -17,6 +17,11 @@ export function documentProblem(doc: unknown, maxDoc: number): string {
   return `document ${shown(doc)} ${Number.isInteger(doc) ? 'is outside' : 'is not an integer in'} [0, ${maxDoc})`
 }
 
+/** Why two backends of one name differ (a pool's DocSets live in its shared memory), for messages; '' otherwise. */
+export function otherMemory(a: ColumnsBackend, b: ColumnsBackend): string {
+  return a !== b && a.name === b.name ? ' (a DocSet of another memory, such as a query pool\'s: use it with its segment or segment.openReader())' : ''
+}
+
 /** What DocSet.fromDocuments needs of a reader. */
 export interface DocSetFactory {
   createDocSet(): DocSet
@@ -106,7 +111,7 @@ export class DocSet implements Iterable<number>, Disposable {
   checkCompatible(other: DocSet): void {
     if (!(other instanceof DocSet)) throw new TypeError(`${String(other)} is not a DocSet`)
     if (other.backend !== this.backend || other.maxDoc !== this.maxDoc) {
-      throw new RangeError(`DocSet of ${other.maxDoc} documents (${other.backend.name} backend) cannot combine with one of ${this.maxDoc} documents (${this.backend.name} backend)`)
+      throw new RangeError(`DocSet of ${other.maxDoc} documents (${other.backend.name} backend) cannot combine with one of ${this.maxDoc} documents (${this.backend.name} backend)${otherMemory(other.backend, this.backend)}`)
     }
   }
 
