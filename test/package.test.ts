@@ -128,6 +128,12 @@ describe('the packed package', () => {
       "import * as node from 'oixk/node'",
       'export const entries = [main, reader, writer, node]',
       "export const bytes: Uint8Array | null = writer.flushColumns({ fields: [{ name: 'n', type: 'integral', column: true }] }, [{ n: 1n }])",
+      // Members marked @internal (markClosed would close a column of an open reader) are not published.
+      'declare const column: main.Column',
+      '// @ts-expect-error: markClosed is @internal',
+      'column.markClosed()',
+      '// @ts-expect-error: docSetOwner is @internal',
+      'export const owner = column.docSetOwner',
       '',
     ].join('\n'))
     const configs = [['node16', 'node16'], ['bundler', 'esnext']].map(([resolution, module]) => {

@@ -28,9 +28,10 @@ export interface DocSetFactory {
 }
 
 /**
- * @internal The DocSets made from one reader (its createDocSet and its columns' queries), released
- * when the reader closes: sets dropped without release() would otherwise hold linear memory until
- * collected, which a synchronous loop never lets happen. Held weakly, so collection still frees them.
+ * Not for callers (published as DocSet's constructor names it): the DocSets made from one reader
+ * (its createDocSet and its columns' queries), released when the reader closes: sets dropped
+ * without release() would otherwise hold linear memory until collected, which a synchronous loop
+ * never lets happen. Held weakly, so collection still frees them.
  */
 export class DocSetOwner {
   private readonly sets = new Set<WeakRef<DocSet>>()
@@ -68,7 +69,7 @@ export class DocSet implements Iterable<number>, Disposable {
   private readonly owner: DocSetOwner | null
   private readonly ownerReference: WeakRef<DocSet> | null
 
-  /** @internal Use reader.createDocSet() / reader.allDocuments() / DocSet.fromDocuments. */
+  /** Not for callers: use reader.createDocSet() / reader.allDocuments() / DocSet.fromDocuments. */
   constructor(backend: ColumnsBackend, maxDoc: number, owner: DocSetOwner | null = null) {
     this.backend = backend
     this.maxDoc = maxDoc

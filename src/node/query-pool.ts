@@ -286,7 +286,7 @@ export class PooledSegment {
   private readonly shared: Uint8Array
   private closed = false
 
-  /** @internal Use QueryPool.open. */
+  /** Not for callers: use QueryPool.open. */
   constructor(pool: QueryPool, segment: number, fileName: string, maxDoc: number, columns: ColumnInfo[], bytes: Uint8Array) {
     this.pool = pool
     this.segment = segment
