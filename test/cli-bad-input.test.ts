@@ -28,7 +28,7 @@ function toJson(value: unknown): string | null {
 // and JSON has no undefined.
 const NOT_THE_SAME_IN_JSON = new Set([
   'integral number beyond 2^53', 'date number beyond 2^53', 'fractional given negative bigint bits', 'geo lat a small bigint',
-  'fractional given {bits: undefined}',
+  'fractional given {bits: undefined}', 'undefined inside a multi array',
 ])
 
 const { path, names } = tempDirectory('oixk-bad-')
@@ -52,6 +52,20 @@ describe('oixk build refuses every bad input of the writer table and writes noth
       expect(code).toBe(1)
       expect(stderr).toBe(`oixk build: ${docs}:2: ${message}\n`)
       expect((await names()).sort()).toEqual(['docs.ndjson', 'schema.json'])
+    })
+  }
+})
+
+describe('oixk build words the remedy of an integer beyond 2^53 for NDJSON, which has no bigints', () => {
+  // JSON integers are read exact; only a fraction or an exponent makes one a double, already rounded.
+  for (const [line, message] of [
+    ['{"i":12345678901234567890e0}', 'field "i" of document 0: integer 12345678901234567000 is not a safe integer (beyond 2^53 a number may already be rounded); write its digits alone (no fraction or exponent) for an exact 64-bit value'],
+  ]) {
+    it(line, async () => {
+      const docs = path('docs.ndjson')
+      await writeFile(docs, `${line}\n`)
+      const { code, stderr } = await run('build', '--schema', path('schema.json'), '--docs', docs, '-o', path('out.oixk'))
+      expect([code, stderr]).toEqual([1, `oixk build: ${docs}:1: ${message}\n`])
     })
   }
 })

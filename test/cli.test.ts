@@ -308,10 +308,12 @@ describe('merge', () => {
       [[[0, 1, 2, 3]], 'expected a JSON array of 2 doc map(s)'],
       [[[0, 1, 2, 3], [4, 5]], 'doc map 1 has 2 entries, but'],
       [[[0, 1, 2, 1.5], [4, 5, 6]], 'doc map 0 entry 3 is 1.5'],
+      // An integer beyond doubles is read exact, and shown as the number it is (not quoted as a string).
+      ['[[0, 1, 2, 99999999999999999999], [4, 5, 6]]', 'doc map 0 entry 3 is 99999999999999999999; expected'],
       [[[0, 1, 2, 3], [3, 4, 5]], 'new document 3 is the target of source 0 document 3 and of source 1 document 0'],
     ]
     for (const [map, message] of maps) {
-      await writeFile(path('bad-map.json'), JSON.stringify(map))
+      await writeFile(path('bad-map.json'), typeof map === 'string' ? map : JSON.stringify(map))
       const result = await run('merge', '-o', path('bad-merge.oixk'), '--doc-map', path('bad-map.json'), path('left.oixk'), path('right.oixk'))
       expect(result.code).toBe(1)
       expect(result.stderr).toContain(`oixk merge: ${path('bad-map.json')}: ${message}`)

@@ -76,6 +76,16 @@ describe('documents that are no objects of field values', () => {
     expectError(() => writer.addDocument(0, new Map([['k', 'a']]) as unknown as Record<string, unknown>), 'document 0: expected an object of field values, got a Map (Object.fromEntries(map) makes one)')
     expectError(() => writer.addDocument(0, [1] as unknown as Record<string, unknown>), 'document 0: expected an object of field values, got an array')
   })
+
+  it('other built-ins whose data is no property are refused too; objects of a class of their own are documents', () => {
+    const writer = new ColumnsWriter(SCHEMA)
+    for (const [value, shown] of [[new Set(['a']), 'a Set'], [new Date(0), 'a Date'], [/k/, 'a RegExp'], [Object(1), 'a Number'], [new Uint8Array(1), 'a Uint8Array']] as const) {
+      expectError(() => writer.addDocument(0, value as unknown as Record<string, unknown>), `document 0: expected an object of field values, got ${shown}`)
+    }
+    class Flight { k = 'SEA' }
+    writer.addDocument(0, new Flight() as unknown as Record<string, unknown>)
+    expect(openColumns(writer.finish(1)!).column('k').getKeywordString(0)).toBe('SEA')
+  })
 })
 
 describe('the call itself', () => {
@@ -130,7 +140,14 @@ describe('document ids and maxDoc', () => {
   it('flushColumns checks maxDoc against the documents given', () => {
     expectError(() => flushColumns(SCHEMA, GOOD, { maxDoc: 2 }), 'maxDoc 2 is smaller than the 3 documents given')
     expectError(() => flushColumns(SCHEMA, GOOD, { maxDoc: 2 ** 32 }), 'maxDoc 4294967296 must be an integer in [0, 2^32 - 1]')
+    expectError(() => flushColumns(SCHEMA, [], { maxDoc: -1 }), 'maxDoc -1 must be an integer in [0, 2^32 - 1]')
     expect(flushColumns(SCHEMA, [], { maxDoc: 2 ** 32 - 1 })).toBeNull() // the largest maxDoc is accepted
+  })
+
+  it('names a multi-valued column whose offsets at this maxDoc are more than an array can hold', () => {
+    // 8 bytes a document: at maxDoc 2^32 - 1 the engine refuses the array's length (was: a bare RangeError).
+    expectError(() => flushColumns({ fields: [{ name: 'tags', type: 'keyword', facet: true, multi: true }] }, [{ tags: ['a', 'b'] }], { maxDoc: 2 ** 32 - 1 }),
+      'field "tags": maxDoc 4294967295: a multi-valued column\'s offsets (8 bytes a document) take 34359738368 bytes in memory, more than this process can allocate (Invalid typed array length: 8589934592)')
   })
 })
 

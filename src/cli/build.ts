@@ -6,6 +6,7 @@ import { InvalidInputError } from '../format/errors.js'
 import { writeFileAtomic } from '../node/files.js'
 import { ColumnsWriter, type ColumnsDocument } from '../write/columns-writer.js'
 import type { Schema } from '../write/schema.js'
+import { BIGINT_REMEDY } from '../write/values.js'
 import { expectPositionals, type FlagSpec, FORMAT_FLAG, formatFromFlag, parseArgs, parseDocumentCount, parseLimit, requireFlag } from './args.js'
 import { CliError, type CliIo, describeCause, ExitCode, HelpRequest, InputError, writeText } from './io.js'
 import { readJsonFile, readNdjson } from './input-files.js'
@@ -127,7 +128,8 @@ function addLine(writer: ColumnsWriter, document: number, value: unknown): strin
     writer.addDocument(document, value as ColumnsDocument)
     return null
   } catch (error) {
-    if (error instanceof InvalidInputError) return error.message
+    // NDJSON has no bigints: an integer beyond 2^53 arrives rounded only when written with a fraction or an exponent.
+    if (error instanceof InvalidInputError) return error.message.replace(BIGINT_REMEDY, 'write its digits alone (no fraction or exponent) for an exact 64-bit value')
     throw error
   }
 }

@@ -117,7 +117,7 @@ function fromDocMaps(mapPath: string, json: ExactJsonValue, readers: readonly Co
     const docMap = new Int32Array(entries.length)
     entries.forEach((target, old) => {
       if (typeof target !== 'number' || !Number.isInteger(target) || target < -1 || target > MAX_NEW_DOC_ID) {
-        throw new InputError(`${mapPath}: doc map ${source} entry ${old} is ${JSON.stringify(typeof target === 'bigint' ? String(target) : target)}; expected a new doc id in [0, 2^31 - 1] or -1 (deleted)`)
+        throw new InputError(`${mapPath}: doc map ${source} entry ${old} is ${typeof target === 'bigint' ? String(target) : JSON.stringify(target)}; expected a new doc id in [0, 2^31 - 1] or -1 (deleted)`)
       }
       docMap[old] = target
       if (target > highest) highest = target

@@ -11,6 +11,19 @@ import { sequenceMinMax, writeSequence } from './sequence-encoder.js'
 import { rangeOf, type SequenceDomain, writeSequenceV2 } from '../cascade/sequence-writer.js'
 import { encodeDictionary } from '../dictionary/write/choose.js'
 
+/**
+ * An Int32Array of `length` words for a table as long as maxDoc, or an InvalidInputError naming
+ * `what` and its bytes where the engine refuses the length or cannot find the memory (a huge maxDoc).
+ */
+export function wordsFor(length: number, what: string): Int32Array {
+  try {
+    return new Int32Array(length)
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error
+    throw new InvalidInputError(`${what} take ${4 * length} bytes in memory, more than this process can allocate (${error.message})`)
+  }
+}
+
 /** Growable list of i64 values as interleaved (low, high) words. */
 class Int64List {
   words: Int32Array
@@ -236,7 +249,7 @@ export class ColumnBuilder {
   }
 
   private writeOffsets(maxDoc: number, sequence: (words: Int32Array, count: number, domain: SequenceDomain) => void): void {
-    const offsets = new Int32Array(2 * (maxDoc + 1))
+    const offsets = wordsFor(2 * (maxDoc + 1), `field "${this.name}": maxDoc ${maxDoc}: a multi-valued column's offsets (8 bytes a document)`)
     const documents = this.documents.values
     const runEnds = this.runEnds.values
     let document = 0

@@ -6,6 +6,7 @@ import {
   FORMAT_VERSION, HEADER_MAGIC, MAX_COUNT, TRAILER_BYTES,
 } from '../format/constants.js'
 import { InvalidInputError } from '../format/errors.js'
+import { describeInput } from '../read/file-input.js'
 import { FORMAT_VERSION_2 } from '../cascade/constants.js'
 import { float64ToSortable, int64Result } from '../format/int64.js'
 import { encodeUtf8 } from '../format/utf8.js'
@@ -34,6 +35,12 @@ export interface WriterOptions {
 export type ColumnsDocument = Readonly<Record<string, unknown>>
 
 const geoScratch = new Float64Array(2)
+
+/** Built-ins whose data is not in their own properties: as documents they would have no values at all. */
+function isSlotted(value: object): boolean {
+  return value instanceof Set || value instanceof Date || value instanceof RegExp || value instanceof Number || value instanceof String
+    || value instanceof Boolean || value instanceof ArrayBuffer || ArrayBuffer.isView(value) || value instanceof WeakMap || value instanceof WeakSet
+}
 
 /**
  * Writes one segment's columns file from documents added in doc-id order. With a
@@ -121,6 +128,8 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
       // for-in also walks inherited enumerable properties; only own ones are values.
       const prototype = Object.getPrototypeOf(values)
       const ownOnly = prototype !== Object.prototype && prototype !== null
+      // Other built-ins hold their data apart from their properties too (a Set's entries, a Date's time).
+      if (ownOnly && isSlotted(values)) throw new InvalidInputError(`document ${document}: expected an object of field values, got ${describeInput(values)}`)
       const builders = this.builderList
       for (let index = 0; index < builders.length; index++) builders[index].mark()
       try {
@@ -164,7 +173,7 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
     if (Array.isArray(value)) {
       if (!builder.multi) invalidValue(builder.name, document, 'got an array but the field is not multi-valued')
       for (const item of value) {
-        if (item === null || item === undefined) invalidValue(builder.name, document, 'a multi-valued field\'s array holds null')
+        if (item === null || item === undefined) invalidValue(builder.name, document, `a multi-valued field's array holds ${item === null ? 'null' : 'undefined (or a hole)'}`)
         this.addOneValue(builder, document, item)
       }
     } else {
@@ -309,6 +318,7 @@ export function flushColumns<const S extends SchemaInput>(schema: S & CheckedSch
   if (typeof options !== 'object' || options === null) throw new InvalidInputError(`flushColumns: options must be an object, got ${describeValue(options)}`)
   if (!Array.isArray(docs)) throw new InvalidInputError(`flushColumns: docs must be an array (docs[i] is document i; null for none), got ${describeValue(docs)}`)
   const maxDoc = options.maxDoc ?? docs.length
+  checkMaxDoc(maxDoc, '')
   if (maxDoc < docs.length) throw new InvalidInputError(`maxDoc ${maxDoc} is smaller than the ${docs.length} documents given`)
   const writer = new ColumnsWriter<S>(schema, { expectedDocuments: docs.length, ...options })
   if (options.onWarning !== undefined) for (const warning of writer.warnings) options.onWarning(warning)

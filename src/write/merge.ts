@@ -11,6 +11,7 @@ import type { Column } from '../read/column.js'
 import type { ColumnsReader } from '../read/reader.js'
 import { notABool, outsideDegrees } from '../read/read-values.js'
 import { checkMaxDoc, ColumnsWriter, type WriterOptions } from './columns-writer.js'
+import { wordsFor } from './column-builder.js'
 import { describeValue } from './values.js'
 
 /** One input of a merge: a reader and where each of its documents goes (-1 = deleted). */
@@ -31,8 +32,8 @@ export function mergeColumns(sources: readonly MergeSource[], options: MergeOpti
   if (typeof options !== 'object' || options === null) throw new InvalidInputError(`merge: options must be an object with maxDoc, got ${describeValue(options)}`)
   const { maxDoc } = options
   checkMaxDoc(maxDoc, 'merge: ')
-  const sourceOfNew = new Int32Array(maxDoc).fill(-1)
-  const oldOfNew = new Int32Array(maxDoc)
+  const sourceOfNew = wordsFor(maxDoc, `merge: maxDoc ${maxDoc}: the new ids' sources (4 bytes a document)`).fill(-1)
+  const oldOfNew = wordsFor(maxDoc, `merge: maxDoc ${maxDoc}: the new ids' old ids (4 bytes a document)`)
   sources.forEach((input, source) => {
     if (typeof input !== 'object' || input === null) throw new InvalidInputError(`merge: source ${source} must be { reader, docMap }, got ${describeValue(input)}`)
     const { reader, docMap } = input

@@ -12,6 +12,9 @@ export function invalidValue(field: string, document: number, problem: string): 
   throw new InvalidInputError(`field "${field}" of document ${document}: ${problem}`)
 }
 
+/** The remedy of an integer number beyond 2^53 (the CLI, whose input has no bigints, words its own). */
+export const BIGINT_REMEDY = 'use bigint for exact 64-bit values'
+
 /** Short description of a value for error messages (never the whole value). */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null'
@@ -40,7 +43,7 @@ export function integralToRaw(field: string, document: number, value: unknown): 
   if (typeof value === 'number') {
     if (Number.isSafeInteger(value)) return numberToInt64(value)
     if (Number.isInteger(value)) {
-      invalidValue(field, document, `integer ${value} is not a safe integer (beyond 2^53 a number may already be rounded); use bigint for exact 64-bit values`)
+      invalidValue(field, document, `integer ${value} is not a safe integer (beyond 2^53 a number may already be rounded); ${BIGINT_REMEDY}`)
     }
     invalidValue(field, document, `integral value ${describeValue(value)} is not an integer`)
   }
@@ -62,7 +65,7 @@ export function dateToRaw(field: string, document: number, value: unknown): void
   if (typeof value === 'bigint') return bigIntToRaw(field, document, value, 'date in milliseconds')
   if (typeof value === 'string') {
     const millis = parseIsoDateMillis(value)
-    if (typeof millis === 'string') invalidValue(field, document, `invalid date ${describeValue(value)}: ${millis}`)
+    if (typeof millis === 'string') invalidValue(field, document, `invalid date: ${describeValue(value)}: ${millis}`)
     return numberToInt64(millis)
   }
   invalidValue(field, document, `expected a date (Date, milliseconds as number or bigint, or an ISO-8601 string), got ${describeValue(value)}`)
@@ -100,6 +103,9 @@ export function fractionalToRaw(field: string, document: number, value: unknown)
     } else {
       invalidValue(field, document, `{bits} must hold 16 hex digits or a bigint, got ${describeValue(bits)}`)
     }
+    // Other keys (a scale, a unit) would be dropped unseen, as a geo point's would.
+    const extra = Object.keys(value).filter((name) => name !== 'bits')
+    if (extra.length > 0) invalidValue(field, document, `{bits} with unknown key${extra.length > 1 ? 's' : ''} ${extra.map((name) => JSON.stringify(name)).join(', ')} (a raw double is {bits} alone)`)
     bigIntToInt64(ieee)
     return sortableFromIeeeWords(int64Result[0], int64Result[1])
   }
