@@ -11,7 +11,7 @@ import type { Column } from '../read/column.js'
 import type { ColumnsReader } from '../read/reader.js'
 import { notABool, outsideDegrees } from '../read/read-values.js'
 import { checkMaxDoc, ColumnsWriter, type WriterOptions } from './columns-writer.js'
-import { wordsFor } from './column-builder.js'
+import { mergeTargets } from './merge-targets.js'
 import { describeValue } from './values.js'
 
 /** One input of a merge: a reader and where each of its documents goes (-1 = deleted). */
@@ -32,9 +32,7 @@ export function mergeColumns(sources: readonly MergeSource[], options: MergeOpti
   if (typeof options !== 'object' || options === null) throw new InvalidInputError(`merge: options must be an object with maxDoc, got ${describeValue(options)}`)
   const { maxDoc } = options
   checkMaxDoc(maxDoc, 'merge: ')
-  const sourceOfNew = wordsFor(maxDoc, `merge: maxDoc ${maxDoc}: the new ids' sources (4 bytes a document)`).fill(-1)
-  const oldOfNew = wordsFor(maxDoc, `merge: maxDoc ${maxDoc}: the new ids' old ids (4 bytes a document)`)
-  sources.forEach((input, source) => {
+  const docMaps = Array.from(sources, (input, source) => {
     if (typeof input !== 'object' || input === null) throw new InvalidInputError(`merge: source ${source} must be { reader, docMap }, got ${describeValue(input)}`)
     const { reader, docMap } = input
     if (typeof reader !== 'object' || reader === null || !Array.isArray(reader.columns)) throw new InvalidInputError(`merge: source ${source} reader must be a ColumnsReader (openColumns makes one), got ${describeValue(reader)}`)
@@ -42,17 +40,9 @@ export function mergeColumns(sources: readonly MergeSource[], options: MergeOpti
     if (docMap.length !== reader.maxDoc) {
       throw new InvalidInputError(`merge: source ${source} (${reader.fileName}) has ${reader.maxDoc} documents but its docMap has ${docMap.length} entries`)
     }
-    for (let old = 0; old < docMap.length; old++) {
-      const target = docMap[old]
-      if (target === -1) continue
-      if (target < 0 || target >= maxDoc) throw new InvalidInputError(`merge: source ${source} document ${old} maps to ${target}, outside [0, ${maxDoc}) (-1 deletes)`)
-      if (sourceOfNew[target] !== -1) {
-        throw new InvalidInputError(`merge: new document ${target} is the target of source ${sourceOfNew[target]} document ${oldOfNew[target]} and of source ${source} document ${old}`)
-      }
-      sourceOfNew[target] = source
-      oldOfNew[target] = old
-    }
+    return docMap
   })
+  const { count, order, targets, sources: sourceOf, olds } = mergeTargets(docMaps, maxDoc)
   const types = new Map<string, { type: ColumnType; source: number }>()
   sources.forEach(({ reader }, source) => {
     for (const column of reader.columns) {
@@ -70,10 +60,9 @@ export function mergeColumns(sources: readonly MergeSource[], options: MergeOpti
     builder: writer.columnBuilder(column.name)!,
     terms: column.dictionary === null ? null : new Array<string | undefined>(column.dictionary.termCount),
   })))
-  for (let target = 0; target < maxDoc; target++) {
-    const source = sourceOfNew[target]
-    if (source === -1) continue
-    const old = oldOfNew[target]
+  for (let next = 0; next < count; next++) {
+    const live = order === null ? next : order[next]
+    const target = targets[live], source = sourceOf[live], old = olds[live]
     writer.beginDocument(target)
     for (const { column, builder, terms } of inputs[source]) {
       const count = column.valueCount(old)
