@@ -159,6 +159,8 @@ describe.each(['ts', 'wasm'] as const)('openColumnsFromUrl (%s)', (backend) => {
       const error = await openColumnsFromUrl(`${origin}${path}`, { backend, maxResidentFileBytes, onProgress: (loaded) => calls.push(loaded) }).catch((caught: unknown) => caught)
       expect(error).toBeInstanceOf(ResidentLimitError)
       expect((error as ResidentLimitError).size).toBeGreaterThan(maxResidentFileBytes)
+      // Not "is N bytes": N is what had arrived, not the file's size.
+      expect((error as Error).message).toBe(`${origin}${path} is over the resident limit of ${maxResidentFileBytes} bytes (maxResidentFileBytes): ${(error as ResidentLimitError).size} bytes received so far, its size not given`)
       expect(calls.every((loaded) => loaded <= maxResidentFileBytes)).toBe(true)
     }
   })
@@ -172,6 +174,32 @@ describe.each(['ts', 'wasm'] as const)('openColumnsFromUrl (%s)', (backend) => {
       await expect(openColumnsFromUrl('https://example.test/f.oixk', { backend }))
         .rejects.toThrow(new Error(`https://example.test/f.oixk: ${body.length} bytes received, but Content-Length is ${bytes.length}`))
     }
+  })
+
+  it('a body without Content-Length that fails mid-way names the URL and the bytes received', async () => {
+    // Chromium's own error here is a bare "TypeError: network error".
+    let pulls = 0
+    const failing = () => new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulls++ === 0) controller.enqueue(bytes.slice(0, 1000))
+        else controller.error(new TypeError('network error'))
+      },
+    })
+    vi.stubGlobal('fetch', async () => {
+      pulls = 0
+      return new Response(failing())
+    })
+    const error = await openColumnsFromUrl('https://example.test/f.oixk', { backend, fileName: 'seg_1.columns' }).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(TypeError)
+    expect((error as Error).message).toBe('https://example.test/f.oixk: the download failed after 1000 bytes: network error')
+  })
+
+  it('a Content-Length no memory can hold names the file', async () => {
+    if (backend !== 'wasm') return
+    vi.stubGlobal('fetch', async () => new Response(bytes.slice(0, 1000), { headers: { 'Content-Length': '5000000000' } }))
+    const error = await openColumnsFromUrl('https://example.test/f.oixk', { backend, fileName: 'seg_1.columns', maxResidentFileBytes: 6e9 }).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(RangeError)
+    expect((error as Error).message).toMatch(/^seg_1\.columns: Content-Length 5000000000: /)
   })
 
   it('an abort rejects with AbortError, before the request or while the body streams', async () => {

@@ -35,8 +35,11 @@ export class InvalidInputError extends Error {
 export class ResidentLimitError extends Error {
   readonly size: number
   readonly limit: number
-  constructor(what: string, size: number, limit: number) {
-    super(`${what} is ${size} bytes, over the resident limit of ${limit} bytes (maxResidentFileBytes)`)
+  /** `soFar`: size is what a download had received when it passed the limit (its length not given). */
+  constructor(what: string, size: number, limit: number, soFar = false) {
+    super(soFar
+      ? `${what} is over the resident limit of ${limit} bytes (maxResidentFileBytes): ${size} bytes received so far, its size not given`
+      : `${what} is ${size} bytes, over the resident limit of ${limit} bytes (maxResidentFileBytes)`)
     this.name = 'ResidentLimitError'
     this.size = size
     this.limit = limit

@@ -49,12 +49,18 @@ export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOpti
     if (!response.ok || !body) throw new Error(`${url}: HTTP ${response.status}`)
     if (size !== null) {
       if (size > limit) throw new ResidentLimitError(fileName, size, limit)
-      file = backend.loadWith(size, () => {})
+      try {
+        file = backend.loadWith(size, () => {})
+      } catch (error) {
+        // A length no memory can hold (past 4 GiB with WebAssembly, under a raised limit).
+        throw error instanceof RangeError ? new RangeError(`${fileName}: Content-Length ${size}: ${error.message}`, { cause: error }) : error
+      }
     }
     for (;;) {
       // A body cut short fails the read ("terminated", "network error"): with a size declared, that is the mismatch below.
-      const { done, value } = await body.read().catch((error: unknown) => {
-        if (size === null || options.signal?.aborted) throw error
+      const { done, value } = await body.read().catch((error: Error) => {
+        if (options.signal?.aborted) throw error
+        if (size === null) throw new TypeError(`${url}: the download failed after ${received} bytes: ${error.message}`, { cause: error })
         return { done: true as const, value: undefined }
       })
       // Past the declared size (an error below) or, without one, past the limit: no need to read on.
@@ -65,7 +71,7 @@ export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOpti
       options.onProgress?.(received, size)
     }
     if (received !== (size ?? received)) throw new Error(`${url}: ${received} bytes received, but Content-Length is ${size}`)
-    if (received > limit) throw new ResidentLimitError(fileName, received, limit)
+    if (received > limit) throw new ResidentLimitError(fileName, received, limit, true)
     if (!file) {
       file = backend.loadWith(received, (bytes) => {
         let at = 0
