@@ -20,6 +20,7 @@
  */
 import type { ColumnsBackend, DictionaryCascade, ResidentFile, SequenceView } from '../backend/backend.js'
 import { countSelected, popcount } from '../backend/bits.js'
+import { releaseWithReader } from '../backend/owned-regions.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { CorruptIndexException } from '../format/errors.js'
@@ -99,6 +100,7 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     lens = { view, file }
     lenses.set(sequence, lens)
     released.register(view, file)
+    releaseWithReader(sequence.file, file)
     return lens
   }
 

@@ -4,6 +4,7 @@
 import type { BackendName, ColumnsBackend, ResidentFile } from '../backend/backend.js'
 import type { Column } from './column.js'
 import { decodedCodesMemory, releaseDecodedCodes } from '../cascade/decoded-codes.js'
+import { releaseOwned } from '../backend/owned-regions.js'
 import { fullCheck } from './full-check.js'
 import { DocSet, DocSetOwner } from '../kernels/doc-set.js'
 
@@ -104,7 +105,10 @@ export class ColumnsReader implements Disposable {
     this.closed = true
     this.docSets.releaseAll()
     for (const column of this.columns) column.markClosed()
-    if (this.file !== null) releaseDecodedCodes(this.file)
+    if (this.file !== null) {
+      releaseDecodedCodes(this.file)
+      releaseOwned(this.file)
+    }
     this.file?.release()
   }
 

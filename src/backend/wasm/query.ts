@@ -6,6 +6,7 @@
  * caller's array afterwards; aggregate state goes in and out through scratch.
  */
 import type { SequenceView } from '../backend.js'
+import { releaseWithReader } from '../owned-regions.js'
 import type { AggregateMode, AggregateState, BitsetMemory, QueryKernels } from '../query-kernels.js'
 import { BLOCK_VALUES } from '../../format/constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
@@ -43,20 +44,25 @@ const forgottenBitsets = new FinalizationRegistry<{ runtime: WasmRuntime; addres
   runtime.regions.free(address)
 })
 
-/** Each run sequence's block extremes (runBlockExtremes), made on its first histogram; freed when it is collected. */
+/**
+ * Each run sequence's block extremes (runBlockExtremes), made on its first histogram; freed when
+ * its reader closes, or when the sequence is collected (a reader dropped open), whichever comes first.
+ */
 const runExtremes = new WeakMap<SequenceView, number>()
-const forgottenExtremes = new FinalizationRegistry<{ runtime: WasmRuntime; address: number }>(({ runtime, address }) => {
-  runtime.regions.free(address)
-})
+const forgottenExtremes = new FinalizationRegistry<{ release(): void }>((region) => region.release())
 
 /** The address of a form-0 sequence's block extremes in linear memory, made now if not yet. */
 function extremesOf(runtime: WasmRuntime, sequence: SequenceView): number {
   let address = runExtremes.get(sequence)
   if (address === undefined) {
-    address = runtime.regions.allocate(16 * sequence.blockCount)
-    runtime.kernels.runBlockExtremes(sequence.file.address + sequence.cascade!.start, address)
-    runExtremes.set(sequence, address)
-    forgottenExtremes.register(sequence, { runtime, address })
+    const at = runtime.regions.allocate(16 * sequence.blockCount)
+    runtime.kernels.runBlockExtremes(sequence.file.address + sequence.cascade!.start, at)
+    runExtremes.set(sequence, at)
+    let freed = false
+    const region = { release: () => { if (!freed) runtime.regions.free(at); freed = true } }
+    forgottenExtremes.register(sequence, region)
+    releaseWithReader(sequence.file, region)
+    address = at
   }
   return address
 }
