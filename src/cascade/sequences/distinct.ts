@@ -17,14 +17,14 @@ export interface DistinctValues {
 /** Distinct values of values [0, count) of words, or null when there are more than limit. */
 export function distinctValues(words: Int32Array, count: number, limit: number): DistinctValues | null {
   const indexOf = new Int32Array(count)
-  let capacity = 1024
+  let capacity = 1024, bits = 10
   let slots = new Int32Array(capacity).fill(-1) // entry + 1 would also work; -1 marks empty
   let entryWords = new Int32Array(2 * 512)
   let counts = new Int32Array(512)
   let size = 0
   let lastLow = 0, lastHigh = 0, lastEntry = -1
   const slotOf = (low: number, high: number, mask: number): number => {
-    let slot = (Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b) >>> 7) & mask
+    let slot = hashSlot(low, high, bits)
     for (;;) {
       const entry = slots[slot]
       if (entry < 0 || (entryWords[2 * entry] === low && entryWords[2 * entry + 1] === high)) return slot
@@ -58,6 +58,7 @@ export function distinctValues(words: Int32Array, count: number, limit: number):
       // Keep the table at most half full: double it and place every entry again.
       if (2 * size > capacity) {
         capacity *= 2
+        bits++
         slots = new Int32Array(capacity).fill(-1)
         for (let placed = 0; placed < size; placed++) slots[slotOf(entryWords[2 * placed], entryWords[2 * placed + 1], capacity - 1)] = placed
       }
@@ -67,6 +68,18 @@ export function distinctValues(words: Int32Array, count: number, limit: number):
     lastLow = low; lastHigh = high; lastEntry = entry
   }
   return { words: entryWords, counts, size, indexOf }
+}
+
+/**
+ * The first slot of a table of 2^bits slots for the i64 (low, high): each word's bits spread by
+ * multiplies and shifts both ways before the top bits are taken. (A product's low bits, used once,
+ * see only the words' low bits, and xor-ing the words first folds away what they share: values of
+ * zero low 24 bits all probed from 256 slots, and flush and verify went quadratic.)
+ */
+export function hashSlot(low: number, high: number, bits: number): number {
+  let h = Math.imul(high ^ (high >>> 16), 0x85ebca6b) ^ low
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
+  return (h ^ (h >>> 16)) >>> (32 - bits)
 }
 
 /** Signed i64 comparison of entries a and b of words. */
