@@ -8,6 +8,7 @@
  * it is the writer's choice only, and the decoder is the same.
  */
 import { FSST_ESCAPE, FSST_MAX_SYMBOL_BYTES } from '../constants.js'
+import type { ByteSink } from '../../write/byte-sink.js'
 
 /** A table: symbols[code], plus lookups by first byte and first two bytes. */
 export class SymbolTable {
@@ -87,13 +88,20 @@ export class SymbolTable {
     return out
   }
 
-  /** Appends the code bytes of the parsed codes (escapes as 255 then the byte). */
-  static emit(codes: Int32Array, count: number, out: number[]): void {
+  /** Appends the code bytes of the parsed codes (escapes as 255 then the byte); bytes, not a number[] of 8 bytes a code. */
+  static emit(codes: Int32Array, count: number, out: ByteSink): void {
+    out.reserve(2 * count)
+    const bytes = out.bytes
+    let at = out.length
     for (let index = 0; index < count; index++) {
       const code = codes[index]
-      if (code >= 0) out.push(code)
-      else out.push(FSST_ESCAPE, -1 - code)
+      if (code >= 0) bytes[at++] = code
+      else {
+        bytes[at++] = FSST_ESCAPE
+        bytes[at++] = -1 - code
+      }
     }
+    out.length = at
   }
 }
 

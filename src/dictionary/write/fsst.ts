@@ -3,7 +3,7 @@
  * (the terms, or front coding's suffixes), each piece compressed on its own,
  * the code lengths as a list, then the codes back to back.
  */
-import type { ByteSink } from '../../write/byte-sink.js'
+import { ByteSink } from '../../write/byte-sink.js'
 import { DictionaryForm } from '../constants.js'
 import { writeIntList } from './int-list.js'
 import { type Pieces, trainTable } from './fsst-train.js'
@@ -17,7 +17,7 @@ export function writeFsstPieces(pieces: Pieces, sink: ByteSink): void {
   let longest = 0
   for (let index = 0; index < count; index++) longest = Math.max(longest, pieces.ends[index] - pieces.starts[index])
   const parsed = new Int32Array(longest)
-  const codes: number[] = []
+  const codes = new ByteSink(Math.max(1024, (pieces.ends[count - 1] ?? 0) - (pieces.starts[0] ?? 0)))
   const lengths = new Uint32Array(count)
   for (let index = 0; index < count; index++) {
     const before = codes.length
@@ -26,7 +26,7 @@ export function writeFsstPieces(pieces: Pieces, sink: ByteSink): void {
   }
   sink.writeBytes(table.serialize())
   writeIntList(lengths, sink)
-  sink.writeBytes(Uint8Array.from(codes))
+  sink.writeBytes(codes.view())
 }
 
 /** Form 2: header, then every term FSST-compressed on its own. */
