@@ -231,6 +231,44 @@ describe('(d) a dropped reader is reclaimed by the FinalizationRegistry', () => 
     expect(runtime().regions.bytesInUse).toBe(before)
   })
 
+  it('a ValueBuffer dropped without release() is reclaimed, and the array it handed out is then refused', async () => {
+    // A module-level set of live buffers once held them (and their memory) forever.
+    const reader = openColumns(keywordBytes, wasm)
+    const column = reader.getColumn('k')!
+    const before = runtime().regions.bytesInUse
+    const kept = (() => {
+      const buffer = createValueBuffer('int32', 3000, wasm)
+      column.readValues(0, buffer.array)
+      return buffer.array
+    })()
+    expect(kept[7]).toBe(2)
+    expect(runtime().regions.bytesInUse).toBeGreaterThan(before)
+    await collectUntil(() => runtime().regions.bytesInUse === before)
+    expect(runtime().regions.bytesInUse).toBe(before)
+    // Its memory may be another's now: the array kept past its buffer is no destination.
+    expect(() => column.readValues(0, kept)).toThrow('readValues destination is WebAssembly memory outside every live ValueBuffer')
+    reader.close()
+  })
+
+  it('readers of a FileBuffer dropped without close() are collected while the buffer lives', async () => {
+    const { createFileBuffer } = await import('../src/read/buffers.js')
+    const buffer = createFileBuffer(keywordBytes.length, wasm)
+    buffer.bytes.set(keywordBytes)
+    const [dropped, term] = (() => {
+      const reader = buffer.open()
+      return [new WeakRef(reader), reader.getColumn('k')!.getKeywordString(3)] as const
+    })()
+    expect(term).toBe('délta')
+    // A read of another reader first: the last term read is kept (with its reader) until the next.
+    const again = buffer.open()
+    expect(again.getColumn('k')!.getKeywordString(4)).toBe('\u{1F600}')
+    // (No deref() while collecting: it keeps its target alive to the end of the turn, through the gc() that follows.)
+    await collectUntil(() => false, 20)
+    expect(dropped.deref()).toBeUndefined()
+    buffer.release()
+    expect(() => again.getColumn('k')!.getKeywordString(4)).toThrow('reader is closed')
+  })
+
   it('a closed reader that is collected is not freed a second time', async () => {
     const before = runtime().regions.bytesInUse
     ;(() => { openColumns(keywordBytes, wasm).close() })()

@@ -30,9 +30,12 @@ export function holdRegion(region: HeldRegion): void {
   if (memoryOf.has(region.regionBytes().buffer)) held.add(region)
 }
 
-/** A ValueBuffer's region is given back, with `view` the array it handed out: views inside it must no longer be written. */
-export function dropRegion(region: HeldRegion, view: ArrayBufferView): void {
-  released.add(view)
+/**
+ * A ValueBuffer's region is given back, with `view` the array it handed out (null for a buffer the
+ * collector found dropped): views inside it must no longer be written.
+ */
+export function dropRegion(region: HeldRegion, view: ArrayBufferView | null): void {
+  if (view !== null) released.add(view)
   held.delete(region)
   allowed = new WeakSet()
   lastAllowed = null

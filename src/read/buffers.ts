@@ -29,7 +29,8 @@ export class FileBuffer implements Disposable {
   private readonly backend: ColumnsBackend
   private region: ResidentFile | null
   private view: Uint8Array
-  private readonly readers = new Set<ColumnsReader>()
+  // Weakly: a reader dropped without close() is collected (its query memory with it) while the buffer lives on.
+  private readonly readers = new Set<WeakRef<ColumnsReader>>()
 
   constructor(length: number, backend: ColumnsBackend) {
     checkLength(length, 'file buffer')
@@ -55,24 +56,26 @@ export class FileBuffer implements Disposable {
     const region = this.live()
     const limit = residentLimit(options.fileName ?? 'columns', options)
     if (this.length > limit) throw new ResidentLimitError(options.fileName ?? 'columns', this.length, limit)
-    let reader: ColumnsReader | null = null
+    let tracked: WeakRef<ColumnsReader> | null = null
     const borrowed: ResidentFile = {
       get bytes() { return region.bytes },
       stable: region.stable,
       address: region.address,
       // The buffer owns the memory: a reader's close only stops tracking the reader (so opening
       // and closing many times keeps nothing).
-      release: () => { if (reader !== null) this.readers.delete(reader) },
+      release: () => { if (tracked !== null) this.readers.delete(tracked) },
     }
-    reader = openResidentFile(borrowed, this.backend, options)
-    this.readers.add(reader)
+    const reader = openResidentFile(borrowed, this.backend, options)
+    for (const held of this.readers) if (held.deref() === undefined) this.readers.delete(held)
+    tracked = new WeakRef(reader)
+    this.readers.add(tracked)
     return reader
   }
 
   /** Closes the readers opened from the buffer and gives its memory back. Idempotent. */
   release(): void {
     if (this.region === null) return
-    for (const reader of [...this.readers]) reader.close()
+    for (const held of [...this.readers]) held.deref()?.close()
     this.region.release()
     this.region = null
     this.view = new Uint8Array(0)
@@ -96,23 +99,36 @@ export type ValueArrayKind = 'int64' | 'float64' | 'int32'
 interface ValueArrayOf { int64: BigInt64Array; float64: Float64Array; int32: Int32Array }
 const CONSTRUCTORS = { int64: BigInt64Array, float64: Float64Array, int32: Int32Array } as const
 
+/**
+ * ValueBuffers dropped without release(): their regions are refused as destinations (the arrays
+ * they handed out may outlive them), then given back.
+ */
+const forgottenValueBuffers = new FinalizationRegistry<{ held: HeldRegion; region: ResidentFile }>(({ held, region }) => {
+  dropRegion(held, null)
+  region.release()
+})
+
 /** A typed array in the backend's memory: readValues into it decodes in place, with no copy out of WebAssembly. */
 export class ValueBuffer<Kind extends ValueArrayKind = 'int64'> implements Disposable {
   readonly kind: Kind
   readonly length: number
   private region: ResidentFile | null
   private view: ValueArrayOf[Kind]
-  // The region as src/backend/destinations.ts sees it while the buffer is live (its bytes re-read after growth).
-  private readonly held: HeldRegion = { regionBytes: () => this.region!.bytes }
+  // The region as src/backend/destinations.ts sees it while the buffer is live (its bytes re-read
+  // after growth). It refers to the region, not to the buffer, so that a dropped buffer is collected.
+  private readonly held: HeldRegion
 
   constructor(kind: Kind, length: number, backend: ColumnsBackend) {
     checkLength(length, 'value buffer')
     if (!(kind in CONSTRUCTORS)) throw new TypeError(`unknown value buffer kind ${JSON.stringify(kind)}; expected "int64", "float64" or "int32"`)
     this.kind = kind
     this.length = length
-    this.region = allocateRegion(backend, length * CONSTRUCTORS[kind].BYTES_PER_ELEMENT)
+    const region = allocateRegion(backend, length * CONSTRUCTORS[kind].BYTES_PER_ELEMENT)
+    this.region = region
     this.view = this.makeView()
+    this.held = { regionBytes: () => region.bytes }
     holdRegion(this.held)
+    forgottenValueBuffers.register(this, { held: this.held, region }, this)
   }
 
   /** The values. With WebAssembly, growth of memory detaches it: re-read this property after any open or allocation. */
@@ -125,6 +141,7 @@ export class ValueBuffer<Kind extends ValueArrayKind = 'int64'> implements Dispo
   release(): void {
     if (this.region === null) return
     // Views of the region are refused as destinations before its memory can go to anyone else.
+    forgottenValueBuffers.unregister(this)
     dropRegion(this.held, this.view)
     this.region.release()
     this.region = null
