@@ -385,7 +385,12 @@ export class PooledSegment {
     for (let ordinal = 0; ordinal < counts.length; ordinal++) if (counts[ordinal] !== 0) ordinals.push(ordinal)
     ordinals.sort((a, b) => counts[b] - counts[a] || a - b)
     ordinals.length = Math.min(k, ordinals.length)
-    const terms = (await this.pool.ask({ op: 'terms', segment: this.segment, field, ordinals })) as string[]
+    // A close while the counts came back: named as every other question names it, not as the worker saw it.
+    this.assertOpen()
+    const terms = (await this.pool.ask({ op: 'terms', segment: this.segment, field, ordinals }).catch((error: unknown) => {
+      this.assertOpen()
+      throw error
+    })) as string[]
     return ordinals.map((ordinal, index) => ({ term: terms[index], ordinal, count: counts[ordinal] }))
   }
 
