@@ -429,6 +429,30 @@ describe('query pool: ranges, errors, shutdown', () => {
     reference.close()
   })
 
+  it("backend 'ts': a closed segment's buffer holds the next file, so opening and closing does not grow memory", async () => {
+    // Idle workers never collect: each closed segment's SharedArrayBuffer stayed allocated (an audit
+    // measured 2.8 GiB after 1,000 opens and closes of a 2.9 MB file).
+    await using pool = createQueryPool({ threads: 2, backend: 'ts' })
+    const [small, large] = [randomFile(51, 1500), randomFile(52, 3000)]
+    const first = await pool.open(large, { fileName: 'first.oixk' })
+    const buffer = first.bytes.buffer
+    await first.close()
+    const second = await pool.open(small, { fileName: 'second.oixk' })
+    expect(second.bytes.buffer).toBe(buffer)
+    expect(second.bytes.length).toBe(small.length)
+    expect(await second.facetCounts('keyword_dense')).toEqual(openColumns(small).getColumn('keyword_dense')!.facetCounts())
+    // A buffer of the caller's is the caller's: never reused.
+    const own = new Uint8Array(new SharedArrayBuffer(small.length))
+    own.set(small)
+    const third = await pool.open(own)
+    await third.close()
+    await second.close()
+    const fourth = await pool.open(large)
+    expect(fourth.bytes.buffer).toBe(buffer)
+    expect(own).toEqual(small)
+    expect(await fourth.facetCounts('keyword_dense')).toEqual(openColumns(large).getColumn('keyword_dense')!.facetCounts())
+  })
+
   it.each(wasmReason === null ? ['ts', 'wasm'] as const : ['ts'] as const)('many queries on several segments in flight at once: each answer is its own (%s)', async (backend) => {
     const files = [41, 42, 43].map((seed, index) => randomFile(seed, 1000 + 1500 * index))
     const readers = files.map((bytes) => openColumns(bytes, { backend: 'ts' }))

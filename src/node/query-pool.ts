@@ -116,6 +116,8 @@ class PoolWorker {
 }
 
 let nextSegment = 0
+/** Backend 'ts': closed segments' buffers a pool keeps for reuse. */
+const SPARE_BUFFERS = 8
 
 /** A pool of query workers; close it (or `await using`) to end them. */
 export class QueryPool implements AsyncDisposable {
@@ -126,6 +128,14 @@ export class QueryPool implements AsyncDisposable {
   private readonly workers: PoolWorker[]
   /** Backend 'wasm': each open segment's file address in kernelMemory. */
   private readonly fileAddresses = new Map<number, number>()
+  /**
+   * Backend 'ts': the SharedArrayBuffers the pool made for open segments, and those of closed ones,
+   * kept for the next opens. An idle worker never collects, so a buffer it has seen stays allocated
+   * however the segment ends: reused, the pool's memory stays at its peak rather than growing by
+   * every file opened and closed.
+   */
+  private readonly madeBuffers = new Map<number, SharedArrayBuffer>()
+  private readonly spareBuffers: SharedArrayBuffer[] = []
   private closed = false
 
   constructor(options: QueryPoolOptions = {}) {
@@ -164,7 +174,14 @@ export class QueryPool implements AsyncDisposable {
     let shared: Uint8Array
     if (source.buffer instanceof SharedArrayBuffer) shared = source
     else {
-      shared = new Uint8Array(new SharedArrayBuffer(source.byteLength))
+      // The smallest spare that holds the file, else a new buffer.
+      let fit = -1
+      this.spareBuffers.forEach((spare, index) => {
+        if (spare.byteLength >= source.byteLength && (fit < 0 || spare.byteLength < this.spareBuffers[fit].byteLength)) fit = index
+      })
+      const buffer = fit >= 0 ? this.spareBuffers.splice(fit, 1)[0] : new SharedArrayBuffer(source.byteLength)
+      this.madeBuffers.set(segment, buffer)
+      shared = new Uint8Array(buffer, 0, source.byteLength)
       shared.set(source)
     }
     const request = this.openRequest(segment, shared, fileName, options.maxDoc, decodedCodes)
@@ -253,6 +270,13 @@ export class QueryPool implements AsyncDisposable {
     if (address !== undefined && !this.closed) {
       this.fileAddresses.delete(segment)
       this.kernelMemory!.freeFile(address)
+    }
+    const buffer = this.madeBuffers.get(segment)
+    if (buffer !== undefined && !this.closed) {
+      this.madeBuffers.delete(segment)
+      this.spareBuffers.push(buffer)
+      // A few kept: beyond them the oldest goes to the collector (the workers may still hold it).
+      if (this.spareBuffers.length > SPARE_BUFFERS) this.spareBuffers.shift()
     }
   }
 
