@@ -49,6 +49,34 @@ class Scratch extends RegionSequence {
 }
 
 /**
+ * Calls visit(start, n) for each stretch of whole blocks (as the sequence counts them) within
+ * [from, from + count) that has a value selected (value i's bit: shift + i; every stretch at once
+ * without a selection).
+ */
+function forSelectedBlocks(
+  selection: BitsetMemory | null, shift: number, from: number, count: number, visit: (start: number, n: number) => void,
+): void {
+  if (selection === null) {
+    visit(from, count)
+    return
+  }
+  const words = selection.words, end = from + count
+  let start = -1
+  for (let index = from; index < end;) {
+    const stop = Math.min(end, (Math.floor(index / BLOCK_VALUES) + 1) * BLOCK_VALUES)
+    let any = false
+    for (let at = index; at < stop && !any; at += 32) any = selectionBits(words, shift + at, Math.min(32, stop - at)) !== 0
+    if (any && start < 0) start = index
+    if (!any && start >= 0) {
+      visit(start, index - start)
+      start = -1
+    }
+    index = stop
+  }
+  if (start >= 0) visit(start, end - start)
+}
+
+/**
  * The kernels of `backend()` made to read v2 sequences of every form too. `backend` is asked
  * lazily (the backend object holds the kernels being made).
  */
@@ -143,14 +171,16 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
   ): number => {
     const cascade = sequence.cascade!
-    // Values [from, from + n) decoded raw and matched against each range; how many matched.
+    // Values [from, from + n) decoded raw and matched against each range; how many matched. Blocks
+    // with no value selected are not decoded: WebAssembly's kernels pass them unread, so a bad code
+    // there must raise on neither backend (this is where a decode that meets one raises).
     const raw = (from: number, n: number): number => {
       let found = 0
-      chunks(sequence, from, n, (chunk, at, m) => {
+      forSelectedBlocks(selection, selectionStart - first, from, n, (start, m) => chunks(sequence, start, m, (chunk, at, size) => {
         for (let range = 0; range < bounds.length; range += 4) {
-          found += inner.matchRange(chunk, 0, m, bounds.subarray(range, range + 4), selection, selectionStart + from - first + at, out, outStart + from - first + at)
+          found += inner.matchRange(chunk, 0, size, bounds.subarray(range, range + 4), selection, selectionStart + start - first + at, out, outStart + start - first + at)
         }
-      })
+      }))
       return found
     }
     // Blocks: run blocks matched a run at a time, the others decoded. Runs: a run at a time.
@@ -236,32 +266,6 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     const inRange = (from: number, n: number) => owner.decodeInt32(cascade.codes, from, n, k, narrow!.int32s(n), 0) < 0
     return matchCodes(codes.blocks, first, count, codeBounds, span[1], selection, selectionStart, out, outStart, decoded, inRange)
   }
-  /**
-   * matchCascade over each stretch of blocks with a value selected: a block with none is passed over
-   * unread, as WebAssembly's member kernel passes it, so that a bad code there raises on neither
-   * backend (nor in a path that decodes a whole range when a kernel cannot say).
-   */
-  const matchSelected = (
-    sequence: SequenceView, first: number, count: number, bounds: Int32Array,
-    selection: BitsetMemory | null, selectionStart: number, out: BitsetMemory, outStart: number,
-  ): number => {
-    if (selection === null) return matchCascade(sequence, first, count, bounds, selection, selectionStart, out, outStart)
-    const words = selection.words, end = first + count
-    let found = 0, from = -1
-    for (let index = first; index <= end;) {
-      const stop = Math.min(end, (Math.floor(index / BLOCK_VALUES) + 1) * BLOCK_VALUES)
-      let any = false
-      for (let at = index; at < stop && !any; at += 32) any = selectionBits(words, selectionStart + at - first, Math.min(32, stop - at)) !== 0
-      if (any && from < 0) from = index
-      if (!any && from >= 0) {
-        found += matchCascade(sequence, from, index - from, bounds, selection, selectionStart + from - first, out, outStart + from - first)
-        from = -1
-      }
-      if (index === end) break
-      index = stop
-    }
-    return found
-  }
   const kernels: QueryKernels = {
     allocateBitset: (wordCount) => inner.allocateBitset(wordCount),
     countBits: (bitset) => inner.countBits(bitset),
@@ -283,12 +287,12 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     },
     matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart) {
       if (sequence.cascade === null) return inner.matchRange(sequence, first, count, bounds, selection, selectionStart, out, outStart)
-      return matchSelected(sequence, first, count, bounds, selection, selectionStart, out, outStart)
+      return matchCascade(sequence, first, count, bounds, selection, selectionStart, out, outStart)
     },
     matchRanges(sequence, first, count, bounds, selection, selectionStart, out, outStart) {
       // One pass with the member kernel; in TypeScript a pass per range reads the codes faster
       // (patched low fields matched in place) than one that decodes them to look them up.
-      if (sequence.cascade !== null && inner.matchMembers !== undefined) return matchSelected(sequence, first, count, bounds, selection, selectionStart, out, outStart)
+      if (sequence.cascade !== null && inner.matchMembers !== undefined) return matchCascade(sequence, first, count, bounds, selection, selectionStart, out, outStart)
       let found = 0
       for (let at = 0; at < bounds.length; at += 4) found += this.matchRange(sequence, first, count, bounds.subarray(at, at + 4), selection, selectionStart, out, outStart)
       return found
