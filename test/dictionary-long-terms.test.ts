@@ -41,3 +41,14 @@ describe('FSST pieces past the first scratch size', () => {
     await expectWrittenAndRead(longTerms(length))
   })
 })
+
+describe('FSST training on pieces longer than the sample', () => {
+  it('trains on the first 32,768 bytes of each sampled piece (docs/format-v2.md §10.5), as the spec model does', async () => {
+    // Three terms of about 92 KB: the sample is the first, and its text changes after 32,768 bytes.
+    // Trained on all of it (as before the bound), the table differs, and so do the file's bytes.
+    const first = 'the quick brown fox jumps over the lazy dog '.repeat(745).slice(0, 32_768)
+    const rest = 'the lazy dog jumps over the quick brown fox '.repeat(1364)
+    const terms = ['A', 'B', 'C'].map((letter) => letter + first + rest)
+    expect(await expectWrittenAndRead(terms)).toMatch(/fsst/)
+  })
+})

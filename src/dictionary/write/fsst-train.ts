@@ -20,7 +20,11 @@ export interface Pieces {
   readonly ends: Uint32Array
 }
 
-/** Sample size: every piece when they hold at most this many bytes, else pieces at fixed positions up to about this. */
+/**
+ * Sample size: every piece when they hold at most this many bytes, else pieces at fixed positions
+ * up to about this; a sampled piece counts its first SAMPLE_BYTES only (a term of megabytes was
+ * all of a sample, parsed nine times: a second a megabyte to flush, and again to verify).
+ */
 export const SAMPLE_BYTES = 1 << 15
 /** Training rounds (tables made); the empty table is also sized. */
 export const ROUNDS = 8
@@ -66,8 +70,9 @@ const firstUnits = new Int16Array(512)
 /** The trained table (symbols in canonical code order). */
 export function trainTable(pieces: Pieces): SymbolTable {
   const sample = samplePieces(pieces)
+  const endOf = (piece: number) => Math.min(pieces.ends[piece], pieces.starts[piece] + SAMPLE_BYTES)
   let longest = 0
-  for (const piece of sample) longest = Math.max(longest, pieces.ends[piece] - pieces.starts[piece])
+  for (const piece of sample) longest = Math.max(longest, endOf(piece) - pieces.starts[piece])
   const codes = new Int32Array(longest)
   let table = new SymbolTable([])
   let best = table, bestSize = Infinity
@@ -82,7 +87,7 @@ export function trainTable(pieces: Pieces): SymbolTable {
     })
     let size = table.serialize().length
     for (const piece of sample) {
-      const count = table.parse(pieces.bytes, pieces.starts[piece], pieces.ends[piece], codes)
+      const count = table.parse(pieces.bytes, pieces.starts[piece], endOf(piece), codes)
       let previous = -1
       for (let index = 0; index < count; index++) {
         const code = codes[index]

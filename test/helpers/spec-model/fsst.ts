@@ -101,14 +101,14 @@ export function encodePiece(table: SymbolTable, piece: Uint8Array): number[] {
   return out
 }
 
-/** The training sample (§10.5 step 1): every piece up to 32,768 bytes, else k evenly spaced pieces. */
+/** The training sample (§10.5 step 1): every piece up to 32,768 bytes, else k evenly spaced pieces; each its first 32,768 bytes. */
 function sample(pieces: Uint8Array[]): Uint8Array[] {
   const m = pieces.length
   const T = pieces.reduce((sum, p) => sum + p.length, 0)
   if (T <= SAMPLE_BYTES) return pieces
   note('fsst sampled training')
   const k = Math.ceil((m * SAMPLE_BYTES) / T)
-  return Array.from({ length: k }, (_, j) => pieces[Math.floor((j * m) / k)])
+  return Array.from({ length: k }, (_, j) => pieces[Math.floor((j * m) / k)].subarray(0, SAMPLE_BYTES))
 }
 
 /** The next round's table from one round's parse (§10.5 step 2). */
