@@ -85,4 +85,10 @@ describe('usage', () => {
     const extra = await run('--version', 'extra')
     expect([extra.code, extra.stdout, extra.stderr.split('\n')[0]]).toEqual([2, '', 'oixk: unexpected argument "extra" after --version'])
   })
+
+  it('refuses an argument after help COMMAND, as after any command', async () => {
+    const extra = await run('help', 'build', 'extra')
+    expect([extra.code, extra.stdout, extra.stderr.split('\n')[0]]).toEqual([2, '', 'oixk: unexpected argument "extra" after help build'])
+    expect((await run('help', 'build')).code).toBe(0)
+  })
 })

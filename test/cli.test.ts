@@ -319,6 +319,10 @@ describe('merge', () => {
       expect(result.stderr).toContain(`oixk merge: ${path('bad-map.json')}: ${message}`)
       expect(await exists('bad-merge.oixk')).toBe(false)
     }
+    // A new id past --max-doc: the map and the flag are named together (either may be the mistake).
+    await writeFile(path('fits.json'), JSON.stringify([[0, 1, 2, 3], [4, 5, 6]]))
+    const small = await run('merge', '-o', path('bad-merge.oixk'), '--doc-map', path('fits.json'), '--max-doc', '3', path('left.oixk'), path('right.oixk'))
+    expect([small.code, small.stderr.split('\n')[0]]).toEqual([1, `oixk merge: ${path('fits.json')} with --max-doc 3: source 0 document 3 maps to 3, outside [0, 3) (-1 deletes) (sources are numbered from 0 in input order)`])
   })
 })
 

@@ -64,7 +64,9 @@ export async function runMerge(argv: readonly string[], io: CliIo): Promise<numb
     } catch (error) {
       // Core messages start with "merge: " and count sources from 0; name the map file instead.
       if (error instanceof InvalidInputError) {
-        const where = mapPath ?? (maxDocFlag === undefined ? 'inputs' : `--max-doc ${maxDocFlag}`)
+        // A new id outside [0, maxDoc) is the map's or --max-doc's doing: both named when both were given.
+        const where = mapPath === undefined ? (maxDocFlag === undefined ? 'inputs' : `--max-doc ${maxDocFlag}`)
+          : maxDocFlag !== undefined && error.message.includes(', outside [0, ') ? `${mapPath} with --max-doc ${maxDocFlag}` : mapPath
         throw new InputError(`${where}: ${error.message.replace(/^merge: /, '')} (sources are numbered from 0 in input order)`)
       }
       throw error

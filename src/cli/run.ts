@@ -77,6 +77,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       await writeText(io.stderr, `oixk: unknown command ${JSON.stringify(rest[0])}\n\n${USAGE}`)
       return ExitCode.usageOrIo
     }
+    if (rest.length > 1) {
+      await writeText(io.stderr, `oixk: unexpected argument ${JSON.stringify(rest[1])} after ${name} ${rest[0]}\n\n${USAGE}`)
+      return ExitCode.usageOrIo
+    }
     await writeText(io.stdout, topic?.usage ?? USAGE)
     return ExitCode.ok
   }
