@@ -2,7 +2,7 @@
  * `oixk build` and `oixk merge` output beyond the file: the one-line summary,
  * schema warnings, --max-errors and duplicate keys. Exact texts throughout.
  */
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile, symlink, writeFile } from 'node:fs/promises'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { openColumns } from '../src/read/open.js'
 import { type CliResult, run } from './helpers/run-cli.js'
@@ -39,6 +39,20 @@ describe('documents files larger than a read', () => {
     expect([result.code, result.stderr]).toEqual([0, ''])
     const id = openColumns(await readFile(path('out.oixk'))).getColumn('id')!
     expect(Array.from({ length: 3000 }, (_, document) => id.getInt64(document))).toEqual(Array.from({ length: 3000 }, (_, document) => document))
+  })
+})
+
+describe('an OUT that is an input', () => {
+  it('is refused before anything is read: the documents were written over with the columns file', async () => {
+    const lines = ['{"id":1}', '{"id":2}']
+    await writeFile(path('self.ndjson'), lines.map((line) => line + '\n').join(''))
+    await symlink(path('self.ndjson'), path('link.ndjson'))
+    for (const [flag, out] of [['--docs', path('self.ndjson')], ['--docs', path('link.ndjson')], ['--schema', path('schema.json')]] as const) {
+      const result = await run('build', '--schema', path('schema.json'), '--docs', path('self.ndjson'), '-o', out)
+      expect([result.code, result.stdout, result.stderr.split('\n')[0]]).toEqual([2, '', `oixk build: OUT ${out} is the ${flag} file; give the columns file a path of its own`])
+    }
+    expect(await readFile(path('self.ndjson'), 'utf8')).toBe('{"id":1}\n{"id":2}\n')
+    expect(JSON.parse(await readFile(path('schema.json'), 'utf8'))).toEqual(SCHEMA)
   })
 })
 

@@ -1,14 +1,14 @@
 /**
  * `oixk build`: a schema and an NDJSON file of documents in, one columns file out.
  */
-import { access } from 'node:fs/promises'
+import { access, stat } from 'node:fs/promises'
 import { InvalidInputError } from '../format/errors.js'
 import { writeFileAtomic } from '../node/files.js'
 import { ColumnsWriter, type ColumnsDocument } from '../write/columns-writer.js'
 import type { Schema } from '../write/schema.js'
-import { BIGINT_REMEDY } from '../write/values.js'
+import { BIGINT_REMEDY, DATE_BIGINT_REMEDY } from '../write/values.js'
 import { expectPositionals, type FlagSpec, FORMAT_FLAG, formatFromFlag, parseArgs, parseDocumentCount, parseLimit, requireFlag } from './args.js'
-import { CliError, type CliIo, describeCause, ExitCode, HelpRequest, InputError, writeText } from './io.js'
+import { CliError, type CliIo, describeCause, ExitCode, HelpRequest, InputError, UsageError, writeText } from './io.js'
 import { readJsonFile, readNdjson } from './input-files.js'
 import { writtenSummary } from './summary.js'
 
@@ -48,6 +48,10 @@ export async function runBuild(argv: readonly string[], io: CliIo): Promise<numb
   const maxErrorsFlag = parsed.flags.get('max-errors')
   const maxErrors = maxErrorsFlag === undefined ? 1 : parseLimit(maxErrorsFlag, 'max-errors')
   const format = formatFromFlag(parsed)
+  // OUT replaced an input it names (the documents, written over with the columns file) without a word.
+  for (const [flag, inputPath] of [['--docs', documentsPath], ['--schema', schemaPath]] as const) {
+    if (await sameFile(outputPath, inputPath)) throw new UsageError(`OUT ${outputPath} is the ${flag} file; give the columns file a path of its own`)
+  }
 
   const schema = await readJsonFile(schemaPath)
   let writer: ColumnsWriter
@@ -81,6 +85,17 @@ export async function runBuild(argv: readonly string[], io: CliIo): Promise<numb
   await writeOutput(outputPath, bytes)
   await writeText(io.stdout, writtenSummary(outputPath, bytes))
   return ExitCode.ok
+}
+
+/** Whether both paths name one existing file (a link or another spelling of the path included). */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  try {
+    const [first, second] = await Promise.all([stat(a), stat(b)])
+    return first.dev === second.dev && first.ino === second.ino
+  } catch {
+    // One of them does not exist (yet): the later read or write says so.
+    return false
+  }
 }
 
 /** What reading the documents gave. */
@@ -130,6 +145,7 @@ function addLine(writer: ColumnsWriter, document: number, value: unknown): strin
   } catch (error) {
     // NDJSON has no bigints: an integer beyond 2^53 arrives rounded only when written with a fraction or an exponent.
     if (error instanceof InvalidInputError) return error.message.replace(BIGINT_REMEDY, 'write its digits alone (no fraction or exponent) for an exact 64-bit value')
+      .replace(DATE_BIGINT_REMEDY, 'beyond 2^53, write its digits alone (no fraction or exponent)')
     throw error
   }
 }

@@ -12,8 +12,9 @@ export function invalidValue(field: string, document: number, problem: string): 
   throw new InvalidInputError(`field "${field}" of document ${document}: ${problem}`)
 }
 
-/** The remedy of an integer number beyond 2^53 (the CLI, whose input has no bigints, words its own). */
+/** The remedies of integer numbers beyond 2^53 (the CLI, whose input has no bigints, words its own). */
 export const BIGINT_REMEDY = 'use bigint for exact 64-bit values'
+export const DATE_BIGINT_REMEDY = 'use bigint beyond 2^53'
 
 /** Short description of a value for error messages (never the whole value). */
 export function describeValue(value: unknown): string {
@@ -60,7 +61,7 @@ export function dateToRaw(field: string, document: number, value: unknown): void
   }
   if (typeof value === 'number') {
     if (Number.isSafeInteger(value)) return numberToInt64(value)
-    invalidValue(field, document, `invalid date: ${describeValue(value)} is not a whole number of milliseconds in the safe range; use bigint beyond 2^53`)
+    invalidValue(field, document, `invalid date: ${describeValue(value)} is not a whole number of milliseconds in the safe range; ${DATE_BIGINT_REMEDY}`)
   }
   if (typeof value === 'bigint') return bigIntToRaw(field, document, value, 'date in milliseconds')
   if (typeof value === 'string') {
