@@ -50,8 +50,10 @@ describe('oixk build refuses every bad input of the writer table and writes noth
       const output = path('out.oixk')
       const { code, stderr } = await run('build', '--schema', path('schema.json'), '--docs', docs, '-o', output)
       expect(code).toBe(1)
-      // NDJSON has no bigints: the CLI words the date remedy for digits.
-      expect(stderr).toBe(`oixk build: ${docs}:2: ${message.replace('use bigint beyond 2^53', 'beyond 2^53, write its digits alone (no fraction or exponent)')}\n`)
+      // NDJSON has no bigints: the CLI words the date remedy for digits, and shows digits as written (no `n`).
+      const cliMessage = message.replace('use bigint beyond 2^53', 'beyond 2^53, write its digits alone (no fraction or exponent)')
+        .replace(/(-?\d+)n is outside/, '$1 is outside')
+      expect(stderr).toBe(`oixk build: ${docs}:2: ${cliMessage}\n`)
       expect((await names()).sort()).toEqual(['docs.ndjson', 'schema.json'])
     })
   }

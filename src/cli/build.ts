@@ -146,6 +146,8 @@ function addLine(writer: ColumnsWriter, document: number, value: unknown): strin
     // NDJSON has no bigints: an integer beyond 2^53 arrives rounded only when written with a fraction or an exponent.
     if (error instanceof InvalidInputError) return error.message.replace(BIGINT_REMEDY, 'write its digits alone (no fraction or exponent) for an exact 64-bit value')
       .replace(DATE_BIGINT_REMEDY, 'beyond 2^53, write its digits alone (no fraction or exponent)')
+      // A literal beyond i64 read exact is shown as the digits written, not as JavaScript's bigint (123n).
+      .replace(/(-?\d+)n is outside the signed 64-bit range/, '$1 is outside the signed 64-bit range')
     throw error
   }
 }
