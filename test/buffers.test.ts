@@ -140,7 +140,7 @@ describe.each(['wasm', 'ts'] as const)('FileBuffer (%s)', (backend) => {
   it('keeps no reader once it is closed (open and close many times)', () => {
     using buffer = createFileBuffer(integerFile.length, { backend })
     buffer.bytes.set(integerFile)
-    const tracked = () => (buffer as unknown as { readers: Set<unknown> }).readers.size
+    const tracked = () => (buffer as unknown as { readers: { size: number } }).readers.size
     for (let round = 0; round < 100; round++) buffer.open().close()
     expect(tracked()).toBe(0)
     const open = buffer.open()

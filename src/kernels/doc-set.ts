@@ -4,6 +4,7 @@
  * in place, with no copy per call.
  */
 import type { ColumnsBackend } from '../backend/backend.js'
+import { WeakTracker } from '../backend/weak-tracker.js'
 import { popcount } from '../backend/bits.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import { shown } from '../read/file-input.js'
@@ -33,30 +34,10 @@ export interface DocSetFactory {
  * without release() would otherwise hold linear memory until collected, which a synchronous loop
  * never lets happen. Held weakly, so collection still frees them.
  */
-export class DocSetOwner {
-  private readonly sets = new Set<WeakRef<DocSet>>()
-  private pruneAt = 64
-
-  /** Tracks a set made for the reader. */
-  add(set: DocSet): WeakRef<DocSet> {
-    const reference = new WeakRef(set)
-    this.sets.add(reference)
-    if (this.sets.size >= this.pruneAt) {
-      for (const each of this.sets) if (each.deref() === undefined) this.sets.delete(each)
-      this.pruneAt = Math.max(64, 2 * this.sets.size)
-    }
-    return reference
-  }
-
-  /** Stops tracking a released set. */
-  delete(reference: WeakRef<DocSet>): void {
-    this.sets.delete(reference)
-  }
-
+export class DocSetOwner extends WeakTracker<DocSet> {
   /** Releases every set still alive. */
   releaseAll(): void {
-    for (const reference of [...this.sets]) reference.deref()?.release()
-    this.sets.clear()
+    for (const set of this.drain()) set.release()
   }
 }
 

@@ -17,6 +17,7 @@ import type { ColumnType } from '../format/constants.js'
 import type { Aggregate } from '../kernels/aggregations.js'
 import { notADocSet } from '../kernels/common.js'
 import { DocSet } from '../kernels/doc-set.js'
+import { WeakTracker } from '../backend/weak-tracker.js'
 import type { TermCount } from '../kernels/facets.js'
 import type { BoundingBox } from '../kernels/filters.js'
 import { rawEdges, type NaturalValue } from '../kernels/natural-units.js'
@@ -306,7 +307,7 @@ export class PooledSegment {
   private readonly segment: number
   private readonly byName = new Map<string, ColumnInfo>()
   // The readers openReader lent out (held weakly: a reader dropped unclosed may still be collected).
-  private readonly readers = new Set<WeakRef<ColumnsReader>>()
+  private readonly readers = new WeakTracker<ColumnsReader>()
   private readonly shared: Uint8Array
   private closed = false
 
@@ -341,10 +342,8 @@ export class PooledSegment {
    */
   openReader(): ColumnsReader {
     const reader = openColumns(this.bytes, { fileName: this.fileName, maxDoc: this.maxDoc, backend: sharedMemoryBackend })
-    // Closed with the segment: with backend 'wasm' its bytes may then hold the next file opened. (References
-    // to readers since collected are dropped here, so a segment lending many keeps no more than it lends.)
-    for (const held of this.readers) if (held.deref() === undefined) this.readers.delete(held)
-    this.readers.add(new WeakRef(reader))
+    // Closed with the segment: with backend 'wasm' its bytes may then hold the next file opened.
+    this.readers.add(reader)
     return reader
   }
 
@@ -466,8 +465,7 @@ export class PooledSegment {
   close(): Promise<void> {
     if (this.closed) return Promise.resolve()
     this.closed = true
-    for (const held of this.readers) held.deref()?.close()
-    this.readers.clear()
+    for (const reader of this.readers.drain()) reader.close()
     return this.pool.release(this.segment)
   }
 }

@@ -7,6 +7,7 @@
 import type { ColumnsBackend, ResidentFile } from '../backend/backend.js'
 import { type BackendChoice, resolveBackend } from '../backend/select.js'
 import { type HeldRegion, dropRegion, holdRegion } from '../backend/destinations.js'
+import { WeakTracker } from '../backend/weak-tracker.js'
 import { ResidentLimitError } from '../format/errors.js'
 import { shown } from './file-input.js'
 import { type OpenOptions, openResidentFile, residentLimit } from './open.js'
@@ -30,7 +31,7 @@ export class FileBuffer implements Disposable {
   private region: ResidentFile | null
   private view: Uint8Array
   // Weakly: a reader dropped without close() is collected (its query memory with it) while the buffer lives on.
-  private readonly readers = new Set<WeakRef<ColumnsReader>>()
+  private readonly readers = new WeakTracker<ColumnsReader>()
 
   constructor(length: number, backend: ColumnsBackend) {
     checkLength(length, 'file buffer')
@@ -66,16 +67,14 @@ export class FileBuffer implements Disposable {
       release: () => { if (tracked !== null) this.readers.delete(tracked) },
     }
     const reader = openResidentFile(borrowed, this.backend, options)
-    for (const held of this.readers) if (held.deref() === undefined) this.readers.delete(held)
-    tracked = new WeakRef(reader)
-    this.readers.add(tracked)
+    tracked = this.readers.add(reader)
     return reader
   }
 
   /** Closes the readers opened from the buffer and gives its memory back. Idempotent. */
   release(): void {
     if (this.region === null) return
-    for (const held of [...this.readers]) held.deref()?.close()
+    for (const reader of this.readers.drain()) reader.close()
     this.region.release()
     this.region = null
     this.view = new Uint8Array(0)

@@ -15,7 +15,7 @@ import { encodeDictionary } from '../dictionary/write/choose.js'
  * An Int32Array of `length` words for a table as long as maxDoc, or an InvalidInputError naming
  * `what` and its bytes where the engine refuses the length or cannot find the memory (a huge maxDoc).
  */
-export function wordsFor(length: number, what: string): Int32Array {
+function wordsFor(length: number, what: string): Int32Array {
   try {
     return new Int32Array(length)
   } catch (error) {
