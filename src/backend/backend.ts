@@ -164,6 +164,8 @@ export type Float64Mode = 'sortable' | 'exact'
 /** Kernels a reader calls. After open none of them allocates (but views of new destinations). */
 export interface ColumnsBackend {
   readonly name: BackendName
+  /** True for a query pool's backend, whose DocSets live in shared memory (named in errors). */
+  readonly sharedMemory?: boolean
   /** Holds a file for a reader (the WebAssembly backend copies it into linear memory). */
   load(bytes: Uint8Array): ResidentFile
   /** Holds a file of `length` bytes that `fill` writes straight into the backend's memory (no extra copy). */

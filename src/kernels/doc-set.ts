@@ -18,9 +18,9 @@ export function documentProblem(doc: unknown, maxDoc: number): string {
   return `document ${shown(doc)} ${Number.isInteger(doc) ? 'is outside' : 'is not an integer in'} [0, ${maxDoc})`
 }
 
-/** Why two backends of one name differ (a pool's DocSets live in its shared memory), for messages; '' otherwise. */
+/** Why two backends differ when one is a pool's or both have one name (other memories), for messages; '' otherwise. */
 export function otherMemory(a: ColumnsBackend, b: ColumnsBackend): string {
-  return a !== b && a.name === b.name ? ' (a DocSet of another memory, such as a query pool\'s: use it with its segment or segment.openReader())' : ''
+  return a !== b && (a.name === b.name || a.sharedMemory === true || b.sharedMemory === true) ? ' (a DocSet of another memory, such as a query pool\'s: use it with its segment or segment.openReader())' : ''
 }
 
 /** What DocSet.fromDocuments needs of a reader. */

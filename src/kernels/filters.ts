@@ -246,6 +246,9 @@ export function boundingBoxFilter(column: Column, backend: ColumnsBackend, box: 
 /** The box as raw latitude ranges, then longitude ranges (two across the antimeridian); checks the column and the box. */
 export function boxRanges(column: Column, box: BoundingBox): [RawRanges, RawRanges] {
   expectType(column, 'boundingBoxFilter', column.type === 'geo_point', 'geo_point')
+  if (box === null || typeof box !== 'object') {
+    throw new TypeError(`field "${column.name}": box must be an object { minLatitude, maxLatitude, minLongitude, maxLongitude }, got ${shown(box)}`)
+  }
   const degrees = (value: unknown, name: string): number => {
     if (typeof value !== 'number') throw new TypeError(`field "${column.name}": box.${name} must be a number, got ${shown(value)}`)
     if (Number.isNaN(value)) throw new RangeError(`field "${column.name}": box.${name} must be a number, got NaN`)

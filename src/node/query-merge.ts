@@ -38,6 +38,7 @@ function allocateShared(wordCount: number): BitsetMemory {
  */
 export const sharedMemoryBackend: ColumnsBackend = {
   ...typeScriptBackend,
+  sharedMemory: true,
   query: { ...typeScriptBackend.query, allocateBitset: allocateShared },
 }
 

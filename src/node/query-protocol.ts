@@ -98,3 +98,37 @@ export interface SerializedError {
 }
 
 export type WorkerReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: SerializedError }
+
+/**
+ * A bound or histogram edge as plain data for the workers, read here as the reader reads it:
+ * structured cloning drops prototypes (a `raw` getter's value) and refuses Proxies. Anything else
+ * goes as given, for the worker to name as the reader would.
+ */
+export function sendableBound(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || value instanceof Date || !('raw' in value)) return value
+  return { raw: (value as { raw: unknown }).raw }
+}
+
+/** A bounding box as plain data for the workers (see sendableBound). */
+export function sendableBox(box: unknown): unknown {
+  if (box === null || typeof box !== 'object') return box
+  const { minLatitude, maxLatitude, minLongitude, maxLongitude } = box as Record<string, unknown>
+  return { minLatitude, maxLatitude, minLongitude, maxLongitude }
+}
+
+/** Terms for the workers: bytes copied, since cloning a view sends its whole buffer. */
+export function sendableTerms(terms: (string | Uint8Array)[]): (string | Uint8Array)[] {
+  return terms.map((term) => typeof term === 'string' ? term : term.slice())
+}
+
+/**
+ * The error a question's caller gets, with the caller's stack (`call`, made when it asked): a
+ * worker's error, rebuilt here, would show only the message port's frames. Every rejection the
+ * pool makes is a new error, so its stack is the caller's to change.
+ */
+export function withCallerStack(error: unknown, call: Error): unknown {
+  if (error instanceof Error && typeof call.stack === 'string') {
+    error.stack = `${error.name}: ${error.message}\n${call.stack.slice(call.stack.indexOf('\n') + 1)}`
+  }
+  return error
+}

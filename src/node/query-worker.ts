@@ -73,7 +73,8 @@ function open(request: OpenRequest): OpenedSegment {
     })
   } else {
     backend = resolveBackend(request.backend)
-    reader = openColumns(bytes, { ...options, backend })
+    // The pool checked the file against its resident limit before sharing it.
+    reader = openColumns(bytes, { ...options, backend, maxResidentFileBytes: Math.max(1, bytes.length) })
   }
   segments.set(request.segment, { reader, backend })
   const columns = reader.columns.map((column): ColumnInfo => ({
