@@ -173,11 +173,12 @@ function documentOfValue(column: Column, value: number): number {
 /**
  * Fills the heap with the best selected values of `sequence`, block by block (NaN skipped when
  * asked). With `optional` null, ids and selection bits are value indices (a dense column's
- * documents, or a multi column's values); else they are the optional column's documents.
+ * documents, or a multi column's values); else they are the optional column's documents. No value at
+ * or after `end` is selected.
  */
 export function topKFromBlocks(
   sequence: SequenceView, optional: Column | null, backend: ColumnsBackend, heap: BoundedHeap, ascending: boolean,
-  selected: BitsetMemory | null, skipNaN: boolean,
+  selected: BitsetMemory | null, skipNaN: boolean, end = sequence.count,
 ): void {
   let documents = selected === null ? null : selected.words
   const bounded = blockBounds(sequence, ascending)
@@ -189,8 +190,10 @@ export function topKFromBlocks(
   let matches: BitsetMemory | null = null
   try {
     for (const block of order) {
-      if (heap.full() && !heap.mayTie(bounds[block])) break
       const start = block * BLOCK_VALUES
+      // No value selected from `end` on (before the bounds: each check of one is a bigint's).
+      if (start >= end) continue
+      if (heap.full() && !heap.mayTie(bounds[block])) break
       // A bound that only ties the worst kept, at ids after its: nothing here or in later blocks
       // (bounds no better, equal ones in block order) can enter. Low-cardinality columns stop here.
       if (heap.full() && heap.closedFrom(bounds[block], dense ? start : documentOfValue(optional, start))) break

@@ -155,9 +155,9 @@ export function topK(column: Column, backend: ColumnsBackend, k: number, order: 
   const plain = plainValues(column, backend)
   const candidates = optional === null && plain === column.values ? dictionaryCandidates(column.values, backend, k, order === 'ascending', filter?.memory ?? null, skipNaN) : null
   try {
-    topKFromBlocks(plain, optional, backend, heap, order === 'ascending', candidates ?? filter?.memory ?? null, skipNaN)
+    topKFromBlocks(plain, optional, backend, heap, order === 'ascending', candidates?.selection ?? filter?.memory ?? null, skipNaN, candidates?.end)
   } finally {
-    candidates?.release()
+    candidates?.selection.release()
   }
   return withNaNLast(column, backend, heap.drain(), k, filter)
 }
@@ -182,10 +182,10 @@ function topKMulti(column: Column, backend: ColumnsBackend, k: number, order: So
       const heap = new BoundedHeap(capacity, order)
       const candidates = plain === column.values ? dictionaryCandidates(column.values, backend, capacity, order === 'ascending', selected.selection, skipNaN) : null
       try {
-        const chosen = candidates ?? selected.selection
-        topKFromBlocks(plain, null, backend, heap, order === 'ascending', chosen, skipNaN)
+        const chosen = candidates?.selection ?? selected.selection
+        topKFromBlocks(plain, null, backend, heap, order === 'ascending', chosen, skipNaN, candidates?.end)
       } finally {
-        candidates?.release()
+        candidates?.selection.release()
       }
       const values = heap.drain()
       const documents = distinctDocuments(column, backend, values, k)
