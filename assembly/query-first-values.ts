@@ -95,7 +95,8 @@ export function shortDocuments(offsets: usize, count: u32): bool {
 export function stampWindow(window: usize, starts: usize, m: u32, at: u32, stamps: usize, table: usize, n: u32, out: usize): u32 {
   let s = markedStart
   for (let v = at, stop = at + m; v < stop;) {
-    const wordEnd = min((v | 31) + 1, stop)
+    // In 64 bits: the last word of 2^32 - 1 values ends at 2^32.
+    const wordEnd = <u32>min<u64>(<u64>(v | 31) + 1, <u64>stop)
     let acc: u32 = 0
     for (; v < wordEnd; v++) {
       const i = v - at

@@ -75,7 +75,8 @@ function valuesAt(records: usize, data: usize, at: u32, m: u32, total: u32, valu
     return OK
   }
   const head = at & ~(BLOCK_VALUES - 1)
-  let end = min((at + m + BLOCK_VALUES - 1) & ~(BLOCK_VALUES - 1), total)
+  // In 64 bits: at + m reaches 2^32 - 1, where rounding up to a block would wrap to 0.
+  let end = <u32>min<u64>((<u64>at + <u64>m + BLOCK_VALUES - 1) & ~<u64>(BLOCK_VALUES - 1), <u64>total)
   if (head >= windowStart && head < windowEnd) {
     // The window grows until the buffer is full, then keeps the block of `at` at its front.
     if (end - windowStart > WINDOW_VALUES) {
@@ -124,7 +125,8 @@ export function queryMulti(
   memory.fill(table, 0, <usize>n << 3)
   windowStart = windowEnd = 0
   if (mode == 3) startRepeats(load<u32>(SCRATCH), stamps + (<usize>n << 2))
-  for (let start = from; start < to; start += CHUNK) {
+  // Steps that end at `to` at most: a counter past 2^32 - CHUNK would wrap to 0 and never stop.
+  for (let start = from; start < to; start += min(CHUNK, to - start)) {
     const count = min(CHUNK, to - start)
     const words = (count + 31) >>> 5
     const selWords = sel + (<usize>(start - from) >>> 3)
@@ -170,7 +172,7 @@ export function queryMulti(
         }
         startChunk(chunkFirst)
       }
-      for (let at = chunkFirst; at < end; at += CAP) {
+      for (let at = chunkFirst; at < end; at += min(CAP, end - at)) {
         const m = min(CAP, end - at)
         status = valuesAt(valRecords, valData, at, m, total, values)
         if (status != OK) return status + FROM_VALUES
@@ -337,7 +339,7 @@ function facetSelected(
  */
 function markStarts(offRecords: usize, offData: usize, from: u32, to: u32, nonempty: usize, starts: usize, offsets: usize, total: u32): i32 {
   let first: u32 = 0, end: u32 = 0
-  for (let start = from; start < to; start += CHUNK) {
+  for (let start = from; start < to; start += min(CHUNK, to - start)) {
     const count = min(CHUNK, to - start)
     const step = offsetsStep(offRecords, offData, start, count, offsets, total)
     if (step >= 0) {

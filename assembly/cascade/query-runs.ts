@@ -39,7 +39,9 @@ export function selectedBetween(a: u32, b: u32): u32 {
  */
 export function runBlockExtremes(node: usize, out: usize): void {
   const records = blocksRecords(node), data = blocksData(node), total = nodeCount(node)
-  for (let block: u32 = 0; block << BLOCK_SHIFT < total; block++) {
+  // Blocks counted in 64 bits: `block << BLOCK_SHIFT < total` wraps past 2^32 - 1,024 values, and the walk went on writing.
+  const blocks = <u32>((<u64>total + (BLOCK_VALUES - 1)) >> BLOCK_SHIFT)
+  for (let block: u32 = 0; block < blocks; block++) {
     const record = records + <usize>block * RECORD_BYTES, to = out + (<usize>block << 4)
     let least = i64.MIN_VALUE, most = i64.MAX_VALUE
     if (recordKind(record) == KIND_RUNS) {

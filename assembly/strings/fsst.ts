@@ -14,7 +14,8 @@ import { BAD_CODE, ESCAPE, LENGTHS_AT, OPEN_ESCAPE, TOO_LONG } from './common'
 @inline export function decodeCodes(table: usize, start: usize, end: usize, out: usize, at: usize, limit: usize, term: u32): u64 {
   let position = start
   // Each code gives at most 8 bytes: when the whole term fits, no code needs the limit check.
-  const checked = at + ((end - start) << 3) > limit
+  // In 64 bits: 8 bytes a code passes 2^32 from 2^29 codes, and a wrapped sum would skip the checks.
+  const checked = <u64>at + (<u64>(end - start) << 3) > <u64>limit
   while (position < end) {
     const code = <u32>load<u8>(position)
     position++

@@ -13,6 +13,11 @@ export function popcount(value: number): number {
   return Math.imul((value + (value >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
 }
 
+/** Bitset words for n bits (counts reach 2^32 - 1, where (n + 31) >>> 5 wraps to 0). */
+export function wordsFor(n: number): number {
+  return Math.ceil(n / 32)
+}
+
 /** The low n bits set (n in 1..32). */
 export function lowMask(n: number): number {
   return n >= 32 ? -1 : (1 << n) - 1

@@ -61,7 +61,8 @@ function dataAt(count: number, fieldsRecords: boolean): number {
 
 /** Where a decoded view's block extremes start: after its records and data, at a multiple of 4. */
 function extremesAt(k: number, count: number, fieldsRecords: boolean): number {
-  return (dataAt(count, fieldsRecords) + (widthOf(k) / 8) * count + DATA_PADDING_BYTES + 3) & ~3
+  // Not `(… + 3) & ~3`: past 2^31 bytes that wraps, and a small region would be decoded into.
+  return 4 * Math.ceil((dataAt(count, fieldsRecords) + (widthOf(k) / 8) * count + DATA_PADDING_BYTES) / 4)
 }
 
 /**
@@ -71,7 +72,9 @@ function extremesAt(k: number, count: number, fieldsRecords: boolean): number {
  */
 export function decodedCodesBytes(k: number, count: number, fieldsRecords = false): number {
   if (k > DECODED_CODES_MAX_ENTRIES || count < DECODED_CODES_MIN_VALUES) return 0
-  return extremesAt(k, count, fieldsRecords) + 4 * Math.ceil(count / BLOCK_VALUES)
+  const bytes = extremesAt(k, count, fieldsRecords) + 4 * Math.ceil(count / BLOCK_VALUES)
+  // Addresses inside a copy stay below 2^31 (the kernels' offsets); a larger one is not made.
+  return bytes < 2 ** 31 ? bytes : 0
 }
 
 /** Whether a decoded view of these k entries (raw i64 as words) holds the values: they span less than 2^width. */

@@ -3,7 +3,7 @@
  * every value counts), with results in natural units.
  */
 import type { ColumnsBackend } from '../backend/backend.js'
-import { popcount, selectionBits } from '../backend/bits.js'
+import { popcount, selectionBits, wordsFor } from '../backend/bits.js'
 import { createAggregateState, type AggregateState, type BitsetMemory } from '../backend/query-kernels.js'
 import { MAX_INT64, MIN_INT64, bigIntToInt64, float64ToSortable, int64Result, int64ToBigInt, sortableToFloat64 } from '../format/int64.js'
 import type { Column } from '../read/column.js'
@@ -54,7 +54,7 @@ export function aggregateValues(
     backend.query.aggregate(column.values, first, count, column.type === 'fractional' ? 'sortable' : 'integer', selection, selectionStart, state)
     return
   }
-  const numbers = backend.query.allocateBitset((count + 31) >>> 5)
+  const numbers = backend.query.allocateBitset(wordsFor(count))
   try {
     const matched = backend.query.matchRange(column.values, first, count, infinities, selection, selectionStart, numbers, 0)
     backend.query.aggregate(column.values, first, count, 'sortable', numbers, 0, state)

@@ -5,7 +5,7 @@
  */
 import type { ColumnsBackend } from '../backend/backend.js'
 import { WeakTracker } from '../backend/weak-tracker.js'
-import { popcount } from '../backend/bits.js'
+import { popcount, wordsFor } from '../backend/bits.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import { shown } from '../read/file-input.js'
 
@@ -54,7 +54,7 @@ export class DocSet implements Iterable<number>, Disposable {
   constructor(backend: ColumnsBackend, maxDoc: number, owner: DocSetOwner | null = null) {
     this.backend = backend
     this.maxDoc = maxDoc
-    this.bitset = backend.query.allocateBitset((maxDoc + 31) >>> 5)
+    this.bitset = backend.query.allocateBitset(wordsFor(maxDoc))
     this.owner = owner
     this.ownerReference = owner === null ? null : owner.add(this)
   }
@@ -169,7 +169,7 @@ export class DocSet implements Iterable<number>, Disposable {
 
   /** Document ids in ascending order. */
   *[Symbol.iterator](): Iterator<number> {
-    const wordCount = (this.maxDoc + 31) >>> 5
+    const wordCount = wordsFor(this.maxDoc)
     for (let word = 0; word < wordCount; word++) {
       let bits = this.words[word] & this.kept(word)
       while (bits !== 0) {
@@ -182,7 +182,7 @@ export class DocSet implements Iterable<number>, Disposable {
   /** Document ids in ascending order. */
   toArray(): Uint32Array {
     const ids = new Uint32Array(this.count())
-    const words = this.words, wordCount = (this.maxDoc + 31) >>> 5
+    const words = this.words, wordCount = wordsFor(this.maxDoc)
     let next = 0
     for (let word = 0; word < wordCount; word++) {
       let bits = words[word] & this.kept(word)

@@ -7,7 +7,7 @@
  */
 import { shown } from '../read/file-input.js'
 import type { ColumnsBackend } from '../backend/backend.js'
-import { selectionBits } from '../backend/bits.js'
+import { selectionBits, wordsFor } from '../backend/bits.js'
 import { checkWritable } from '../backend/destinations.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import type { Column, FirstValues } from '../read/column.js'
@@ -54,7 +54,7 @@ function firstValues(column: Column, backend: ColumnsBackend, limit: number, cou
     return column.firstValues
   }
   const total = column.totalValueCount
-  const bits = backend.query.allocateBitset(Math.max(1, (total + 31) >>> 5))
+  const bits = backend.query.allocateBitset(Math.max(1, wordsFor(total)))
   // Room for the repeats the list form keeps; more, and the bits are kept instead.
   const room = Math.floor(total / REPEAT_LIST_FROM)
   const positions = new Uint32Array(room), ordinals = new Uint32Array(room)

@@ -13,6 +13,7 @@ import { expectType, filterOf, outputOf } from './common.js'
 import type { DocSet } from './doc-set.js'
 import { anyBitInRange, releaseSelection, selectValues, valuesToDocuments, type ValueSelection } from './layout.js'
 import { rawBound, type NaturalValue } from './natural-units.js'
+import { wordsFor } from '../backend/bits.js'
 
 /** A geo bounding box in degrees; minLongitude > maxLongitude crosses the antimeridian. */
 export interface BoundingBox {
@@ -84,7 +85,7 @@ function fillRanges(
   const selectionSource = filter !== null && filter === result && column.layout === 'dense' && second === null ? filter.clone() : filter
   const selected: ValueSelection = selectValues(column, backend, selectionSource)
   const temporaries: BitsetMemory[] = []
-  const valueWords = (column.totalValueCount + 31) >>> 5
+  const valueWords = wordsFor(column.totalValueCount)
   try {
     let selection = selected.selection
     if (second !== null) {
@@ -198,7 +199,7 @@ function fillMembers(column: Column, backend: ColumnsBackend, ordinals: Set<numb
   const member = new Uint8Array(termCount)
   for (const ordinal of ordinals) member[ordinal] = 1
   const selected = selectValues(column, backend, filter)
-  const matches = backend.query.allocateBitset((column.totalValueCount + 31) >>> 5)
+  const matches = backend.query.allocateBitset(wordsFor(column.totalValueCount))
   try {
     // Format 2: the codes decoded once, where they are the ordinals (made now, before any view below).
     const sequence = backend.query.plainSequence?.(column.values) ?? column.values

@@ -8,7 +8,7 @@
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
-import { orBits, popcount, selectionBits } from '../backend/bits.js'
+import { orBits, popcount, selectionBits, wordsFor } from '../backend/bits.js'
 import type { Column, DocumentStarts } from '../read/column.js'
 import type { DocSet } from './doc-set.js'
 
@@ -63,7 +63,7 @@ export function selectValues(column: Column, backend: ColumnsBackend, docs: DocS
   if (docs === null) return { selection: null, temporary: false }
   if (column.layout === 'dense') return { selection: docs.memory, temporary: false }
   const valueCount = column.totalValueCount
-  const bitset = backend.query.allocateBitset((valueCount + 31) >>> 5)
+  const bitset = backend.query.allocateBitset(wordsFor(valueCount))
   const out = bitset.words
   const documents = docs.words
   if (column.layout === 'optional') {
@@ -125,8 +125,8 @@ export function documentStarts(column: Column, backend: ColumnsBackend, from: nu
   const key = `${from}:${to}`
   const kept = column.documentStarts.get(key)
   if (kept !== undefined) return kept
-  const starts = backend.query.allocateBitset((end - first + 32) >>> 5)
-  const nonempty = backend.query.allocateBitset(Math.max(1, (to - from + 31) >>> 5))
+  const starts = backend.query.allocateBitset(wordsFor(end - first + 1))
+  const nonempty = backend.query.allocateBitset(Math.max(1, wordsFor(to - from)))
   try {
     backend.query.markDocumentStarts(column.offsets!, column.values, from, to, starts, nonempty)
   } catch (error) {

@@ -13,6 +13,7 @@ import { compareInt64, int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int
 import { NEGATIVE_INFINITY_RAW, POSITIVE_INFINITY_RAW } from './aggregations.js'
 import { boundsOf } from './filters.js'
 import { isNaNRaw } from './top-k.js'
+import { wordsFor } from '../backend/bits.js'
 
 /**
  * Sequences shorter than this are ranked whole: there one decode of every value costs less than
@@ -65,7 +66,7 @@ export function dictionaryCandidates(
   const value = int64ToBigInt(raw[2 * threshold], raw[2 * threshold + 1])
   // NaN stays out: it lies beyond ±Infinity's raws.
   const far = ascending ? (skipNaN ? NEGATIVE_INFINITY_RAW : MIN_INT64) : skipNaN ? POSITIVE_INFINITY_RAW : MAX_INT64
-  const candidates = backend.query.allocateBitset(Math.max(1, (sequence.count + 31) >>> 5))
+  const candidates = backend.query.allocateBitset(Math.max(1, wordsFor(sequence.count)))
   let end = prefix
   try {
     backend.query.matchRange(sequence, 0, prefix, ascending ? boundsOf(far, value) : boundsOf(value, far), selection, 0, candidates, 0)

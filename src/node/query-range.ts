@@ -9,7 +9,7 @@
  */
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import { createAggregateState, type AggregateState, type BitsetMemory } from '../backend/query-kernels.js'
-import { orBits, popcount, selectionBits } from '../backend/bits.js'
+import { orBits, popcount, selectionBits, wordsFor } from '../backend/bits.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { int64Result, int64ToBigInt } from '../format/int64.js'
 import { expectType } from '../kernels/common.js'
@@ -71,16 +71,16 @@ function selectValues(
   const { from, to } = range
   if (column.layout === 'dense') {
     if (usesWordsInPlace(backend)) return { memory: inPlace(filter), start: from, temporary: false }
-    const memory = backend.query.allocateBitset(Math.max(1, (to - from + 31) >>> 5))
-    memory.words.set(filter.subarray(from >>> 5, (to + 31) >>> 5))
+    const memory = backend.query.allocateBitset(Math.max(1, wordsFor(to - from)))
+    memory.words.set(filter.subarray(from >>> 5, wordsFor(to)))
     return { memory, start: 0, temporary: true }
   }
-  const memory = backend.query.allocateBitset(Math.max(1, (end - first + 31) >>> 5))
+  const memory = backend.query.allocateBitset(Math.max(1, wordsFor(end - first)))
   if (column.layout === 'optional') {
     const out = memory.words
     const presence = column.presence!.words
     let position = 0
-    for (let word = from >>> 5; word < (to + 31) >>> 5; word++) {
+    for (let word = from >>> 5; word < wordsFor(to); word++) {
       const present = presence[word]
       if (present === 0) continue
       const chosen = filter[word] & present
@@ -108,7 +108,7 @@ function selectValues(
  * holding a copy of them (`copyIn`; else the kernel is to write every word).
  */
 function rangeWords(backend: ColumnsBackend, words: Int32Array, range: DocumentRange, copyIn: boolean): BitsetMemory {
-  const own = words.subarray(range.from >>> 5, (range.to + 31) >>> 5)
+  const own = words.subarray(range.from >>> 5, wordsFor(range.to))
   if (usesWordsInPlace(backend)) return inPlace(own)
   const memory = backend.query.allocateBitset(Math.max(1, own.length))
   if (copyIn) memory.words.set(own)
@@ -117,7 +117,7 @@ function rangeWords(backend: ColumnsBackend, words: Int32Array, range: DocumentR
 
 /** Multi: countDistinct over the range, the filter's words of the range in place (TS) or copied into WebAssembly's memory. */
 function countDistinctInRange(column: Column, backend: ColumnsBackend, filter: Int32Array | null, range: DocumentRange, counts: Uint32Array): void {
-  const words = filter === null ? null : filter.subarray(range.from >>> 5, (range.to + 31) >>> 5)
+  const words = filter === null ? null : filter.subarray(range.from >>> 5, wordsFor(range.to))
   let docs: BitsetMemory | null = null
   if (words !== null) {
     docs = usesWordsInPlace(backend) ? inPlace(words) : backend.query.allocateBitset(words.length)
@@ -133,7 +133,7 @@ function countDistinctInRange(column: Column, backend: ColumnsBackend, filter: I
 /** Documents of the range the filter selects (ranges start at a multiple of 32; bits past maxDoc are clear). */
 function selectedIn(filter: Int32Array, range: DocumentRange): number {
   let count = 0
-  for (let word = range.from >>> 5, end = (range.to + 31) >>> 5; word < end; word++) count += popcount(filter[word])
+  for (let word = range.from >>> 5, end = wordsFor(range.to); word < end; word++) count += popcount(filter[word])
   return count
 }
 
@@ -202,7 +202,7 @@ export function filterInRange(
   let selection = selectValues(column, backend, filter, range, first, end)
   const owned = selection
   try {
-    const valueWords = Math.max(1, (count + 31) >>> 5)
+    const valueWords = Math.max(1, wordsFor(count))
     if (second !== null) {
       const matched = backend.query.allocateBitset(valueWords)
       temporaries.push(matched)
@@ -219,7 +219,7 @@ export function filterInRange(
       const local = backend.query.allocateBitset(valueWords)
       temporaries.push(local)
       matchRanges(backend, sequence, first, count, ranges, selection, local, 0)
-      out.set(local.words.subarray(0, (to - from + 31) >>> 5), from >>> 5)
+      out.set(local.words.subarray(0, wordsFor(to - from)), from >>> 5)
       return
     }
     const matches = backend.query.allocateBitset(valueWords)
@@ -248,7 +248,7 @@ export function memberFilterInRange(
   for (const ordinal of ordinals) member[ordinal] = 1
   const [first, end] = valueRange(column, backend, range)
   const selection = selectValues(column, backend, filter, range, first, end)
-  const matches = backend.query.allocateBitset(Math.max(1, (end - first + 31) >>> 5))
+  const matches = backend.query.allocateBitset(Math.max(1, wordsFor(end - first)))
   try {
     const sequence = column.values
     // One kernel pass where the backend has one (-1: a value it cannot vouch for, found again below).
@@ -277,7 +277,7 @@ export function memberFilterInRange(
       }
     }
     // Dense: value positions are the range's documents, and the range starts on a word.
-    if (column.layout === 'dense') out.set(matches.words.subarray(0, (range.to - range.from + 31) >>> 5), range.from >>> 5)
+    if (column.layout === 'dense') out.set(matches.words.subarray(0, wordsFor(range.to - range.from)), range.from >>> 5)
     else valuesToDocuments(column, backend, matches, range, first, end, out)
   } finally {
     release(selection)
@@ -293,7 +293,7 @@ function valuesToDocuments(
   if (column.layout === 'optional') {
     const presence = column.presence!.words, matched = matches.words
     let position = 0
-    for (let word = from >>> 5; word < (to + 31) >>> 5; word++) {
+    for (let word = from >>> 5; word < wordsFor(to); word++) {
       const present = presence[word]
       if (present === 0) continue
       const n = popcount(present)
@@ -308,7 +308,7 @@ function valuesToDocuments(
   const own = rangeWords(backend, out, range, false)
   try {
     backend.query.matchAny(starts, nonempty, end - first, to - from, null, matches, own)
-    if (own.words.buffer !== out.buffer) out.set(own.words.subarray(0, (to - from + 31) >>> 5), from >>> 5)
+    if (own.words.buffer !== out.buffer) out.set(own.words.subarray(0, wordsFor(to - from)), from >>> 5)
   } finally {
     own.release()
   }

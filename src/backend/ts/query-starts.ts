@@ -6,7 +6,7 @@
  * in that stream one at a time).
  */
 import type { BitsetMemory } from '../query-kernels.js'
-import { popcount } from '../bits.js'
+import { popcount, wordsFor } from '../bits.js'
 
 const TWO_32 = 4294967296
 let compress: Uint8Array | null = null, deposit: Uint8Array | null = null
@@ -113,7 +113,7 @@ function streamToDocuments(nonempty: Int32Array, docCount: number, selection: In
   const spread = deposit!
   // The first bit is the start of value 0's, which no segment precedes.
   let position = 1
-  const docWords = (docCount + 31) >>> 5
+  const docWords = wordsFor(docCount)
   for (let w = 0; w < docWords; w++) {
     const present = nonempty[w]
     const hits = depositWord(spread, present, bitsAt(words, position))
@@ -143,7 +143,7 @@ function hitsOneByOne(
   starts: Int32Array, nonempty: Int32Array, total: number, docCount: number, selection: Int32Array | null,
   test: Int32Array, out: Int32Array,
 ): void {
-  const words = streamFor(docCount), valueWords = (total + 31) >>> 5
+  const words = streamFor(docCount), valueWords = wordsFor(total)
   words.fill(0, 0, (docCount >>> 5) + 4)
   // A bit past the documents' (bitsets not made from one column's offsets) goes to a word the
   // deposit never reads: the stream's last.
@@ -168,7 +168,7 @@ function documentsToValues(
   starts: Int32Array, nonempty: Int32Array, total: number, docCount: number, selection: Int32Array | null, out: Int32Array,
 ): void {
   const pack = compress!, spread = deposit!, words = streamFor(docCount)
-  const docWords = (docCount + 31) >>> 5
+  const docWords = wordsFor(docCount)
   let length = 0
   words[0] = 0
   for (let w = 0; w < docWords; w++) {
@@ -176,7 +176,7 @@ function documentsToValues(
     append(words, length, compressWord(pack, present, (selection !== null ? selection[w] : -1) & present))
     length += popcount(present)
   }
-  const lastValueWord = total >>> 5, outWords = (total + 31) >>> 5
+  const lastValueWord = total >>> 5, outWords = wordsFor(total)
   let carry = 0, shifted = 0, position = 0
   for (let v = 0; v <= lastValueWord; v++) {
     // The sentinel takes a zero bit (the stream has one per document), then stops the last segment's carry.

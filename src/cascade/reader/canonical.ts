@@ -28,7 +28,12 @@ function describe(bytes: Uint8Array, at: number, differsAt: number): string {
 
 /** Checks that the sequence is exactly what a flush writes for its values; leaves their min/max raw in minMax. */
 export function checkCanonicalV2(sequence: SequenceView, backend: ColumnsBackend, domain: SequenceDomain, minMax: Int32Array): void {
-  const words = new Int32Array(2 * sequence.count)
+  let words: Int32Array
+  try {
+    words = new Int32Array(2 * sequence.count)
+  } catch (error) {
+    throw new RangeError(`${sequence.fileName}: ${sequence.label}: the full check re-encodes the sequence from its ${sequence.count} values, 8 bytes each, more than this engine allocates (${(error as Error).message})`)
+  }
   backend.decodeRaw(sequence, 0, sequence.count, words, 0)
   if (sequence.count > 0) rangeOf(words, sequence.count, minMax)
   const sink = new ByteSink(1024)
