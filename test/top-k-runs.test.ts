@@ -17,6 +17,9 @@ import { flushColumns } from '../src/write/columns-writer.js'
 import { blockOf, setField } from './helpers/cascade-duel.js'
 import { fixChecksum } from './helpers/file-surgery.js'
 import { seededRandom } from './helpers/random.js'
+import { float64ToSortableBits } from '../src/format/sortable-bits.js'
+import { blockBounds } from '../src/kernels/top-k-blocks.js'
+import { resolveBackend } from '../src/backend/select.js'
 
 const BACKENDS = wasmUnavailableReason() === null ? (['ts', 'wasm'] as const) : (['ts'] as const)
 const COUNT = 7000
@@ -120,4 +123,37 @@ describe.each(BACKENDS)('topK over run blocks and full heaps (%s backend)', (bac
       }
     }
   })
+})
+
+describe('topK over a runs sequence (form 2): blocks bounded by the runs over them', () => {
+  // Long runs of values in no order (a few NaN runs too): the sequence's own runs form.
+  const COUNT = 150_000
+  const runValues = [7.5, -3, 1e9, NaN, 0, 42.25, -1e12, 7.5, 3, NaN, 1e9, -3]
+  const valueAt = (d: number) => runValues[Math.floor((d * runValues.length) / COUNT)]
+  const bytes = flushColumns({ fields: [{ name: 'r', type: 'fractional', column: true }] }, Array.from({ length: COUNT }, (_, d) => ({ r: valueAt(d) })), { format: 2 })!
+  const model = (k: number, ascending: boolean, chosen: number[]) => {
+    const numbers = chosen.filter((d) => !Number.isNaN(valueAt(d))).sort((a, b) => (valueAt(a) - valueAt(b)) * (ascending ? 1 : -1) || a - b)
+    return [...numbers, ...chosen.filter((d) => Number.isNaN(valueAt(d)))].slice(0, k)
+  }
+  for (const backend of (wasmUnavailableReason() === null ? ['ts', 'wasm'] : ['ts']) as ('ts' | 'wasm')[]) {
+    it(`${backend}: the k best with ties by id, every block bounded`, () => {
+      using reader = openColumns(bytes, { backend })
+      const column = reader.getColumn('r')!
+      expect(column.values.cascade?.form).toBe(2)
+      const pick = seededRandom(0x2f0)
+      const everyone = Array.from({ length: COUNT }, (_, d) => d)
+      for (const chosen of [everyone, everyone.filter(() => pick() < 0.05)]) {
+        const docs = chosen === everyone ? undefined : DocSet.fromDocuments(reader, chosen)
+        for (const k of [1, 10, 20_000]) {
+          for (const order of ['ascending', 'descending'] as const) {
+            expect([...column.topK(k, order, docs)], `top ${k} ${order} of ${chosen.length}`).toEqual(model(k, order === 'ascending', chosen))
+          }
+        }
+      }
+      const { bounds, exact } = blockBounds(column.values, false, resolveBackend(backend))
+      expect([bounds.length, exact.every((flag) => flag === 1)]).toEqual([Math.ceil(COUNT / 1024), true])
+      // Block 0 holds only run 0's 7.5; block 12 (values 12,288 to 13,311) runs 0 and 1: 7.5.
+      expect([bounds[0], bounds[12]]).toEqual([float64ToSortableBits(7.5), float64ToSortableBits(7.5)])
+    })
+  }
 })

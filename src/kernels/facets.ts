@@ -176,10 +176,15 @@ export function topTerms(column: Column, backend: ColumnsBackend, k: number, doc
   expectType(column, 'topTerms', column.type === 'keyword', 'keyword')
   if (!(k >= 0) || !Number.isInteger(k)) throw new RangeError(`field "${column.name}": k must be a non-negative integer, got ${shown(k)}`)
   const counts = facetCounts(column, backend, docs)
+  return Array.from(topOrdinals(counts, k), (ordinal) => ({ term: column.term(ordinal), ordinal, count: counts[ordinal] }))
+}
+
+/** The k ordinals of the largest counts, best first: ties by ordinal, zero counts omitted. */
+export function topOrdinals(counts: Uint32Array, k: number): Float64Array {
   // Keyed so that the heap's "better" is a larger count, then a smaller ordinal.
   const heap = new BoundedHeap(Math.min(k, counts.length), 'descending')
   for (let ordinal = 0; ordinal < counts.length; ordinal++) {
     if (counts[ordinal] !== 0) heap.offer(counts[ordinal], 0, ordinal)
   }
-  return Array.from(heap.drain(), (ordinal) => ({ term: column.term(ordinal), ordinal, count: counts[ordinal] }))
+  return heap.drain()
 }

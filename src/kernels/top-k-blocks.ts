@@ -5,13 +5,14 @@
  * the blocks, and once the heap is full, blocks whose bound cannot beat its worst
  * value are never decoded.
  */
-import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
+import type { ColumnsBackend, RunsCascade, SequenceView } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
-import { BLOCK_VALUES, BlockKind } from '../format/constants.js'
+import { BLOCK_SHIFT, BLOCK_VALUES, BlockKind } from '../format/constants.js'
 import { compareInt64, int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
 import { fieldAt } from '../cascade/bits.js'
 import { EXCEPTION_GCD_FLAG, Kind } from '../cascade/constants.js'
 import { blockData, patchedLayout, runsLayout } from '../cascade/block-layouts.js'
+import { forEachRunPart } from '../cascade/query-run-form.js'
 import { RegionSequence } from '../cascade/region-sequence.js'
 import type { Column } from '../read/column.js'
 import { popcount } from '../backend/bits.js'
@@ -37,7 +38,8 @@ function fieldBound(base: bigint, g: bigint, width: number, ascending: boolean):
  * The bound of a format 2 block of a v2 kind from its record (and, for patched and frequent
  * blocks, a byte or a word of its data): runs and dictionary blocks as a frame of their run
  * values or entries, patched blocks as a frame of their low and high bits together, frequent
- * blocks their top value and their exceptions' frame. Linear blocks bound nothing.
+ * blocks their top value and their exceptions' frame, linear blocks their line's ends and their
+ * fields' span.
  */
 function v2Bound(sequence: SequenceView, block: number, ascending: boolean): bigint {
   const records = sequence.records, record = 6 * block
@@ -70,6 +72,12 @@ function v2Bound(sequence: SequenceView, block: number, ascending: boolean): big
     const lo = base < aux ? base : aux, hi = base > far ? base : far
     return boundOf(lo, hi, ascending)
   }
+  if (kind === Kind.linear) {
+    // Value j = base + floor(j × slope / 1024) + field j: the line's ends, and the fields' span above.
+    const span = BigInt(Math.min(BLOCK_VALUES, sequence.count - block * BLOCK_VALUES) - 1) * aux
+    const line = span >= 0n ? span / 1024n : -((1023n - span) / 1024n)
+    return boundOf(base + (line < 0n ? line : 0n), base + (line > 0n ? line : 0n) + (1n << BigInt(width)) - 1n, ascending)
+  }
   return ascending ? MIN_INT64 : MAX_INT64
 }
 
@@ -88,16 +96,34 @@ function orderOf(bounds: bigint[], ascending: boolean): Int32Array {
 const boundsMade = new WeakMap<SequenceView, { ascending?: Bounded; descending?: Bounded }>()
 
 /** The bound of every block (the largest value it can hold, descending, or its smallest), and the blocks by bound. */
-export function blockBounds(sequence: SequenceView, ascending: boolean): Bounded {
+export function blockBounds(sequence: SequenceView, ascending: boolean, backend?: ColumnsBackend): Bounded {
   let made = boundsMade.get(sequence)
   if (made === undefined) boundsMade.set(sequence, (made = {}))
-  return ascending ? (made.ascending ??= boundedOf(sequence, true)) : (made.descending ??= boundedOf(sequence, false))
+  return ascending ? (made.ascending ??= boundedOf(sequence, true, backend)) : (made.descending ??= boundedOf(sequence, false, backend))
 }
 
-function boundedOf(sequence: SequenceView, ascending: boolean): Bounded {
-  const bounds = boundsOf(sequence, ascending)
-  const exact = new Uint8Array(bounds.length).fill(sequence instanceof RegionSequence && sequence.extremesAt >= 0 ? 1 : 0)
+function boundedOf(sequence: SequenceView, ascending: boolean, backend: ColumnsBackend | undefined): Bounded {
+  // A runs sequence (form 2) with a backend to decode its runs: each block's own extreme.
+  const runs = backend !== undefined && sequence.cascade?.form === 2
+  const bounds = runs ? runFormBounds(sequence, backend, ascending) : boundsOf(sequence, ascending)
+  const exact = new Uint8Array(bounds.length).fill(runs || (sequence instanceof RegionSequence && sequence.extremesAt >= 0) ? 1 : 0)
   return { bounds, order: orderOf(bounds, ascending), exact }
+}
+
+/** A runs sequence's blocks bounded by the values of the runs over them (one walk over the runs). */
+function runFormBounds(sequence: SequenceView, backend: ColumnsBackend, ascending: boolean): bigint[] {
+  const blocks = sequence.blockCount
+  const lows = new Int32Array(blocks), highs = new Int32Array(blocks), seen = new Uint8Array(blocks)
+  forEachRunPart(backend, sequence, sequence.cascade as RunsCascade, 0, sequence.count, (low, high, lo, hi) => {
+    for (let block = lo >>> BLOCK_SHIFT, last = (hi - 1) >>> BLOCK_SHIFT; block <= last; block++) {
+      if (seen[block] === 0 || (compareInt64(low, high, lows[block], highs[block]) < 0) === ascending) {
+        lows[block] = low
+        highs[block] = high
+        seen[block] = 1
+      }
+    }
+  })
+  return Array.from({ length: blocks }, (_, block) => (seen[block] === 0 ? (ascending ? MIN_INT64 : MAX_INT64) : int64ToBigInt(lows[block], highs[block])))
 }
 
 /** The smallest (ascending) or largest of the first count raw values in `raw`. */
@@ -181,7 +207,7 @@ export function topKFromBlocks(
   selected: BitsetMemory | null, skipNaN: boolean, end = sequence.count,
 ): void {
   let documents = selected === null ? null : selected.words
-  const bounded = blockBounds(sequence, ascending)
+  const bounded = blockBounds(sequence, ascending, backend)
   const { bounds, order, exact } = bounded
   const dense = optional === null
   let tightened = false

@@ -7,7 +7,7 @@ import type { Aggregate } from '../kernels/aggregations.js'
 import { notADocSet } from '../kernels/common.js'
 import { DocSet } from '../kernels/doc-set.js'
 import { WeakTracker } from '../backend/weak-tracker.js'
-import type { TermCount } from '../kernels/facets.js'
+import { topOrdinals, type TermCount } from '../kernels/facets.js'
 import { termList, type BoundingBox, type Terms } from '../kernels/filters.js'
 import { rawEdges, type NaturalValue } from '../kernels/natural-units.js'
 import { openColumns } from '../read/open.js'
@@ -125,10 +125,7 @@ export class PooledSegment {
     if (type !== 'keyword') throw new TypeError(`field "${field}" is ${type}; topTerms reads keyword columns`)
     if (!(k >= 0) || !Number.isInteger(k)) throw new RangeError(`field "${field}": k must be a non-negative integer, got ${shown(k)}`)
     const counts = await this.facetCounts(field, docs)
-    const ordinals: number[] = []
-    for (let ordinal = 0; ordinal < counts.length; ordinal++) if (counts[ordinal] !== 0) ordinals.push(ordinal)
-    ordinals.sort((a, b) => counts[b] - counts[a] || a - b)
-    ordinals.length = Math.min(k, ordinals.length)
+    const ordinals = Array.from(topOrdinals(counts, k))
     // A close while the counts came back: named as every other question names it, not as the worker saw it.
     this.assertOpen()
     const terms = (await this.pool.ask({ op: 'terms', segment: this.segment, field, ordinals }).catch((error: unknown) => {
