@@ -185,7 +185,13 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
     }
     // Blocks: run blocks matched a run at a time, the others decoded. Runs: a run at a time.
     if (cascade.form === 0 && count > 0) return matchRunBlocks(cascade.blocks, first, count, bounds, selection, selectionStart, out, outStart, raw)
-    if (cascade.form === 2 && walked(cascade)) return matchRunForm(backend(), sequence, cascade, first, count, bounds, selection, selectionStart, out, outStart)
+    if (cascade.form === 2 && count > 0) {
+      // Blocks classed by the runs over them (one walk, kept): a sorted column's are mostly inside or apart.
+      const runs = cascade
+      return matchRunBlocks(sequence, first, count, bounds, selection, selectionStart, out, outStart, (from, n) => walked(runs)
+        ? matchRunForm(backend(), sequence, runs, from, n, bounds, selection, selectionStart + from - first, out, outStart + from - first)
+        : raw(from, n), backend())
+    }
     if (cascade.form === 3 && count > 0) {
       // Decimals: the integers filtered by the integer ranges the value ranges are, then each exception alone.
       const integers = cascade.integers

@@ -7,7 +7,7 @@
  * order) or whose values are not all exact numbers, go to the caller's decoding
  * path, which answers or refuses them as reads do.
  */
-import type { SequenceView } from '../backend/backend.js'
+import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import { orSelection } from '../backend/bits.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
@@ -44,18 +44,21 @@ function insideRanges(ranges: Float64Array, min: number, max: number): boolean {
 /**
  * Values [first, first + count) of a form-0 sequence matched against the ranges (bounds: 4 words
  * a range, as matchRange's): run blocks here, stretches of other blocks by `decoded(from, n)`,
- * which sets their bits as matchRange does. Returns how many values matched.
+ * which sets their bits as matchRange does. Returns how many values matched. A runs sequence
+ * (form 2, with the backend) has its blocks classed likewise, every stretch not wholly inside or
+ * outside a range going to `decoded`.
  */
 export function matchRunBlocks(
   blocks: SequenceView, first: number, count: number, bounds: Int32Array, selection: BitsetMemory | null, selectionStart: number,
-  out: BitsetMemory, outStart: number, decoded: (from: number, n: number) => number,
+  out: BitsetMemory, outStart: number, decoded: (from: number, n: number) => number, backend?: ColumnsBackend,
 ): number {
-  const records = blocks.records, ranges = rangesOf(bounds)
+  // A runs sequence has no records of blocks: no block is taken for a run block below.
+  const records = blocks.cascade === null || blocks.cascade.form === 0 ? blocks.records : null, ranges = rangesOf(bounds)
   const end = first + count, firstBlock = first >>> BLOCK_SHIFT
   // Most blocks of a sorted column meet no range, or lie inside one: each block classed in one
   // plain loop, then stretches of a class taken at once (V8 optimizes a loop soon, where a few
   // calls per block stay slow for dozens of questions).
-  const classes = blockClasses(blockExtremes(blocks), ranges, firstBlock, ((end - 1) >>> BLOCK_SHIFT) - firstBlock + 1)
+  const classes = blockClasses(blockExtremes(blocks, backend), ranges, firstBlock, ((end - 1) >>> BLOCK_SHIFT) - firstBlock + 1)
   // Words read again after each decode, which may grow the memory they are in.
   let selected = selection === null ? null : selection.words, outWords = out.words
   let found = 0
@@ -71,12 +74,12 @@ export function matchRunBlocks(
       continue
     }
     const start = block * BLOCK_VALUES
-    const matched = (records[6 * block] & 0xff) !== Kind.runs ? -1
+    const matched = records === null || (records[6 * block] & 0xff) !== Kind.runs ? -1
       : matchRuns(blocks, block, index - start, stop - start, ranges, selected, selectionStart + index - first, outWords, outStart + index - first)
     if (matched >= 0) found += matched
     else {
       // With the blocks after it that are decoded too: not run blocks, and neither apart from every range nor inside one.
-      while (stop < end && (records[6 * (stop >>> BLOCK_SHIFT)] & 0xff) !== Kind.runs && classes[(stop >>> BLOCK_SHIFT) - firstBlock] === PARTLY) {
+      while (stop < end && (records === null || (records[6 * (stop >>> BLOCK_SHIFT)] & 0xff) !== Kind.runs) && classes[(stop >>> BLOCK_SHIFT) - firstBlock] === PARTLY) {
         stop = Math.min(end, stop + BLOCK_VALUES)
       }
       found += decoded(index, stop - index)
@@ -111,12 +114,13 @@ const extremesOf = new WeakMap<SequenceView, Float64Array>()
 /**
  * Each block's least and largest value as numbers, as topK bounds them (records; a run block's own
  * run values; a frequent block's divisor), a bound beyond the exact numbers as -Infinity or
- * Infinity, which meets every range. Kept with the sequence.
+ * Infinity, which meets every range. Kept with the sequence. A runs sequence (form 2) needs the
+ * backend, to walk its runs once.
  */
-export function blockExtremes(blocks: SequenceView): Float64Array {
+export function blockExtremes(blocks: SequenceView, backend?: ColumnsBackend): Float64Array {
   let extremes = extremesOf.get(blocks)
   if (extremes !== undefined) return extremes
-  const lows = blockBounds(blocks, true).bounds, highs = blockBounds(blocks, false).bounds
+  const lows = blockBounds(blocks, true, backend).bounds, highs = blockBounds(blocks, false, backend).bounds
   const exact = (bound: bigint, beyond: number) => (bound >= -SAFE && bound <= SAFE ? Number(bound) : beyond)
   extremes = new Float64Array(2 * blocks.blockCount)
   for (let block = 0; block < blocks.blockCount; block++) {

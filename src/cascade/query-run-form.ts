@@ -42,7 +42,7 @@ function runEnd(cascade: RunsCascade, run: number, j: number): number {
 }
 
 /** Calls visit(low, high, lo, hi) for each run's values [lo, hi) inside [first, first + count), in order (raw value as words). */
-export function forEachRunPart(
+function forEachRunPart(
   backend: ColumnsBackend, sequence: SequenceView, cascade: RunsCascade, first: number, count: number,
   visit: (low: number, high: number, lo: number, hi: number) => void,
 ): void {
