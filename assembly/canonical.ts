@@ -7,7 +7,7 @@
 //      8k + ceil(n · bits(k - 1) / 8) < ceil(n · width / 8).
 import {
   BLOCK_BUFFER, BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_PACKED, KIND_TABLE, OK, RECORD_BYTES, SCRATCH,
-  bitsOf, recordAux, recordBase, recordKind, recordWidth,
+  bitsOf, recordAux, recordBase, recordKind, recordWidth, unitsOf,
 } from './common'
 import { decodeBlock } from './decode'
 
@@ -164,7 +164,7 @@ export function checkCanonical(records: usize, data: usize, count: u32, out: usi
   let sequenceMin = i64.MAX_VALUE
   let sequenceMax = i64.MIN_VALUE
   let result: i32 = -1
-  const blocks = <u32>((<u64>count + (BLOCK_VALUES - 1)) >> BLOCK_SHIFT) // in u64: count + 1023 may pass 2^32
+  const blocks = unitsOf(count, BLOCK_SHIFT)
   for (let block: u32 = 0; block < blocks; block++) {
     const n = min(count - (block << BLOCK_SHIFT), BLOCK_VALUES)
     const record = records + <usize>block * RECORD_BYTES

@@ -9,6 +9,15 @@ export const BLOCK_VALUES: u32 = 1024
 export const BLOCK_SHIFT: u32 = 10
 export const RECORD_BYTES: usize = 24
 
+/**
+ * Units of 2^shift that n items fill (blocks, bitset words), in 64 bits: counts reach 2^32 - 1,
+ * where n + 2^shift - 1 wraps in 32.
+ */
+// @ts-ignore: decorator
+@inline export function unitsOf(n: u32, shift: u32): u32 {
+  return <u32>((<u64>n + ((<u64>1 << shift) - 1)) >> shift)
+}
+
 /** Block kinds as stored in a record's first byte. */
 export const KIND_CONSTANT: u32 = 0
 export const KIND_PACKED: u32 = 1

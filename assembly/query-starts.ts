@@ -11,10 +11,7 @@
 //   inner bits of ~starts exactly when its start is marked (documentsToValues).
 // Mirrored by src/backend/ts/query-starts.ts; the bitsets are made by queryMulti's mode 4.
 
-/** Bitset words for n bits (n reaches 2^32 - 1, where (n + 31) >>> 5 wraps to 0). */
-function wordsOf(n: u32): u32 {
-  return (n >>> 5) + u32((n & 31) != 0)
-}
+import { unitsOf } from './common'
 
 /**
  * Fills the tables at `tables` (2 × 65,536 bytes, compress then deposit): compress[m][b] packs
@@ -128,7 +125,7 @@ function hitsToDocuments(
 
 /** Bit k + 1 of the stream (k from 0): the k-th non-empty document has a hit; out as hitsToDocuments leaves it. */
 function streamToDocuments(nonempty: usize, docCount: u32, sel: usize, out: usize, tables: usize, stream: usize): void {
-  const docWords = wordsOf(docCount)
+  const docWords = unitsOf(docCount, 5)
   let position: u32 = 1
   // One loop each way, the last word masked after: no check per word inside the loop.
   if (sel == 0) {
@@ -168,7 +165,7 @@ function streamToDocuments(nonempty: usize, docCount: u32, sel: usize, out: usiz
  * at a time costs about what a word of values and documents costs the carries' way (the limit).
  */
 function fewHits(test: usize, total: u32, limit: u32): bool {
-  const pairs = (total >>> 6) + u32((total & 63) != 0)
+  const pairs = unitsOf(total, 6)
   let count: u32 = 0
   for (let p: u32 = 0; p < pairs; p++) {
     count += <u32>popcnt(valuePair(test, p, total))
@@ -182,7 +179,7 @@ function fewHits(test: usize, total: u32, limit: u32): bool {
  * starts at or below v): its bit in the stream is set directly.
  */
 function hitsOneByOne(starts: usize, nonempty: usize, total: u32, docCount: u32, sel: usize, test: usize, out: usize, tables: usize, stream: usize): void {
-  const pairs = (total >>> 6) + u32((total & 63) != 0)
+  const pairs = unitsOf(total, 6)
   memory.fill(stream, 0, (<usize>(docCount >>> 5) + 4) << 2)
   // A bit past the documents' (bitsets not made from one column's offsets) goes to a word the
   // deposit never reads: the stream's last.
@@ -207,7 +204,7 @@ function hitsOneByOne(starts: usize, nonempty: usize, total: u32, docCount: u32,
  * order; deposited on the starts they mark the selected segments, which the carries fill.
  */
 function documentsToValues(starts: usize, nonempty: usize, total: u32, docCount: u32, sel: usize, out: usize, tables: usize, stream: usize): void {
-  const docWords = wordsOf(docCount)
+  const docWords = unitsOf(docCount, 5)
   let at = stream, acc: u64 = 0, fill: u32 = 0
   for (let w: u32 = 0; w < docWords; w++) {
     const present = load<u32>(nonempty + (<usize>w << 2))
@@ -222,7 +219,7 @@ function documentsToValues(starts: usize, nonempty: usize, total: u32, docCount:
   }
   store<u32>(at, <u32>acc)
   store<u32>(at, 0, 4)
-  const lastValueWord = total >>> 5, outWords = wordsOf(total)
+  const lastValueWord = total >>> 5, outWords = unitsOf(total, 5)
   let carry: u64 = 0, shifted: u64 = 0, position: u32 = 0
   for (let v: u32 = 0; v <= lastValueWord; v++) {
     // The sentinel takes a zero bit (the stream has one per document), then stops the last segment's carry.

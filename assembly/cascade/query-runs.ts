@@ -6,7 +6,7 @@
 // (src/cascade/query-encodings.ts, runs), which answers when this cannot: run
 // starts are not checked at open, and a run ending at or before its start or
 // past its block returns UNDECIDED before anything reaches the caller's counts.
-import { BLOCK_SHIFT, BLOCK_VALUES, OK, RECORD_BYTES, bitsOf, recordAux, recordBase, recordDataOffset, recordKind, recordWidth } from '../common'
+import { BLOCK_SHIFT, BLOCK_VALUES, OK, RECORD_BYTES, bitsOf, unitsOf, recordAux, recordBase, recordDataOffset, recordKind, recordWidth } from '../common'
 import { SEL_WORDS, blockTake, bump, loadSelection, packedBound, packedFits, selectedCount, upperBound } from '../query-common'
 import { KIND_RUNS, blocksData, blocksRecords, bytesOf, field, nodeCount, recordParam } from './common'
 
@@ -39,9 +39,8 @@ export function selectedBetween(a: u32, b: u32): u32 {
  */
 export function runBlockExtremes(node: usize, out: usize): void {
   const records = blocksRecords(node), data = blocksData(node), total = nodeCount(node)
-  // Blocks counted in 64 bits: `block << BLOCK_SHIFT < total` wraps past 2^32 - 1,024 values, and the walk went on writing.
-  const blocks = <u32>((<u64>total + (BLOCK_VALUES - 1)) >> BLOCK_SHIFT)
-  for (let block: u32 = 0; block < blocks; block++) {
+  // Not `block << BLOCK_SHIFT < total`: past 2^32 - 1,024 values that wraps, and the walk went on writing.
+  for (let block: u32 = 0, blocks = unitsOf(total, BLOCK_SHIFT); block < blocks; block++) {
     const record = records + <usize>block * RECORD_BYTES, to = out + (<usize>block << 4)
     let least = i64.MIN_VALUE, most = i64.MAX_VALUE
     if (recordKind(record) == KIND_RUNS) {

@@ -8,7 +8,6 @@
 import type { ColumnsBackend, ResidentFile, SequenceView } from '../backend/backend.js'
 import type { AggregateState, BitsetMemory, QueryKernels } from '../backend/query-kernels.js'
 import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
-import { selectionBits } from '../backend/bits.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { compareInt64, int64ToBigInt } from '../format/int64.js'
 import { rankBounds, spanFits, visitMeetingBlocks } from './decoded-codes.js'
@@ -18,6 +17,7 @@ import { aggregateRunBlocks } from './query-aggregate-runs.js'
 import { blockExtremes, matchRunBlocks } from './query-match-runs.js'
 import { aggregateRunForm, matchRunForm } from './query-run-form.js'
 import { histogramDecimal, matchDecimal } from './query-decimal.js'
+import { anyBitInRange } from '../kernels/layout.js'
 import { createEncodedTallies } from './query-encodings.js'
 import { blockSlotsOf, bucketSlots, EXCEPTION_LIMITS, type Operation, PATCH_LIMITS, RUN_WALK_LENGTHS, type Tally, valueSlots } from './query-slots.js'
 
@@ -64,8 +64,7 @@ function forSelectedBlocks(
   let start = -1
   for (let index = from; index < end;) {
     const stop = Math.min(end, (Math.floor(index / BLOCK_VALUES) + 1) * BLOCK_VALUES)
-    let any = false
-    for (let at = index; at < stop && !any; at += 32) any = selectionBits(words, shift + at, Math.min(32, stop - at)) !== 0
+    const any = anyBitInRange(words, shift + index, shift + stop)
     if (any && start < 0) start = index
     if (!any && start >= 0) {
       visit(start, index - start)

@@ -58,8 +58,8 @@ function startWorker(workerData: WorkerData): Worker {
   return new Worker(bootstrap, { eval: true, workerData })
 }
 
-/** @internal A request as the pool's callers build it (the pool numbers it). */
-export type Distributive<T> = T extends unknown ? Omit<T, 'id'> : never
+/** A request as the pool's callers build it (the pool numbers it). */
+type Distributive<T> = T extends unknown ? Omit<T, 'id'> : never
 
 /** One worker and its requests in flight; referenced (keeps the process alive) only while it has some. */
 class PoolWorker {

@@ -15,7 +15,7 @@ import { encodeDictionary } from '../dictionary/write/choose.js'
  * An Int32Array of `length` words for a table as long as maxDoc, or an InvalidInputError naming
  * `what` and its bytes where the engine refuses the length or cannot find the memory (a huge maxDoc).
  */
-function wordsFor(length: number, what: string): Int32Array {
+function tableWords(length: number, what: string): Int32Array {
   try {
     return new Int32Array(length)
   } catch (error) {
@@ -249,7 +249,7 @@ export class ColumnBuilder {
   }
 
   private writeOffsets(maxDoc: number, sequence: (words: Int32Array, count: number, domain: SequenceDomain) => void): void {
-    const offsets = wordsFor(2 * (maxDoc + 1), `field "${this.name}": maxDoc ${maxDoc}: a multi-valued column's offsets (8 bytes a document)`)
+    const offsets = tableWords(2 * (maxDoc + 1), `field "${this.name}": maxDoc ${maxDoc}: a multi-valued column's offsets (8 bytes a document)`)
     const documents = this.documents.values
     const runEnds = this.runEnds.values
     let document = 0

@@ -4,20 +4,14 @@
 // were checked at open (0, strictly increasing below count; each checkpoint names
 // its run), so their reads cannot fail; run values can (status 5), read in run
 // order as the TypeScript reader reads them.
-import { BLOCK_SHIFT, BLOCK_VALUES, OK, SCRATCH } from '../../common'
+import { BLOCK_SHIFT, BLOCK_VALUES, OK, SCRATCH, unitsOf } from '../../common'
 import { RUN_STARTS, RUN_VALUES, blocksEnd, fillRun } from '../common'
 import { blocksDecode, blocksGet } from './blocks'
 import { KEEP, toDoubles } from './doubles'
 
 // @ts-ignore: decorator
 @inline function valuesNode(node: usize): usize {
-  return node + 9 + (<usize>blocksOf(load<u32>(node, 1)) << 2)
-}
-
-/** Blocks of count values, in 64 bits: count + 1,023 may pass 2^32. */
-// @ts-ignore: decorator
-@inline function blocksOf(count: u32): u32 {
-  return <u32>((<u64>count + (BLOCK_VALUES - 1)) >> BLOCK_SHIFT)
+  return node + 9 + (<usize>unitsOf(load<u32>(node, 1), BLOCK_SHIFT) << 2)
 }
 
 /** Start of run `run` (a u32 below count, checked at open), read through the scratch. */
@@ -29,7 +23,7 @@ function runStart(starts: usize, run: u32): u32 {
 /** The run holding value `index`: its checkpoint's block, then a binary search of that block's runs. */
 function runOf(node: usize, starts: usize, index: u32): u32 {
   const count = load<u32>(node, 1), r = load<u32>(node, 5)
-  const block = index >>> BLOCK_SHIFT, blocks = blocksOf(count)
+  const block = index >>> BLOCK_SHIFT, blocks = unitsOf(count, BLOCK_SHIFT)
   let lo = load<u32>(node + 9 + (<usize>block << 2))
   let hi = block + 1 < blocks ? load<u32>(node + 9 + (<usize>(block + 1) << 2)) : r - 1
   while (lo < hi) {

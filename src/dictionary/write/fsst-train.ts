@@ -23,7 +23,7 @@ export interface Pieces {
 /**
  * Sample size: every piece when they hold at most this many bytes, else pieces at fixed positions
  * up to about this; a sampled piece counts its first SAMPLE_BYTES only (a term of megabytes was
- * all of a sample, parsed nine times: a second a megabyte to flush, and again to verify).
+ * all of a sample, parsed again in every round, at flush and at verify).
  */
 export const SAMPLE_BYTES = 1 << 15
 /** Training rounds (tables made); the empty table is also sized. */
