@@ -101,7 +101,7 @@ for (const name of DATASETS) {
       if (encoding === undefined || encoding === null || encoding.form === 0) continue
       const runs = Math.max(5, Math.min(200, Math.ceil(2e7 / Math.max(1, column.dictionary!.totalBytes))))
       // The buffer's words made again for each decode: one may grow the backend's memory.
-      const ms = median(runs, () => parseDictionaryV2(file, new Int32Array(file.bytes.buffer, 0, file.bytes.buffer.byteLength >>> 2), backend, 'bench', column.name, encoding.start, encoding.end))
+      const ms = median(runs, () => parseDictionaryV2(file, new Int32Array(file.bytes.buffer, 0, file.bytes.buffer.byteLength >>> 2), backend, 'bench', column.name, encoding.start, encoding.end, { used: 0, limit: Infinity }))
       const entry = decodeTotals.get(encoding.formName) ?? { bytes: 0, wasmMs: 0, tsMs: 0 }
       if (label === 'wasmMs') entry.bytes += column.dictionary!.totalBytes
       entry[label] += ms

@@ -59,5 +59,7 @@ export const DICTIONARY_HEADER_BYTES = 8
 export const MAX_COUNT = 0xffffffff
 export const MAX_DICTIONARY_BYTES = 1 << 30
 export const DEFAULT_MAX_RESIDENT_FILE_BYTES = 1 << 30
+/** Term bytes a format 2 file's keyword dictionaries may decode to together, by default (OpenOptions.maxDecodedBytes). */
+export const DEFAULT_MAX_DECODED_BYTES = 1 << 30
 /** The largest varuint value: 5 bytes, below 2^32. */
 export const MAX_VARUINT = 0xffffffff

@@ -31,15 +31,20 @@ export class InvalidInputError extends Error {
   }
 }
 
-/** A file or output larger than the configured resident limit. */
+/** A file or output larger than the configured resident limit, or keyword dictionaries that decode to more than maxDecodedBytes. */
 export class ResidentLimitError extends Error {
   readonly size: number
   readonly limit: number
-  /** `soFar`: size is what a download had received when it passed the limit (its length not given). */
-  constructor(what: string, size: number, limit: number, soFar = false) {
-    super(soFar
-      ? `${what} is over the resident limit of ${limit} bytes (maxResidentFileBytes): ${size} bytes received so far, its size not given`
-      : `${what} is ${size} bytes, over the resident limit of ${limit} bytes (maxResidentFileBytes)`)
+  /**
+   * `soFar`: size is what a download had received when it passed the limit (its length not given).
+   * `decoded`: size is what a file's keyword dictionaries decode to, against maxDecodedBytes.
+   */
+  constructor(what: string, size: number, limit: number, soFar = false, decoded = false) {
+    super(decoded
+      ? `${what} decode to ${size} bytes of terms, over the limit of ${limit} bytes (maxDecodedBytes)`
+      : soFar
+        ? `${what} is over the resident limit of ${limit} bytes (maxResidentFileBytes): ${size} bytes received so far, its size not given`
+        : `${what} is ${size} bytes, over the resident limit of ${limit} bytes (maxResidentFileBytes)`)
     this.name = 'ResidentLimitError'
     this.size = size
     this.limit = limit

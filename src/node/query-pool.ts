@@ -14,7 +14,7 @@ import { Worker } from 'node:worker_threads'
 import { SharedKernelMemory } from '../backend/wasm/shared.js'
 import { wasmUnavailableReason } from '../backend/wasm/runtime.js'
 import { ResidentLimitError } from '../format/errors.js'
-import { residentLimit } from '../read/open.js'
+import { positiveLimit, residentLimit } from '../read/open.js'
 import { describeInput, fileBytesOf, shown } from '../read/file-input.js'
 import { PooledSegment } from './pooled-segment.js'
 import { rebuildError } from './query-merge.js'
@@ -37,6 +37,8 @@ export interface PooledOpenOptions {
   maxDoc?: number
   /** As openColumns' (default 1 GiB): a larger file is refused before it is copied. */
   maxResidentFileBytes?: number
+  /** As openColumns' (default 1 GiB): term bytes the file's keyword dictionaries may decode to, in each worker. */
+  maxDecodedBytes?: number
   /**
    * As openColumns' option: true (the default), each worker decodes a format 2 dictionary column's
    * codes once, on its first question, and counts them as format 1's; false keeps every question on
@@ -57,6 +59,9 @@ function startWorker(workerData: WorkerData): Worker {
   const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}) })`
   return new Worker(bootstrap, { eval: true, workerData })
 }
+
+/** What every worker's open of a segment is told, as checked by QueryPool.open. */
+type OpenSettings = Pick<OpenRequest, 'fileName' | 'maxDoc' | 'decodedCodes' | 'maxDecodedBytes'>
 
 /** A request as the pool's callers build it (the pool numbers it). */
 type Distributive<T> = T extends unknown ? Omit<T, 'id'> : never
@@ -173,8 +178,10 @@ export class QueryPool implements AsyncDisposable {
     }
     const decodedCodes = options.decodedCodes ?? true
     const limit = residentLimit(fileName, options)
+    if (options.maxDecodedBytes !== undefined) positiveLimit(fileName, 'maxDecodedBytes', options.maxDecodedBytes)
     if (source.byteLength > limit) throw new ResidentLimitError(fileName, source.byteLength, limit)
-    if (this.kernelMemory !== null) return this.openInKernelMemory(segment, source, fileName, options.maxDoc, decodedCodes)
+    const opening: OpenSettings = { fileName, maxDoc: options.maxDoc, decodedCodes, maxDecodedBytes: options.maxDecodedBytes }
+    if (this.kernelMemory !== null) return this.openInKernelMemory(segment, source, opening)
     let shared: Uint8Array
     if (source.buffer instanceof SharedArrayBuffer) shared = source
     else {
@@ -188,7 +195,7 @@ export class QueryPool implements AsyncDisposable {
       shared = new Uint8Array(buffer, 0, source.byteLength)
       shared.set(source)
     }
-    const request = this.openRequest(segment, shared, fileName, options.maxDoc, decodedCodes)
+    const request = this.openRequest(segment, shared, opening)
     const opened = await this.settle(segment, this.workers.map((worker) => worker.request(request)))
     return new PooledSegment(this, segment, fileName, opened.maxDoc, opened.columns, shared)
   }
@@ -199,35 +206,31 @@ export class QueryPool implements AsyncDisposable {
    * is all there, check the rest of it meanwhile, trusting worker 0 with the checksum: the pool
    * refuses the file if worker 0 does.
    */
-  private async openInKernelMemory(
-    segment: number, source: Uint8Array, fileName: string, maxDoc: number | undefined, decodedCodes: boolean,
-  ): Promise<PooledSegment> {
+  private async openInKernelMemory(segment: number, source: Uint8Array, opening: OpenSettings): Promise<PooledSegment> {
     const memory = this.kernelMemory!
     const address = memory.allocateFile(source.length)
     this.fileAddresses.set(segment, address)
     const shared = new Uint8Array(memory.memory.buffer, address, source.length)
     const copied = new Int32Array(new SharedArrayBuffer(4))
-    const request = this.openRequest(segment, shared, fileName, maxDoc, decodedCodes)
-    const opening = [this.workers[0].request({ ...request, copied: copied.buffer as SharedArrayBuffer })]
+    const request = this.openRequest(segment, shared, opening)
+    const requests = [this.workers[0].request({ ...request, copied: copied.buffer as SharedArrayBuffer })]
     try {
       memory.copyFile(source, address, copied)
     } catch (error) {
       Atomics.store(copied, 0, -1)
       Atomics.notify(copied, 0)
-      await this.settle(segment, opening)
+      await this.settle(segment, requests)
       throw error
     }
-    for (const worker of this.workers.slice(1)) opening.push(worker.request({ ...request, checksumCheckedElsewhere: true }))
-    const opened = await this.settle(segment, opening)
-    return new PooledSegment(this, segment, fileName, opened.maxDoc, opened.columns, shared)
+    for (const worker of this.workers.slice(1)) requests.push(worker.request({ ...request, checksumCheckedElsewhere: true }))
+    const opened = await this.settle(segment, requests)
+    return new PooledSegment(this, segment, opening.fileName, opened.maxDoc, opened.columns, shared)
   }
 
-  private openRequest(
-    segment: number, shared: Uint8Array, fileName: string, maxDoc: number | undefined, decodedCodes: boolean,
-  ): Distributive<OpenRequest> {
+  private openRequest(segment: number, shared: Uint8Array, opening: OpenSettings): Distributive<OpenRequest> {
     return {
       op: 'open', segment, buffer: shared.buffer as SharedArrayBuffer, byteOffset: shared.byteOffset, byteLength: shared.byteLength,
-      fileName, maxDoc, backend: this.kernelMemory !== null ? 'wasm' : this.backend, decodedCodes,
+      backend: this.kernelMemory !== null ? 'wasm' : this.backend, ...opening,
     }
   }
 

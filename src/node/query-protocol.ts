@@ -46,6 +46,8 @@ export interface OpenRequest {
   backend: 'ts' | 'wasm' | 'auto'
   /** Whether the worker's reader decodes a dictionary column's codes on its first question (OpenOptions.decodedCodes). */
   decodedCodes: boolean
+  /** OpenOptions.maxDecodedBytes (each worker decodes the file's dictionaries for itself). */
+  maxDecodedBytes: number | undefined
   /**
    * Backend 'wasm', a file still being copied in: an Int32Array's buffer whose element 0 the pool
    * raises to the bytes copied so far (-1: the copy failed); the worker hashes each piece as it lands.

@@ -51,7 +51,7 @@ function sharedWasm(): { runtime: WasmRuntime; backend: ColumnsBackend } {
 function open(request: OpenRequest): OpenedSegment {
   // Decoded codes (the pool's default, as a reader's): each worker copies a whole column for its part, once,
   // in its arena (none where the arena has no room: the question then reads the encodings).
-  const options = { fileName: request.fileName, maxDoc: request.maxDoc, decodedCodes: request.decodedCodes }
+  const options = { fileName: request.fileName, maxDoc: request.maxDoc, decodedCodes: request.decodedCodes, maxDecodedBytes: request.maxDecodedBytes }
   const bytes = new Uint8Array(request.buffer, request.byteOffset, request.byteLength)
   let backend: ColumnsBackend, reader: ColumnsReader
   if (request.backend === 'wasm' && sharedMemory !== null) {

@@ -3,7 +3,7 @@
  */
 import type { ColumnsBackend, PresenceView, ResidentFile, SequenceView } from '../backend/backend.js'
 import { resolveBackend, type BackendChoice } from '../backend/select.js'
-import { BLOCK_VALUES, DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
+import { BLOCK_VALUES, DEFAULT_MAX_DECODED_BYTES, DEFAULT_MAX_RESIDENT_FILE_BYTES } from '../format/constants.js'
 import { CorruptIndexException, ResidentLimitError, failCorrupt } from '../format/errors.js'
 import { int64ToBigInt, readUint32 } from '../format/int64.js'
 import { popcount } from '../backend/bits.js'
@@ -17,6 +17,7 @@ import { FORMAT_VERSION_2 } from '../cascade/constants.js'
 import { keepCodesEncoded } from '../cascade/decoded-codes.js'
 import { type ParsedCascade, type SequenceDomain, parseCascade } from '../cascade/reader/parse.js'
 import { validateCascade } from '../cascade/reader/validate.js'
+import type { DecodeBudget } from '../dictionary/read/context.js'
 import { parseDictionaryV2 } from '../dictionary/read/open.js'
 import { fileBytesOf, shown } from './file-input.js'
 
@@ -30,6 +31,12 @@ export interface OpenOptions {
   backend?: BackendChoice
   /** Files larger than this are refused before reading (default 1 GiB). */
   maxResidentFileBytes?: number
+  /**
+   * Term bytes a format 2 file's keyword dictionaries may decode to, together (default 1 GiB). A
+   * small file can declare far more terms than it holds; past this the open fails with a
+   * ResidentLimitError before the dictionary that crosses it is decoded.
+   */
+  maxDecodedBytes?: number
   /**
    * Format 2: decode a sequence dictionary's codes once, on a column's first question, so later
    * questions read them at format 1's speed (default true; 1 or 2 bytes a value, reported by
@@ -73,13 +80,14 @@ export function openResidentFile(
       throw new TypeError(`${fileName}: options.decodedCodes must be true or false, not ${String(options.decodedCodes)}`)
     }
     if (options.decodedCodes === false) keepCodesEncoded(file)
+    const budget: DecodeBudget = { used: 0, limit: positiveLimit(fileName, 'maxDecodedBytes', options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES) }
     if (options.maxDoc !== undefined) checkMaxDocOption(fileName, options.maxDoc)
     const maxDoc = checkFrame(file, fileName, checksum)
     if (options.maxDoc !== undefined && options.maxDoc !== maxDoc) {
       throw new CorruptIndexException(fileName, `the file's maxDoc is ${maxDoc}, but the segment has ${options.maxDoc} documents (options.maxDoc)`)
     }
     const version = readUint32(file.bytes, 4) === FORMAT_VERSION_2 ? 2 : 1
-    const columns = parseDirectory(file.bytes, fileName).map((entry) => openColumn(file, fileName, maxDoc, entry, backend, version))
+    const columns = parseDirectory(file.bytes, fileName).map((entry) => openColumn(file, fileName, maxDoc, entry, backend, version, budget))
     return new ColumnsReader(fileName, maxDoc, columns, backend, file, version)
   } catch (error) {
     file.release()
@@ -89,9 +97,13 @@ export function openResidentFile(
 
 /** options.maxResidentFileBytes, checked (a string or negative limit switched the limit off or named itself as a file's size). */
 export function residentLimit(fileName: string, options: { maxResidentFileBytes?: number }): number {
-  const limit = options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES
+  return positiveLimit(fileName, 'maxResidentFileBytes', options.maxResidentFileBytes ?? DEFAULT_MAX_RESIDENT_FILE_BYTES)
+}
+
+/** A limit option, checked: a positive integer. */
+export function positiveLimit(fileName: string, option: string, limit: unknown): number {
   if (!(typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0)) {
-    throw new RangeError(`${fileName}: options.maxResidentFileBytes must be a positive integer, not ${shown(limit)}`)
+    throw new RangeError(`${fileName}: options.${option} must be a positive integer, not ${shown(limit)}`)
   }
   return limit
 }
@@ -120,7 +132,7 @@ function sequenceAt(
 }
 
 function openColumn(
-  file: ResidentFile, fileName: string, maxDoc: number, entry: DirectoryEntry, backend: ColumnsBackend, version: 1 | 2,
+  file: ResidentFile, fileName: string, maxDoc: number, entry: DirectoryEntry, backend: ColumnsBackend, version: 1 | 2, budget: DecodeBudget,
 ): Column {
   let bytes = file.bytes
   let bufferWords = wordsOf(bytes)
@@ -132,7 +144,7 @@ function openColumn(
   if (entry.type === 'keyword') {
     // Terms are handed out as views for the reader's life: copy them out of memory that may move.
     const parsed = version === 2
-      ? parseDictionaryV2(file, bufferWords, backend, fileName, entry.name, offset, end)
+      ? parseDictionaryV2(file, bufferWords, backend, fileName, entry.name, offset, end, budget)
       : Dictionary.parse(bytes, fileName, entry.name, offset, end, !file.stable)
     // Decoding may have grown the backend's memory, detaching views of it made before.
     bytes = file.bytes

@@ -12,9 +12,18 @@ export interface DictionaryContext {
   readonly bufferWords: Int32Array
   readonly backend: ColumnsBackend
   readonly fileName: string
+  readonly field: string
   /** `dictionary of field "name"`: the start of every message. */
   readonly label: string
   /** End of the column's section: nothing is read at or past it. */
+  readonly limit: number
+  /** Term bytes the file's dictionaries may still decode to (OpenOptions.maxDecodedBytes), shared by its columns. */
+  readonly budget: DecodeBudget
+}
+
+/** What an open's keyword dictionaries have decoded, against its limit. */
+export interface DecodeBudget {
+  used: number
   readonly limit: number
 }
 

@@ -7,6 +7,7 @@
  */
 import type { ColumnsBackend, DecodedTerms, ResidentFile } from '../../backend/backend.js'
 import { MAX_DICTIONARY_BYTES } from '../../format/constants.js'
+import { ResidentLimitError } from '../../format/errors.js'
 import { readUint32 } from '../../format/int64.js'
 import { Dictionary } from '../../read/dictionary.js'
 import { parseCascade } from '../../cascade/reader/parse.js'
@@ -14,7 +15,7 @@ import { POWERS_OF_TEN } from '../../cascade/powers-of-ten.js'
 import { validateCascade } from '../../cascade/reader/validate.js'
 import { DICTIONARY_FORM_NAMES, DictionaryForm, FORM_HEADER_BYTES, FRONT_RESTART, FSST_MAX_SYMBOL_BYTES, MAX_DIGITS } from '../constants.js'
 import { BAD_CODE, NOT_INCREASING, OPEN_ESCAPE, SHARED_TOO_LONG, TOO_LONG, TOO_MANY_DIGITS } from '../decode/status.js'
-import { type DictionaryContext, failDictionary, need } from './context.js'
+import { type DecodeBudget, type DictionaryContext, failDictionary, need } from './context.js'
 import { readSymbolTable } from './fsst-table.js'
 import { readIntList } from './int-list.js'
 
@@ -23,10 +24,11 @@ const detail = new Int32Array(3)
 /** The dictionary at `offset` (its form byte) of a format 2 section ending at `limit`, and the offset after it. */
 export function parseDictionaryV2(
   file: ResidentFile, bufferWords: Int32Array, backend: ColumnsBackend, fileName: string, field: string, offset: number, limit: number,
+  budget: DecodeBudget,
 ): { dictionary: Dictionary; end: number } {
   const started = performance.now()
   const bytes = file.bytes
-  const context: DictionaryContext = { file, bytes, bufferWords, backend, fileName, label: `dictionary of field "${field}"`, limit }
+  const context: DictionaryContext = { file, bytes, bufferWords, backend, fileName, field, label: `dictionary of field "${field}"`, limit, budget }
   need(context, offset, 1, 'form byte')
   const form = bytes[offset]
   let parsed: { dictionary: Dictionary; end: number }
@@ -74,6 +76,7 @@ function parseCompressed(context: DictionaryContext, form: number, offset: numbe
     const integers = parseCascade(context.file, context.bufferWords, context.fileName, label, at + 1, context.limit, termCount, 'integer')
     validateCascade(integers.view, context.backend, -1)
     at = integers.end
+    spend(context, totalBytes)
     decoded = context.backend.decodeDigits({ integers: integers.view, termCount, digits }, detail)
   } else {
     let shared: Int32Array | null = null
@@ -104,6 +107,7 @@ function parseCompressed(context: DictionaryContext, form: number, offset: numbe
     if (shared === null && table === null ? pieceBytes !== totalBytes : totalBytes > bound) {
       failDictionary(context, `${pieceBytes} ${table === null ? 'term' : 'code'} bytes cannot hold the ${totalBytes} term bytes declared`)
     }
+    spend(context, totalBytes)
     decoded = context.backend.decodeTerms({ file: context.file, termCount, totalBytes, table, piecesStart: at, pieceLengths: list.values, pieceBytes, shared }, detail)
     at += pieceBytes
   }
@@ -113,6 +117,18 @@ function parseCompressed(context: DictionaryContext, form: number, offset: numbe
   const decodedBytes = decoded.offsets[termCount]
   if (decodedBytes !== totalBytes) failDictionary(context, `terms decode to ${decodedBytes} bytes, but the dictionary declares ${totalBytes}`)
   return { dictionary: Dictionary.fromTerms(decoded.bytes, decoded.offsets), end: at }
+}
+
+/**
+ * Counts a dictionary's declared term bytes against the open's limit before they are decoded: a
+ * small valid file may declare far more than it holds (digit strings that step evenly, front coding).
+ */
+function spend(context: DictionaryContext, totalBytes: number): void {
+  const { budget } = context
+  if (budget.used + totalBytes > budget.limit) {
+    throw new ResidentLimitError(`${context.fileName}: the keyword dictionaries through field "${context.field}"`, budget.used + totalBytes, budget.limit, false, true)
+  }
+  budget.used += totalBytes
 }
 
 /** A decoder's status (details in `detail`) as the rule it breaks. */
