@@ -1,8 +1,12 @@
 // Format 2 histograms count a block whole, unread, where its bounds (as topK bounds blocks) lie in
 // one bucket (src/cascade/query-encodings.ts, blockSlots). Edges at a block's least and largest
 // value, and one past them, must count each value in its own bucket, on both backends.
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import type { RunsCascade, SequenceView } from '../src/backend/backend.js'
+import { resolveBackend } from '../src/backend/select.js'
 import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
+import { signature, summarize } from '../src/cascade/describe.js'
+import { DocSet } from '../src/kernels/doc-set.js'
 import { openColumns } from '../src/read/open.js'
 import { flushColumns } from '../src/write/columns-writer.js'
 import { seededRandom } from './helpers/random.js'
@@ -51,6 +55,52 @@ describe.each(BACKENDS)('a run block across one edge whose starts do not ascend 
     for (const edges of [[1, 256], [18, 1000], [0, 35, 300]]) {
       const expected = edges.slice(1).map((edge, b) => read.filter((n) => n >= BigInt(edges[b]) && n < BigInt(edge)).length)
       expect([...column.histogram(edges)], `edges ${edges}`).toEqual(expected)
+    }
+  })
+})
+
+// A sorted column of short runs (3.4 values on average) is a runs sequence (form 2) with no block
+// records: its blocks are bounded by the values of the runs over them, so a histogram counts a
+// block inside one bucket whole and walks or decodes only the blocks an edge cuts (format 1 reads
+// one block per edge too); before, every value was decoded or every run walked.
+describe.each(BACKENDS)('format 2 histograms over a runs sequence of short runs (%s backend)', (backend) => {
+  const random = seededRandom(0x5e75)
+  const COUNT = 60_000
+  let level = -1_000_000
+  const sorted = Array.from({ length: COUNT }, () => (random() < 0.3 ? (level += 1 + Math.floor(random() * 1000)) : level))
+  const runsBytes = flushColumns({ fields: [{ name: 'at', type: 'integral', column: true }] }, sorted.map((at) => ({ at })), { format: 2 })!
+  const low = sorted[0], high = sorted[COUNT - 1]
+  const edgeSets = [
+    [low, high + 1],
+    Array.from({ length: 13 }, (_, e) => Math.round(low + ((high + 1 - low) * e) / 12)),
+    [low - 5, sorted[1024], sorted[1024] + 1, sorted[30_000], high, high + 1],
+  ]
+
+  it('counts as a model does, for every DocSet, decoding only the blocks an edge cuts', () => {
+    using reader = openColumns(runsBytes, { backend })
+    const column = reader.getColumn('at')!
+    expect(signature(summarize(column.values, 2))).toMatch(/^runs\(\d+ runs\)/)
+    const cascade = column.values.cascade as RunsCascade
+    expect(COUNT / cascade.runCount).toBeLessThan(4)
+    const selections: (number[] | null)[] = [null, Array.from({ length: COUNT }, (_, d) => d).filter(() => random() < 0.1), [0, 1023, 1024, 59_999]]
+    const owner = resolveBackend(backend)
+    for (const documents of selections) {
+      const docs = documents === null ? undefined : DocSet.fromDocuments(reader, documents)
+      const chosen = documents === null ? sorted : documents.map((d) => sorted[d])
+      for (const edges of edgeSets) {
+        const expected = edges.slice(1).map((edge, b) => chosen.filter((n) => n >= edges[b] && n < edge).length)
+        // The first question makes the blocks' bounds (every run value decoded once); then only cut blocks are read.
+        expect([...column.histogram(edges, docs)], `edges ${edges}`).toEqual(expected)
+        const decodeRaw = vi.spyOn(owner, 'decodeRaw')
+        try {
+          expect([...column.histogram(edges, docs)], `edges ${edges}`).toEqual(expected)
+          const read = (view: SequenceView) => decodeRaw.mock.calls.filter((call) => call[0] === view).reduce((sum, call) => sum + call[2], 0)
+          // Values decoded, plus runs walked (their starts), at most a block's a cut edge.
+          expect(read(column.values) + read(cascade.starts), `edges ${edges}`).toBeLessThanOrEqual(1024 * (edges.length - 1) + 1)
+        } finally {
+          decodeRaw.mockRestore()
+        }
+      }
     }
   })
 })

@@ -359,7 +359,7 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
         // WebAssembly: up to 32 buckets, format 1's kernel on the copy (blocks in one bucket, passes per edge) beats
         // counting codes; TypeScript counts faster than its histogram kernel reads the copy (docs/performance.md).
         overValues: oneKernel && edges.length >>> 1 <= 33,
-        blockSlots: blockSlotsFor(edges),
+        blockSlots: blockSlotsFor(edges, backend()),
         dictionaryBlocks: !oneKernel,
         runLength,
         runBlocks: inner.histogramRuns === undefined ? undefined
@@ -408,8 +408,11 @@ function spanOf(members: Uint8Array): [number, number] | 'none' | null {
   return from < 0 ? 'none' : [from, to]
 }
 
-/** Operation.blockSlots for histogram edges: blocks' slots from their extremes as their records give them. */
-function blockSlotsFor(edges: Int32Array): ((blocks: SequenceView, firstBlock: number, blockCount: number) => Int32Array) | undefined {
+/**
+ * Operation.blockSlots for histogram edges: blocks' slots from their extremes as their records give
+ * them (a runs sequence's, from its run values, decoded once by the backend).
+ */
+function blockSlotsFor(edges: Int32Array, backend: ColumnsBackend): ((blocks: SequenceView, firstBlock: number, blockCount: number) => Int32Array) | undefined {
   const slotsOf = blockSlotsOf(edges)
-  return slotsOf === undefined ? undefined : (blocks, firstBlock, blockCount) => slotsOf(blockExtremes(blocks), firstBlock, blockCount)
+  return slotsOf === undefined ? undefined : (blocks, firstBlock, blockCount) => slotsOf(blockExtremes(blocks, backend), firstBlock, blockCount)
 }

@@ -306,6 +306,28 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     return selected
   }
 
+  /** Blocks that op.blockSlots puts in one slot counted whole, stretches of the others walked (given `walk`) or decoded. */
+  function tallyBoundedBlocks(
+    sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array, op: Operation,
+    walk?: (from: number, n: number, bit: number) => void,
+  ): void {
+    const end = first + count, firstBlock = first >>> BLOCK_SHIFT
+    const slots = op.blockSlots!(sequence, firstBlock, ((end - 1) >>> BLOCK_SHIFT) - firstBlock + 1)
+    for (let index = first; index < end;) {
+      const whole = slots[(index >>> BLOCK_SHIFT) - firstBlock]
+      let stop = Math.min(end, ((index >>> BLOCK_SHIFT) + 1) * BLOCK_VALUES)
+      // Words read at each step: a decode may grow the memory they are in.
+      if (whole !== SLOTS_MAY_DIFFER) {
+        if (whole >= 0) out[whole] += countSelected(selection === null ? null : selection.words, selectionStart + index - first, stop - index)
+      } else {
+        while (stop < end && slots[(stop >>> BLOCK_SHIFT) - firstBlock] === SLOTS_MAY_DIFFER) stop = Math.min(end, stop + BLOCK_VALUES)
+        if (walk !== undefined) walk(index, stop - index, selectionStart + index - first)
+        else op.decode(sequence, index, stop - index, selection, selectionStart + index - first, out)
+      }
+      index = stop
+    }
+  }
+
   /** Values [first, first + count) tallied from the encodings into out; counting(n) counts codes below n. */
   function tally(
     sequence: SequenceView, first: number, count: number, selection: BitsetMemory | null, selectionStart: number, out: Uint32Array,
@@ -337,10 +359,17 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
       }
       return
     }
-    if (cascade.form === 2 && op.decodeAll !== true && cascade.count >= op.runLength * cascade.runCount) {
+    if (cascade.form === 2 && op.decodeAll !== true) {
+      const walked = cascade.count >= op.runLength * cascade.runCount
       // Runs: each run's selected count to its value's slot (a value with none, counted strictly: the decoding path names it).
-      if (!tallyRunForm(backend(), sequence, cascade, first, count, selection, selectionStart, out, op.slots.slot, op.slots.strict)) throw new Undecided()
-      return
+      const walk = (from: number, n: number, bit: number) => {
+        if (!tallyRunForm(backend(), sequence, cascade, from, n, selection, bit, out, op.slots.slot, op.slots.strict)) throw new Undecided()
+      }
+      // Histograms: blocks whose runs' values all fall in one slot counted whole, the rest walked or decoded.
+      if (op.blockSlots !== undefined) {
+        return tallyBoundedBlocks(sequence, first, count, selection, selectionStart, out, op, walked ? walk : undefined)
+      }
+      if (walked) return walk(first, count, selectionStart)
     }
     if (cascade.form !== 0 || op.decodeAll === true) return op.decode(sequence, first, count, selection, selectionStart, out)
     const blocks = cascade.blocks
