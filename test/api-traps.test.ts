@@ -38,6 +38,12 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
     expect(() => city.termFilter(null as unknown as string)).toThrow(
       new TypeError('field "city": terms must be a string, a Uint8Array or an iterable of them, got null'),
     )
+    // Array-likes and plain objects matched nothing; a String object matched its characters' terms.
+    for (const [terms, shown] of [[{ term: 'SEA' }, 'a plain object'], [{ length: 1, 0: 'SEA' }, 'a plain object'], [new Date(0), 'a Date'], [new String('SEA'), 'a String']] as const) {
+      expect(() => city.termFilter(terms as unknown as string)).toThrow(
+        new TypeError(`field "city": terms must be a string, a Uint8Array or an iterable of them, got ${shown}`),
+      )
+    }
     reader.close()
   })
 

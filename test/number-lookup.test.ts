@@ -28,6 +28,9 @@ const blocks: ((index: number) => number | bigint)[] = [
   () => 2 ** 53 - 1 - randomInteger(random, 8),
   // The edges of exact numbers: ±(2^53 - 1) read, ±2^53 refused.
   (index) => [2 ** 53 - 1, -(2 ** 53 - 1), 2n ** 53n, -(2n ** 53n)][index % 4],
+  // A base of -(2^53 - 1), g = 2^23 - 1, 31-bit fields: every value is safe, but g u passes 2^53 and
+  // rounds (declined: read, it gave 9007197098868737 for 9007197098868738, where the backend was right).
+  (index) => Number(-(2n ** 53n - 1n) + (2n ** 23n - 1n) * BigInt(index < 3 ? [0, 2 ** 31 - 1, 1][index] : randomInteger(random, 31))),
 ]
 const values = blocks.flatMap((make) => Array.from({ length: 1024 }, (_, index) => make(index))).concat([5, 6, 7])
 const bytes = denseFile(values.length, (index) => values[index])
@@ -52,8 +55,8 @@ describe.each(['ts', 'wasm'] as const)('NumberLookup (%s)', (backend) => {
       if (exact >= -(2n ** 53n) + 1n && exact <= 2n ** 53n - 1n) expect(column.getInt64(index)).toBe(Number(exact))
       else expect(() => column.getInt64(index)).toThrow('is beyond 2^53; use getInt64BigInt')
     }
-    // Constant, 32 widths, g = 1000, negatives and near 2^53 are served here; width 40, the table, 2^60 and the edges are not.
-    expect(fast).toBe(values.length - 4 * 1024)
+    // Constant, 32 widths, g = 1000, negatives and near 2^53 are served here; width 40, the table, 2^60, the edges and the rounding products are not.
+    expect(fast).toBe(values.length - 5 * 1024)
     reader.close()
   })
 })

@@ -8,7 +8,7 @@ import type { BitsetMemory } from '../backend/query-kernels.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { bigIntToInt64, int64Result, int64ToBigInt } from '../format/int64.js'
 import type { Column } from '../read/column.js'
-import { shown } from '../read/file-input.js'
+import { describeInput, shown } from '../read/file-input.js'
 import { expectType, filterOf, outputOf } from './common.js'
 import type { DocSet } from './doc-set.js'
 import { anyBitInRange, releaseSelection, selectValues, valuesToDocuments, type ValueSelection } from './layout.js'
@@ -129,8 +129,10 @@ export type Terms = string | Uint8Array | Iterable<string | Uint8Array>
 
 /** The terms as a list: a string or Uint8Array is one term (iterating it would give characters or bytes); each checked. */
 export function termList(field: string, terms: Terms): (string | Uint8Array)[] {
-  if (terms === null || typeof terms !== 'object' && typeof terms !== 'string') {
-    throw new TypeError(`field "${field}": terms must be a string, a Uint8Array or an iterable of them, got ${String(terms)}`)
+  // Not an iterable (a plain object, a Date) and not a String object, whose iteration gives characters.
+  if (terms === null || typeof terms !== 'object' && typeof terms !== 'string' || terms instanceof String
+    || typeof terms === 'object' && typeof (terms as Iterable<unknown>)[Symbol.iterator] !== 'function') {
+    throw new TypeError(`field "${field}": terms must be a string, a Uint8Array or an iterable of them, got ${typeof terms === 'object' && terms !== null ? describeInput(terms) : String(terms)}`)
   }
   const list = typeof terms === 'string' || terms instanceof Uint8Array ? [terms] : Array.from(terms)
   for (const term of list) checkTerm(field, term)

@@ -55,8 +55,9 @@ export class NumberLookup {
       const base = records[record + 3] * 4294967296 + (records[record + 2] >>> 0)
       const divisor = records[record + 5] * 4294967296 + (records[record + 4] >>> 0)
       const exact = Number.isSafeInteger(base)
-      // Every value base + g u (u < 2^w) is exact iff the largest is.
-      const packed = kind === BlockKind.packed && width <= 32 && exact && Number.isSafeInteger(divisor)
+      // base + g u (u < 2^w) is computed exactly when g u and both ends are safe: a negative base
+      // with a large g u could reach a safe value through a product that rounded.
+      const packed = kind === BlockKind.packed && width <= 32 && exact && Number.isSafeInteger(divisor * (2 ** width - 1))
         && Number.isSafeInteger(base + divisor * (2 ** width - 1))
       if (packed) {
         // A file holds at most 1 GiB, so the byte is a small integer (below 2^30).
