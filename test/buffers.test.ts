@@ -149,6 +149,34 @@ describe.each(['wasm', 'ts'] as const)('FileBuffer (%s)', (backend) => {
     expect(tracked()).toBe(0)
   })
 
+  it('starts as zeros, not as the bytes of a file closed before, so an unfilled buffer is no file', () => {
+    const secret = flushColumns({ fields: [{ name: 'secret', type: 'keyword', facet: true }] }, [{ secret: 'password123' }])!
+    openColumns(secret, { backend }).close()
+    using values = createValueBuffer('int32', 64, { backend })
+    values.array.fill(-1)
+    values.release()
+    using buffer = createFileBuffer(secret.length, { backend })
+    expect(buffer.bytes.every((byte) => byte === 0)).toBe(true)
+    using after = createValueBuffer('int32', 64, { backend })
+    expect(after.array.every((value) => value === 0)).toBe(true)
+    expect(() => buffer.open()).toThrow(CorruptIndexException)
+  })
+
+  it('a size no memory can hold is a RangeError naming the buffer', () => {
+    const tooLarge = (make: () => unknown) => {
+      try {
+        make()
+      } catch (error) {
+        return error as Error
+      }
+      return null
+    }
+    const error = tooLarge(() => createValueBuffer('int64', 2 ** 31, { backend }))
+    expect(error).toBeInstanceOf(RangeError)
+    expect(error!.message).toMatch(/^value buffer of 2147483648 int64 values \(17179869184 bytes\) cannot be allocated: /)
+    if (backend === 'wasm') expect(tooLarge(() => createFileBuffer(2 ** 32, { backend }))!.message).toMatch(/^file buffer of 4294967296 bytes cannot be allocated: /)
+  })
+
   it('honours maxResidentFileBytes', () => {
     using buffer = createFileBuffer(integerFile.length, { backend })
     buffer.bytes.set(integerFile)

@@ -23,9 +23,9 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * "Reader bundle".
  */
 const TARGET_BYTES = 30 * 1024
-const BUDGET_BYTES = 68 * 1024
+const BUDGET_BYTES = 68.5 * 1024
 const FALLBACK_BUDGET_BYTES = 19.5 * 1024
-const TOGETHER_BUDGET_BYTES = 87 * 1024
+const TOGETHER_BUDGET_BYTES = 87.5 * 1024
 /** The full check re-encodes dictionaries, so its chunk holds the FSST trainer. */
 const VERIFY_BUDGET_BYTES = 6.5 * 1024
 

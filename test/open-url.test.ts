@@ -31,6 +31,8 @@ const CHUNK = 16 * 1024
 const HALF = 5 * CHUNK
 
 const inUse = () => wasmRuntime().regions.bytesInUse
+/** Paths the server was asked for, in order. */
+const requested: string[] = []
 const stalled = new Set<ServerResponse>()
 
 /** Writes `data` in 16 KiB chunks, a turn of the event loop apart (so the client sees several). */
@@ -57,6 +59,8 @@ const ROUTES: Record<string, (response: ServerResponse) => unknown> = {
   // The first chunk, then nothing until the test ends: an abort (or a refusal) must not wait for the rest.
   '/stalled.oixk': (response) => { stalled.add(response); return send(response, bytes.subarray(0, CHUNK), { 'Content-Length': bytes.length }, false) },
   '/stalled-chunked.oixk': (response) => { stalled.add(response); return send(response, bytes.subarray(0, CHUNK), {}, false) },
+  // No headers until the test ends.
+  '/no-headers.oixk': (response) => { stalled.add(response) },
   // Half the declared body, then the connection drops.
   '/truncated.oixk': async (response) => {
     await send(response, bytes.subarray(0, HALF), { 'Content-Length': bytes.length }, false)
@@ -68,6 +72,7 @@ let server: Server
 let origin = ''
 beforeAll(async () => {
   server = createServer((request, response) => {
+    requested.push(request.url ?? '')
     const route = ROUTES[request.url ?? '']
     if (route === undefined) response.writeHead(500).end()
     else route(response)
@@ -209,6 +214,54 @@ describe.each(['ts', 'wasm'] as const)('openColumnsFromUrl (%s)', (backend) => {
       const aborted = openColumnsFromUrl(`${origin}${path}`, { backend, signal: controller.signal, onProgress: () => controller.abort() })
       await expect(aborted).rejects.toMatchObject({ name: 'AbortError' })
     }
+  })
+
+  it('an abort rejects with the signal\'s reason, before the headers, while the body streams, and on a timeout', async () => {
+    const reason = { why: 'the user moved on' }
+    for (const path of ['/no-headers.oixk', '/stalled.oixk', '/stalled-chunked.oixk']) {
+      const controller = new AbortController()
+      const opening = openColumnsFromUrl(`${origin}${path}`, { backend, signal: controller.signal })
+      setTimeout(() => controller.abort(reason), 50)
+      // The very object given (fetch had wrapped it in a TypeError "…: user cancelled", the body's reader in an AbortError).
+      expect(await opening.catch((caught: unknown) => caught), path).toBe(reason)
+    }
+    await expect(openColumnsFromUrl(`${origin}/no-headers.oixk`, { backend, signal: AbortSignal.timeout(50) })).rejects.toMatchObject({ name: 'TimeoutError' })
+  })
+
+  it('every option is checked before the request is sent', async () => {
+    const before = requested.length
+    await expect(openColumnsFromUrl(`${origin}/stalled.oixk`, { backend, maxDoc: -1 })).rejects.toThrow(
+      new RangeError(`${origin}/stalled.oixk: options.maxDoc must be an integer in [0, 2^32 - 1], not -1`),
+    )
+    await expect(openColumnsFromUrl(`${origin}/stalled.oixk`, { backend, decodedCodes: 'no' as unknown as boolean })).rejects.toThrow(
+      new TypeError(`${origin}/stalled.oixk: options.decodedCodes must be true or false, not no`),
+    )
+    await expect(openColumnsFromUrl(`${origin}/stalled.oixk`, { backend, maxDecodedBytes: 0 })).rejects.toThrow(
+      new RangeError(`${origin}/stalled.oixk: options.maxDecodedBytes must be a positive integer, not 0`),
+    )
+    await expect(openColumnsFromUrl(`${origin}/stalled.oixk`, { backend: 'bogus' as 'ts' })).rejects.toThrow(
+      new TypeError('unknown backend "bogus"; expected "ts", "wasm" or "auto"'),
+    )
+    expect(requested.length).toBe(before)
+  })
+
+  it('a Content-Length repeated with one value is the size; any other that is not one number is no size', async () => {
+    const headerOf = (value: string) => async () => new Response(bytes.slice(), { headers: { 'Content-Length': value } })
+    for (const [value, total] of [[`${bytes.length}, ${bytes.length}`, bytes.length], [`${bytes.length}, 7`, null], ['12 bytes', null], ['-5', null], ['0x10', null]] as const) {
+      vi.stubGlobal('fetch', headerOf(value))
+      const calls: [number, number | null][] = []
+      const reader = await openColumnsFromUrl('https://example.test/f.oixk', { backend, onProgress: (loaded, size) => calls.push([loaded, size]) })
+      expect(calls[0][1], value).toBe(total)
+      expect(calls.at(-1)).toEqual([bytes.length, bytes.length])
+      reader.close()
+    }
+  })
+
+  it('an empty body still reports its progress to loaded === total before the open refuses it', async () => {
+    vi.stubGlobal('fetch', async () => new Response(new Uint8Array(0), { headers: { 'Content-Length': '0' } }))
+    const calls: [number, number | null][] = []
+    await expect(openColumnsFromUrl('https://example.test/empty.oixk', { backend, onProgress: (loaded, size) => calls.push([loaded, size]) })).rejects.toThrow(CorruptIndexException)
+    expect(calls).toEqual([[0, 0]])
   })
 
   it('a corrupt file is refused with CorruptIndexException naming the file (default: the URL)', async () => {

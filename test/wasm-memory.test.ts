@@ -231,23 +231,52 @@ describe('(d) a dropped reader is reclaimed by the FinalizationRegistry', () => 
     expect(runtime().regions.bytesInUse).toBe(before)
   })
 
-  it('a ValueBuffer dropped without release() is reclaimed, and the array it handed out is then refused', async () => {
-    // A module-level set of live buffers once held them (and their memory) forever.
+  it('a ValueBuffer dropped without release() is kept by the array it handed out, and reclaimed once that is dropped too', async () => {
+    // A module-level set of live buffers once held them (and their memory) forever; then a buffer
+    // dropped while its array was kept was freed, and the array came to show the next buffer's values.
     const reader = openColumns(keywordBytes, wasm)
     const column = reader.getColumn('k')!
     const before = runtime().regions.bytesInUse
-    const kept = (() => {
+    let kept: Int32Array | null = (() => {
       const buffer = createValueBuffer('int32', 3000, wasm)
       column.readValues(0, buffer.array)
       return buffer.array
     })()
     expect(kept[7]).toBe(2)
     expect(runtime().regions.bytesInUse).toBeGreaterThan(before)
+    await collectUntil(() => false, 10)
+    // The array keeps its buffer: its region is neither freed nor handed to the next buffer, and it is still a destination.
+    expect(runtime().regions.bytesInUse).toBeGreaterThan(before)
+    const next = createValueBuffer('int32', 3000, wasm)
+    next.array.fill(-5)
+    expect([kept[7], next.array[7]]).toEqual([2, -5])
+    column.readValues(0, kept)
+    expect(next.array[7]).toBe(-5)
+    next.release()
+    kept = null
     await collectUntil(() => runtime().regions.bytesInUse === before)
     expect(runtime().regions.bytesInUse).toBe(before)
-    // Its memory may be another's now: the array kept past its buffer is no destination.
-    expect(() => column.readValues(0, kept)).toThrow('readValues destination is WebAssembly memory outside every live ValueBuffer')
     reader.close()
+  })
+
+  it('the bytes of a FileBuffer dropped without release() keep its region until they are dropped too', async () => {
+    const { createFileBuffer } = await import('../src/read/buffers.js')
+    const before = runtime().regions.bytesInUse
+    let kept: Uint8Array | null = (() => {
+      const buffer = createFileBuffer(keywordBytes.length, wasm)
+      buffer.bytes.set(keywordBytes)
+      return buffer.bytes
+    })()
+    await collectUntil(() => false, 10)
+    // A file opened meanwhile does not get those bytes (it did, and a write through them changed its answers).
+    const reader = openColumns(keywordBytes, wasm)
+    kept.fill(0)
+    expect(reader.getColumn('k')!.getKeywordString(3)).toBe('délta')
+    reader.close()
+    expect(runtime().regions.bytesInUse).toBeGreaterThan(before)
+    kept = null
+    await collectUntil(() => runtime().regions.bytesInUse === before)
+    expect(runtime().regions.bytesInUse).toBe(before)
   })
 
   it('readers of a FileBuffer dropped without close() are collected while the buffer lives', async () => {

@@ -23,6 +23,11 @@ export interface ResidentFile {
   readonly address: number
   /** Gives the memory back; later reads through this file are not allowed. */
   release(): void
+  /**
+   * Zeroes what regions handed out before left in this one (WebAssembly; memory never handed out
+   * is zero already): a FileBuffer starts as zeros, never as the last closed file's bytes.
+   */
+  zeroStale?(): void
 }
 
 /** An integer sequence, validated at open, as the kernels need it. */

@@ -23,7 +23,8 @@ const held = new Set<HeldRegion>()
 const released = new WeakSet<ArrayBufferView>()
 // Arrays found fit since the last release (a readValues into the same array again checks nothing).
 let allowed = new WeakSet<ArrayBufferView>()
-let lastAllowed: ArrayBufferView | null = null
+// Weakly: a ValueBuffer's array keeps its buffer (and memory) alive as long as it lives.
+let lastAllowed: WeakRef<ArrayBufferView> | null = null
 
 /** A ValueBuffer's region is live: views inside it may be written (only regions of linear memory are kept). */
 export function holdRegion(region: HeldRegion): void {
@@ -55,7 +56,7 @@ function insideHeld(array: ArrayBufferView, token: object): boolean {
  * inside a live ValueBuffer. The message names the field and the argument, e.g. `readValues destination`.
  */
 export function checkWritable(array: ArrayBufferView, field: string, argument: string): void {
-  if (array === lastAllowed || allowed.has(array)) return
+  if (array === lastAllowed?.deref() || allowed.has(array)) return
   // (Two strings, not a callback making the message: a closure per call would allocate on every read.)
   const what = `field "${field}": ${argument}`
   if (released.has(array)) throw new RangeError(`${what} is the array of a released ValueBuffer`)
@@ -64,5 +65,5 @@ export function checkWritable(array: ArrayBufferView, field: string, argument: s
     throw new RangeError(`${what} is WebAssembly memory outside every live ValueBuffer (kept past its release, or made over a FileBuffer); pass a live ValueBuffer's array or an array of your own`)
   }
   allowed.add(array)
-  lastAllowed = array
+  lastAllowed = new WeakRef(array)
 }

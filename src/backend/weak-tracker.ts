@@ -39,3 +39,16 @@ export class WeakTracker<T extends object> {
     return alive
   }
 }
+
+/** Each view of linear memory handed out, with what owns its memory (a WeakMap keeps the owner as long as the view lives). */
+const viewOwners = new WeakMap<object, object>()
+
+/**
+ * Keeps `owner` (a buffer or region whose collection frees the memory the view shows) alive for
+ * as long as `view` lives: an array kept after its buffer was dropped must not come to show memory
+ * handed to someone else. Views made from it (subarray, new views of its buffer) are not covered.
+ */
+export function ownedBy<T extends object>(view: T, owner: object): T {
+  viewOwners.set(view, owner)
+  return view
+}

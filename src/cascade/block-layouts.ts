@@ -15,7 +15,8 @@ import { POSITIONS_LIST_FLAG } from './constants.js'
 let liveWords: Int32Array<ArrayBufferLike> = new Int32Array(0)
 function dataOf(sequence: SequenceView): number {
   const bytes = sequence.file.bytes
-  if (liveWords.buffer !== bytes.buffer || liveWords.length !== bytes.buffer.byteLength >>> 2) liveWords = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
+  const words = Math.floor(bytes.buffer.byteLength / 4)
+  if (liveWords.buffer !== bytes.buffer || liveWords.length !== words) liveWords = new Int32Array(bytes.buffer, 0, words)
   return bytes.byteOffset + sequence.dataStart
 }
 

@@ -83,7 +83,7 @@ export class RegionSequence implements SequenceView {
 
   private view(bytes: Uint8Array): void {
     this.viewedBytes = bytes
-    this.bufferWordsView = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
+    this.bufferWordsView = new Int32Array(bytes.buffer, 0, Math.floor(bytes.buffer.byteLength / 4))
     this.dataStartInView = bytes.byteOffset + this.dataStart
   }
 

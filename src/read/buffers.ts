@@ -7,7 +7,7 @@
 import type { ColumnsBackend, ResidentFile } from '../backend/backend.js'
 import { type BackendChoice, resolveBackend } from '../backend/select.js'
 import { type HeldRegion, dropRegion, holdRegion } from '../backend/destinations.js'
-import { WeakTracker } from '../backend/weak-tracker.js'
+import { ownedBy, WeakTracker } from '../backend/weak-tracker.js'
 import { ResidentLimitError } from '../format/errors.js'
 import { shown } from './file-input.js'
 import { type OpenOptions, openResidentFile, residentLimit } from './open.js'
@@ -19,9 +19,19 @@ function checkLength(length: number, what: string): void {
   }
 }
 
-/** A region of the backend's memory; allocated through loadWith with nothing to fill. */
-function allocateRegion(backend: ColumnsBackend, byteLength: number): ResidentFile {
-  return backend.loadWith(byteLength, () => {})
+/**
+ * A region of the backend's memory, zeros (not what a file closed before left there); allocated
+ * through loadWith. A size no memory holds is a RangeError naming the buffer.
+ */
+function allocateRegion(backend: ColumnsBackend, byteLength: number, what: string): ResidentFile {
+  let region: ResidentFile
+  try {
+    region = backend.loadWith(byteLength, () => {})
+  } catch (error) {
+    throw error instanceof RangeError ? new RangeError(`${what} cannot be allocated: ${error.message}`, { cause: error }) : error
+  }
+  region.zeroStale?.()
+  return region
 }
 
 /** Bytes in a backend's memory that a file is written into and then opened in place, any number of times. */
@@ -37,7 +47,7 @@ export class FileBuffer implements Disposable {
     checkLength(length, 'file buffer')
     this.length = length
     this.backend = backend
-    this.region = allocateRegion(backend, length)
+    this.region = allocateRegion(backend, length, `file buffer of ${length} bytes`)
     this.view = this.region.bytes
   }
 
@@ -122,7 +132,7 @@ export class ValueBuffer<Kind extends ValueArrayKind = 'int64'> implements Dispo
     if (!(kind in CONSTRUCTORS)) throw new TypeError(`unknown value buffer kind ${JSON.stringify(kind)}; expected "int64", "float64" or "int32"`)
     this.kind = kind
     this.length = length
-    const region = allocateRegion(backend, length * CONSTRUCTORS[kind].BYTES_PER_ELEMENT)
+    const region = allocateRegion(backend, length * CONSTRUCTORS[kind].BYTES_PER_ELEMENT, `value buffer of ${length} ${kind} values (${length * CONSTRUCTORS[kind].BYTES_PER_ELEMENT} bytes)`)
     this.region = region
     this.view = this.makeView()
     this.held = { regionBytes: () => region.bytes }
@@ -155,7 +165,8 @@ export class ValueBuffer<Kind extends ValueArrayKind = 'int64'> implements Dispo
   private makeView(): ValueArrayOf[Kind] {
     if (this.region === null) throw new Error('value buffer was released')
     const bytes = this.region.bytes
-    return new CONSTRUCTORS[this.kind](bytes.buffer as ArrayBuffer, bytes.byteOffset, this.length) as ValueArrayOf[Kind]
+    // The array keeps the buffer: dropping the buffer but not its array must not free the region.
+    return ownedBy(new CONSTRUCTORS[this.kind](bytes.buffer as ArrayBuffer, bytes.byteOffset, this.length) as ValueArrayOf[Kind], this)
   }
 }
 

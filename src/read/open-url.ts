@@ -5,8 +5,9 @@
  */
 import type { ResidentFile } from '../backend/backend.js'
 import { ResidentLimitError } from '../format/errors.js'
+import { checkBackendChoice } from '../backend/select.js'
 import { readyBackend } from './open-async.js'
-import { type OpenOptions, openResidentFile, residentLimit } from './open.js'
+import { checkOpenOptions, type OpenOptions, openResidentFile, residentLimit } from './open.js'
 import type { ColumnsReader } from './reader.js'
 
 /** Options of openColumnsFromUrl: openColumns's, plus progress and cancellation. */
@@ -22,6 +23,17 @@ export interface UrlOpenOptions extends OpenOptions {
 }
 
 /**
+ * The size a Content-Length gives, or null: absent, or not one decimal number (a response may
+ * repeat the header, which the Fetch API joins as "N, N": the same N repeated is that size).
+ */
+function contentLength(header: string | null): number | null {
+  if (header === null) return null
+  const values = new Set(header.split(',').map((value) => value.trim()))
+  const [only] = values
+  return values.size === 1 && /^\d{1,15}$/.test(only) ? Number(only) : null
+}
+
+/**
  * Fetches a columns file and opens it like openColumnsAsync (backend readied first; errors
  * name `options.fileName`, by default the URL). With a Content-Length (and no
  * Content-Encoding) a file over `maxResidentFileBytes` is refused before its body is read,
@@ -33,15 +45,21 @@ export interface UrlOpenOptions extends OpenOptions {
 export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOptions = {}): Promise<ColumnsReader> {
   const fileName = options.fileName ?? String(url)
   const limit = residentLimit(fileName, options)
+  // Every option is checked before the request is sent, not after the download.
+  checkOpenOptions(fileName, options)
+  checkBackendChoice(options.backend)
+  const signal = options.signal
+  // An abort rejects with the signal's reason, as the caller gave it (fetch and the body's reader may wrap it).
+  const aborted = (error: unknown): unknown => (signal?.aborted ? signal.reason : error)
   // The kernels compile while the request is under way.
-  // A network failure names the URL (fetch's own "fetch failed" does not); an abort stays an AbortError.
-  const fetched = fetch(url, { signal: options.signal }).catch((error: Error) => {
-    throw error.name === 'AbortError' ? error : new TypeError(`${url}: ${error.message}`, { cause: error })
+  // A network failure names the URL (fetch's own "fetch failed" does not).
+  const fetched = fetch(url, { signal }).catch((error: Error) => {
+    throw signal?.aborted ? signal.reason : new TypeError(`${url}: ${error.message}`, { cause: error })
   })
   const [backend, response] = await Promise.all([readyBackend(options.backend), fetched])
-  const headers = response.headers, length = headers.get('Content-Length'), body = response.body?.getReader()
+  const headers = response.headers, body = response.body?.getReader()
   // A compressed body arrives decoded, so its Content-Length (the compressed size) is not the file's.
-  const size = length === null || headers.has('Content-Encoding') ? null : +length
+  const size = headers.has('Content-Encoding') ? null : contentLength(headers.get('Content-Length'))
   const chunks: Uint8Array[] = []
   let file: ResidentFile | null = null
   let received = 0
@@ -59,7 +77,7 @@ export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOpti
     for (;;) {
       // A body cut short fails the read ("terminated", "network error"): with a size declared, that is the mismatch below.
       const { done, value } = await body.read().catch((error: Error) => {
-        if (options.signal?.aborted) throw error
+        if (signal?.aborted) throw signal.reason
         if (size === null) throw new TypeError(`${url}: the download failed after ${received} bytes: ${error.message}`, { cause: error })
         return { done: true as const, value: undefined }
       })
@@ -71,6 +89,8 @@ export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOpti
       options.onProgress?.(received, size)
     }
     if (received !== (size ?? received)) throw new Error(`${url}: ${received} bytes received, but Content-Length is ${size}`)
+    // No chunk came (an empty body): the progress still ends at loaded === total.
+    if (received === 0) options.onProgress?.(0, 0)
     if (received > limit) throw new ResidentLimitError(fileName, received, limit, true)
     if (!file) {
       file = backend.loadWith(received, (bytes) => {
@@ -83,7 +103,7 @@ export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOpti
     file?.release()
     // Closes the connection; a stream that already failed (aborted) rejects here, which is no news.
     body?.cancel().catch(() => {})
-    throw error
+    throw aborted(error)
   }
   return openResidentFile(file, backend, { ...options, fileName })
 }

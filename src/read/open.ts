@@ -76,12 +76,8 @@ export function openResidentFile(
 ): ColumnsReader {
   const fileName = options.fileName ?? 'columns'
   try {
-    if (options.decodedCodes !== undefined && typeof options.decodedCodes !== 'boolean') {
-      throw new TypeError(`${fileName}: options.decodedCodes must be true or false, not ${String(options.decodedCodes)}`)
-    }
+    const budget: DecodeBudget = { used: 0, limit: checkOpenOptions(fileName, options) }
     if (options.decodedCodes === false) keepCodesEncoded(file)
-    const budget: DecodeBudget = { used: 0, limit: positiveLimit(fileName, 'maxDecodedBytes', options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES) }
-    if (options.maxDoc !== undefined) checkMaxDocOption(fileName, options.maxDoc)
     const maxDoc = checkFrame(file, fileName, checksum)
     if (options.maxDoc !== undefined && options.maxDoc !== maxDoc) {
       throw new CorruptIndexException(fileName, `the file's maxDoc is ${maxDoc}, but the segment has ${options.maxDoc} documents (options.maxDoc)`)
@@ -93,6 +89,18 @@ export function openResidentFile(
     file.release()
     throw error
   }
+}
+
+/**
+ * The options an open checks once it holds the file (decodedCodes, maxDoc, maxDecodedBytes), checked
+ * before: a download checks them before it starts. Returns the maxDecodedBytes limit.
+ */
+export function checkOpenOptions(fileName: string, options: OpenOptions): number {
+  if (options.decodedCodes !== undefined && typeof options.decodedCodes !== 'boolean') {
+    throw new TypeError(`${fileName}: options.decodedCodes must be true or false, not ${String(options.decodedCodes)}`)
+  }
+  if (options.maxDoc !== undefined) checkMaxDocOption(fileName, options.maxDoc)
+  return positiveLimit(fileName, 'maxDecodedBytes', options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES)
 }
 
 /** options.maxResidentFileBytes, checked (a string or negative limit switched the limit off or named itself as a file's size). */
@@ -117,7 +125,8 @@ function checkMaxDocOption(fileName: string, maxDoc: unknown): void {
 
 /** The file's whole buffer as aligned words: the TS kernels read bit fields in place through it. */
 function wordsOf(bytes: Uint8Array): Int32Array {
-  return new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >>> 2)
+  // Not `>>> 2`: a memory of 4 GiB has 2^32 bytes, which that makes 0 words.
+  return new Int32Array(bytes.buffer, 0, Math.floor(bytes.buffer.byteLength / 4))
 }
 
 /** A v1 sequence, or a v2 one of any form (its children checked through the backend), of a section ending at `end`. */

@@ -147,7 +147,7 @@ const halvesMade = new WeakMap<ArrayBufferLike, Uint16Array>()
 export function halvesOf(sequence: SequenceView): Uint16Array {
   const buffer = sequence.bytes.buffer
   let view = halvesMade.get(buffer)
-  if (view === undefined) halvesMade.set(buffer, (view = new Uint16Array(buffer, 0, buffer.byteLength >>> 1)))
+  if (view === undefined) halvesMade.set(buffer, (view = new Uint16Array(buffer, 0, Math.floor(buffer.byteLength / 2))))
   return view
 }
 

@@ -7,6 +7,7 @@
 import type { ColumnsBackend, Float64Mode, ResidentFile, SequenceView } from '../backend.js'
 import { int64Result } from '../../format/int64.js'
 import { rankOf } from '../bits.js'
+import { ownedBy } from '../weak-tracker.js'
 import { float64Spans, int32Spans, rawSpans, type Run } from './constant-spans.js'
 import { createWasmQueryKernels } from './query.js'
 import { withCascadeQueries } from '../../cascade/query-adapter.js'
@@ -35,11 +36,16 @@ class WasmResidentFile implements ResidentFile {
   private readonly runtime: WasmRuntime
   private released = false
 
+  /** Bytes at the region's start that earlier regions may have written (zeroStale). */
+  private readonly stale: number
+
   constructor(runtime: WasmRuntime, length: number) {
     this.runtime = runtime
     this.length = length
+    const usedEnd = runtime.regions.usedEnd
     // 16 bytes of slack: a two-load read of a width > 56 field may look past the last padding.
     this.address = runtime.regions.allocate(length + 16)
+    this.stale = Math.min(length, Math.max(0, usedEnd - this.address))
     runtime.bytes.fill(0, this.address + length, this.address + length + 16)
     forgotten.register(this, [runtime, this.address], this)
   }
@@ -52,7 +58,8 @@ class WasmResidentFile implements ResidentFile {
     // Kept while memory has not grown: an open asks for the bytes once per sequence.
     const memory = this.runtime.bytes
     if (this.viewOf !== memory) {
-      this.view = memory.subarray(this.address, this.address + this.length)
+      // A view kept after the file (or its FileBuffer) was dropped keeps the region from being freed.
+      this.view = ownedBy(memory.subarray(this.address, this.address + this.length), this)
       this.viewOf = memory
     }
     return this.view!
@@ -63,6 +70,10 @@ class WasmResidentFile implements ResidentFile {
     this.released = true
     forgotten.unregister(this)
     this.runtime.regions.free(this.address)
+  }
+
+  zeroStale(): void {
+    this.runtime.bytes.fill(0, this.address, this.address + this.stale)
   }
 }
 
@@ -104,7 +115,8 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
   // The last destination found in linear memory (a ValueBuffer's array), and the last view of staged values
   // with its address (see step). Growth needs no check: it detaches a view of unshared memory (its
   // length becomes 0: nothing to read, a view to make again) and leaves a view of shared memory valid.
-  let inPlaceTarget: Int32Array | Float64Array | BigInt64Array | null = null
+  // (Weakly: a ValueBuffer's array keeps its buffer alive, and the last one read into must not outlive its caller's use.)
+  let inPlaceTarget: WeakRef<Int32Array | Float64Array | BigInt64Array> | null = null
   let staged: Int32Array | Float64Array | BigInt64Array | null = null
   let stagedAt = 0
   // The staged view's type, a key beside stagedAt; the destination's, read by begin().
@@ -130,9 +142,9 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
     bytesPerValue = elementsPerValue * target.BYTES_PER_ELEMENT
     decode = kernel
     // A typed array's buffer is a getter call: a ValueBuffer's array, read again and again, is known.
-    if (target === inPlaceTarget) return !(copy = false)
+    if (target === inPlaceTarget?.deref()) return !(copy = false)
     copy = target.buffer !== runtime.buffer
-    if (!copy) inPlaceTarget = target
+    if (!copy) inPlaceTarget = new WeakRef(target)
     return !copy
   }
 

@@ -20,6 +20,8 @@ export class RegionAllocator {
   private readonly lengthOf = new Map<number, number>()
   /** Bytes handed out and not yet freed. */
   bytesInUse = 0
+  /** The end of the highest region ever handed out: memory past it is as grown, zero. */
+  usedEnd = 0
 
   /**
    * Manages [start, memory end), or with start null no memory until it grows some; onGrow runs
@@ -30,6 +32,7 @@ export class RegionAllocator {
     this.onGrow = onGrow
     if (start === null) return
     const first = align(start)
+    this.usedEnd = first
     const end = memory.buffer.byteLength
     if (end > first) this.addFree(first, end - first)
   }
@@ -71,6 +74,7 @@ export class RegionAllocator {
   private handOut(start: number, size: number): number {
     this.lengthOf.set(start, size)
     this.bytesInUse += size
+    this.usedEnd = Math.max(this.usedEnd, start + size)
     return start
   }
 
