@@ -6,7 +6,9 @@
 // (constant; packed [base, bound]) falls in
 // one slot adds its selected count at once. Otherwise the edges inside the
 // span become thresholds in u space (u ≥ t ⇔ v ≥ edge): a few are counted
-// with SIMD compares per threshold, more by a binary search per value.
+// with SIMD compares per threshold; more, where the fields span at most 2^13
+// values, by counting each u and summing between thresholds (any number of
+// edges); else by a branch-free search per value among the block's own.
 import {
   BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, recordAux, recordBase, recordDataOffset,
   recordKind, recordWidth,
@@ -38,8 +40,8 @@ function countAtLeast(from: u32, take: u32, t: u64): u32 {
 }
 
 /** Per-u counts of one block for countBetween (fields spanning up to 2^U_COUNT_BITS values). */
-const U_COUNT_BITS: u32 = 12
-const U_COUNTS: usize = memory.data(4 << 12, 16)
+const U_COUNT_BITS: u32 = 13
+const U_COUNTS: usize = memory.data(4 << 13, 16)
 
 /**
  * Selected u's of U_BUFFER into slots slot0 + (thresholds ≤ u), m thresholds, the fields in
@@ -61,7 +63,38 @@ function countBetween(from: u32, take: u32, m: u32, slot0: usize, low: u32, span
   if (span > <u64>(1 << U_COUNT_BITS)) return false
   // Many thresholds: count each u, then sum the counts between thresholds (no search per value,
   // whose branches mispredict).
-  const values = <u32>span
+  const counts = countEachU(from, take, low, <u32>span)
+  // Thresholds inside the span are below its end; the last slot runs to it.
+  store<u64>(THRESHOLDS + (<usize>m << 3), <u64>low + span)
+  let u: u32 = low
+  for (let k: u32 = 0; k <= m; k++) {
+    const threshold = <u32>load<u64>(THRESHOLDS + (<usize>k << 3))
+    let sum: u32 = 0
+    for (; u < threshold; u++) sum += load<u32>(counts + (<usize>u << 2))
+    bump(slot0 + (<usize>k << 2), sum)
+  }
+  return true
+}
+
+/**
+ * More edges than THRESHOLDS holds over a block of fields narrow enough to count (W ≤ U_COUNT_BITS,
+ * unpacked to U_BUFFER): each u counted, then the counts below each edge's threshold, worked out as
+ * the walk reaches it, added to that edge's slot (edges s0 .. s1 - 1 lie in the block's span).
+ */
+function countByEdges(from: u32, take: u32, W: u32, edges: usize, s0: u32, s1: u32, base: i64, g: u64, area: usize): void {
+  const span: u32 = 1 << W
+  const counts = countEachU(from, take, 0, span)
+  let u: u32 = 0
+  for (let k = s0; k <= s1; k++) {
+    const t = k < s1 ? <u32>min(uAtLeast(load<i64>(edges + (<usize>k << 3)), base, g), <u64>span) : span
+    let sum: u32 = 0
+    for (; u < t; u++) sum += load<u32>(counts + (<usize>u << 2))
+    bump(area + (<usize>k << 2), sum)
+  }
+}
+
+/** The selected u's of U_BUFFER[from, from + take), all in [low, low + values), counted into U_COUNTS; returns U_COUNTS less low (indexed by u). */
+function countEachU(from: u32, take: u32, low: u32, values: u32): usize {
   memory.fill(U_COUNTS, 0, <usize>values << 2)
   const counts = U_COUNTS - (<usize>low << 2)
   const chunks = (take + 31) >>> 5
@@ -78,16 +111,7 @@ function countBetween(from: u32, take: u32, m: u32, slot0: usize, low: u32, span
       bump(counts + (<usize>load<u32>(U_BUFFER + (<usize>j << 2)) << 2), 1)
     }
   }
-  // Thresholds inside the span are below its end; the last slot runs to it.
-  store<u64>(THRESHOLDS + (<usize>m << 3), <u64>low + span)
-  let u: u32 = low
-  for (let k: u32 = 0; k <= m; k++) {
-    const threshold = <u32>load<u64>(THRESHOLDS + (<usize>k << 3))
-    let sum: u32 = 0
-    for (; u < threshold; u++) sum += load<u32>(counts + (<usize>u << 2))
-    bump(slot0 + (<usize>k << 2), sum)
-  }
-  return true
+  return counts
 }
 
 /** The least and largest field of a block (bufferExtremes, fieldExtremes), and the thresholds cutThresholds left out above the largest. */
@@ -347,6 +371,15 @@ export function queryHistogram(
           unpackU32(p, from, from + take, W)
         }
         if (countBetween(from, take, m, slot0, low, span)) continue
+        // Many thresholds over a wide span: a branch-free search per value among the block's own
+        // thresholds, where a search over every edge mispredicts at each step.
+        countSparse(p, from, take, m, slot0, W)
+        continue
+      }
+      if (W <= U_COUNT_BITS) {
+        unpackU32(p, from, from + take, W)
+        countByEdges(from, take, W, edges, s0, s1, base, g, area)
+        continue
       }
     }
     const values = blockValues(record, data, block, from, take)

@@ -104,3 +104,43 @@ describe.each(BACKENDS)('format 2 histograms over a runs sequence of short runs 
     }
   })
 })
+
+// Format 1 packed blocks under many edges (WebAssembly: each u counted where the fields span at most
+// 2^13 values, whatever the number of edges; a branch-free search among a block's own edges for wider
+// spans; the TypeScript backend by its own paths): widths 9 to 20, 9 to 5,000 edges, every value and a
+// tenth of them, against a model.
+describe.each(BACKENDS)('format 1 histograms of packed blocks under many edges (%s backend)', (backend) => {
+  it('count as a model does', () => {
+    const random = seededRandom(0xed9e)
+    const widths = [9, 12, 13, 14, 20]
+    const packed = widths.flatMap((w) => Array.from({ length: 3000 }, () => -50_000 + 7 * Math.floor(random() * 2 ** w)))
+    const file = flushColumns({ fields: [{ name: 'n', type: 'integral', column: true }] }, packed.map((n) => ({ n })))!
+    using reader = openColumns(file, { backend })
+    const column = reader.getColumn('n')!
+    const low = Math.min(...packed), high = Math.max(...packed)
+    const tenth = Array.from({ length: packed.length }, (_, d) => d).filter(() => random() < 0.1)
+    const spread = (edgeCount: number, from: number, to: number) =>
+      [...new Set(Array.from({ length: edgeCount }, () => from + Math.floor(random() * (to - from))))].sort((a, b) => a - b)
+    // Edges over the whole range (a few inside each block), and thousands inside the narrow blocks' spans.
+    const edgeSets = [9, 33, 100, 1500, 5000].map((count) => spread(count, low - 3, high + 3))
+      .concat([spread(1500, -50_010, -50_000 + 7 * 2 ** 9 + 10), spread(5000, -50_010, -50_000 + 7 * 2 ** 13 + 10), spread(5000, -50_010, -50_000 + 7 * 2 ** 14)])
+    for (const edges of edgeSets) {
+      for (const documents of [null, tenth]) {
+        const chosen = documents === null ? packed : documents.map((d) => packed[d])
+        const expected = new Array<number>(edges.length - 1).fill(0)
+        for (const n of chosen) {
+          // Edges at or below n, by binary search.
+          let at = 0, to = edges.length
+          while (at < to) {
+            const middle = (at + to) >>> 1
+            if (edges[middle] <= n) at = middle + 1
+            else to = middle
+          }
+          if (at >= 1 && at < edges.length) expected[at - 1]++
+        }
+        const docs = documents === null ? undefined : DocSet.fromDocuments(reader, documents)
+        expect([...column.histogram(edges, docs)], `${edges.length} edges from ${edges[0]}, ${documents === null ? 'all' : 'a tenth'}`).toEqual(expected)
+      }
+    }
+  })
+})
