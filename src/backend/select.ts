@@ -12,12 +12,12 @@ export type BackendChoice = 'ts' | 'wasm' | 'auto' | ColumnsBackend
 
 let wasmBackend: ColumnsBackend | null = null
 
-/** The backend for a choice; 'auto' is WebAssembly where it runs (with SIMD), else pure TypeScript. */
 /** Throws the TypeError resolveBackend throws for a choice that names no backend (checked before any work). */
 export function checkBackendChoice(choice: unknown): void {
   if (choice !== undefined && typeof choice !== 'object' && choice !== 'ts' && choice !== 'wasm' && choice !== 'auto') resolveBackend(choice as BackendChoice)
 }
 
+/** The backend for a choice; 'auto' is WebAssembly where it runs (with SIMD), else pure TypeScript. */
 export function resolveBackend(choice: BackendChoice = 'auto'): ColumnsBackend {
   if (typeof choice === 'object') return choice
   switch (choice) {
