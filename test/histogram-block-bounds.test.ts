@@ -6,6 +6,7 @@ import type { RunsCascade, SequenceView } from '../src/backend/backend.js'
 import { resolveBackend } from '../src/backend/select.js'
 import { wasmUnavailableReason } from '../src/backend/wasm/runtime.js'
 import { signature, summarize } from '../src/cascade/describe.js'
+import { fewEdgesPerBlock } from '../src/cascade/query-slots.js'
 import { DocSet } from '../src/kernels/doc-set.js'
 import { openColumns } from '../src/read/open.js'
 import { flushColumns } from '../src/write/columns-writer.js'
@@ -142,5 +143,22 @@ describe.each(BACKENDS)('format 1 histograms of packed blocks under many edges (
         expect([...column.histogram(edges, docs)], `${edges.length} edges from ${edges[0]}, ${documents === null ? 'all' : 'a tenth'}`).toEqual(expected)
       }
     }
+  })
+})
+
+// Format 2 histograms of a sequence dictionary's decoded copy with up to 32 buckets (WebAssembly) go to
+// format 1's kernel only where few blocks hold many edges; else the codes are counted.
+describe('the choice between format 1\'s kernel on a decoded copy and counting codes', () => {
+  const words = (edges: number[]) => Int32Array.from(edges.flatMap((edge) => [edge | 0, Math.floor(edge / 2 ** 32)]))
+  // Eight blocks: [100 b, 100 b + 99].
+  const extremes = Float64Array.from(Array.from({ length: 8 }, (_, b) => [100 * b, 100 * b + 99]).flat())
+  it('takes the kernel when at most a quarter of the blocks hold more than 8 edges', () => {
+    expect(fewEdgesPerBlock(extremes, words(Array.from({ length: 9 }, (_, e) => 100 * e)))).toBe(true)
+    const nineIn = (block: number) => Array.from({ length: 9 }, (_, e) => 100 * block + 1 + e)
+    expect(fewEdgesPerBlock(extremes, words([...nineIn(2), ...nineIn(5)]))).toBe(true)
+    expect(fewEdgesPerBlock(extremes, words([...nineIn(2), ...nineIn(5), ...nineIn(6)]))).toBe(false)
+    expect(fewEdgesPerBlock(extremes, words(Array.from({ length: 800 }, (_, e) => e - 1)))).toBe(false)
+    // Edges at a block's least value are not inside it (its values are all at or past them).
+    expect(fewEdgesPerBlock(extremes, words([-5, 0, 100, 200, 300, 400, 500, 600, 700]))).toBe(true)
   })
 })

@@ -19,7 +19,7 @@ import { aggregateRunForm, matchRunForm } from './query-run-form.js'
 import { histogramDecimal, matchDecimal } from './query-decimal.js'
 import { anyBitInRange } from '../kernels/layout.js'
 import { createEncodedTallies } from './query-encodings.js'
-import { blockSlotsOf, bucketSlots, EXCEPTION_LIMITS, type Operation, PATCH_LIMITS, RUN_WALK_LENGTHS, type Tally, valueSlots } from './query-slots.js'
+import { blockSlotsOf, bucketSlots, EXCEPTION_LIMITS, fewEdgesPerBlock, type Operation, PATCH_LIMITS, RUN_WALK_LENGTHS, type Tally, valueSlots } from './query-slots.js'
 
 /** Counts (facets of this many terms or codes) past which WebAssembly decodes and counts a range in one call. */
 const DECODE_ALL_SLOTS = 256
@@ -357,8 +357,9 @@ export function withCascadeQueries(inner: QueryKernels, backend: () => ColumnsBa
         patchLimit: oneKernel ? PATCH_LIMITS.wasmInJs : PATCH_LIMITS.typeScript,
         exceptionLimit: oneKernel ? EXCEPTION_LIMITS.wasmInJs : EXCEPTION_LIMITS.typeScript,
         // WebAssembly: up to 32 buckets, format 1's kernel on the copy (blocks in one bucket, passes per edge) beats
-        // counting codes; TypeScript counts faster than its histogram kernel reads the copy (docs/performance.md).
-        overValues: oneKernel && edges.length >>> 1 <= 33,
+        // counting codes unless many blocks hold many edges; TypeScript counts faster than its histogram kernel
+        // reads the copy (docs/performance.md).
+        overValues: oneKernel && edges.length >>> 1 <= 33 && ((copy: SequenceView) => fewEdgesPerBlock(blockExtremes(copy), edges)),
         blockSlots: blockSlotsFor(edges, backend()),
         dictionaryBlocks: !oneKernel,
         runLength,

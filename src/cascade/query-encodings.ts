@@ -338,8 +338,9 @@ export function createEncodedTallies(backend: () => ColumnsBackend) {
     if (cascade.form === 1) {
       // Every value asked about, and a decoded copy that holds the values: format 1's kernel reads it
       // as a format 1 sequence, its blocks bounded exactly (a block inside one bucket counted at once).
-      const copy = op.overValues === true && selection === null ? decodedOf(cascade, false) : null
-      if (copy?.holdsValues) return op.inner(copy.view, first, count, selection, selectionStart, out)
+      const over = op.overValues
+      const copy = over !== undefined && over !== false && selection === null ? decodedOf(cascade, false) : null
+      if (copy?.holdsValues && (over === true || (over as (view: SequenceView) => boolean)(copy.view))) return op.inner(copy.view, first, count, selection, selectionStart, out)
       // Codes are below k at open or counting refuses them (as a read would): then the decoding path words it.
       const k = cascade.entries.count
       // Counted by field where the codes are decoded (a value less the least entry, or a rank), else
