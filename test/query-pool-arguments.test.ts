@@ -88,6 +88,33 @@ describe.each(backends)('pool backend %s', (backend) => {
     segment = await pool.open(bytes, { fileName: 'args.columns', maxResidentFileBytes: bytes.length })
   })
 
+  it('reads histogram edges once, so the edges checked are the edges sent', async () => {
+    const edgesWithGetter = () => {
+      let reads = 0
+      const edges: number[] = [0, 100]
+      Object.defineProperty(edges, 2, { get: () => 400 + 100 * ++reads, enumerable: true })
+      return edges
+    }
+    const expected = [...openColumns(bytes).column('delay').histogram(edgesWithGetter())]
+    expect(expected).toEqual([300, 1200])
+    expect([...await segment.histogram('delay', edgesWithGetter())]).toEqual(expected)
+  })
+
+  it('gives openReader the options the segment was opened with', async () => {
+    // 20,480 values of a sequence dictionary: a first question decodes its codes unless decodedCodes is false.
+    const wide = Array.from({ length: 50 }, (_, k) => Math.round(Math.sin(k + 1) * 1e12))
+    const many = flushColumns({ fields: [{ name: 'wide', type: 'integral', column: true }] }, Array.from({ length: 20_480 }, (_, d) => ({ wide: wide[(d * 31) % 50] })), { format: 2 })!
+    const opened = [await pool.open(many, { decodedCodes: false }), await pool.open(many)]
+    const decoded = opened.map((each) => {
+      using reader = each.openReader()
+      reader.column('wide').aggregate()
+      return reader.decodedCodesBytes
+    })
+    expect(decoded[0]).toBe(0)
+    expect(decoded[1]).toBeGreaterThan(0)
+    for (const each of opened) await each.close()
+  })
+
   it("gives a worker's error the caller's stack", async () => {
     const error = await (async function askingWithANaNBound(): Promise<Error> {
       await segment.rangeFilter('delay', NaN, 1)

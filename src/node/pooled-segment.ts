@@ -10,7 +10,7 @@ import { WeakTracker } from '../backend/weak-tracker.js'
 import { topOrdinals, type TermCount } from '../kernels/facets.js'
 import { termList, type BoundingBox, type Terms } from '../kernels/filters.js'
 import { rawEdges, type NaturalValue } from '../kernels/natural-units.js'
-import { openColumns } from '../read/open.js'
+import { type OpenOptions, openColumns } from '../read/open.js'
 import { shown } from '../read/file-input.js'
 import { noColumn, type ColumnsReader } from '../read/reader.js'
 import { mergeAggregates, sharedMemoryBackend, splitDocuments, sumCounts, type AggregateParts } from './query-merge.js'
@@ -33,7 +33,14 @@ export class PooledSegment {
   private closed = false
 
   /** Not for callers: use QueryPool.open. */
-  constructor(pool: QueryPool, segment: number, fileName: string, maxDoc: number, columns: ColumnInfo[], bytes: Uint8Array) {
+  /** The open's options a reader of the same bytes takes too (openReader). */
+  private readonly readerOptions: Pick<OpenOptions, 'decodedCodes' | 'maxDecodedBytes' | 'maxResidentFileBytes'>
+
+  constructor(
+    pool: QueryPool, segment: number, fileName: string, maxDoc: number, columns: ColumnInfo[], bytes: Uint8Array,
+    readerOptions: Pick<OpenOptions, 'decodedCodes' | 'maxDecodedBytes' | 'maxResidentFileBytes'> = {},
+  ) {
+    this.readerOptions = readerOptions
     this.pool = pool
     this.segment = segment
     this.fileName = fileName
@@ -62,7 +69,7 @@ export class PooledSegment {
    * what the pool does not split (topK, accessors). Close it when done.
    */
   openReader(): ColumnsReader {
-    const reader = openColumns(this.bytes, { fileName: this.fileName, maxDoc: this.maxDoc, backend: sharedMemoryBackend })
+    const reader = openColumns(this.bytes, { ...this.readerOptions, fileName: this.fileName, maxDoc: this.maxDoc, backend: sharedMemoryBackend })
     // Closed with the segment: with backend 'wasm' its bytes may then hold the next file opened.
     this.readers.add(reader)
     return reader
@@ -139,8 +146,9 @@ export class PooledSegment {
   async histogram(field: string, edges: readonly NaturalValue[], docs?: DocSet): Promise<Uint32Array> {
     // Edges checked here too, so that one no worker can be sent (a function) is named as Column.histogram names it.
     const type = this.column(field).type
-    if ((type === 'integral' || type === 'date' || type === 'fractional') && Array.isArray(edges)) rawEdges(field, type, edges)
+    // Read once: what is checked is what is sent (an edge behind a getter may change between reads).
     const sent = Array.isArray(edges) ? Array.from(edges, sendableBound) : edges
+    if ((type === 'integral' || type === 'date' || type === 'fractional') && Array.isArray(sent)) rawEdges(field, type, sent as NaturalValue[])
     return sumCounts((await this.query('histogram', field, [sent], docs, null)) as Uint32Array[])
   }
 

@@ -181,7 +181,9 @@ export class QueryPool implements AsyncDisposable {
     if (options.maxDecodedBytes !== undefined) positiveLimit(fileName, 'maxDecodedBytes', options.maxDecodedBytes)
     if (source.byteLength > limit) throw new ResidentLimitError(fileName, source.byteLength, limit)
     const opening: OpenSettings = { fileName, maxDoc: options.maxDoc, decodedCodes, maxDecodedBytes: options.maxDecodedBytes }
-    if (this.kernelMemory !== null) return this.openInKernelMemory(segment, source, opening)
+    // A reader in this thread (segment.openReader) opens the bytes as the workers do.
+    const readerOptions = { decodedCodes, maxDecodedBytes: options.maxDecodedBytes, maxResidentFileBytes: options.maxResidentFileBytes }
+    if (this.kernelMemory !== null) return this.openInKernelMemory(segment, source, opening, readerOptions)
     let shared: Uint8Array
     if (source.buffer instanceof SharedArrayBuffer) shared = source
     else {
@@ -197,7 +199,7 @@ export class QueryPool implements AsyncDisposable {
     }
     const request = this.openRequest(segment, shared, opening)
     const opened = await this.settle(segment, this.workers.map((worker) => worker.request(request)))
-    return new PooledSegment(this, segment, fileName, opened.maxDoc, opened.columns, shared)
+    return new PooledSegment(this, segment, fileName, opened.maxDoc, opened.columns, shared, readerOptions)
   }
 
   /**
@@ -206,7 +208,9 @@ export class QueryPool implements AsyncDisposable {
    * is all there, check the rest of it meanwhile, trusting worker 0 with the checksum: the pool
    * refuses the file if worker 0 does.
    */
-  private async openInKernelMemory(segment: number, source: Uint8Array, opening: OpenSettings): Promise<PooledSegment> {
+  private async openInKernelMemory(
+    segment: number, source: Uint8Array, opening: OpenSettings, readerOptions: PooledSegment['readerOptions'],
+  ): Promise<PooledSegment> {
     const memory = this.kernelMemory!
     const address = memory.allocateFile(source.length)
     this.fileAddresses.set(segment, address)
@@ -224,7 +228,7 @@ export class QueryPool implements AsyncDisposable {
     }
     for (const worker of this.workers.slice(1)) requests.push(worker.request({ ...request, checksumCheckedElsewhere: true }))
     const opened = await this.settle(segment, requests)
-    return new PooledSegment(this, segment, opening.fileName, opened.maxDoc, opened.columns, shared)
+    return new PooledSegment(this, segment, opening.fileName, opened.maxDoc, opened.columns, shared, readerOptions)
   }
 
   private openRequest(segment: number, shared: Uint8Array, opening: OpenSettings): Distributive<OpenRequest> {
