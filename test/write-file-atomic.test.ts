@@ -2,7 +2,8 @@
  * writeFileAtomic (src/node/files.ts): a replaced file is the new one or the old
  * one, never a torn mix, and no temp file is left behind.
  */
-import { readFile, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { lstat, readFile, symlink, writeFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
 import { writeFileAtomic } from '../src/node/index.js'
 import { tempDirectory } from './helpers/temp-directory.js'
@@ -46,6 +47,27 @@ describe('writeFileAtomic', () => {
     expect(await exists('fresh.bin')).toBe(false)
     await writeFileAtomic(path('fresh.bin'), new Uint8Array([1, 2, 3]))
     expect([...await readFile(path('fresh.bin'))]).toEqual([1, 2, 3])
+    await expectNoTempFiles()
+  })
+
+  it('writes through a symbolic link (the link stays one) and refuses a target that is not a regular file', async () => {
+    await writeFile(path('real.bin'), 'old contents')
+    await symlink(path('real.bin'), path('link.bin'))
+    await writeFileAtomic(path('link.bin'), new TextEncoder().encode('new contents'))
+    expect([(await lstat(path('link.bin'))).isSymbolicLink(), await readFile(path('real.bin'), 'utf8')]).toEqual([true, 'new contents'])
+    // A FIFO, a link to a directory: each became a regular file (a FIFO's reader then waited forever; so did a
+    // device, which this test does not risk).
+    execFileSync('mkfifo', [path('out.fifo')])
+    await symlink(path('.'), path('to-directory'))
+    for (const [target, message] of [
+      [path('out.fifo'), `EINVAL: not a regular file, open '${path('out.fifo')}'`],
+      [path('to-directory'), `EISDIR: illegal operation on a directory, open '${path('to-directory')}'`],
+    ]) {
+      await expect(writeFileAtomic(target, new Uint8Array(4))).rejects.toThrow(message)
+    }
+    expect((await lstat(path('out.fifo'))).isFIFO()).toBe(true)
+    await symlink(path('nowhere.bin'), path('dangling'))
+    await expect(writeFileAtomic(path('dangling'), new Uint8Array(4))).rejects.toMatchObject({ code: 'ENOENT' })
     await expectNoTempFiles()
   })
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { constants, readSync } from 'node:fs'
-import { type FileHandle, open, rename, stat, unlink } from 'node:fs/promises'
+import { type FileHandle, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { CorruptIndexException, ResidentLimitError } from '../format/errors.js'
 import type { ResidentFile } from '../backend/backend.js'
@@ -85,8 +85,11 @@ const writeWithHandle: WriteChunk = async (handle, chunk, position) => {
 }
 
 /**
- * Replaces `path` with `bytes` atomically: readers see either the old file or
- * the complete new one, never a prefix.
+ * Replaces `target` with `bytes` atomically: readers see either the old file or
+ * the complete new one, never a prefix. A symbolic link is written through (its
+ * target replaced, the link kept); a target that exists and is not a regular
+ * file (a directory, FIFO, device or socket) is refused before anything is
+ * written (EISDIR or EINVAL "not a regular file").
  *
  * The bytes go to a uniquely named temp file in the target's directory (same
  * file system, so the rename is atomic), which is fsync'ed, renamed over the
@@ -95,11 +98,12 @@ const writeWithHandle: WriteChunk = async (handle, chunk, position) => {
  * file is removed and the error rethrown; the target is untouched. The new
  * file gets default permissions (0666 less the umask), not the old file's.
  */
-export async function writeFileAtomic(path: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
-  if (!(bytes instanceof Uint8Array)) throw new TypeError(`writeFileAtomic(${JSON.stringify(path)}): bytes must be a Uint8Array, got ${describeInput(bytes)}`)
+export async function writeFileAtomic(target: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`writeFileAtomic(${JSON.stringify(target)}): bytes must be a Uint8Array, got ${describeInput(bytes)}`)
   const writeChunk = options.writeChunk ?? writeWithHandle
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES
   if (!(Number.isInteger(chunkBytes) && chunkBytes > 0)) throw new RangeError(`chunkBytes must be a positive integer, got ${chunkBytes}`)
+  const path = await replaceablePath(target)
   const directory = dirname(path)
   // Hidden, and unique per process and call, so concurrent writers never share a temp file.
   const temporaryPath = join(directory, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
@@ -130,6 +134,27 @@ export async function writeFileAtomic(path: string, bytes: Uint8Array, options: 
     throw error
   }
   await syncDirectory(directory)
+}
+
+/**
+ * The regular file a write replaces: the path itself (absent, or a regular file), or a symbolic
+ * link's target, so the link stays a link. A FIFO, a device or a socket would be replaced by a
+ * regular file (`-o /dev/null` as root replaced the device): refused as not a regular file.
+ */
+async function replaceablePath(path: string): Promise<string> {
+  const found = await lstat(path).catch((error: { code?: string }) => {
+    if (error.code === 'ENOENT') return null
+    throw error
+  })
+  if (found === null || found.isFile()) return path
+  if (found.isSymbolicLink()) {
+    // A dangling link fails here (ENOENT naming the path); its target is checked as the path was.
+    const resolved = await realpath(path)
+    const stats = await stat(resolved)
+    if (stats.isFile()) return resolved
+    throw notRegularFile(path, stats.isDirectory(), 'open')
+  }
+  throw notRegularFile(path, found.isDirectory(), 'open')
 }
 
 /** Error codes meaning "this platform or file system cannot fsync a directory", not a failed fsync. */
