@@ -185,5 +185,13 @@ describe('--max-errors and bad lines', () => {
     await writeFile(path('bom.ndjson'), '\uFEFF{"flag":true}\n\uFEFF{"flag":false}\n')
     const result = await run('build', '--schema', path('schema.json'), '--docs', path('bom.ndjson'), '-o', path('bom.oixk'))
     expect(result).toEqual({ code: 1, stdout: '', stderr: `oixk build: ${path('bom.ndjson')}:2: invalid JSON: Unexpected character U+FEFF at position 0: expected a JSON value\n` })
+    // A file of only a byte order mark is an empty file, as one without it is (it was a blank line 1).
+    for (const [name, text] of [['nothing.ndjson', ''], ['only-bom.ndjson', '\uFEFF']]) {
+      await writeFile(path(name), text)
+      expect(await run('build', '--schema', path('schema.json'), '--docs', path(name), '-o', path('none.oixk')), name).toEqual({
+        code: 0, stdout: '',
+        stderr: `oixk build: no document of ${path(name)} has a value for a column or facet field, so no columns file is written (a segment without columns has no file)\n`,
+      })
+    }
   })
 })

@@ -256,6 +256,8 @@ describe('rejectDuplicateKeys', () => {
       // Escapes are decoded first: "\u0061" is the key "a".
       ['{"a":1,"\\u0061":2}', 'duplicate key "a"', []],
       ['{"q\\"":1,"q\\"":2}', 'duplicate key "q\\""', []],
+      // A key of any length is cut to 80 characters in the message (it is kept whole in `key`).
+      [`{"${'k'.repeat(100_000)}":1,"${'k'.repeat(100_000)}":2}`, `duplicate key "${'k'.repeat(80)}…"`, []],
     ]
     for (const [text, message, path] of cases) {
       const error = duplicate(text)

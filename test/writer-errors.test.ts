@@ -209,3 +209,10 @@ describe('size limits', () => {
     writer.addDocument(17, { k: ['x'.repeat(24), ''] }) // the empty term adds no bytes
   }, 60_000)
 })
+
+it('names input of any length in at most 80 characters', () => {
+  const schema = { fields: [{ name: 'n', type: 'integral', column: true }] } as const
+  expectError(() => flushColumns(schema, [{ n: 10n ** 100_000n }]),
+    `field "n" of document 0: integer 1${'0'.repeat(79)}…n is outside the signed 64-bit range [-2^63, 2^63 - 1]`)
+  expectError(() => flushColumns(schema as Schema, [{ ['x'.repeat(100_000)]: 1 }]), `document 0: unknown field "${'x'.repeat(80)}…" (not in the schema)`)
+})

@@ -113,6 +113,8 @@ export async function* readNdjson(path: string): AsyncGenerator<NdjsonLine> {
   } catch (error) {
     throw withPath(error, path)
   }
-  // The last line needs no newline; a file ending in one leaves nothing pending.
-  if (pending.length > 0) yield parseLine(Buffer.concat(pending))
+  // The last line needs no newline; a file ending in one leaves nothing pending. A file of only a
+  // byte order mark is an empty file, as one without it is.
+  const last = Buffer.concat(pending)
+  if (last.length > 0 && !(lineNumber === 0 && last.toString('utf8') === BYTE_ORDER_MARK)) yield parseLine(last)
 }

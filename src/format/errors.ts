@@ -60,3 +60,8 @@ export class BackendUnavailableError extends Error {
     this.backend = backend
   }
 }
+
+/** Text for a message, at most `max` characters and an ellipsis: input named in an error may be of any length. */
+export function clipped(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text
+}

@@ -9,6 +9,8 @@
 // parsing never calls user code, so it cannot be re-entered, and millions of
 // lines then cost no parser allocations.
 
+import { clipped } from './errors.js'
+
 /** A parsed JSON value; `bigint` appears only for integer literals beyond ±(2^53 - 1). */
 export type ExactJsonValue = null | boolean | number | bigint | string | ExactJsonValue[] | { [key: string]: ExactJsonValue }
 
@@ -43,7 +45,7 @@ export class DuplicateKeyError extends Error {
   /** Where the object is: keys and array indexes from the top, empty for the top-level object. */
   readonly path: readonly (string | number)[]
   constructor(key: string, path: readonly (string | number)[]) {
-    super(`duplicate key ${JSON.stringify(key)}${path.length === 0 ? '' : ` in ${formatJsonPath(path)}`}`)
+    super(`duplicate key ${JSON.stringify(clipped(key))}${path.length === 0 ? '' : ` in ${formatJsonPath(path)}`}`)
     this.name = 'DuplicateKeyError'
     this.key = key
     this.path = path

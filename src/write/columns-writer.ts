@@ -5,7 +5,7 @@ import {
   CHECKSUM_BYTES, DEFAULT_MAX_RESIDENT_FILE_BYTES, FieldTypeCode, FIRST_SECTION_OFFSET, FOOTER_MAGIC, LayoutCode, MAX_DOC_OFFSET,
   FORMAT_VERSION, HEADER_MAGIC, MAX_COUNT, TRAILER_BYTES,
 } from '../format/constants.js'
-import { InvalidInputError } from '../format/errors.js'
+import { clipped, InvalidInputError } from '../format/errors.js'
 import { describeInput } from '../read/file-input.js'
 import { FORMAT_VERSION_2 } from '../cascade/constants.js'
 import { float64ToSortable, int64Result } from '../format/int64.js'
@@ -145,7 +145,7 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
             builder = this.slots.get(name)
             if (builder === undefined) {
               if (!Object.hasOwn(values, name)) continue
-              throw new InvalidInputError(`document ${document}: unknown field "${name}" (not in the schema)`)
+              throw new InvalidInputError(`document ${document}: unknown field "${clipped(name)}" (not in the schema)`)
             }
             this.recentKeys[position] = name
             this.recentSlots[position] = builder

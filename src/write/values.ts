@@ -3,7 +3,7 @@
  * patterns, geo objects) into raw i64 words, refusing anything that would be
  * stored inexactly. Errors name the field and the document.
  */
-import { InvalidInputError } from '../format/errors.js'
+import { clipped, InvalidInputError } from '../format/errors.js'
 import { bigIntToInt64, float64ToSortable, int64Result, MAX_INT64, MIN_INT64, numberToInt64, sortableFromIeeeWords } from '../format/int64.js'
 import { parseIsoDateMillis } from '../format/iso-date.js'
 
@@ -34,7 +34,7 @@ export function describeValue(value: unknown): string {
 
 function bigIntToRaw(field: string, document: number, value: bigint, what: string): void {
   if (value < MIN_INT64 || value > MAX_INT64) {
-    invalidValue(field, document, `${what} ${value}n is outside the signed 64-bit range [-2^63, 2^63 - 1]`)
+    invalidValue(field, document, `${what} ${clipped(String(value))}n is outside the signed 64-bit range [-2^63, 2^63 - 1]`)
   }
   bigIntToInt64(value)
 }
