@@ -47,6 +47,12 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
     reader.close()
   })
 
+  it('a fileName that is not a string is refused (errors named the file "[object Object]")', () => {
+    for (const [fileName, shown] of [[{}, 'a plain object'], [42, 'number 42'], [null, 'null']] as const) {
+      expect(() => openColumns(bytes, { backend, fileName: fileName as unknown as string })).toThrow(new TypeError(`options.fileName must be a string, not ${shown}`))
+    }
+  })
+
   it('fractional bounds mean what the writer\'s input means; raw bounds are explicit', () => {
     const reader = openColumns(bytes, { backend })
     const price = reader.column('price')

@@ -14,7 +14,7 @@ import { Worker } from 'node:worker_threads'
 import { SharedKernelMemory } from '../backend/wasm/shared.js'
 import { wasmUnavailableReason } from '../backend/wasm/runtime.js'
 import { ResidentLimitError } from '../format/errors.js'
-import { positiveLimit, residentLimit } from '../read/open.js'
+import { checkFileName, positiveLimit, residentLimit } from '../read/open.js'
 import { describeInput, fileBytesOf, shown } from '../read/file-input.js'
 import { PooledSegment } from './pooled-segment.js'
 import { rebuildError } from './query-merge.js'
@@ -171,6 +171,7 @@ export class QueryPool implements AsyncDisposable {
     this.assertOpen()
     if (typeof options !== 'object' || options === null) throw new TypeError(`QueryPool.open: options must be an object, got ${describeInput(options)}`)
     const source = fileBytesOf(bytes, 'QueryPool.open')
+    checkFileName(options.fileName)
     const segment = nextSegment++
     const fileName = options.fileName ?? 'columns'
     if (options.decodedCodes !== undefined && typeof options.decodedCodes !== 'boolean') {

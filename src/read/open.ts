@@ -19,7 +19,7 @@ import { type ParsedCascade, type SequenceDomain, parseCascade } from '../cascad
 import { validateCascade } from '../cascade/reader/validate.js'
 import type { DecodeBudget } from '../dictionary/read/context.js'
 import { parseDictionaryV2 } from '../dictionary/read/open.js'
-import { fileBytesOf, shown } from './file-input.js'
+import { describeInput, fileBytesOf, shown } from './file-input.js'
 
 /** Options of openColumns. */
 export interface OpenOptions {
@@ -52,6 +52,7 @@ export interface OpenOptions {
  */
 export function openColumns(file: Uint8Array | ArrayBuffer | SharedArrayBuffer | null, options: OpenOptions = {}): ColumnsReader {
   if (typeof options !== 'object' || options === null) throw new TypeError(`openColumns: options must be an object, not ${String(options)}`)
+  checkFileName(options.fileName)
   const fileName = options.fileName ?? 'columns'
   const bytes = file === null ? null : fileBytesOf(file, 'openColumns')
   const backend = resolveBackend(options.backend)
@@ -96,11 +97,17 @@ export function openResidentFile(
  * before: a download checks them before it starts. Returns the maxDecodedBytes limit.
  */
 export function checkOpenOptions(fileName: string, options: OpenOptions): number {
+  checkFileName(options.fileName)
   if (options.decodedCodes !== undefined && typeof options.decodedCodes !== 'boolean') {
     throw new TypeError(`${fileName}: options.decodedCodes must be true or false, not ${String(options.decodedCodes)}`)
   }
   if (options.maxDoc !== undefined) checkMaxDocOption(fileName, options.maxDoc)
   return positiveLimit(fileName, 'maxDecodedBytes', options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES)
+}
+
+/** options.fileName is named in every error: a string, or absent (an object named itself "[object Object]"). */
+export function checkFileName(fileName: unknown): void {
+  if (fileName !== undefined && typeof fileName !== 'string') throw new TypeError(`options.fileName must be a string, not ${describeInput(fileName)}`)
 }
 
 /** options.maxResidentFileBytes, checked (a string or negative limit switched the limit off or named itself as a file's size). */

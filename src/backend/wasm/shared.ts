@@ -56,7 +56,10 @@ export class SharedRegionAllocator extends RegionAllocator {
     try {
       start = this.memory.grow(pages) * PAGE_BYTES
     } catch {
-      throw new RangeError(`oixk: shared WebAssembly memory cannot grow by ${size} bytes (4 GiB limit; ${this.bytesInUse} bytes in use here)`)
+      throw new RangeError(
+        `oixk: shared WebAssembly memory cannot grow by ${size} bytes (its 4 GiB limit); this thread uses ${this.bytesInUse} bytes of it, and pages `
+        + 'the pool\'s files or other workers took stay theirs, freed or not (room left by closed files serves later files only): close the pool and create another',
+      )
     }
     this.addFree(start, pages * PAGE_BYTES)
     this.onGrow()
