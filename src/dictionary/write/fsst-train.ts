@@ -119,8 +119,23 @@ export function trainTable(pieces: Pieces): SymbolTable {
     // Candidates that cover the most bytes; one that covers no more than twice its length (in the table) is dropped.
     const candidates = [...gains].filter(([key, gain]) => gain > 2 * key.length)
     candidates.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    table = new SymbolTable(canonicalOrder(candidates.slice(0, FSST_MAX_SYMBOLS).map(([key]) => bytesOf(key))))
+    const next = canonicalOrder(candidates.slice(0, FSST_MAX_SYMBOLS).map(([key]) => bytesOf(key)))
+    // A round's table depends on the one before and the sample only: once it repeats, every later round
+    // would make and size it again, so the result is the same stopped here (small dictionaries: most rounds).
+    if (sameSymbols(next, symbols)) break
+    table = new SymbolTable(next)
   }
   for (const pair of touched) pairs[pair] = 0
   return best
+}
+
+/** Whether two symbol lists (canonical order) are the same symbols. */
+function sameSymbols(a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
+  if (a.length !== b.length) return false
+  for (let index = 0; index < a.length; index++) {
+    const x = a[index], y = b[index]
+    if (x.length !== y.length) return false
+    for (let at = 0; at < x.length; at++) if (x[at] !== y[at]) return false
+  }
+  return true
 }
