@@ -195,3 +195,19 @@ describe('--max-errors and bad lines', () => {
     }
   })
 })
+
+describe('number literals that are not integers though their doubles are', () => {
+  it('are refused in integral fields as 1.5 is, and read as their doubles elsewhere', async () => {
+    // Each became the integer its double is, without a word (1e-400 is 0), where 1.5 was refused.
+    for (const literal of ['1.00000000000000001', '0.99999999999999999', '9007199254740991.4', '1e-400']) {
+      const result = await build('inexact.ndjson', [`{"id":${literal}}`])
+      expect(result, literal).toEqual({ code: 1, stdout: '', stderr: `oixk build: ${path('inexact.ndjson')}:1: field "id" of document 0: value ${literal} is not an integer (its nearest double is ${Number(literal)})\n` })
+    }
+    // Integers written with a fraction or an exponent stay integers; a geo point takes the doubles.
+    const result = await build('exact.ndjson', ['{"id":1.0}', '{"id":100e-2}', '{"id":25E1,"where":{"lat":1.00000000000000001,"lon":-0.99999999999999999}}'])
+    expect([result.code, result.stderr]).toEqual([0, ''])
+    const reader = openColumns(await readFile(path('out.oixk')))
+    expect([0, 1, 2].map((document) => reader.getColumn('id')!.getInt64(document))).toEqual([1, 1, 250])
+    expect([...reader.getColumn('where')!.getGeoPoint(2)]).toEqual([1, -1])
+  })
+})

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { DuplicateKeyError, MAX_JSON_DEPTH, parseExactJson, type ExactJsonValue } from '../src/format/exact-json.js'
+import { DuplicateKeyError, InexactInteger, MAX_JSON_DEPTH, parseExactJson, type ExactJsonValue } from '../src/format/exact-json.js'
 
 // Documents without integers beyond 2^53, where parseExactJson must agree with JSON.parse.
 const documents = [
@@ -288,5 +288,19 @@ describe('rejectDuplicateKeys', () => {
       if (expected === undefined) expect(parseExactJson(text, { rejectDuplicateKeys: true })).toStrictEqual(JSON.parse(text))
       else expect(duplicate(text).key).toBe(expected)
     }))
+  })
+})
+
+describe('markInexactIntegers', () => {
+  it('marks the literals that are not integers though their doubles are, and nothing else', () => {
+    const parse = (text: string) => parseExactJson(text, { markInexactIntegers: true })
+    for (const literal of ['1.00000000000000001', '-0.99999999999999999', '1e-400', '12.5e-1000', '9007199254740991.4', '123456789012345678901.5']) {
+      expect(parse(literal), literal).toEqual(new InexactInteger(Number(literal), literal))
+    }
+    // Integers however written, fractions whose doubles are fractions, and 0: plain numbers.
+    for (const literal of ['1.0', '100e-2', '25E1', '1.5', '-0.0', '0e-5', '0.000', '1.2300e2', '4.5e1']) {
+      expect(parse(literal), literal).toBe(Number(literal))
+    }
+    expect(parseExactJson('1.00000000000000001')).toBe(1)
   })
 })

@@ -2,11 +2,12 @@
  * `oixk build`: a schema and an NDJSON file of documents in, one columns file out.
  */
 import { access, stat } from 'node:fs/promises'
-import { InvalidInputError } from '../format/errors.js'
+import { clipped, InvalidInputError } from '../format/errors.js'
+import { InexactInteger } from '../format/exact-json.js'
 import { writeFileAtomic } from '../node/files.js'
 import { ColumnsWriter, type ColumnsDocument } from '../write/columns-writer.js'
 import type { Schema } from '../write/schema.js'
-import { BIGINT_REMEDY, DATE_BIGINT_REMEDY } from '../write/values.js'
+import { BIGINT_REMEDY, DATE_BIGINT_REMEDY, invalidValue } from '../write/values.js'
 import { expectPositionals, type FlagSpec, FORMAT_FLAG, formatFromFlag, parseArgs, parseDocumentCount, parseLimit, requireFlag } from './args.js'
 import { CliError, type CliIo, describeCause, ExitCode, HelpRequest, InputError, UsageError, writeText } from './io.js'
 import { readJsonFile, readNdjson } from './input-files.js'
@@ -64,7 +65,9 @@ export async function runBuild(argv: readonly string[], io: CliIo): Promise<numb
   }
   for (const warning of writer.warnings) await writeText(io.stderr, `oixk build: warning: ${warning}\n`)
 
-  const read = await addDocuments(writer, documentsPath, requestedMaxDoc, maxErrors, io)
+  // Fields whose values must be integers: a literal that is not one, though its double is, is refused there.
+  const integerFields = new Set((schema as unknown as Schema).fields.filter((field) => field.type === 'integral' || field.type === 'date').map((field) => field.name))
+  const read = await addDocuments(writer, integerFields, documentsPath, requestedMaxDoc, maxErrors, io)
   if (read.badLines > 0) {
     // With the default of one, the bad line's message says it all, as before --max-errors existed.
     if (maxErrors > 1) {
@@ -114,7 +117,7 @@ interface DocumentsRead {
  * small, a line too long to read, I/O) are thrown at once.
  */
 async function addDocuments(
-  writer: ColumnsWriter, documentsPath: string, requestedMaxDoc: number | undefined, maxErrors: number, io: CliIo,
+  writer: ColumnsWriter, integerFields: Set<string>, documentsPath: string, requestedMaxDoc: number | undefined, maxErrors: number, io: CliIo,
 ): Promise<DocumentsRead> {
   let lineCount = 0
   let badLines = 0
@@ -125,7 +128,7 @@ async function addDocuments(
     if (requestedMaxDoc !== undefined && document >= requestedMaxDoc) {
       throw new InputError(`${where}: --max-doc ${requestedMaxDoc} is smaller than the number of documents in ${documentsPath}`)
     }
-    const lineProblem = problem ?? addLine(writer, document, value)
+    const lineProblem = problem ?? addLine(writer, integerFields, document, value)
     if (lineProblem === null) continue
     badLines++
     await writeText(io.stderr, `oixk build: ${where}: ${lineProblem}\n`)
@@ -135,11 +138,12 @@ async function addDocuments(
 }
 
 /** Adds one parsed line as a document; returns why it is bad, or null. */
-function addLine(writer: ColumnsWriter, document: number, value: unknown): string | null {
+function addLine(writer: ColumnsWriter, integerFields: Set<string>, document: number, value: unknown): string | null {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return 'expected a JSON object (a document; {} for one without values)'
   }
   try {
+    settleInexact(value, null, document, integerFields)
     writer.addDocument(document, value as ColumnsDocument)
     return null
   } catch (error) {
@@ -150,6 +154,25 @@ function addLine(writer: ColumnsWriter, document: number, value: unknown): strin
       .replace(/(-?\d+)n is outside the signed 64-bit range/, '$1 is outside the signed 64-bit range')
     throw error
   }
+}
+
+/**
+ * A parsed value with every InexactInteger (a literal such as 1.00000000000000001) in it made its
+ * double, in place, or refused in an integral or date field (`integerField`, or for the document's
+ * own keys the names in `integerFields`) as the writer refuses 1.5. Returns the value.
+ */
+function settleInexact(value: unknown, integerField: string | null, document: number, integerFields?: Set<string>): unknown {
+  if (value instanceof InexactInteger) {
+    if (integerField !== null) invalidValue(integerField, document, `value ${clipped(value.literal)} is not an integer (its nearest double is ${value.value})`)
+    return value.value
+  }
+  if (value === null || typeof value !== 'object') return value
+  for (const [key, each] of Object.entries(value)) {
+    const settled = settleInexact(each, integerFields === undefined ? integerField : integerFields.has(key) ? key : null, document)
+    // Defined, not assigned: a key "__proto__" (an own property here) would set the prototype.
+    if (settled !== each) Object.defineProperty(value, key, { value: settled, writable: true, enumerable: true, configurable: true })
+  }
+  return value
 }
 
 /**

@@ -45,12 +45,13 @@ class JsonProblem {
 
 /**
  * Parses one JSON text, or says why not (callers drop a byte order mark where one may be).
- * Duplicate keys are refused only where asked: documents, where the last value
- * would silently win; the schema and doc map keep JSON.parse's rule for now.
+ * Documents refuse duplicate keys, where the last value would silently win, and mark
+ * non-integer literals whose double is an integer (the build refuses them in integral and
+ * date fields); the schema and doc map keep JSON.parse's rules for now.
  */
-function parseJson(text: string, rejectDuplicateKeys: boolean): ExactJsonValue | JsonProblem {
+function parseJson(text: string, document: boolean): ExactJsonValue | JsonProblem {
   try {
-    return parseExactJson(text, { rejectDuplicateKeys })
+    return parseExactJson(text, { rejectDuplicateKeys: document, markInexactIntegers: document })
   } catch (error) {
     if (error instanceof SyntaxError) return new JsonProblem(`invalid JSON: ${error.message}`)
     if (error instanceof DuplicateKeyError) return new JsonProblem(error.message)

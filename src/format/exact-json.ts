@@ -12,7 +12,7 @@
 import { clipped } from './errors.js'
 
 /** A parsed JSON value; `bigint` appears only for integer literals beyond ±(2^53 - 1). */
-export type ExactJsonValue = null | boolean | number | bigint | string | ExactJsonValue[] | { [key: string]: ExactJsonValue }
+export type ExactJsonValue = null | boolean | number | bigint | string | InexactInteger | ExactJsonValue[] | { [key: string]: ExactJsonValue }
 
 /** Deepest array/object nesting accepted; bounds recursion so hostile input cannot overflow the stack. */
 export const MAX_JSON_DEPTH = 512
@@ -33,6 +33,28 @@ export interface ExactJsonOptions {
    * key. Off by default, where the last value wins as with JSON.parse.
    */
   rejectDuplicateKeys?: boolean
+  /**
+   * Return a literal with a fraction or an exponent that is not an integer, but whose double is
+   * one (`1.00000000000000001`, `1e-400`), as an {@link InexactInteger}, so that a caller reading
+   * integers can refuse it as it refuses `1.5`. Off by default: the double, as with JSON.parse.
+   */
+  markInexactIntegers?: boolean
+}
+
+/** A number literal that is not an integer though its nearest double is (see markInexactIntegers). */
+export class InexactInteger {
+  constructor(readonly value: number, readonly literal: string) {}
+}
+
+/** Whether a JSON number literal (with a fraction or an exponent) is an integer: its digits times a power of ten. */
+function literalIsInteger(literal: string): boolean {
+  const match = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal)!
+  const digits = (match[1] + (match[2] ?? '')).replace(/^0+/, '')
+  if (digits === '') return true
+  // digits × 10^scale is an integer when the digits' trailing zeros make up for a negative scale.
+  const trailingZeros = digits.length - digits.replace(/0+$/, '').length
+  const scale = Number(match[3] ?? 0) - (match[2]?.length ?? 0)
+  return scale + trailingZeros >= 0
 }
 
 /**
@@ -69,6 +91,7 @@ let src = ''
 let pos = 0
 let depth = 0
 let rejectDuplicates = false
+let markInexact = false
 
 /**
  * Parses one JSON text; integer literals beyond 2^53 become bigint.
@@ -88,6 +111,7 @@ export function parseExactJson(text: string, options?: ExactJsonOptions): ExactJ
   pos = 0
   depth = 0
   rejectDuplicates = options?.rejectDuplicateKeys === true
+  markInexact = options?.markInexactIntegers === true
   skipWhitespace()
   const value = parseValue()
   skipWhitespace()
@@ -285,7 +309,7 @@ function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39
 }
 
-function parseNumber(): number | bigint {
+function parseNumber(): number | bigint | InexactInteger {
   const start = pos
   let c = src.charCodeAt(pos)
   const negative = c === 0x2d
@@ -329,6 +353,7 @@ function parseNumber(): number | bigint {
     if (value === Infinity || value === -Infinity) {
       throw new SyntaxError(`number ${src.slice(start, pos)} at position ${start} is beyond the largest double (about 1.8e308)`)
     }
+    if (markInexact && Number.isInteger(value) && !literalIsInteger(src.slice(start, pos))) return new InexactInteger(value, src.slice(start, pos))
     return value
   }
   if (intEnd - digitsStart <= 15) return negative ? -n : n
