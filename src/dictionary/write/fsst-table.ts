@@ -10,13 +10,17 @@
 import { FSST_ESCAPE, FSST_MAX_SYMBOL_BYTES } from '../constants.js'
 import type { ByteSink } from '../../write/byte-sink.js'
 
+/** The lookups of a table without symbols of two bytes or more: never written. */
+const NO_FIRST = new Int32Array(65536)
+const NO_COUNTS = new Uint8Array(65536)
+
 /** A table: symbols[code], plus lookups by first byte and first two bytes. */
 export class SymbolTable {
   /** Code of the one-byte symbol per byte value, or -1. */
   readonly single = new Int16Array(256).fill(-1)
   /** Codes of symbols of 2 or more bytes, grouped by their first two bytes b0 b1 (longest first): multi[first[k] .. first[k] + counts[k]) for k = b0 << 8 | b1. */
-  private readonly first = new Int32Array(65536)
-  private readonly counts = new Uint8Array(65536)
+  private readonly first: Int32Array
+  private readonly counts: Uint8Array
   private readonly multi: Int32Array
 
   /** symbols must be distinct, 1 to 8 bytes each, at most 255. */
@@ -29,6 +33,9 @@ export class SymbolTable {
     const key = (code: number) => (symbols[code][0] << 8) | symbols[code][1]
     long.sort((a, b) => key(a) - key(b) || symbols[b].length - symbols[a].length || a - b)
     this.multi = Int32Array.from(long)
+    // Without symbols of two bytes or more the lookups stay empty: shared, not 320 KB per table (training makes many).
+    this.first = long.length === 0 ? NO_FIRST : new Int32Array(65536)
+    this.counts = long.length === 0 ? NO_COUNTS : new Uint8Array(65536)
     long.forEach((code, slot) => {
       if (this.counts[key(code)]++ === 0) this.first[key(code)] = slot
     })
