@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { DuplicateKeyError, InexactInteger, MAX_JSON_DEPTH, parseExactJson, type ExactJsonValue } from '../src/format/exact-json.js'
+import { DuplicateKeyError, InexactInteger, inexactIntegersParsed, MAX_JSON_DEPTH, parseExactJson, type ExactJsonValue } from '../src/format/exact-json.js'
 
 // Documents without integers beyond 2^53, where parseExactJson must agree with JSON.parse.
 const documents = [
@@ -302,5 +302,10 @@ describe('markInexactIntegers', () => {
       expect(parse(literal), literal).toBe(Number(literal))
     }
     expect(parseExactJson('1.00000000000000001')).toBe(1)
+    // How many the last parse marked: the build looks through a document only when one was.
+    parse('[1.00000000000000001, 2, {"a": 1e-400}]')
+    expect(inexactIntegersParsed()).toBe(2)
+    parse('[1.5, 2]')
+    expect(inexactIntegersParsed()).toBe(0)
   })
 })

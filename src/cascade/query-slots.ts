@@ -60,25 +60,35 @@ const EDGES_PER_BLOCK = 8
  * Whether few blocks (a quarter at most) have more than EDGES_PER_BLOCK edges inside their least and
  * largest values (`extremes`: two numbers a block): then format 1's histogram kernel, which counts a
  * block inside one bucket at once and a few edges by vector compares, beats counting each code; an
- * unsorted column of many values cuts every block with every edge, and counting codes wins (flights-3m's
- * distance, 32 buckets: 15 against 3 ms). Edges beyond 2^53 are rounded here: a choice of path, not of answer.
+ * unsorted column of many values cuts every block with every edge, and counting codes wins
+ * (docs/performance.md). Edges beyond 2^53 are rounded here: a choice of path, not of answer.
  */
 export function fewEdgesPerBlock(extremes: Float64Array, edges: Int32Array): boolean {
-  const count = edges.length >>> 1, numbers = new Float64Array(count)
-  for (let e = 0; e < count; e++) numbers[e] = edges[2 * e + 1] * TWO_POW_32 + (edges[2 * e] >>> 0)
-  const above = (value: number) => {
-    let lo = 0, hi = count
-    while (lo < hi) {
-      const middle = (lo + hi) >>> 1
-      if (numbers[middle] <= value) lo = middle + 1
-      else hi = middle
-    }
-    return lo
-  }
+  const numbers = edgeNumbers(edges)
   const blocks = extremes.length >>> 1
   let cut = 0
-  for (let b = 0; b < blocks; b++) if (above(extremes[2 * b + 1]) - above(extremes[2 * b]) > EDGES_PER_BLOCK) cut++
+  for (let b = 0; b < blocks && cut <= blocks / 4; b++) {
+    if (edgesAtOrBelow(numbers, extremes[2 * b + 1]) - edgesAtOrBelow(numbers, extremes[2 * b]) > EDGES_PER_BLOCK) cut++
+  }
   return cut <= blocks / 4
+}
+
+/** Raw histogram edges (2 words each) as numbers (exact up to 2^53). */
+function edgeNumbers(edges: Int32Array): Float64Array {
+  const numbers = new Float64Array(edges.length >>> 1)
+  for (let e = 0; e < numbers.length; e++) numbers[e] = edges[2 * e + 1] * TWO_POW_32 + (edges[2 * e] >>> 0)
+  return numbers
+}
+
+/** How many of the ascending numbers are at or below value (binary search). */
+function edgesAtOrBelow(numbers: Float64Array, value: number): number {
+  let lo = 0, hi = numbers.length
+  while (lo < hi) {
+    const middle = (lo + hi) >>> 1
+    if (numbers[middle] <= value) lo = middle + 1
+    else hi = middle
+  }
+  return lo
 }
 
 /** Operation.blockSlots: a block whose values may fall in more than one slot. */
@@ -90,22 +100,14 @@ export const SLOTS_MAY_DIFFER = -2
  * loop per question: V8 optimizes it soon, where a call per block stays slow for dozens of calls.
  */
 export function blockSlotsOf(edges: Int32Array): ((extremes: Float64Array, firstBlock: number, blockCount: number) => Int32Array) | undefined {
-  const count = edges.length >>> 1, numbers = new Float64Array(count)
-  for (let e = 0; e < count; e++) {
-    numbers[e] = edges[2 * e + 1] * TWO_POW_32 + (edges[2 * e] >>> 0)
-    if (!Number.isSafeInteger(numbers[e])) return undefined
-  }
+  const numbers = edgeNumbers(edges), count = numbers.length
+  if (!numbers.every(Number.isSafeInteger)) return undefined
   return (extremes, firstBlock, blockCount) => {
     const slots = new Int32Array(blockCount)
     for (let b = 0; b < blockCount; b++) {
       const least = extremes[2 * (firstBlock + b)], largest = extremes[2 * (firstBlock + b) + 1]
       // The edges at or below least, then whether the next edge is above largest too.
-      let lo = 0, hi = count
-      while (lo < hi) {
-        const middle = (lo + hi) >>> 1
-        if (numbers[middle] <= least) lo = middle + 1
-        else hi = middle
-      }
+      const lo = edgesAtOrBelow(numbers, least)
       slots[b] = lo < count && numbers[lo] <= largest ? SLOTS_MAY_DIFFER : lo >= 1 && lo < count ? lo - 1 : -1
     }
     return slots

@@ -121,14 +121,14 @@ async function addDocuments(
 ): Promise<DocumentsRead> {
   let lineCount = 0
   let badLines = 0
-  for await (const { lineNumber, value, problem } of readNdjson(documentsPath)) {
+  for await (const { lineNumber, value, problem, inexact } of readNdjson(documentsPath)) {
     lineCount = lineNumber
     const where = `${documentsPath}:${lineNumber}`
     const document = lineNumber - 1
     if (requestedMaxDoc !== undefined && document >= requestedMaxDoc) {
       throw new InputError(`${where}: --max-doc ${requestedMaxDoc} is smaller than the number of documents in ${documentsPath}`)
     }
-    const lineProblem = problem ?? addLine(writer, integerFields, document, value)
+    const lineProblem = problem ?? addLine(writer, inexact ? integerFields : null, document, value)
     if (lineProblem === null) continue
     badLines++
     await writeText(io.stderr, `oixk build: ${where}: ${lineProblem}\n`)
@@ -137,13 +137,16 @@ async function addDocuments(
   return { lineCount, badLines }
 }
 
-/** Adds one parsed line as a document; returns why it is bad, or null. */
-function addLine(writer: ColumnsWriter, integerFields: Set<string>, document: number, value: unknown): string | null {
+/**
+ * Adds one parsed line as a document; returns why it is bad, or null. `integerFields`: the line holds
+ * InexactIntegers (else null), settled against those fields first.
+ */
+function addLine(writer: ColumnsWriter, integerFields: Set<string> | null, document: number, value: unknown): string | null {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return 'expected a JSON object (a document; {} for one without values)'
   }
   try {
-    settleInexact(value, null, document, integerFields)
+    if (integerFields !== null) settleInexact(value, null, document, integerFields)
     writer.addDocument(document, value as ColumnsDocument)
     return null
   } catch (error) {

@@ -6,7 +6,7 @@
 import { isUtf8 } from 'node:buffer'
 import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { DuplicateKeyError, type ExactJsonValue, parseExactJson } from '../format/exact-json.js'
+import { DuplicateKeyError, type ExactJsonValue, inexactIntegersParsed, parseExactJson } from '../format/exact-json.js'
 import { InputError } from './io.js'
 
 const BYTE_ORDER_MARK = '\uFEFF'
@@ -64,8 +64,8 @@ function parseJson(text: string, document: boolean): ExactJsonValue | JsonProble
  * bad line (not UTF-8, blank, invalid JSON, a duplicate key), why it is bad.
  */
 export type NdjsonLine =
-  | { lineNumber: number; value: ExactJsonValue; problem?: undefined }
-  | { lineNumber: number; value?: undefined; problem: string }
+  | { lineNumber: number; value: ExactJsonValue; problem?: undefined; inexact: boolean }
+  | { lineNumber: number; value?: undefined; problem: string; inexact?: undefined }
 
 /**
  * Streams an NDJSON file: one JSON value per line, lines ending in LF (a CR
@@ -91,7 +91,8 @@ export async function* readNdjson(path: string): AsyncGenerator<NdjsonLine> {
       return { lineNumber, problem: 'blank line; every line must hold one JSON document (only the file\'s final newline may be followed by nothing)' }
     }
     const parsed = parseJson(text, true)
-    return parsed instanceof JsonProblem ? { lineNumber, problem: parsed.problem } : { lineNumber, value: parsed }
+    // inexact: the value holds an InexactInteger somewhere (a literal such as 1.00000000000000001).
+    return parsed instanceof JsonProblem ? { lineNumber, problem: parsed.problem } : { lineNumber, value: parsed, inexact: inexactIntegersParsed() > 0 }
   }
   try {
     for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {

@@ -36,13 +36,13 @@ export class ResidentLimitError extends Error {
   readonly size: number
   readonly limit: number
   /**
-   * `soFar`: size is what a download had received when it passed the limit (its length not given).
-   * `decoded`: size is what a file's keyword dictionaries decode to, against maxDecodedBytes.
+   * `size`: a file's size; `received`: what a download had received when it passed the limit (its
+   * length not given); `decoded`: what a file's keyword dictionaries decode to (maxDecodedBytes).
    */
-  constructor(what: string, size: number, limit: number, soFar = false, decoded = false) {
-    super(decoded
+  constructor(what: string, size: number, limit: number, kind: 'size' | 'received' | 'decoded' = 'size') {
+    super(kind === 'decoded'
       ? `${what} decode to ${size} bytes of terms, over the limit of ${limit} bytes (maxDecodedBytes)`
-      : soFar
+      : kind === 'received'
         ? `${what} is over the resident limit of ${limit} bytes (maxResidentFileBytes): ${size} bytes received so far, its size not given`
         : `${what} is ${size} bytes, over the resident limit of ${limit} bytes (maxResidentFileBytes)`)
     this.name = 'ResidentLimitError'

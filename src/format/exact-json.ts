@@ -41,6 +41,11 @@ export interface ExactJsonOptions {
   markInexactIntegers?: boolean
 }
 
+/** How many InexactIntegers the last parseExactJson call returned (0: no value needs looking through). */
+export function inexactIntegersParsed(): number {
+  return inexactCount
+}
+
 /** A number literal that is not an integer though its nearest double is (see markInexactIntegers). */
 export class InexactInteger {
   constructor(readonly value: number, readonly literal: string) {}
@@ -92,6 +97,8 @@ let pos = 0
 let depth = 0
 let rejectDuplicates = false
 let markInexact = false
+/** InexactIntegers the last parse returned (callers skip looking for them when 0). */
+let inexactCount = 0
 
 /**
  * Parses one JSON text; integer literals beyond 2^53 become bigint.
@@ -112,6 +119,7 @@ export function parseExactJson(text: string, options?: ExactJsonOptions): ExactJ
   depth = 0
   rejectDuplicates = options?.rejectDuplicateKeys === true
   markInexact = options?.markInexactIntegers === true
+  inexactCount = 0
   skipWhitespace()
   const value = parseValue()
   skipWhitespace()
@@ -353,7 +361,10 @@ function parseNumber(): number | bigint | InexactInteger {
     if (value === Infinity || value === -Infinity) {
       throw new SyntaxError(`number ${src.slice(start, pos)} at position ${start} is beyond the largest double (about 1.8e308)`)
     }
-    if (markInexact && Number.isInteger(value) && !literalIsInteger(src.slice(start, pos))) return new InexactInteger(value, src.slice(start, pos))
+    if (markInexact && Number.isInteger(value) && !literalIsInteger(src.slice(start, pos))) {
+      inexactCount++
+      return new InexactInteger(value, src.slice(start, pos))
+    }
     return value
   }
   if (intEnd - digitsStart <= 15) return negative ? -n : n

@@ -14,7 +14,7 @@ import { Worker } from 'node:worker_threads'
 import { SharedKernelMemory } from '../backend/wasm/shared.js'
 import { wasmUnavailableReason } from '../backend/wasm/runtime.js'
 import { ResidentLimitError } from '../format/errors.js'
-import { checkFileName, positiveLimit, residentLimit } from '../read/open.js'
+import { checkOpenOptions, residentLimit } from '../read/open.js'
 import { describeInput, fileBytesOf, shown } from '../read/file-input.js'
 import { PooledSegment } from './pooled-segment.js'
 import { rebuildError } from './query-merge.js'
@@ -171,15 +171,12 @@ export class QueryPool implements AsyncDisposable {
     this.assertOpen()
     if (typeof options !== 'object' || options === null) throw new TypeError(`QueryPool.open: options must be an object, got ${describeInput(options)}`)
     const source = fileBytesOf(bytes, 'QueryPool.open')
-    checkFileName(options.fileName)
     const segment = nextSegment++
     const fileName = options.fileName ?? 'columns'
-    if (options.decodedCodes !== undefined && typeof options.decodedCodes !== 'boolean') {
-      throw new TypeError(`${fileName}: options.decodedCodes must be true or false, not ${String(options.decodedCodes)}`)
-    }
+    // Every option checked here as a reader checks it, before the file is copied.
+    checkOpenOptions(fileName, options)
     const decodedCodes = options.decodedCodes ?? true
     const limit = residentLimit(fileName, options)
-    if (options.maxDecodedBytes !== undefined) positiveLimit(fileName, 'maxDecodedBytes', options.maxDecodedBytes)
     if (source.byteLength > limit) throw new ResidentLimitError(fileName, source.byteLength, limit)
     const opening: OpenSettings = { fileName, maxDoc: options.maxDoc, decodedCodes, maxDecodedBytes: options.maxDecodedBytes }
     // A reader in this thread (segment.openReader) opens the bytes as the workers do.

@@ -80,7 +80,7 @@ function selectValues(
     const out = memory.words
     const presence = column.presence!.words
     let position = 0
-    for (let word = from >>> 5; word < wordsFor(to); word++) {
+    for (let word = from >>> 5, words = wordsFor(to); word < words; word++) {
       const present = presence[word]
       if (present === 0) continue
       const chosen = filter[word] & present
@@ -293,7 +293,7 @@ function valuesToDocuments(
   if (column.layout === 'optional') {
     const presence = column.presence!.words, matched = matches.words
     let position = 0
-    for (let word = from >>> 5; word < wordsFor(to); word++) {
+    for (let word = from >>> 5, words = wordsFor(to); word < words; word++) {
       const present = presence[word]
       if (present === 0) continue
       const n = popcount(present)

@@ -77,7 +77,7 @@ export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOpti
     for (;;) {
       // A body cut short fails the read ("terminated", "network error"): with a size declared, that is the mismatch below.
       const { done, value } = await body.read().catch((error: Error) => {
-        if (signal?.aborted) throw signal.reason
+        if (signal?.aborted) throw error
         if (size === null) throw new TypeError(`${url}: the download failed after ${received} bytes: ${error.message}`, { cause: error })
         return { done: true as const, value: undefined }
       })
@@ -91,7 +91,7 @@ export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOpti
     if (received !== (size ?? received)) throw new Error(`${url}: ${received} bytes received, but Content-Length is ${size}`)
     // No chunk came (an empty body): the progress still ends at loaded === total.
     if (received === 0) options.onProgress?.(0, 0)
-    if (received > limit) throw new ResidentLimitError(fileName, received, limit, true)
+    if (received > limit) throw new ResidentLimitError(fileName, received, limit, 'received')
     if (!file) {
       file = backend.loadWith(received, (bytes) => {
         let at = 0

@@ -126,7 +126,7 @@ function parseCompressed(context: DictionaryContext, form: number, offset: numbe
 function spend(context: DictionaryContext, totalBytes: number): void {
   const { budget } = context
   if (budget.used + totalBytes > budget.limit) {
-    throw new ResidentLimitError(`${context.fileName}: the keyword dictionaries through field "${context.field}"`, budget.used + totalBytes, budget.limit, false, true)
+    throw new ResidentLimitError(`${context.fileName}: the keyword dictionaries through field "${context.field}"`, budget.used + totalBytes, budget.limit, 'decoded')
   }
   budget.used += totalBytes
 }
