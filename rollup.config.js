@@ -33,6 +33,8 @@ export function browserWasm() {
   copyFileSync(`${root}scripts/bundle-cascade-widths.as`, `${sources}/cascade/widths.ts`)
   // No two-pass decoder of short terms: dictionaries decode a term at a time (see that file).
   copyFileSync(`${root}scripts/bundle-terms-short.as`, `${sources}/strings/terms-short.ts`)
+  // Histograms: no counting over a range of values shared by blocks (the per-block paths count alike).
+  copyFileSync(`${root}scripts/bundle-histogram-range.as`, `${sources}/query-histogram-range.ts`)
   // Hashing in pieces serves Node's worker pool only: not exported, fewer bytes.
   const index = `${sources}/index.ts`, exported = readFileSync(index, 'utf8')
   const wholeHashOnly = exported.replace('export { xxh64, xxh64Finish, xxh64Start, xxh64Update } from', 'export { xxh64 } from')

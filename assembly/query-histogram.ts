@@ -8,7 +8,9 @@
 // span become thresholds in u space (u ≥ t ⇔ v ≥ edge): a few are counted
 // with SIMD compares per threshold; more, where the fields span at most 2^13
 // values, by counting each u and summing between thresholds (any number of
-// edges); else by a branch-free search per value among the block's own.
+// edges); else by a branch-free search per value among the block's own. Many
+// edges over values within 2^13 of each other count each value in that range
+// for the whole call (query-histogram-range.ts).
 import {
   BLOCK_SHIFT, BLOCK_VALUES, KIND_CONSTANT, KIND_TABLE, OK, recordAux, recordBase, recordDataOffset,
   recordKind, recordWidth,
@@ -17,6 +19,7 @@ import {
   SEL_WORDS, TABLE_COUNTS, U_BUFFER, blockRecord, blockTake, blockValues, bump, countTableBlock, loadSelection, packedBound,
   packedFits, valuesStatus, rangeMask32, selectedCount, selectionAll, uAtLeast, unpackU32, upperBound, largestU8, largestU16,
 } from './query-common'
+import { U_COUNT_BITS, U_COUNTS, countInRange, inRange, rangeFlush, rangeStart } from './query-histogram-range'
 
 /** Thresholds in u space of the edges inside one packed block's span. */
 const THRESHOLDS_CAPACITY: u32 = 1024
@@ -38,10 +41,6 @@ function countAtLeast(from: u32, take: u32, t: u64): u32 {
   }
   return k
 }
-
-/** Per-u counts of one block for countBetween (fields spanning up to 2^U_COUNT_BITS values). */
-const U_COUNT_BITS: u32 = 13
-const U_COUNTS: usize = memory.data(4 << 13, 16)
 
 /**
  * Selected u's of U_BUFFER into slots slot0 + (thresholds ≤ u), m thresholds, the fields in
@@ -95,6 +94,7 @@ function countByEdges(from: u32, take: u32, W: u32, edges: usize, s0: u32, s1: u
 
 /** The selected u's of U_BUFFER[from, from + take), all in [low, low + values), counted into U_COUNTS; returns U_COUNTS less low (indexed by u). */
 function countEachU(from: u32, take: u32, low: u32, values: u32): usize {
+  rangeFlush()
   memory.fill(U_COUNTS, 0, <usize>values << 2)
   const counts = U_COUNTS - (<usize>low << 2)
   const chunks = (take + 31) >>> 5
@@ -300,6 +300,8 @@ export function queryHistogram(
   edges: usize, edgeCount: u32, area: usize,
 ): i32 {
   memory.fill(area, 0, <usize>(edgeCount + 1) << 2)
+  if (count == 0) return OK
+  rangeStart(records, first, count, edges, edgeCount, area)
   const end = first + count
   for (let index = first, take: u32 = 0; index < end; index += take) {
     take = blockTake(index, end)
@@ -333,6 +335,24 @@ export function queryHistogram(
         bump(area + (<usize>s0 << 2), selectedCount(take))
         continue
       }
+      // Whole blocks of byte or 16-bit fields, all selected (a dictionary's decoded copy), are read in place.
+      const inPlace = (W == 8 || W == 16) && take == BLOCK_VALUES && selectionAll
+      // Many edges among values close together: counted in the range (query-histogram-range.ts). Decided by the
+      // edges between the block's own least and largest fields (its span over-reaches), which the paths below reuse.
+      let prepared = false
+      if (s1 - s0 > FEW_THRESHOLDS && W <= 32 && inRange(base) && selectedCount(take) > take >>> SPARSE_SHIFT) {
+        if (inPlace) fieldExtremes(p, W)
+        else {
+          unpackU32(p, from, from + take, W)
+          bufferExtremes(from, take)
+        }
+        prepared = true
+        const inside = upperBound(edges, edgeCount, base + <i64>(g * <u64>fieldHigh)) - upperBound(edges, edgeCount, base + <i64>(g * <u64>fieldLow))
+        if (inside > FEW_THRESHOLDS) {
+          if (inPlace) unpackU32(p, from, from + take, W)
+          if (countInRange(from, take, base, g, fieldHigh)) continue
+        }
+      }
       let m = s1 - s0
       if (W <= 32 && m < THRESHOLDS_CAPACITY) {
         for (let i: u32 = 0; i < m; i++) {
@@ -343,10 +363,9 @@ export function queryHistogram(
           countSparse(p, from, take, m, area + (<usize>s0 << 2), W)
           continue
         }
-        // Whole blocks of byte or 16-bit fields, all selected (a dictionary's decoded copy), are read in place.
-        const inPlace = (W == 8 || W == 16) && take == BLOCK_VALUES && selectionAll
-        if (inPlace) fieldExtremes(p, W)
-        else {
+        if (inPlace) {
+          if (!prepared) fieldExtremes(p, W)
+        } else if (!prepared) {
           unpackU32(p, from, from + take, W)
           if (m > 1) bufferExtremes(from, take)
         }
@@ -370,6 +389,7 @@ export function queryHistogram(
           }
           unpackU32(p, from, from + take, W)
         }
+        if (m > FEW_THRESHOLDS && countInRange(from, take, base, g, fieldHigh)) continue
         if (countBetween(from, take, m, slot0, low, span)) continue
         // Many thresholds over a wide span: a branch-free search per value among the block's own
         // thresholds, where a search over every edge mispredicts at each step.
@@ -395,5 +415,6 @@ export function queryHistogram(
       }
     }
   }
+  rangeFlush()
   return OK
 }
