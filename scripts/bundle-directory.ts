@@ -24,7 +24,8 @@ export function bundleFiles(name: BundleName): string[] {
   return [`${name}.js`, ...LAZY_CHUNK_FILES[name]]
 }
 
-const INPUTS = ['src', 'assembly', 'rollup.config.js', 'scripts/bundle-widths.as', 'scripts/bundle-cascade-widths.as', 'asconfig.json']
+/** What the bundles are built from (the freshness check); every scripts/*.as: rollup.config.js copies them over kernels of assembly/ for browsers. */
+export const BUNDLE_INPUTS = ['src', 'assembly', 'rollup.config.js', 'asconfig.json', ...readdirSync(join(ROOT, 'scripts')).filter((name) => name.endsWith('.as')).map((name) => `scripts/${name}`)]
 // Rewritten by every npm run build:wasm, and not part of the browser bundles (their kernels come from rollup.config.js).
 const NOT_INPUTS = new Set([join(ROOT, 'src/backend/wasm/module-bytes.ts')])
 
@@ -37,7 +38,7 @@ function newestInput(path: string): number {
 
 /** Whether dist/browser holds builds of `names` newer than everything they are built from. */
 export function bundlesFresh(names: readonly BundleName[] = BUNDLE_NAMES): boolean {
-  const inputs = Math.max(...INPUTS.map((input) => newestInput(join(ROOT, input))))
+  const inputs = Math.max(...BUNDLE_INPUTS.map((input) => newestInput(join(ROOT, input))))
   return names.flatMap(bundleFiles).every((fileName) => {
     const file = join(ROOT, 'dist/browser', fileName)
     return existsSync(file) && statSync(file).mtimeMs > inputs

@@ -62,6 +62,18 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
     expect(() => price.rangeFilter({ raw: 1.5 as unknown as bigint }, 2)).toThrow(
       new RangeError('field "price": { raw } must hold a bigint in the i64 range, got 1.5'),
     )
+    // A key beside raw was dropped unseen; a bound with no prototype could not be named ("Cannot convert object to primitive value").
+    expect(() => price.rangeFilter({ raw: 0n, bits: 1n } as unknown as { raw: bigint }, 2)).toThrow(
+      new TypeError('field "price": a { raw } bound holds raw alone, got keys "raw", "bits"'),
+    )
+    const bare = Object.create(null) as number
+    expect(() => price.rangeFilter(bare, 2)).toThrow(new TypeError('field "price": bound (a plain object) is not a number or bigint (or { raw: SortableBits })'))
+    expect(() => reader.column('n').histogram([bare, 2])).toThrow(new TypeError('field "n": bound (a plain object) is not a number, bigint, Date, ISO date string or { raw } (histogram edge 0)'))
+    expect(() => price.topK(bare, 'ascending')).toThrow(new RangeError('field "price": k must be a non-negative integer, got (a plain object)'))
+    expect(() => reader.column('city').topTerms(bare)).toThrow(new RangeError('field "city": k must be a non-negative integer, got (a plain object)'))
+    expect(() => reader.column('city').termFilter([bare as unknown as string])).toThrow(
+      new TypeError('field "city": a term must be a string or UTF-8 bytes (Uint8Array), got a plain object'),
+    )
     reader.close()
   })
 
@@ -100,6 +112,8 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
     expect(() => reader.column('n').getInt64('1' as unknown as number)).toThrow(new RangeError('field "n": document "1" is not an integer in [0, 4)'))
     expect(() => reader.column('city').term('0' as unknown as number)).toThrow(new RangeError('field "city": ordinal "0" is not an integer in [0, 2)'))
     expect(() => reader.column('n').getInt64(0, '1' as unknown as number)).toThrow(new RangeError('field "n": document 0 has 1 value(s), no value #"1"'))
+    expect(() => reader.column('n').getInt64(0, new Float64Array(2) as unknown as number)).toThrow(new RangeError('field "n": document 0 has 1 value(s), no value #(a Float64Array)'))
+    expect(() => reader.column('n').getInt64(Object.create(null) as number)).toThrow(new RangeError('field "n": document (a plain object) is not an integer in [0, 4)'))
     const set = reader.createDocSet()
     expect(() => set.has('1' as unknown as number)).toThrow(new RangeError('document "1" is not an integer in [0, 4)'))
     expect(() => set.add(1.5)).toThrow(new RangeError('document 1.5 is not an integer in [0, 4)'))

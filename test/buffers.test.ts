@@ -81,10 +81,15 @@ describe('ValueBuffer across WebAssembly memory growth', () => {
   it('the array property gives a live view with the same contents after growth; released buffers refuse', () => {
     const reader = openColumns(integerFile, { backend: 'wasm' })
     const buffer = createValueBuffer('int64', COUNT, { backend: 'wasm' })
-    reader.getColumn('v')!.readValues(0, buffer.array)
+    const taken = buffer.array
+    reader.getColumn('v')!.readValues(0, taken)
     const before = wasmRuntime().kernels.memory.buffer.byteLength
     const big = createValueBuffer('int64', 1 << 24, { backend: 'wasm' }) // 128 MiB: memory must grow
     expect(wasmRuntime().kernels.memory.buffer.byteLength).toBeGreaterThan(before)
+    // The array taken before growth is detached (its buffer live): said as such, not as memory outside every buffer.
+    expect(() => reader.getColumn('v')!.readValues(0, taken)).toThrow(
+      new RangeError('field "v": readValues destination was detached when WebAssembly memory grew: read the ValueBuffer\'s array again after an open or allocation'),
+    )
     expect(buffer.array.length).toBe(COUNT)
     expect(buffer.array[COUNT - 1]).toBe(BigInt(integers[COUNT - 1]))
     big.release()
@@ -135,6 +140,23 @@ describe.each(['wasm', 'ts'] as const)('FileBuffer (%s)', (backend) => {
     expect(() => buffer.open({ fileName: 'bad.oixk' })).toThrow(/^bad\.oixk: /)
     buffer.bytes[20] ^= 1
     expect(buffer.open().getColumn('v')!.getInt64(4999)).toBe(integers[4999])
+  })
+
+  it('release closes a column kept after its reader was dropped, so it never reads the next file there', async () => {
+    const buffer = createFileBuffer(integerFile.length, { backend })
+    buffer.bytes.set(integerFile)
+    const column = buffer.open({ fileName: 'kept.oixk' }).getColumn('v')!
+    expect(column.getInt64(4)).toBe(integers[4])
+    // Finalizers and weak references clear between tasks: the dropped reader would be collected here.
+    for (let round = 0; round < 20; round++) {
+      gc!()
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    buffer.release()
+    using next = createFileBuffer(integerFile.length, { backend })
+    next.bytes.set(integerFile.map((byte) => byte ^ 0x55))
+    expect(() => column.getInt64(4)).toThrow('kept.oixk: reader is closed')
+    expect(() => column.readValues(0, new BigInt64Array(8))).toThrow('kept.oixk: reader is closed')
   })
 
   it('keeps no reader once it is closed (open and close many times)', () => {
@@ -245,5 +267,26 @@ describe.each(['wasm', 'ts'] as const)('destinations outside live ValueBuffers (
       new TypeError('field "g": getGeoPoint\'s out must be a Float64Array of 2 or more elements (latitude, longitude), got one of 1'))
     expect(() => reader.column('g').getGeoPoint(0, 0, [0, 0] as unknown as Float64Array)).toThrow(
       new TypeError('field "g": getGeoPoint\'s out must be a Float64Array of 2 or more elements (latitude, longitude), got an Array'))
+  })
+})
+
+// Arrays passed in or made for the caller were checked through a WeakRef each, which keeps its target to
+// the end of the current task: a synchronous loop reading into fresh arrays kept every one of them.
+describe.each(['wasm', 'ts'] as const)('arrays a synchronous loop drops are collected within its task (%s)', (backend) => {
+  it('readValues into fresh arrays and getGeoPoint without out', () => {
+    const points = flushColumns({ fields: [{ name: 'g', type: 'geo_point', column: true }] },
+      Array.from({ length: COUNT }, (_, i) => ({ g: { lat: (i % 170) - 85, lon: (i % 350) - 175 } })))!
+    using reader = openColumns(doubleFile, { backend })
+    using geo = openColumns(points, { backend })
+    const column = reader.getColumn('v')!, g = geo.getColumn('g')!
+    gc!()
+    const before = process.memoryUsage()
+    // 100 arrays of 1 MiB each: all kept, as before, would be 100 MiB.
+    for (let round = 0; round < 100; round++) column.readValues(0, new Float64Array(1 << 17).subarray(0, COUNT))
+    for (let round = 0; round < 40; round++) for (let document = 0; document < COUNT; document++) g.getGeoPoint(document)
+    gc!()
+    const after = process.memoryUsage()
+    expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(20 * 2 ** 20)
+    expect(after.heapUsed - before.heapUsed).toBeLessThan(20 * 2 ** 20)
   })
 })

@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } from './browser/bundles.js'
+import { BUNDLE_INPUTS, BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } from './browser/bundles.js'
 
 /**
  * The reader's target (the format 2 issues), and the ceilings the test holds while it is missed:
@@ -23,9 +23,9 @@ import { BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_FILES, ROOT } fr
  * "Reader bundle".
  */
 const TARGET_BYTES = 30 * 1024
-const BUDGET_BYTES = 68.5 * 1024
+const BUDGET_BYTES = 69 * 1024
 const FALLBACK_BUDGET_BYTES = 19.5 * 1024
-const TOGETHER_BUDGET_BYTES = 87.5 * 1024
+const TOGETHER_BUDGET_BYTES = 88 * 1024
 /** The full check re-encodes dictionaries, so its chunk holds the FSST trainer. */
 const VERIFY_BUDGET_BYTES = 6.5 * 1024
 
@@ -136,6 +136,13 @@ describe('browser bundles', () => {
     expect(LAZY_CHUNK_FILES).toEqual(config.LAZY_CHUNKS)
     const written = readdirSync(directory).filter((file) => file.endsWith('.js')).sort()
     expect(written).toEqual(BUNDLE_NAMES.flatMap(bundleFiles).sort())
+  })
+
+  it('every file rollup.config.js builds the bundles from counts for their freshness', () => {
+    // A stale bundle (npm pack, tests) follows an edit to any file it copies in that is not among the inputs.
+    const copied = [...readFileSync(join(ROOT, 'rollup.config.js'), 'utf8').matchAll(/scripts\/[\w-]+\.as/g)].map((match) => match[0])
+    expect(copied).toContain('scripts/bundle-terms-short.as')
+    for (const file of copied) expect(BUNDLE_INPUTS).toContain(file)
   })
 
   it('no node: imports, no top-level await; the reader and its chunks import only each other', async () => {

@@ -115,8 +115,13 @@ describe('the packed package', () => {
       "import { openColumnsFile } from 'oixk/node'",
       "const bytes = flushColumns({ fields: [{ name: 'n', type: 'integral', column: true }] }, [{ n: 1 }, { n: 5 }])",
       "console.log(openColumns(bytes, { backend: 'wasm' }).getColumn('n').getInt64(1), typeof openColumnsFile)",
+      // Embedding tools run commands in-process (docs/cli.md): the same runCli the bin runs.
+      "import { runCli } from 'oixk/cli'",
+      "let out = ''",
+      "const code = await runCli(['help', 'verify'], { stdout: { write: (text) => { out += text } }, stderr: process.stderr })",
+      "console.log(code, out.split('\\n')[0])",
     ].join('\n')
-    expect((await run(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer })).stdout).toBe('5 function\n')
+    expect((await run(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer })).stdout).toBe('5 function\n0 Usage: oixk verify FILE... [--backend ts|wasm|auto]\n')
     expect((await run(join(consumer, 'node_modules/.bin/oixk'), ['--help'], { cwd: consumer })).stdout).toMatch(/^Usage: oixk/)
   })
 
@@ -126,7 +131,8 @@ describe('the packed package', () => {
       "import * as reader from 'oixk/reader'",
       "import * as writer from 'oixk/writer'",
       "import * as node from 'oixk/node'",
-      'export const entries = [main, reader, writer, node]',
+      "import * as cli from 'oixk/cli'",
+      'export const entries = [main, reader, writer, node, cli]',
       "export const bytes: Uint8Array | null = writer.flushColumns({ fields: [{ name: 'n', type: 'integral', column: true }] }, [{ n: 1n }])",
       // Members marked @internal (markClosed would close a column of an open reader) are not published.
       'declare const column: main.Column',

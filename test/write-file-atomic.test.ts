@@ -71,6 +71,13 @@ describe('writeFileAtomic', () => {
     await expectNoTempFiles()
   })
 
+  it('names the file asked for, not its temporary file, when the temporary file cannot be made', async () => {
+    const target = path('no-such-directory/x.columns')
+    const result = writeFileAtomic(target, new Uint8Array(8))
+    await expect(result).rejects.toThrow(`ENOENT: no such file or directory, open '${target}' (writing its temporary file in the same directory)`)
+    await expect(result).rejects.toMatchObject({ code: 'ENOENT', syscall: 'open', path: target })
+  })
+
   it('refuses bytes that are no Uint8Array before creating anything', async () => {
     // A string threw "bytes.subarray is not a function" from inside the write, and null a property error.
     await expect(writeFileAtomic(path('kind.bin'), 'abc' as unknown as Uint8Array)).rejects.toThrow(

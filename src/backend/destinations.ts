@@ -21,9 +21,11 @@ export interface HeldRegion {
 const held = new Set<HeldRegion>()
 // The arrays released ValueBuffers had handed out: refused with either backend, so both answer alike.
 const released = new WeakSet<ArrayBufferView>()
-// Arrays found fit since the last release (a readValues into the same array again checks nothing).
+// Arrays of linear memory found fit since the last release (a readValues into the same array again checks nothing).
 let allowed = new WeakSet<ArrayBufferView>()
-// Weakly: a ValueBuffer's array keeps its buffer (and memory) alive as long as it lives.
+// Weakly: a ValueBuffer's array keeps its buffer (and memory) alive as long as it lives. Only arrays of linear
+// memory (a ValueBuffer's, a few) get one: a WeakRef keeps its target until the current task ends, so one per
+// array of the caller's would keep every array a synchronous loop makes and drops.
 let lastAllowed: WeakRef<ArrayBufferView> | null = null
 
 /** A ValueBuffer's region is live: views inside it may be written (only regions of linear memory are kept). */
@@ -56,12 +58,18 @@ function insideHeld(array: ArrayBufferView, token: object): boolean {
  * inside a live ValueBuffer. The message names the field and the argument, e.g. `readValues destination`.
  */
 export function checkWritable(array: ArrayBufferView, field: string, argument: string): void {
-  if (array === lastAllowed?.deref() || allowed.has(array)) return
+  // A view of linear memory that growth detached has no bytes (a read into it would write nothing, silently).
+  const live = array.byteLength !== 0
+  if (live && array === lastAllowed?.deref()) return
+  const token = memoryOf.get(array.buffer)
+  if (token === undefined ? !released.has(array) : live && allowed.has(array)) return
   // (Two strings, not a callback making the message: a closure per call would allocate on every read.)
   const what = `field "${field}": ${argument}`
   if (released.has(array)) throw new RangeError(`${what} is the array of a released ValueBuffer`)
-  const token = memoryOf.get(array.buffer)
-  if (token !== undefined && !insideHeld(array, token)) {
+  if (array.buffer.byteLength === 0) {
+    throw new RangeError(`${what} was detached when WebAssembly memory grew: read the ValueBuffer's array again after an open or allocation`)
+  }
+  if (!insideHeld(array, token!)) {
     throw new RangeError(`${what} is WebAssembly memory outside every live ValueBuffer (kept past its release, or made over a FileBuffer); pass a live ValueBuffer's array or an array of your own`)
   }
   allowed.add(array)

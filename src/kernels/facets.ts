@@ -174,7 +174,7 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
 /** The k terms with the most documents: count descending, ties by ordinal, zero counts omitted. */
 export function topTerms(column: Column, backend: ColumnsBackend, k: number, docs?: DocSet | null): TermCount[] {
   expectType(column, 'topTerms', column.type === 'keyword', 'keyword')
-  if (!(k >= 0) || !Number.isInteger(k)) throw new RangeError(`field "${column.name}": k must be a non-negative integer, got ${shown(k)}`)
+  if (typeof k !== 'number' || !(k >= 0) || !Number.isInteger(k)) throw new RangeError(`field "${column.name}": k must be a non-negative integer, got ${shown(k)}`)
   const counts = facetCounts(column, backend, docs)
   return Array.from(topOrdinals(counts, k), (ordinal) => ({ term: column.term(ordinal), ordinal, count: counts[ordinal] }))
 }

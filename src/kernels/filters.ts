@@ -142,7 +142,7 @@ export function termList(field: string, terms: Terms): (string | Uint8Array)[] {
 /** Throws a TypeError naming the field unless `term` is a string or UTF-8 bytes. */
 export function checkTerm(field: string, term: unknown): asserts term is string | Uint8Array {
   if (typeof term !== 'string' && !(term instanceof Uint8Array)) {
-    throw new TypeError(`field "${field}": a term must be a string or UTF-8 bytes (Uint8Array), got ${typeof term} ${String(term)}`)
+    throw new TypeError(`field "${field}": a term must be a string or UTF-8 bytes (Uint8Array), got ${describeInput(term)}`)
   }
 }
 

@@ -10,6 +10,7 @@ import type { ColumnType } from '../format/constants.js'
 import { parseIsoDateMillis } from '../format/iso-date.js'
 import { MAX_INT64, MIN_INT64 } from '../format/int64.js'
 import { float64ToSortableBits, sortableBitsToFloat64 } from '../format/sortable-bits.js'
+import { shown } from '../read/file-input.js'
 
 /** A raw i64 bound, taken as it is (doubles: SortableBits). */
 export interface RawBound {
@@ -29,8 +30,11 @@ function rawOf(field: string, value: object): bigint | null {
   if (value instanceof Date || !('raw' in value)) return null
   const raw = (value as RawBound).raw
   if (typeof raw !== 'bigint' || raw < MIN_INT64 || raw > MAX_INT64) {
-    throw new RangeError(`field "${field}": { raw } must hold a bigint in the i64 range, got ${String(raw)}`)
+    throw new RangeError(`field "${field}": { raw } must hold a bigint in the i64 range, got ${shown(raw)}`)
   }
+  // Another key would be dropped unseen (the writer refuses { bits } with others alike).
+  const keys = Object.keys(value)
+  if (keys.length !== 1) throw new TypeError(`field "${field}": a { raw } bound holds raw alone, got keys ${keys.map((key) => JSON.stringify(key)).join(', ')}`)
   return raw
 }
 
@@ -71,7 +75,7 @@ export function rawBound(field: string, type: ColumnType, value: NaturalValue, s
     }
     integer = BigInt(side === 'lower' ? Math.ceil(value) : Math.floor(value))
   } else {
-    throw new TypeError(`field "${field}": bound ${String(value)} is not a number, bigint, Date, ISO date string or { raw }`)
+    throw new TypeError(`field "${field}": bound ${shown(value)} is not a number, bigint, Date, ISO date string or { raw }`)
   }
   if (side === 'lower') return integer > MAX_INT64 ? null : integer < MIN_INT64 ? MIN_INT64 : integer
   return integer < MIN_INT64 ? null : integer > MAX_INT64 ? MAX_INT64 : integer
@@ -81,7 +85,7 @@ function rawDoubleBound(field: string, value: NaturalValue, side: BoundSide): bi
   // A bigint means the double the writer would store for it, not raw bits ({ raw } says that).
   const number = typeof value === 'bigint' ? Number(value) : value
   if (typeof number !== 'number') {
-    throw new TypeError(`field "${field}": bound ${String(value)} is not a number or bigint (or { raw: SortableBits })`)
+    throw new TypeError(`field "${field}": bound ${shown(value)} is not a number or bigint (or { raw: SortableBits })`)
   }
   if (Number.isNaN(number)) throw new RangeError(`field "${field}": NaN is not a bound (use { raw: SortableBits } bounds to select NaNs)`)
   // -0 and +0 are one value: a range that reaches zero takes both.

@@ -143,7 +143,7 @@ export function isNaNRaw(low: number, high: number): boolean {
  */
 export function topK(column: Column, backend: ColumnsBackend, k: number, order: SortOrder, docs?: DocSet | null): Uint32Array {
   expectType(column, 'topK', column.type !== 'geo_point', 'integral/date/fractional/bool/keyword')
-  if (!(k >= 0) || !Number.isInteger(k)) throw new RangeError(`field "${column.name}": k must be a non-negative integer, got ${shown(k)}`)
+  if (typeof k !== 'number' || !(k >= 0) || !Number.isInteger(k)) throw new RangeError(`field "${column.name}": k must be a non-negative integer, got ${shown(k)}`)
   if (order !== 'ascending' && order !== 'descending') throw new RangeError(`field "${column.name}": order must be "ascending" or "descending"`)
   const filter = filterOf(column, backend, docs)
   const skipNaN = mayHoldNaN(column)

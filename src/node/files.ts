@@ -131,9 +131,21 @@ export async function writeFileAtomic(target: string, bytes: Uint8Array, options
   } catch (error) {
     if (handle !== null) await handle.close().catch(() => undefined)
     await unlink(temporaryPath).catch(() => undefined)
-    throw error
+    throw namingTarget(error, temporaryPath, target)
   }
   await syncDirectory(directory)
+}
+
+/**
+ * A file system error about the temporary file made to name the file the caller asked for (the
+ * temporary name means nothing to them): code, errno and syscall kept, `path` the target.
+ */
+function namingTarget(error: unknown, temporaryPath: string, target: string): unknown {
+  const failure = error as { path?: unknown; message?: unknown }
+  if (!(error instanceof Error) || failure.path !== temporaryPath) return error
+  error.message = `${error.message.split(`'${temporaryPath}'`).join(`'${target}'`)} (writing its temporary file in the same directory)`
+  failure.path = target
+  return error
 }
 
 /**

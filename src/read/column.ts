@@ -102,6 +102,12 @@ export class Column {
   /** @internal The reader's tracker of the DocSets its queries make (released when it closes); set by the reader. */
   docSetOwner: DocSetOwner | null = null
   /**
+   * @internal The reader, set by it: a column kept after its reader is dropped keeps the reader, so
+   * what closes readers it lent out (a FileBuffer's or a pooled segment's release, which track them
+   * weakly) still finds and closes it, and the column with it, before the memory goes to another file.
+   */
+  reader: object | null = null
+  /**
    * @internal Multi keyword and bool columns: the values that are the first of their ordinal in
    * their document (markFirstValues), made by the first facet that counts them and kept until
    * close, in this column's backend (see FirstValues).
@@ -151,7 +157,7 @@ export class Column {
 
   private resolve(document: number): void {
     this.assertOpen()
-    if (!(document >= 0 && document < this.maxDoc) || !Number.isInteger(document)) {
+    if (typeof document !== 'number' || !(document >= 0 && document < this.maxDoc) || !Number.isInteger(document)) {
       throw new RangeError(`field "${this.name}": ${documentProblem(document, this.maxDoc)}`)
     }
     if (this.layout === 'dense') {
@@ -177,14 +183,14 @@ export class Column {
       return document
     }
     this.resolve(document)
-    if (!(nth >= 0 && nth < runCount) || !Number.isInteger(nth)) {
+    if (typeof nth !== 'number' || !(nth >= 0 && nth < runCount) || !Number.isInteger(nth)) {
       throw new RangeError(`field "${this.name}": document ${document} has ${runCount} value(s), no value #${shown(nth)}`)
     }
     return runStart + nth
   }
 
   private checkIndex(index: number, limit: number, what: string): void {
-    if (!(index >= 0 && index < limit) || !Number.isInteger(index)) {
+    if (typeof index !== 'number' || !(index >= 0 && index < limit) || !Number.isInteger(index)) {
       throw new RangeError(`field "${this.name}": ${what} ${shown(index)} is not an integer in [0, ${limit})`)
     }
   }

@@ -35,6 +35,9 @@ function detached(call: string, what: string): TypeError {
 
 /** An argument as a message shows it: a string quoted, so "1" does not read as the number 1. */
 export function shown(value: unknown): string {
+  // Objects by their kind: an array's items read as numbers (getGeoPoint(document, out) put out where nth goes:
+  // "no value #0,0"), and some objects cannot be made strings at all.
+  if ((typeof value === 'object' && value !== null) || typeof value === 'function') return `(${describeInput(value)})`
   return typeof value === 'string' ? JSON.stringify(value) : typeof value === 'bigint' ? `${value}n` : String(value)
 }
 

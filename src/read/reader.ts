@@ -37,6 +37,7 @@ export class ColumnsReader implements Disposable {
     for (const column of columns) {
       this.byName.set(column.name, column)
       column.docSetOwner = this.docSets
+      column.reader = this
     }
   }
 
