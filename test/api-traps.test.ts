@@ -12,6 +12,8 @@ import { ResidentLimitError } from '../src/format/errors.js'
 import { DocSet } from '../src/kernels/doc-set.js'
 import { openColumns } from '../src/read/open.js'
 import { flushColumns } from '../src/write/columns-writer.js'
+import { writeFileSync } from 'node:fs'
+import { tempDirectory } from './helpers/temp-directory.js'
 
 const schema = { fields: [
   { name: 'city', type: 'keyword', facet: true },
@@ -64,7 +66,7 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
     )
     // A key beside raw was dropped unseen; a bound with no prototype could not be named ("Cannot convert object to primitive value").
     expect(() => price.rangeFilter({ raw: 0n, bits: 1n } as unknown as { raw: bigint }, 2)).toThrow(
-      new TypeError('field "price": a { raw } bound holds raw alone, got keys "raw", "bits"'),
+      new TypeError('field "price": a { raw } bound holds raw alone, got also "bits"'),
     )
     const bare = Object.create(null) as number
     expect(() => price.rangeFilter(bare, 2)).toThrow(new TypeError('field "price": bound (a plain object) is not a number or bigint (or { raw: SortableBits })'))
@@ -101,7 +103,18 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
     expect(() => openColumns(null, { maxDoc: 3, backend }).column('x')).toThrow(
       'columns: no column for field "x" (a field no document has a value for has none); columns: none',
     )
+    // A name that is no string was looked up as another ("0" for 0, "undefined" for a symbol).
+    expect(() => reader.column(0 as unknown as string)).toThrow(new TypeError('seg.columns: a field name must be a string, got number 0'))
+    expect(() => reader.getColumn(new String('n') as unknown as string)).toThrow(new TypeError('seg.columns: a field name must be a string, got a String'))
     reader.close()
+    // Names clipped to 80 characters and at most 50 listed: 100 names of 10,000 characters made a message of a megabyte.
+    const long = (i: number) => `${i}`.padStart(10_000, 'x')
+    const wide = flushColumns({ fields: Array.from({ length: 100 }, (_, i) => ({ name: long(i), type: 'integral' as const, column: true })) },
+      [Object.fromEntries(Array.from({ length: 100 }, (_, i) => [long(i), i]))])!
+    const message = (() => { try { openColumns(wide, { backend }).column(long(1000)) } catch (error) { return (error as Error).message } })()!
+    expect(message.length).toBeLessThan(5000)
+    expect(message).toMatch(/^columns: no column for field "x{80}…" \(a field no document has a value for has none\); columns: "x{80}…", /)
+    expect(message).toMatch(/, and 50 more$/)
   })
 
   it('messages name the method called and say what is wrong', () => {
@@ -308,5 +321,30 @@ describe.each(['ts', 'wasm'] as const)('a lone surrogate as a term (%s)', (backe
       expect(Array.from(column.termFilter('\uD800').toArray())).toEqual([])
       expect(Array.from(column.termFilter(['\uDFFF', 'a']).toArray())).toEqual([1])
     }
+  })
+})
+
+// Options are read by name everywhere, as openColumns and the writer read them: inherited ones and
+// getters count. Spreads (own properties only) dropped them in openColumnsFile, openColumnsFromUrl and
+// flushColumns, so an inherited maxDoc went unchecked and an inherited format unwritten.
+describe('options inherited or given by getters', () => {
+  const { path } = tempDirectory('oixk-options-')
+  const small = flushColumns({ fields: [{ name: 'n', type: 'integral', column: true }] }, [{ n: 1 }, { n: 2 }, { n: 3 }])!
+
+  it('flushColumns writes the format an options prototype gives', () => {
+    const written = flushColumns({ fields: [{ name: 'n', type: 'integral', column: true }] }, [{ n: 1 }], Object.create({ format: 2 }))!
+    expect(openColumns(written).format).toBe(2)
+  })
+
+  it('openColumnsFile checks an inherited maxDoc and decodedCodes', async () => {
+    writeFileSync(path('small.oixk'), small)
+    await expect(openColumnsFile(path('small.oixk'), Object.create({ maxDoc: 5 }))).rejects.toThrow('the file\'s maxDoc is 3, but the segment has 5 documents (options.maxDoc)')
+    await expect(openColumnsFile(path('small.oixk'), Object.create({ decodedCodes: 'no' }))).rejects.toThrow('options.decodedCodes must be true or false, not no')
+  })
+
+  it('a geo point\'s inherited keys are ignored, as a document\'s are (refused in a message naming none)', () => {
+    const point = Object.assign(Object.create({ alt: 3 }), { lat: 1, lon: 2 }) as { lat: number; lon: number }
+    const written = flushColumns({ fields: [{ name: 'g', type: 'geo_point', column: true }] }, [{ g: point }])!
+    expect(Array.from(openColumns(written).column('g').getGeoPoint(0))).toEqual([1, 2])
   })
 })

@@ -71,6 +71,10 @@ describe.each(['wasm', 'ts'] as const)('ValueBuffer (%s)', (backend) => {
 
   it('refuses bad kinds and lengths', () => {
     expect(() => createValueBuffer('int16' as 'int64', 4, { backend })).toThrow('unknown value buffer kind "int16"; expected "int64", "float64" or "int32"')
+    // Names every object has were taken as kinds (a buffer of kind "constructor" over no memory, with TypeScript).
+    for (const kind of ['constructor', 'toString', '__proto__']) {
+      expect(() => createValueBuffer(kind as 'int64', 4, { backend })).toThrow(`unknown value buffer kind "${kind}"; expected "int64", "float64" or "int32"`)
+    }
     expect(() => createValueBuffer('int64', -1, { backend })).toThrow('value buffer length -1 is not an integer in [0, 2^32]')
     // A string was printed as the number it spells.
     expect(() => createValueBuffer('int64', '4' as unknown as number, { backend })).toThrow('value buffer length "4" is not an integer in [0, 2^32]')

@@ -63,6 +63,11 @@ describe.each(backends)('pool backend %s', (backend) => {
     expect(Array.from((await segment.rangeFilter('delay', low, high)).words)).toEqual(range)
     expect(Array.from((await segment.rangeFilter('delay', new Proxy({ raw: -100n }, {}), 250)).words)).toEqual(range)
 
+    // A plain { raw } with another key is refused as the reader refuses it (the pool sent { raw } alone and answered).
+    const extra = { raw: 5n, extra: 1 }
+    expect(() => reader.column('delay').rangeFilter(extra, 50)).toThrow('field "delay": a { raw } bound holds raw alone, got also "extra"')
+    await expect(segment.rangeFilter('delay', extra, 50)).rejects.toThrow('field "delay": a { raw } bound holds raw alone, got also "extra"')
+
     const edges = [new Raw(-300n), -50, new Raw(0n), new Proxy({ raw: 400n }, {}), 10_000]
     const counts = Array.from(reader.column('delay').histogram(edges))
     expect(counts.reduce((a, b) => a + b)).toBe(MAX_DOC)

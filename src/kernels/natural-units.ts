@@ -26,15 +26,22 @@ const POSITIVE_ZERO_RAW = 0n
 /** Which end of an inclusive range (or a histogram edge, which acts as a lower bound). */
 export type BoundSide = 'lower' | 'upper'
 
+/** An object literal's kind (or one with no prototype): the { raw } bounds whose keys are checked. */
+export function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
+}
+
 function rawOf(field: string, value: object): bigint | null {
   if (value instanceof Date || !('raw' in value)) return null
   const raw = (value as RawBound).raw
   if (typeof raw !== 'bigint' || raw < MIN_INT64 || raw > MAX_INT64) {
     throw new RangeError(`field "${field}": { raw } must hold a bigint in the i64 range, got ${shown(raw)}`)
   }
-  // Another key would be dropped unseen (the writer refuses { bits } with others alike).
-  const keys = Object.keys(value)
-  if (keys.length !== 1) throw new TypeError(`field "${field}": a { raw } bound holds raw alone, got keys ${keys.map((key) => JSON.stringify(key)).join(', ')}`)
+  // In a plain object another key would be dropped unseen (the writer refuses { bits } with others alike); an
+  // instance of a class is read for its raw alone, which may be a getter.
+  const others = isPlainObject(value) ? Object.keys(value).filter((key) => key !== 'raw') : []
+  if (others.length !== 0) throw new TypeError(`field "${field}": a { raw } bound holds raw alone, got also ${others.map((key) => JSON.stringify(key)).join(', ')}`)
   return raw
 }
 

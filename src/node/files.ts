@@ -11,7 +11,7 @@ import { CorruptIndexException, ResidentLimitError } from '../format/errors.js'
 import type { ResidentFile } from '../backend/backend.js'
 import { resolveBackend } from '../backend/select.js'
 import { describeInput } from '../read/file-input.js'
-import { type OpenOptions, openResidentFile, residentLimit } from '../read/open.js'
+import { namedOpenOptions, type OpenOptions, openResidentFile, residentLimit } from '../read/open.js'
 import type { ColumnsReader } from '../read/reader.js'
 
 /**
@@ -40,7 +40,7 @@ export async function openColumnsFile(path: string, options: OpenOptions = {}): 
   } finally {
     await handle.close()
   }
-  return openResidentFile(file, backend, { ...options, fileName })
+  return openResidentFile(file, backend, namedOpenOptions(options, fileName))
 }
 
 /** The error for a path that is no regular file, shaped like Node's system errors (code, path). */

@@ -12,7 +12,7 @@ import { termList, type BoundingBox, type Terms } from '../kernels/filters.js'
 import { rawEdges, type NaturalValue } from '../kernels/natural-units.js'
 import { type OpenOptions, openColumns } from '../read/open.js'
 import { shown } from '../read/file-input.js'
-import { noColumn, type ColumnsReader } from '../read/reader.js'
+import { checkFieldName, noColumn, type ColumnsReader } from '../read/reader.js'
 import { mergeAggregates, sharedMemoryBackend, splitDocuments, sumCounts, type AggregateParts } from './query-merge.js'
 import { sendableBound, sendableBox, sendableTerms } from './query-protocol.js'
 import type { ColumnInfo, PooledMethod, QueryRequest } from './query-protocol.js'
@@ -92,6 +92,7 @@ export class PooledSegment {
 
   private column(field: string): ColumnInfo {
     this.assertOpen()
+    checkFieldName(this.fileName, field)
     const column = this.byName.get(field)
     if (column === undefined) throw new RangeError(noColumn(this.fileName, field, this.columns.map((column) => column.name)))
     return column

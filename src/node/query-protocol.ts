@@ -4,6 +4,7 @@
  */
 import type { LinearMemory } from '../backend/wasm/memory-types.js'
 import type { ColumnType, Layout } from '../format/constants.js'
+import { isPlainObject } from '../kernels/natural-units.js'
 
 /** What the pool learns about a column when a worker opens the segment. */
 export interface ColumnInfo {
@@ -108,7 +109,8 @@ export type WorkerReply = { id: number; ok: true; result: unknown } | { id: numb
  */
 export function sendableBound(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || value instanceof Date || !('raw' in value)) return value
-  return { raw: (value as { raw: unknown }).raw }
+  // A plain object's other keys go too: the worker refuses them, as the reader does.
+  return isPlainObject(value) ? { ...value, raw: (value as { raw: unknown }).raw } : { raw: (value as { raw: unknown }).raw }
 }
 
 /** A bounding box as plain data for the workers (see sendableBound). */

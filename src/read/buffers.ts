@@ -129,7 +129,7 @@ export class ValueBuffer<Kind extends ValueArrayKind = 'int64'> implements Dispo
 
   constructor(kind: Kind, length: number, backend: ColumnsBackend) {
     checkLength(length, 'value buffer')
-    if (!(kind in CONSTRUCTORS)) throw new TypeError(`unknown value buffer kind ${JSON.stringify(kind)}; expected "int64", "float64" or "int32"`)
+    if (typeof kind !== 'string' || !Object.hasOwn(CONSTRUCTORS, kind)) throw new TypeError(`unknown value buffer kind ${JSON.stringify(kind)}; expected "int64", "float64" or "int32"`)
     this.kind = kind
     this.length = length
     const region = allocateRegion(backend, length * CONSTRUCTORS[kind].BYTES_PER_ELEMENT, `value buffer of ${length} ${kind} values (${length * CONSTRUCTORS[kind].BYTES_PER_ELEMENT} bytes)`)

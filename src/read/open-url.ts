@@ -7,7 +7,7 @@ import type { ResidentFile } from '../backend/backend.js'
 import { ResidentLimitError } from '../format/errors.js'
 import { checkBackendChoice } from '../backend/select.js'
 import { readyBackend } from './open-async.js'
-import { checkOpenOptions, type OpenOptions, openResidentFile, residentLimit } from './open.js'
+import { checkOpenOptions, namedOpenOptions, type OpenOptions, openResidentFile, residentLimit } from './open.js'
 import type { ColumnsReader } from './reader.js'
 
 /** Options of openColumnsFromUrl: openColumns's, plus progress and cancellation. */
@@ -105,5 +105,5 @@ export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOpti
     body?.cancel().catch(() => {})
     throw aborted(error)
   }
-  return openResidentFile(file, backend, { ...options, fileName })
+  return openResidentFile(file, backend, namedOpenOptions(options, fileName))
 }

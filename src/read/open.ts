@@ -105,6 +105,17 @@ export function checkOpenOptions(fileName: string, options: OpenOptions): number
   return positiveLimit(fileName, 'maxDecodedBytes', options.maxDecodedBytes ?? DEFAULT_MAX_DECODED_BYTES)
 }
 
+/**
+ * The options as openColumns reads them (each by name: inherited ones and getters count), with the
+ * file's name: a spread copied own properties only, so an inherited maxDoc went unchecked.
+ */
+export function namedOpenOptions(options: OpenOptions, fileName: string): OpenOptions {
+  return {
+    fileName, maxDoc: options.maxDoc, backend: options.backend, maxResidentFileBytes: options.maxResidentFileBytes,
+    maxDecodedBytes: options.maxDecodedBytes, decodedCodes: options.decodedCodes,
+  }
+}
+
 /** options.fileName is named in every error: a string, or absent (an object named itself "[object Object]"). */
 export function checkFileName(fileName: unknown): void {
   if (fileName !== undefined && typeof fileName !== 'string') throw new TypeError(`options.fileName must be a string, not ${describeInput(fileName)}`)

@@ -7,6 +7,8 @@ import { decodedCodesMemory, releaseDecodedCodes } from '../cascade/decoded-code
 import { releaseOwned } from '../backend/owned-regions.js'
 import { fullCheck } from './full-check.js'
 import { DocSet, DocSetOwner } from '../kernels/doc-set.js'
+import { clipped } from '../format/errors.js'
+import { describeInput } from './file-input.js'
 
 /** A segment's columns, opened and validated. */
 export class ColumnsReader implements Disposable {
@@ -66,6 +68,7 @@ export class ColumnsReader implements Disposable {
   /** The column of a field, or null when the segment has none for it. */
   getColumn(name: string): Column | null {
     this.assertOpen()
+    checkFieldName(this.fileName, name)
     return this.byName.get(name) ?? null
   }
 
@@ -124,6 +127,12 @@ export class ColumnsReader implements Disposable {
 
 /** What reader.column (and the worker pool) say of a field without a column, listing the columns there are. */
 export function noColumn(fileName: string, field: string, names: readonly string[]): string {
-  const list = names.map((name) => JSON.stringify(name)).join(', ')
-  return `${fileName}: no column for field ${JSON.stringify(field)} (a field no document has a value for has none); columns: ${list || 'none'}`
+  // Each name clipped, and at most 50 of them: a segment of long names made a message of megabytes.
+  const list = names.slice(0, 50).map((name) => JSON.stringify(clipped(name))).join(', ') + (names.length > 50 ? `, and ${names.length - 50} more` : '')
+  return `${fileName}: no column for field ${JSON.stringify(clipped(field))} (a field no document has a value for has none); columns: ${list || 'none'}`
+}
+
+/** A field name asked for must be a string (a number or String object was looked up as another name). */
+export function checkFieldName(fileName: string, name: unknown): asserts name is string {
+  if (typeof name !== 'string') throw new TypeError(`${fileName}: a field name must be a string, got ${describeInput(name)}`)
 }

@@ -320,7 +320,8 @@ export function flushColumns<const S extends SchemaInput>(schema: S & CheckedSch
   const maxDoc = options.maxDoc ?? docs.length
   checkMaxDoc(maxDoc, '')
   if (maxDoc < docs.length) throw new InvalidInputError(`maxDoc ${maxDoc} is smaller than the ${docs.length} documents given`)
-  const writer = new ColumnsWriter<S>(schema, { expectedDocuments: docs.length, ...options })
+  // Each option by name, as maxDoc and onWarning are (a spread copied own properties only: an inherited format was dropped).
+  const writer = new ColumnsWriter<S>(schema, { expectedDocuments: docs.length, format: options.format, maxResidentFileBytes: options.maxResidentFileBytes })
   if (options.onWarning !== undefined) for (const warning of writer.warnings) options.onWarning(warning)
   for (let document = 0; document < docs.length; document++) {
     const values = docs[document]

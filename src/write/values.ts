@@ -134,7 +134,8 @@ export function checkGeoPoint(field: string, document: number, value: unknown, o
     invalidValue(field, document, `geo point ${brief(value, 0)}: ${geoProblem(value, lat, lon)}`)
   }
   // Keys beyond lat and lon (an altitude, a GeoJSON-style type) would be dropped unseen, as unknown fields would be.
-  for (const key in value) if (key !== 'lat' && key !== 'lon') {
+  // Own keys only, as for documents' fields (an inherited key was refused in a message listing none).
+  for (const key in value) if (key !== 'lat' && key !== 'lon' && Object.hasOwn(value, key)) {
     const extra = Object.keys(value).filter((name) => name !== 'lat' && name !== 'lon')
     invalidValue(field, document, `geo point ${brief(value, 0)}: unknown key${extra.length > 1 ? 's' : ''} ${extra.map((name) => JSON.stringify(name)).join(', ')} (a geo point is {lat, lon})`)
   }
