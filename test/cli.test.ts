@@ -310,7 +310,10 @@ describe('merge', () => {
       [[[0, 1, 2, 1.5], [4, 5, 6]], 'doc map 0 entry 3 is 1.5'],
       // An integer beyond doubles is read exact, and shown as the number it is (not quoted as a string).
       ['[[0, 1, 2, 99999999999999999999], [4, 5, 6]]', 'doc map 0 entry 3 is 99999999999999999999; expected'],
-      [[[0, 1, 2, 3], [3, 4, 5]], 'new document 3 is the target of source 0 document 3 and of source 1 document 0'],
+      [[[0, 1, 2, 3], [3, 4, 5]], `new document 3 is the target of ${path('left.oixk')} document 3 and of ${path('right.oixk')} document 0`],
+      // Literals whose doubles are integers moved or deleted documents unseen (-0.99999999999999999 read as -1).
+      ['[[0, 1, 2, 3], [4, -0.99999999999999999, 6]]', 'doc map 1 entry 1 is -0.99999999999999999, not an integer (its nearest double is -1)'],
+      ['[[0, 1, 2, 1e-400], [4, 5, 6]]', 'doc map 0 entry 3 is 1e-400, not an integer (its nearest double is 0)'],
     ]
     for (const [map, message] of maps) {
       await writeFile(path('bad-map.json'), typeof map === 'string' ? map : JSON.stringify(map))
@@ -322,7 +325,24 @@ describe('merge', () => {
     // A new id past --max-doc: the map and the flag are named together (either may be the mistake).
     await writeFile(path('fits.json'), JSON.stringify([[0, 1, 2, 3], [4, 5, 6]]))
     const small = await run('merge', '-o', path('bad-merge.oixk'), '--doc-map', path('fits.json'), '--max-doc', '3', path('left.oixk'), path('right.oixk'))
-    expect([small.code, small.stderr.split('\n')[0]]).toEqual([1, `oixk merge: ${path('fits.json')} with --max-doc 3: source 0 document 3 maps to 3, outside [0, 3) (-1 deletes) (sources are numbered from 0 in input order)`])
+    expect([small.code, small.stderr.split('\n')[0]]).toEqual([1, `oixk merge: ${path('fits.json')} with --max-doc 3: ${path('left.oixk')} document 3 maps to 3, outside [0, 3) (-1 deletes)`])
+    // OUT naming the map replaced it with the columns file.
+    const over = await run('merge', '-o', path('fits.json'), '--doc-map', path('fits.json'), path('left.oixk'), path('right.oixk'))
+    expect([over.code, over.stderr.split('\n')[0]]).toEqual([2, `oixk merge: OUT ${path('fits.json')} is the --doc-map file; give the columns file a path of its own`])
+    expect(JSON.parse(await readFile(path('fits.json'), 'utf8'))).toEqual([[0, 1, 2, 3], [4, 5, 6]])
+  })
+
+  it('names the files whose fields clash, not the doc map or --max-doc', async () => {
+    await writeFile(path('clash-schema.json'), JSON.stringify({ fields: [{ name: 'id', type: 'keyword', column: true }] }))
+    const documents = await writeInputs('clash.ndjson', ['{"id":"seven"}'])
+    expect((await run('build', '--schema', path('clash-schema.json'), '--docs', documents, '-o', path('clash.oixk'))).code).toBe(0)
+    await writeFile(path('clash-map.json'), JSON.stringify([[0, 1, 2, 3], [4]]))
+    const mapped = await run('merge', '-o', path('clash-merge.oixk'), '--doc-map', path('clash-map.json'), path('left.oixk'), path('clash.oixk'))
+    const flagged = await run('merge', '-o', path('clash-merge.oixk'), '--max-doc', '9', path('left.oixk'), path('clash.oixk'))
+    for (const result of [mapped, flagged]) {
+      expect([result.code, result.stderr.split('\n')[0]]).toEqual([1, `oixk merge: field "id" is integral in ${path('left.oixk')} but keyword in ${path('clash.oixk')}`])
+    }
+    expect(await exists('clash-merge.oixk')).toBe(false)
   })
 })
 

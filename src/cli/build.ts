@@ -91,7 +91,8 @@ export async function runBuild(argv: readonly string[], io: CliIo): Promise<numb
 }
 
 /** Whether both paths name one existing file (a link or another spelling of the path included). */
-async function sameFile(a: string, b: string): Promise<boolean> {
+/** Whether two paths name one file (neither need exist). */
+export async function sameFile(a: string, b: string): Promise<boolean> {
   try {
     const [first, second] = await Promise.all([stat(a), stat(b)])
     return first.dev === second.dev && first.ino === second.ino

@@ -15,12 +15,15 @@ const CARRIAGE_RETURN = 0x0d
 /** A longer line is refused: V8 strings top out near 512 MiB, and no document should come close. */
 export const MAX_LINE_BYTES = 256 << 20
 
-/** Reads a whole JSON file (small inputs: schema, doc map); errors name the file. */
-export async function readJsonFile(path: string): Promise<ExactJsonValue> {
+/**
+ * Reads a whole JSON file (small inputs: schema, doc map); errors name the file. markInexactIntegers: a
+ * non-integer literal whose double is an integer (1.00000000000000001) comes as an InexactInteger.
+ */
+export async function readJsonFile(path: string, options: { markInexactIntegers?: boolean } = {}): Promise<ExactJsonValue> {
   const bytes = await readFile(path).catch((error: unknown) => { throw withPath(error, path) })
   if (!isUtf8(bytes)) throw new InputError(`${path}: not valid UTF-8`)
   const text = bytes.toString('utf8')
-  return parseJsonText(path, text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text)
+  return parseJsonText(path, text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text, options.markInexactIntegers === true)
 }
 
 /** A system error of reading `path` (EISDIR from a read names no path) given the path, so the CLI's message names the file. */
@@ -32,8 +35,8 @@ function withPath(error: unknown, path: string): unknown {
 }
 
 /** Parses one JSON text, turning a syntax error into an InputError that names `where`. */
-function parseJsonText(where: string, text: string): ExactJsonValue {
-  const result = parseJson(text, false)
+function parseJsonText(where: string, text: string, markInexactIntegers: boolean): ExactJsonValue {
+  const result = parseJson(text, false, markInexactIntegers)
   if (result instanceof JsonProblem) throw new InputError(`${where}: ${result.problem}`)
   return result
 }
@@ -47,11 +50,11 @@ class JsonProblem {
  * Parses one JSON text, or says why not (callers drop a byte order mark where one may be).
  * Documents refuse duplicate keys, where the last value would silently win, and mark
  * non-integer literals whose double is an integer (the build refuses them in integral and
- * date fields); the schema and doc map keep JSON.parse's rules for now.
+ * date fields, merge in doc maps); the schema keeps JSON.parse's rules.
  */
-function parseJson(text: string, document: boolean): ExactJsonValue | JsonProblem {
+function parseJson(text: string, document: boolean, markInexactIntegers = document): ExactJsonValue | JsonProblem {
   try {
-    return parseExactJson(text, { rejectDuplicateKeys: document, markInexactIntegers: document })
+    return parseExactJson(text, { rejectDuplicateKeys: document, markInexactIntegers })
   } catch (error) {
     if (error instanceof SyntaxError) return new JsonProblem(`invalid JSON: ${error.message}`)
     if (error instanceof DuplicateKeyError) return new JsonProblem(error.message)

@@ -3,14 +3,14 @@
  * concatenation). The result is byte-identical to a build of the surviving
  * documents in their new order.
  */
-import type { ExactJsonValue } from '../format/exact-json.js'
-import { InvalidInputError } from '../format/errors.js'
+import { type ExactJsonValue, InexactInteger } from '../format/exact-json.js'
+import { clipped, InvalidInputError } from '../format/errors.js'
 import { openColumnsFile } from '../node/files.js'
 import type { ColumnsReader } from '../read/reader.js'
 import { mergeColumns, type MergeSource } from '../write/merge.js'
 import { expectPositionals, type FlagSpec, FORMAT_FLAG, formatFromFlag, parseArgs, parseDocumentCount, requireFlag } from './args.js'
-import { reportNoFile, writeOutput } from './build.js'
-import { type CliIo, ExitCode, HelpRequest, InputError, writeText } from './io.js'
+import { reportNoFile, sameFile, writeOutput } from './build.js'
+import { type CliIo, ExitCode, HelpRequest, InputError, UsageError, writeText } from './io.js'
 import { readJsonFile } from './input-files.js'
 import { writtenSummary } from './summary.js'
 
@@ -51,24 +51,22 @@ export async function runMerge(argv: readonly string[], io: CliIo): Promise<numb
   const format = formatFromFlag(parsed)
 
   const inputs = parsed.positionals
+  // OUT replaced the doc map it names with the columns file without a word (build refuses its inputs alike).
+  if (mapPath !== undefined && await sameFile(outputPath, mapPath)) {
+    throw new UsageError(`OUT ${outputPath} is the --doc-map file; give the columns file a path of its own`)
+  }
   const readers: ColumnsReader[] = []
   try {
     for (const path of inputs) readers.push(await openColumnsFile(path))
     const { sources, documentCount } = mapPath === undefined
       ? concatenate(readers)
-      : fromDocMaps(mapPath, await readJsonFile(mapPath), readers)
+      : fromDocMaps(mapPath, await readJsonFile(mapPath, { markInexactIntegers: true }), readers)
     const maxDoc = requestedMaxDoc ?? documentCount
     let bytes: Uint8Array | null
     try {
       bytes = mergeColumns(sources, { maxDoc, format })
     } catch (error) {
-      // Core messages start with "merge: " and count sources from 0; name the map file instead.
-      if (error instanceof InvalidInputError) {
-        // A new id outside [0, maxDoc) is the map's or --max-doc's doing: both named when both were given.
-        const where = mapPath === undefined ? (maxDocFlag === undefined ? 'inputs' : `--max-doc ${maxDocFlag}`)
-          : maxDocFlag !== undefined && error.message.includes(', outside [0, ') ? `${mapPath} with --max-doc ${maxDocFlag}` : mapPath
-        throw new InputError(`${where}: ${error.message.replace(/^merge: /, '')} (sources are numbered from 0 in input order)`)
-      }
+      if (error instanceof InvalidInputError) throw new InputError(mergeProblem(error.message, inputs, mapPath, maxDocFlag))
       throw error
     }
     if (bytes === null) {
@@ -81,6 +79,24 @@ export async function runMerge(argv: readonly string[], io: CliIo): Promise<numb
   } finally {
     for (const reader of readers) reader.close()
   }
+}
+
+/**
+ * A core merge message ("merge: ...", sources counted from 0) as the CLI says it: each source by its
+ * file, and blamed on what caused it: a target outside [0, maxDoc) or taken twice on the map (and
+ * --max-doc, when given, for one outside), a field's clash of types on the files it names, anything
+ * else (a maxDoc no memory holds) on --max-doc when given.
+ */
+function mergeProblem(message: string, inputs: readonly string[], mapPath: string | undefined, maxDocFlag: string | undefined): string {
+  const said = message.replace(/^merge: /, '').replace(/\bsource (\d+)/g, (whole, source: string) => inputs[Number(source)] ?? whole)
+  const outside = message.includes(', outside [0, ')
+  if (outside || message.includes(' is the target of ')) {
+    const where = mapPath === undefined ? (maxDocFlag === undefined ? null : `--max-doc ${maxDocFlag}`)
+      : outside && maxDocFlag !== undefined ? `${mapPath} with --max-doc ${maxDocFlag}` : mapPath
+    return where === null ? said : `${where}: ${said}`
+  }
+  if (/^merge: field ".*" is \w+ in source \d+ but /.test(message) || maxDocFlag === undefined) return said
+  return `--max-doc ${maxDocFlag}: ${said}`
 }
 
 interface PlannedMerge {
@@ -118,6 +134,10 @@ function fromDocMaps(mapPath: string, json: ExactJsonValue, readers: readonly Co
     }
     const docMap = new Int32Array(entries.length)
     entries.forEach((target, old) => {
+      // 1.00000000000000001 or -0.99999999999999999 read as 1 or -1 moved or deleted a document unseen.
+      if (target instanceof InexactInteger) {
+        throw new InputError(`${mapPath}: doc map ${source} entry ${old} is ${clipped(target.literal)}, not an integer (its nearest double is ${target.value}); expected a new doc id in [0, 2^31 - 1] or -1 (deleted)`)
+      }
       if (typeof target !== 'number' || !Number.isInteger(target) || target < -1 || target > MAX_NEW_DOC_ID) {
         throw new InputError(`${mapPath}: doc map ${source} entry ${old} is ${typeof target === 'bigint' ? String(target) : JSON.stringify(target)}; expected a new doc id in [0, 2^31 - 1] or -1 (deleted)`)
       }
