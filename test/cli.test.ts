@@ -138,6 +138,8 @@ describe('build errors', () => {
     ['a line that is not an object', ['[1,2]'], ':1: expected a JSON object'],
     ['an unknown field', ['{"flag":true,"nope":1}'], ':1: document 0: unknown field "nope"'],
     ['a bad date', ['{"when":"2021-02-29"}'], ':1: field "when" of document 0: invalid date'],
+    // A key holding ESC [ 2 J cleared the terminal that printed its message: control characters come escaped.
+    ['a key with control characters', ['{"x\\u001b[2Jy\\u0000":1}'], ':1: document 0: unknown field "x\\u001b[2Jy\\u0000"'],
   ]
   for (const [what, lines, message] of cases) {
     it(`exits 1 on ${what}, naming file and line, and writes nothing`, async () => {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { BUILD_USAGE, runBuild } from './build.js'
 import { DUMP_USAGE, runDump } from './dump.js'
 import { INSPECT_USAGE, runInspect } from './inspect.js'
-import { type CliIo, ExitCode, reportError, writeText } from './io.js'
+import { type CliIo, type CliOutput, ExitCode, reportError, writeText } from './io.js'
 import { MERGE_USAGE, runMerge } from './merge.js'
 import { runVerify, VERIFY_USAGE } from './verify.js'
 
@@ -50,12 +50,28 @@ function packageVersion(): string {
   return String(manifest.version)
 }
 
+/** C0 and C1 control characters but the tab and line feed, and DEL: a terminal acts on them (ESC starts its commands). */
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
+
+/**
+ * stderr with control characters shown as \u escapes: messages quote field names, keys and terms as
+ * given, and a name holding ESC [ 2 J cleared the terminal that printed its error.
+ */
+function terminalSafe(sink: CliOutput): CliOutput {
+  const escape = (character: string) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
+  return {
+    write: (text: string) => sink.write(text.replace(CONTROLS, escape)),
+    ...(sink.once === undefined ? {} : { once: sink.once.bind(sink) }),
+  }
+}
+
 /**
  * Runs one oixk command line (argv without "node" and the script) and
  * returns its exit code; all output goes to io. Never throws for bad input:
  * every error becomes a message on io.stderr and an exit code (docs/cli.md).
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], given: CliIo): Promise<number> {
+  const io: CliIo = { stdout: given.stdout, stderr: terminalSafe(given.stderr) }
   const [name, ...rest] = argv
   if (name === '--version') {
     // Arguments after it are unexpected, as for any command (docs/cli.md: a usage error).
