@@ -2,18 +2,24 @@
 // values lie within 2^U_COUNT_BITS of the least base of the blocks asked, each selected value is
 // counted at its place in that range (shared by every such block), and the counts are summed
 // between edges once at the end: no search per value and no sum over each block's own span.
+// The per-block counting of query-histogram.ts shares the area (takeCounts): the range's counts
+// are handed to the slots first, over the stretch its blocks touched only, and zeroed as summed.
 import { BLOCK_SHIFT, KIND_PACKED, recordBase, recordKind } from './common'
-import { SEL_WORDS, U_BUFFER, blockRecord, bump } from './query-common'
+import { SEL_WORDS, U_BUFFER, blockRecord, bump, upperBound } from './query-common'
 
 /** Per-u counts of one block (query-histogram's countEachU), or per-value counts of the range. */
 export const U_COUNT_BITS: u32 = 13
 export const U_COUNTS: usize = memory.data(4 << 13, 16)
 const RANGE_VALUES: u64 = 1 << U_COUNT_BITS
 
-/** The range's least value; whether it is in use this call; whether U_COUNTS holds its counts. */
+/** The range's least value; whether it is in use this call; whether U_COUNTS holds its counts, and where. */
 let rangeLow: i64 = 0
 let rangeOn = false
 let rangeHeld = false
+let usedLow: u64 = 0
+let usedHigh: u64 = 0
+/** U_COUNTS[0, dirty) may hold counts of something else (the per-block counting, or a call that failed). */
+let dirty: u32 = 0
 let rangeEdges: usize = 0
 let rangeEdgeCount: u32 = 0
 let rangeArea: usize = 0
@@ -24,6 +30,8 @@ let rangeArea: usize = 0
  * range (summing it would cost more than they do).
  */
 export function rangeStart(records: usize, first: u32, count: u32, edges: usize, edgeCount: u32, area: usize): void {
+  // A call that failed left its counts.
+  if (rangeHeld) dirty = <u32>RANGE_VALUES
   rangeOn = false
   rangeHeld = false
   if (<u64>count * 4 < RANGE_VALUES) return
@@ -55,9 +63,14 @@ export function countInRange(from: u32, take: u32, base: i64, g: u64, high: u32)
   const start = <u64>(base - rangeLow)
   if (g > RANGE_VALUES || start + g * <u64>high >= RANGE_VALUES) return false
   if (!rangeHeld) {
-    memory.fill(U_COUNTS, 0, <usize>RANGE_VALUES << 2)
+    if (dirty != 0) memory.fill(U_COUNTS, 0, <usize>dirty << 2)
+    dirty = 0
     rangeHeld = true
+    usedLow = RANGE_VALUES
+    usedHigh = 0
   }
+  usedLow = min(usedLow, start)
+  usedHigh = max(usedHigh, start + g * <u64>high)
   const counts = U_COUNTS + (<usize>start << 2), step = <usize>g << 2
   const chunks = (take + 31) >>> 5
   for (let c: u32 = 0; c < chunks; c++) {
@@ -76,21 +89,36 @@ export function countInRange(from: u32, take: u32, base: i64, g: u64, high: u32)
 }
 
 /**
- * Adds the range's counts to the slots (slot k: values with k edges at or below them) and frees
- * U_COUNTS: at the end of a call, and before anything else uses U_COUNTS.
+ * Adds the range's counts to the slots (slot k: values with k edges at or below them), zeroing
+ * them as it goes: at the end of a call, and before the per-block counting takes U_COUNTS.
  */
 export function rangeFlush(): void {
   if (!rangeHeld) return
   rangeHeld = false
-  let at: u64 = 0
-  for (let k: u32 = 0; k <= rangeEdgeCount; k++) {
-    let end = RANGE_VALUES
+  // The slot of the first value touched, then each edge after it in turn, up to the last value touched.
+  let k = upperBound(rangeEdges, rangeEdgeCount, rangeLow + <i64>usedLow)
+  let at = usedLow
+  const stop = usedHigh + 1
+  while (at < stop) {
+    let end = stop
     if (k < rangeEdgeCount) {
       const edge = load<i64>(rangeEdges + (<usize>k << 3))
-      end = edge <= rangeLow ? 0 : min(<u64>edge - <u64>rangeLow, RANGE_VALUES)
+      // Above the first value touched, so above rangeLow: the difference is exact.
+      end = min(<u64>edge - <u64>rangeLow, stop)
     }
     let sum: u32 = 0
-    for (; at < end; at++) sum += load<u32>(U_COUNTS + (<usize>at << 2))
+    for (; at < end; at++) {
+      const slot = U_COUNTS + (<usize>at << 2)
+      sum += load<u32>(slot)
+      store<u32>(slot, 0)
+    }
     bump(rangeArea + (<usize>k << 2), sum)
+    k++
   }
+}
+
+/** The per-block counting takes U_COUNTS[0, values): the range's counts go to the slots first. */
+export function takeCounts(values: u32): void {
+  rangeFlush()
+  if (values > dirty) dirty = values
 }

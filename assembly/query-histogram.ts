@@ -19,7 +19,7 @@ import {
   SEL_WORDS, TABLE_COUNTS, U_BUFFER, blockRecord, blockTake, blockValues, bump, countTableBlock, loadSelection, packedBound,
   packedFits, valuesStatus, rangeMask32, selectedCount, selectionAll, uAtLeast, unpackU32, upperBound, largestU8, largestU16,
 } from './query-common'
-import { U_COUNT_BITS, U_COUNTS, countInRange, inRange, rangeFlush, rangeStart } from './query-histogram-range'
+import { U_COUNT_BITS, U_COUNTS, countInRange, inRange, rangeFlush, rangeStart, takeCounts } from './query-histogram-range'
 
 /** Thresholds in u space of the edges inside one packed block's span. */
 const THRESHOLDS_CAPACITY: u32 = 1024
@@ -94,7 +94,7 @@ function countByEdges(from: u32, take: u32, W: u32, edges: usize, s0: u32, s1: u
 
 /** The selected u's of U_BUFFER[from, from + take), all in [low, low + values), counted into U_COUNTS; returns U_COUNTS less low (indexed by u). */
 function countEachU(from: u32, take: u32, low: u32, values: u32): usize {
-  rangeFlush()
+  takeCounts(values)
   memory.fill(U_COUNTS, 0, <usize>values << 2)
   const counts = U_COUNTS - (<usize>low << 2)
   const chunks = (take + 31) >>> 5
