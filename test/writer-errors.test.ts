@@ -151,6 +151,52 @@ describe('document ids and maxDoc', () => {
   })
 })
 
+describe('the incremental writer misused', () => {
+  it('addDocument from a getter of another document\'s values is refused, and neither document stays', () => {
+    const writer = new ColumnsWriter(SCHEMA)
+    writer.addDocument(0, GOOD[0])
+    // Before, the inner call took over the outer's marks: values landed on other documents and the file verified.
+    const reentrant = { i: 5, get k() { writer.addDocument(7, { i: 70 }); return 'x' } }
+    expectError(() => writer.addDocument(5, reentrant as never), 'document 7: addDocument was called while document 5 was being added (from a getter of its values?)')
+    writer.addDocument(1, GOOD[1])
+    writer.addDocument(2, GOOD[2])
+    expect(Buffer.from(writer.finish(4)!).equals(Buffer.from(EXPECTED))).toBe(true)
+  })
+
+  it('a finish() that failed says so when the writer is used again', () => {
+    const writer = new ColumnsWriter({ fields: [{ name: 'tags', type: 'keyword', facet: true, multi: true }] })
+    writer.addDocument(0, { tags: ['a', 'b'] })
+    expect(() => writer.finish(2 ** 32 - 1)).toThrow(InvalidInputError)
+    expectError(() => writer.finish(1), 'writer: finish() failed (field "tags": maxDoc 4294967295: a multi-valued column\'s offsets (8 bytes a document) take 34359738368 bytes in memory, more than this process can allocate (Invalid typed array length: 8589934592)); its documents are gone: make a new writer')
+  })
+
+  it('typed arrays and Sets for a multi-valued field are named, with the remedy', () => {
+    expectError(() => flushColumns(SCHEMA, [{ im: new Int32Array([1, 2]) }] as never), 'field "im" of document 0: a multi-valued field takes a plain array, got an Int32Array (Array.from makes one)')
+    expectError(() => flushColumns(SCHEMA, [{ km: new Set(['a']) }] as never), 'field "km" of document 0: a multi-valued field takes a plain array, got a Set (Array.from makes one)')
+  })
+
+  it('enumerable properties put on Object.prototype are no values of plain documents', () => {
+    const prototype = Object.prototype as Record<string, unknown>
+    prototype.i = 5
+    try {
+      const bytes = flushColumns(SCHEMA, [{ k: 'a' }, { i: 2 }])!
+      expect(openColumns(bytes).getColumn('i')!.toArray()).toEqual([null, 2])
+    } finally {
+      delete prototype.i
+    }
+  })
+
+  it('expectedDocuments presizes within bounds: 100 fields and a hint of a billion build a small file', () => {
+    const fields = Array.from({ length: 100 }, (_, f) => ({ name: `f${f}`, type: 'integral' as const, column: true }))
+    const before = process.memoryUsage().arrayBuffers
+    const writer = new ColumnsWriter({ fields }, { expectedDocuments: 1e9 })
+    // 128 MiB a field were reserved (12.5 GiB here), failing where memory is committed at once.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(256 * 2 ** 20)
+    writer.addDocument(0, { f0: 1 })
+    expect(openColumns(writer.finish(1)!).getColumn('f0')!.getInt64(0)).toBe(1)
+  })
+})
+
 describe('schemas', () => {
   const cases: [string, unknown, string][] = [
     ['not an object', null, 'schema: expected an object {"fields": [...]}'],

@@ -62,6 +62,11 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
   private readonly format: 1 | 2
   private lastDocument = -1
   private finished = false
+  /** Why finish() failed, for the calls after it; the document being added (a getter may call addDocument). */
+  private finishFailure: string | null = null
+  private adding = -1
+  /** Object.prototype has enumerable properties (polluted): plain documents' keys are checked as own too. */
+  private readonly inheritedKeys = hasEnumerableKeys(Object.prototype)
   /**
    * What the schema asks that the file will not hold, one message per field,
    * in schema order: a non-text field with neither `column` nor `facet` (it
@@ -92,7 +97,7 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
     for (const field of this.fields.values()) {
       this.slots.set(field.name, null)
       if (field.columnType === null) continue
-      const builder = new ColumnBuilder(field.name, field.columnType, field.multi, Math.min(options.expectedDocuments ?? 32, 1 << 24))
+      const builder = new ColumnBuilder(field.name, field.columnType, field.multi, Math.min(options.expectedDocuments ?? 32, 1 << 16))
       this.builders.set(field.name, builder)
       this.slots.set(field.name, builder)
       this.builderList.push(builder)
@@ -106,7 +111,7 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
 
   /** Checks that `document` may come next and records it as the last document. */
   beginDocument(document: number): void {
-    if (this.finished) throw new InvalidInputError('writer: finish() was already called')
+    if (this.finished) throw new InvalidInputError(this.finishedMessage())
     if (typeof document !== 'number') throw new InvalidInputError(`a doc id must be an integer in [0, 2^32 - 2], got ${describeValue(document)}`)
     if (!Number.isInteger(document) || document < 0 || document >= MAX_COUNT) {
       throw new InvalidInputError(`document ${document}: doc ids are integers in [0, 2^32 - 2]`)
@@ -119,6 +124,8 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
   /** Adds a document's values. On error nothing of this document is kept. */
   addDocument(document: number, values: DocumentOf<S> | null | undefined): void {
     this.beginDocument(document)
+    // A call from inside another's values (a getter) took over its marks: values landed on other documents.
+    if (this.adding >= 0) throw new InvalidInputError(`document ${document}: addDocument was called while document ${this.adding} was being added (from a getter of its values?)`)
     if (values !== null && values !== undefined) {
       if (typeof values !== 'object' || Array.isArray(values)) {
         throw new InvalidInputError(`document ${document}: expected an object of field values, got ${describeValue(values)}`)
@@ -127,11 +134,12 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
       if (values instanceof Map) throw new InvalidInputError(`document ${document}: expected an object of field values, got a Map (Object.fromEntries(map) makes one)`)
       // for-in also walks inherited enumerable properties; only own ones are values.
       const prototype = Object.getPrototypeOf(values)
-      const ownOnly = prototype !== Object.prototype && prototype !== null
+      const ownOnly = (prototype !== Object.prototype && prototype !== null) || this.inheritedKeys
       // Other built-ins hold their data apart from their properties too (a Set's entries, a Date's time).
       if (ownOnly && isSlotted(values)) throw new InvalidInputError(`document ${document}: expected an object of field values, got ${describeInput(values)}`)
       const builders = this.builderList
       for (let index = 0; index < builders.length; index++) builders[index].mark()
+      this.adding = document
       try {
         // One for-in pass: V8 reads values[name] through the enum cache, fast for same-shaped documents.
         let position = 0
@@ -157,9 +165,16 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
       } catch (error) {
         for (let index = 0; index < builders.length; index++) builders[index].rollback()
         throw error
+      } finally {
+        this.adding = -1
       }
     }
     this.lastDocument = document
+  }
+
+  private finishedMessage(): string {
+    return this.finishFailure === null ? 'writer: finish() was already called'
+      : `writer: finish() failed (${clipped(this.finishFailure, 200)}); its documents are gone: make a new writer`
   }
 
   private addFieldValues(builder: ColumnBuilder, document: number, value: unknown): void {
@@ -177,6 +192,9 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
         this.addOneValue(builder, document, item)
       }
     } else {
+      if (builder.multi && typeof value === 'object' && (ArrayBuffer.isView(value) || value instanceof Set)) {
+        invalidValue(builder.name, document, `a multi-valued field takes a plain array, got ${describeInput(value)} (Array.from makes one)`)
+      }
       this.addOneValue(builder, document, value)
     }
     builder.endDocument(document, runStart)
@@ -210,12 +228,22 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
 
   /** Writes the file for a segment of maxDoc documents; null when no field has a value. */
   finish(maxDoc: number): Uint8Array | null {
-    if (this.finished) throw new InvalidInputError('writer: finish() was already called')
+    if (this.finished) throw new InvalidInputError(this.finishedMessage())
     checkMaxDoc(maxDoc, '')
     if (maxDoc <= this.lastDocument) {
       throw new InvalidInputError(`maxDoc ${maxDoc} must be greater than the last doc id ${this.lastDocument}`)
     }
     this.finished = true
+    try {
+      return this.build(maxDoc)
+    } catch (error) {
+      // The builders are spent by a build: later calls say why there is no file, not only that finish() ran.
+      this.finishFailure = error instanceof Error ? error.message : String(error)
+      throw error
+    }
+  }
+
+  private build(maxDoc: number): Uint8Array | null {
     const withValues = this.builderList.filter((builder) => builder.valueCount > 0)
     if (withValues.length === 0) return null
     withValues.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -234,6 +262,12 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
     }
     return assembleFile(maxDoc, columns, sink, this.maxResidentFileBytes, this.format)
   }
+}
+
+/** Whether an object has enumerable string keys of its own (Object.prototype: none unless polluted). */
+function hasEnumerableKeys(object: object): boolean {
+  for (const _ in object) return true
+  return false
 }
 
 /** Appends directory and footer after the sections in sink, checksums, and returns the exact file. */
