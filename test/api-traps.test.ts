@@ -224,6 +224,44 @@ describe.each(['ts', 'wasm'] as const)('DocSet lifetime (%s)', (backend) => {
   })
 })
 
+describe.each(['ts', 'wasm'] as const)('DocSet words and ids (%s)', (backend) => {
+  const many = flushColumns({ fields: [{ name: 'v', type: 'integral', column: true }, { name: 'k', type: 'keyword', facet: true }] },
+    Array.from({ length: 5000 }, (_, d) => ({ v: d % 100, k: `t${d % 7}` })))!
+
+  it('words kept after their DocSet is dropped keep its memory: never the next set\'s or file\'s', async () => {
+    const reader = openColumns(many, { backend })
+    const words = (() => reader.column('v').rangeFilter(0, 9).words)()
+    const bits = Array.from(words)
+    // The set is garbage now; its memory was freed when collected, with the view still showing it.
+    for (let round = 0; round < 20; round++) {
+      gc!()
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    using other = openColumns(many, { backend })
+    const sets = Array.from({ length: 20 }, () => other.column('v').rangeFilter(50, 99))
+    expect(Array.from(words)).toEqual(bits)
+    words.fill(0)
+    expect(sets.every((set) => set.count() === 2500)).toBe(true)
+    expect(Array.from(other.column('k').facetCounts())).toEqual([715, 715, 714, 714, 714, 714, 714])
+    reader.close()
+  })
+
+  it('facetCounts\' counts over the words of the DocSet it counts are refused', () => {
+    using reader = openColumns(many, { backend })
+    const docs = reader.column('v').rangeFilter(0, 9)
+    const counts = new Uint32Array(docs.words.buffer, docs.words.byteOffset, 7)
+    expect(() => reader.column('k').facetCounts(docs, counts)).toThrow(RangeError)
+    expect(docs.count()).toBe(500)
+  })
+
+  it('a symbol or an object with no prototype as a document is named', () => {
+    using reader = openColumns(many, { backend })
+    const set = reader.createDocSet()
+    expect(() => set.add(Symbol('d') as unknown as number)).toThrow(new RangeError('document Symbol(d) is not an integer in [0, 5000)'))
+    expect(() => set.has(Object.create(null) as number)).toThrow(new RangeError('document (a plain object) is not an integer in [0, 5000)'))
+  })
+})
+
 describe.each(['ts', 'wasm'] as const)('column.toArray (%s)', (backend) => {
   it('gives one entry per document in natural units: null without a value, arrays for multi', () => {
     const file = flushColumns({ fields: [

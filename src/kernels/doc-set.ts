@@ -86,7 +86,7 @@ export class DocSet implements Iterable<number>, Disposable {
   }
 
   private checkDocument(doc: number): void {
-    if (!(doc >= 0 && doc < this.maxDoc) || !Number.isInteger(doc)) throw new RangeError(documentProblem(doc, this.maxDoc))
+    if (typeof doc !== 'number' || !(doc >= 0 && doc < this.maxDoc) || !Number.isInteger(doc)) throw new RangeError(documentProblem(doc, this.maxDoc))
   }
 
   /** @internal Throws RangeError unless other belongs to the same backend and maxDoc. */

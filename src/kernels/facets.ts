@@ -127,6 +127,11 @@ export function countFirstValuesIn(
   countKept(column, backend, firstValues(column, backend, counts.length, null), first, end, selection, counts)
 }
 
+/** Whether two views share bytes of one buffer. */
+function overlaps(a: ArrayBufferView, b: ArrayBufferView): boolean {
+  return a.buffer === b.buffer && a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength
+}
+
 /** Documents per ordinal (keyword) or per value (bool: [false, true]); see Column.facetCounts. */
 export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocSet | null, counts?: Uint32Array): Uint32Array {
   expectType(column, 'facetCounts', column.type === 'keyword' || column.type === 'bool', 'keyword/bool')
@@ -137,6 +142,8 @@ export function facetCounts(column: Column, backend: ColumnsBackend, docs?: DocS
     throw new RangeError(`field "${column.name}": counts must be a Uint32Array of length ${limit}`)
   } else {
     checkWritable(counts, column.name, 'facetCounts\' counts')
+    // Counts over the selection's own words zeroed part of it before it was read (TypeScript; WebAssembly refuses them above).
+    if (filter !== null && overlaps(counts, filter.words)) throw new RangeError(`field "${column.name}": facetCounts' counts overlaps the words of the DocSet it counts`)
     counts.fill(0)
   }
   if (column.layout === 'multi') {

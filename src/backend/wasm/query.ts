@@ -7,6 +7,7 @@
  */
 import type { SequenceView } from '../backend.js'
 import { releaseWithReader } from '../owned-regions.js'
+import { ownedBy } from '../weak-tracker.js'
 import type { AggregateMode, AggregateState, BitsetMemory, QueryKernels } from '../query-kernels.js'
 import { BLOCK_VALUES } from '../../format/constants.js'
 import { CorruptIndexException } from '../../format/errors.js'
@@ -87,7 +88,8 @@ class WasmBitset implements BitsetMemory {
     // Released: an empty view, so a stray read sees no bits rather than another owner's memory.
     if (this.released) return new Int32Array(0)
     const buffer = this.runtime.kernels.memory.buffer
-    if (this.view === null || this.view.buffer !== buffer) this.view = new Int32Array(buffer, this.address, this.wordCount)
+    // The view keeps the bitset: a DocSet dropped while its words are kept must not free them for the next set or file.
+    if (this.view === null || this.view.buffer !== buffer) this.view = ownedBy(new Int32Array(buffer, this.address, this.wordCount), this)
     return this.view
   }
 
