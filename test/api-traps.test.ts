@@ -62,14 +62,15 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
     expect(price.rangeFilter(1, 2.5).toArray()).toEqual(Uint32Array.of(0, 1, 2))
     expect(price.rangeFilter({ raw: 0n }, { raw: 2n ** 63n - 1n }).toArray()).toEqual(Uint32Array.of(0, 1, 2))
     expect(() => price.rangeFilter({ raw: 1.5 as unknown as bigint }, 2)).toThrow(
-      new RangeError('field "price": { raw } must hold a bigint in the i64 range, got 1.5'),
+      new RangeError('field "price": { raw } must hold a bigint in the i64 range, got 1.5 (rangeFilter\'s lo)'),
     )
     // A key beside raw was dropped unseen; a bound with no prototype could not be named ("Cannot convert object to primitive value").
     expect(() => price.rangeFilter({ raw: 0n, bits: 1n } as unknown as { raw: bigint }, 2)).toThrow(
-      new TypeError('field "price": a { raw } bound holds raw alone, got also "bits"'),
+      new TypeError('field "price": a { raw } bound holds raw alone, got also "bits" (rangeFilter\'s lo)'),
     )
     const bare = Object.create(null) as number
-    expect(() => price.rangeFilter(bare, 2)).toThrow(new TypeError('field "price": bound (a plain object) is not a number or bigint (or { raw: SortableBits })'))
+    expect(() => price.rangeFilter(bare, 2)).toThrow(new TypeError('field "price": bound (a plain object) is not a number or bigint (or { raw: SortableBits }) (rangeFilter\'s lo)'))
+    expect(() => price.rangeFilter(2, NaN)).toThrow(new RangeError('field "price": NaN is not a bound (use { raw: SortableBits } bounds to select NaNs) (rangeFilter\'s hi)'))
     expect(() => reader.column('n').histogram([bare, 2])).toThrow(new TypeError('field "n": bound (a plain object) is not a number, bigint, Date, ISO date string or { raw } (histogram edge 0)'))
     expect(() => price.topK(bare, 'ascending')).toThrow(new RangeError('field "price": k must be a non-negative integer, got (a plain object)'))
     expect(() => reader.column('city').topTerms(bare)).toThrow(new RangeError('field "city": k must be a non-negative integer, got (a plain object)'))
@@ -86,10 +87,10 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
     expect(when.rangeFilter('2024-01-03T10:00:01Z', Infinity).toArray()).toEqual(Uint32Array.of())
     expect(when.histogram(['2024-01-01', '2024-01-02', new Date('2024-01-04')])).toEqual(Uint32Array.of(1, 2))
     expect(() => when.rangeFilter('2024-02-30', 0)).toThrow(
-      new RangeError('field "when": invalid date bound "2024-02-30": day 30 does not exist in February'),
+      new RangeError('field "when": invalid date bound "2024-02-30": day 30 does not exist in February (rangeFilter\'s lo)'),
     )
     expect(() => reader.column('n').rangeFilter('1', 2)).toThrow(
-      new TypeError('field "n" is integral; string bounds are ISO-8601 dates, for date columns'),
+      new TypeError('field "n" is integral; string bounds are ISO-8601 dates, for date columns (rangeFilter\'s lo)'),
     )
     reader.close()
   })

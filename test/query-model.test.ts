@@ -204,7 +204,7 @@ for (const backend of BACKENDS) {
       expect(thrown(() => reader.getColumn('geo')!.aggregate())).toEqual({ kind: 'TypeError', message: 'field "geo" is geo_point; aggregate reads integral/date/fractional/bool/keyword columns' })
       expect(thrown(() => reader.getColumn('n')!.termFilter(['x']))).toEqual({ kind: 'TypeError', message: 'field "n" is integral; termFilter reads keyword columns' })
       expect(thrown(() => reader.getColumn('n')!.boundingBoxFilter({ minLatitude: 0, maxLatitude: 1, minLongitude: 0, maxLongitude: 1 }))).toEqual({ kind: 'TypeError', message: 'field "n" is integral; boundingBoxFilter reads geo_point columns' })
-      expect(thrown(() => reader.getColumn('n')!.rangeFilter(new Date(0), 5))).toEqual({ kind: 'TypeError', message: 'field "n" is integral; Date bounds are for date columns' })
+      expect(thrown(() => reader.getColumn('n')!.rangeFilter(new Date(0), 5))).toEqual({ kind: 'TypeError', message: 'field "n" is integral; Date bounds are for date columns (rangeFilter\'s lo)' })
       expect(thrown(() => reader.getColumn('n')!.histogram([1, 1]))).toEqual({ kind: 'RangeError', message: 'field "n": histogram edges must be strictly increasing (edge 1)' })
       reader.close()
     })

@@ -126,7 +126,7 @@ describe.each(backends)('pool backend %s', (backend) => {
       throw new Error('no error')
     })().catch((caught: unknown) => caught as Error)
     expect(error).toBeInstanceOf(RangeError)
-    expect(error.message).toBe('field "delay": NaN is not a bound')
+    expect(error.message).toBe('field "delay": NaN is not a bound (rangeFilter\'s lo)')
     expect(error.stack).toContain('askingWithANaNBound')
   })
 

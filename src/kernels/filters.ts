@@ -12,7 +12,7 @@ import { describeInput, shown } from '../read/file-input.js'
 import { expectType, filterOf, outputOf } from './common.js'
 import type { DocSet } from './doc-set.js'
 import { anyBitInRange, releaseSelection, selectValues, valuesToDocuments, type ValueSelection } from './layout.js'
-import { rawBound, type NaturalValue } from './natural-units.js'
+import { rangeBound, rawBound, type NaturalValue } from './natural-units.js'
 import { wordsFor } from '../backend/bits.js'
 
 /** A geo bounding box in degrees; minLongitude > maxLongitude crosses the antimeridian. */
@@ -118,8 +118,8 @@ export function rangeFilter(
   column: Column, backend: ColumnsBackend, lo: NaturalValue, hi: NaturalValue, docs?: DocSet | null, out?: DocSet,
 ): DocSet {
   expectType(column, 'rangeFilter', column.type !== 'geo_point', 'integral/date/fractional/bool/keyword')
-  const rawLo = rawBound(column.name, column.type, lo, 'lower')
-  const rawHi = rawBound(column.name, column.type, hi, 'upper')
+  const rawLo = rangeBound(column.name, column.type, lo, 'lo')
+  const rawHi = rangeBound(column.name, column.type, hi, 'hi')
   const ranges: RawRanges = rawLo === null || rawHi === null ? [] : [[rawLo, rawHi]]
   return filterDocuments(column, backend, docs, out, ranges, null)
 }

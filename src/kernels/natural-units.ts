@@ -100,6 +100,16 @@ function rawDoubleBound(field: string, value: NaturalValue, side: BoundSide): bi
   return float64ToSortableBits(number)
 }
 
+/** rawBound for rangeFilter's `lo` or `hi`, whose errors say which of the two they are about. */
+export function rangeBound(field: string, type: ColumnType, value: NaturalValue, which: 'lo' | 'hi'): bigint | null {
+  try {
+    return rawBound(field, type, value, which === 'lo' ? 'lower' : 'upper')
+  } catch (error) {
+    if (error instanceof Error) error.message = `${error.message} (rangeFilter's ${which})`
+    throw error
+  }
+}
+
 /**
  * A natural value (already checked by rawBound) as a number or bigint for ordering checks: dates in
  * ms, doubles as the double stored (so 2n ** 53n and 2n ** 53n + 1n are one edge), { raw } as given.

@@ -14,7 +14,7 @@ import type { WasmRuntime } from '../backend/wasm/runtime.js'
 import { createSharedWasmRuntime, hashFollowingCopy } from '../backend/wasm/shared.js'
 import { expectType } from '../kernels/common.js'
 import { type BoundingBox, boxRanges, membersPass } from '../kernels/filters.js'
-import { rawBound, type NaturalValue } from '../kernels/natural-units.js'
+import { rangeBound, type NaturalValue } from '../kernels/natural-units.js'
 import { CHECKSUM_BYTES } from '../format/constants.js'
 import { readUint32 } from '../format/int64.js'
 import type { Column } from '../read/column.js'
@@ -128,8 +128,8 @@ function query(request: QueryRequest): { result: unknown; transfer: ArrayBuffer[
     }
     case 'rangeFilter': {
       expectType(column, 'rangeFilter', column.type !== 'geo_point', 'integral/date/fractional/bool/keyword')
-      const lo = rawBound(column.name, column.type, args[0] as NaturalValue, 'lower')
-      const hi = rawBound(column.name, column.type, args[1] as NaturalValue, 'upper')
+      const lo = rangeBound(column.name, column.type, args[0] as NaturalValue, 'lo')
+      const hi = rangeBound(column.name, column.type, args[1] as NaturalValue, 'hi')
       filterInRange(column, backend, filter, range, request.out!, lo === null || hi === null ? [] : [[lo, hi]], null)
       return { result: null, transfer: [] }
     }
