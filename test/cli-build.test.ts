@@ -56,6 +56,22 @@ describe('an OUT that is an input', () => {
   })
 })
 
+describe('a --max-doc whose tables no memory holds', () => {
+  it('exits 2 (the environment\'s limit, not the input\'s fault), names the flag and writes nothing', async () => {
+    const offsets = 'field "tags": maxDoc 4294967295: a multi-valued column\'s offsets (8 bytes a document) take 34359738368 bytes in memory, ' +
+      'more than this process can allocate (Invalid typed array length: 8589934592)'
+    await writeFile(path('tags.json'), JSON.stringify({ fields: [{ name: 'tags', type: 'integral', column: true, multi: true }] }))
+    await writeFile(path('tags.ndjson'), '{"tags":[1,2]}\n')
+    const built = await run('build', '--schema', path('tags.json'), '--docs', path('tags.ndjson'), '--max-doc', '4294967295', '-o', path('huge.oixk'))
+    expect(built).toEqual({ code: 2, stdout: '', stderr: `oixk build: --max-doc 4294967295: ${offsets}\n` })
+    expect([await run('build', '--schema', path('tags.json'), '--docs', path('tags.ndjson'), '-o', path('small.oixk'))].map((result) => result.code)).toEqual([0])
+    const merged = await run('merge', '--max-doc', '4294967295', '-o', path('huge.oixk'), path('small.oixk'))
+    expect(merged).toEqual({ code: 2, stdout: '', stderr: `oixk merge: --max-doc 4294967295: ${offsets}\n` })
+    expect((await names()).filter((name) => name.startsWith('huge'))).toEqual([])
+    await expectNoTempFiles()
+  })
+})
+
 describe('summary line', () => {
   it('build prints file, documents (maxDoc), columns and bytes on stdout, singular for one', async () => {
     const one = await build('one.ndjson', ['{"flag":true}'])

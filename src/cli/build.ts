@@ -2,7 +2,7 @@
  * `oixk build`: a schema and an NDJSON file of documents in, one columns file out.
  */
 import { access, stat } from 'node:fs/promises'
-import { clipped, InvalidInputError } from '../format/errors.js'
+import { clipped, InvalidInputError, UnallocatableInputError } from '../format/errors.js'
 import { InexactInteger } from '../format/exact-json.js'
 import { writeFileAtomic } from '../node/files.js'
 import { ColumnsWriter, type ColumnsDocument } from '../write/columns-writer.js'
@@ -80,7 +80,14 @@ export async function runBuild(argv: readonly string[], io: CliIo): Promise<numb
   }
 
   const maxDoc = requestedMaxDoc ?? read.lineCount
-  const bytes = writer.finish(maxDoc)
+  let bytes: Uint8Array | null
+  try {
+    bytes = writer.finish(maxDoc)
+  } catch (error) {
+    // The tables of a maxDoc too large for this machine: blamed on the flag when it gave maxDoc.
+    if (error instanceof UnallocatableInputError && maxDocFlag !== undefined) throw new CliError(`--max-doc ${maxDocFlag}: ${error.message}`, ExitCode.usageOrIo)
+    throw error
+  }
   if (bytes === null) {
     await reportNoFile(io, 'build', outputPath, `no document of ${documentsPath} has a value for a column or facet field`)
     return ExitCode.ok

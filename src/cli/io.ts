@@ -2,7 +2,7 @@
  * What every command shares: the output streams, the exit codes, and how an
  * error turns into a message and an exit code.
  */
-import { CorruptIndexException, InvalidInputError, ResidentLimitError } from '../format/errors.js'
+import { CorruptIndexException, InvalidInputError, ResidentLimitError, UnallocatableInputError } from '../format/errors.js'
 
 /** A text sink: process.stdout/stderr, or a collector in tests. */
 export interface CliOutput {
@@ -108,6 +108,7 @@ export function describeError(error: unknown): string {
 /** The exit code an error means (see ExitCode). */
 export function exitCodeOf(error: unknown): number {
   if (error instanceof CliError) return error.exitCode
+  if (error instanceof UnallocatableInputError) return ExitCode.usageOrIo
   if (error instanceof InvalidInputError || error instanceof CorruptIndexException || error instanceof SyntaxError) {
     return ExitCode.badInput
   }

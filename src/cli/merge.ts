@@ -4,13 +4,13 @@
  * documents in their new order.
  */
 import { type ExactJsonValue, InexactInteger } from '../format/exact-json.js'
-import { clipped, InvalidInputError } from '../format/errors.js'
+import { clipped, InvalidInputError, UnallocatableInputError } from '../format/errors.js'
 import { openColumnsFile } from '../node/files.js'
 import type { ColumnsReader } from '../read/reader.js'
 import { mergeColumns, type MergeSource } from '../write/merge.js'
 import { expectPositionals, type FlagSpec, FORMAT_FLAG, formatFromFlag, parseArgs, parseDocumentCount, requireFlag } from './args.js'
 import { reportNoFile, sameFile, writeOutput } from './build.js'
-import { type CliIo, ExitCode, HelpRequest, InputError, UsageError, writeText } from './io.js'
+import { CliError, type CliIo, ExitCode, HelpRequest, InputError, UsageError, writeText } from './io.js'
 import { readJsonFile } from './input-files.js'
 import { writtenSummary } from './summary.js'
 
@@ -66,6 +66,9 @@ export async function runMerge(argv: readonly string[], io: CliIo): Promise<numb
     try {
       bytes = mergeColumns(sources, { maxDoc, format })
     } catch (error) {
+      if (error instanceof UnallocatableInputError) {
+        throw new CliError(mergeProblem(error.message, inputs, mapPath, maxDocFlag), ExitCode.usageOrIo)
+      }
       if (error instanceof InvalidInputError) throw new InputError(mergeProblem(error.message, inputs, mapPath, maxDocFlag))
       throw error
     }

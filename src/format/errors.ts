@@ -31,6 +31,12 @@ export class InvalidInputError extends Error {
   }
 }
 
+/**
+ * An InvalidInputError for a maxDoc whose tables this process cannot allocate: the input is valid, the
+ * machine too small (the CLI exits 2 for it, as for other limits of its environment).
+ */
+export class UnallocatableInputError extends InvalidInputError {}
+
 /** A file or output larger than the configured resident limit, or keyword dictionaries that decode to more than maxDecodedBytes. */
 export class ResidentLimitError extends Error {
   readonly size: number

@@ -4,7 +4,7 @@
  */
 import { type ColumnType, LAYOUT_BY_CODE, LayoutCode, MAX_COUNT, MAX_DICTIONARY_BYTES } from '../format/constants.js'
 import type { DirectoryEntry } from '../format/directory-entry.js'
-import { InvalidInputError } from '../format/errors.js'
+import { InvalidInputError, UnallocatableInputError } from '../format/errors.js'
 import { compareCodePoints, encodeUtf8Into, findLoneSurrogate, utf8Length } from '../format/utf8.js'
 import { ByteSink } from './byte-sink.js'
 import { sequenceMinMax, writeSequence } from './sequence-encoder.js'
@@ -20,7 +20,7 @@ function tableWords(length: number, what: string): Int32Array {
     return new Int32Array(length)
   } catch (error) {
     if (!(error instanceof RangeError)) throw error
-    throw new InvalidInputError(`${what} take ${4 * length} bytes in memory, more than this process can allocate (${error.message})`)
+    throw new UnallocatableInputError(`${what} take ${4 * length} bytes in memory, more than this process can allocate (${error.message})`)
   }
 }
 
