@@ -6,6 +6,7 @@
  * through SortableBits with both zeros treated as one value. `{ raw }` gives a
  * raw i64 as it is (for doubles: SortableBits, the way to select NaNs).
  */
+import { isDate } from '../format/brands.js'
 import type { ColumnType } from '../format/constants.js'
 import { parseIsoDateMillis } from '../format/iso-date.js'
 import { MAX_INT64, MIN_INT64 } from '../format/int64.js'
@@ -33,7 +34,7 @@ export function isPlainObject(value: object): boolean {
 }
 
 function rawOf(field: string, value: object): bigint | null {
-  if (value instanceof Date || !('raw' in value)) return null
+  if (isDate(value) || !('raw' in value)) return null
   const raw = (value as RawBound).raw
   if (typeof raw !== 'bigint' || raw < MIN_INT64 || raw > MAX_INT64) {
     throw new RangeError(`field "${field}": { raw } must hold a bigint in the i64 range, got ${shown(raw)}`)
@@ -57,7 +58,7 @@ export function rawBound(field: string, type: ColumnType, value: NaturalValue, s
   }
   if (type === 'fractional' || type === 'geo_point') return rawDoubleBound(field, value, side)
   let integer: bigint
-  if (value instanceof Date) {
+  if (isDate(value)) {
     if (type !== 'date') throw new TypeError(`field "${field}" is ${type}; Date bounds are for date columns`)
     const time = value.getTime()
     if (Number.isNaN(time)) throw new RangeError(`field "${field}": invalid Date bound`)
@@ -91,6 +92,10 @@ export function rawBound(field: string, type: ColumnType, value: NaturalValue, s
 function rawDoubleBound(field: string, value: NaturalValue, side: BoundSide): bigint {
   // A bigint means the double the writer would store for it, not raw bits ({ raw } says that).
   const number = typeof value === 'bigint' ? Number(value) : value
+  // The writer refuses such a bigint rather than store an infinity: no double is the one it means.
+  if (typeof value === 'bigint' && !Number.isFinite(number)) {
+    throw new RangeError(`field "${field}": a bigint bound beyond the largest double (about 1.8e308); pass ±Infinity`)
+  }
   if (typeof number !== 'number') {
     throw new TypeError(`field "${field}": bound ${shown(value)} is not a number or bigint (or { raw: SortableBits })`)
   }
@@ -115,7 +120,7 @@ export function rangeBound(field: string, type: ColumnType, value: NaturalValue,
  * ms, doubles as the double stored (so 2n ** 53n and 2n ** 53n + 1n are one edge), { raw } as given.
  */
 function comparable(field: string, type: ColumnType, value: NaturalValue): number | bigint {
-  if (value instanceof Date) return value.getTime()
+  if (isDate(value)) return value.getTime()
   if (typeof value === 'boolean') return value ? 1 : 0
   if (typeof value === 'bigint' && type === 'fractional') return Number(value)
   if (typeof value === 'string' || typeof value === 'object') {

@@ -1,6 +1,7 @@
 /**
  * The flush path: documents in doc-id order in, one OIXK columns file out.
  */
+import { slottedKind } from '../format/brands.js'
 import {
   CHECKSUM_BYTES, DEFAULT_MAX_RESIDENT_FILE_BYTES, FieldTypeCode, FIRST_SECTION_OFFSET, FOOTER_MAGIC, LayoutCode, MAX_DOC_OFFSET,
   FORMAT_VERSION, HEADER_MAGIC, MAX_COUNT, TRAILER_BYTES,
@@ -35,12 +36,6 @@ export interface WriterOptions {
 export type ColumnsDocument = Readonly<Record<string, unknown>>
 
 const geoScratch = new Float64Array(2)
-
-/** Built-ins whose data is not in their own properties: as documents they would have no values at all. */
-function isSlotted(value: object): boolean {
-  return value instanceof Set || value instanceof Date || value instanceof RegExp || value instanceof Number || value instanceof String
-    || value instanceof Boolean || value instanceof ArrayBuffer || ArrayBuffer.isView(value) || value instanceof WeakMap || value instanceof WeakSet
-}
 
 /**
  * Writes one segment's columns file from documents added in doc-id order. With a
@@ -130,13 +125,14 @@ export class ColumnsWriter<const S extends SchemaInput = any> {
       if (typeof values !== 'object' || Array.isArray(values)) {
         throw new InvalidInputError(`document ${document}: expected an object of field values, got ${describeValue(values)}`)
       }
-      // A Map holds its entries apart from its properties: read as an object it had no values at all.
-      if (values instanceof Map) throw new InvalidInputError(`document ${document}: expected an object of field values, got a Map (Object.fromEntries(map) makes one)`)
       // for-in also walks inherited enumerable properties; only own ones are values.
       const prototype = Object.getPrototypeOf(values)
       const ownOnly = (prototype !== Object.prototype && prototype !== null) || this.inheritedKeys
-      // Other built-ins hold their data apart from their properties too (a Set's entries, a Date's time).
-      if (ownOnly && isSlotted(values)) throw new InvalidInputError(`document ${document}: expected an object of field values, got ${describeInput(values)}`)
+      // Built-ins (of any realm) hold their data apart from their properties (a Map's entries, a
+      // Date's time): read as objects they had no values at all.
+      const kind = ownOnly ? slottedKind(values) : null
+      if (kind === 'Map') throw new InvalidInputError(`document ${document}: expected an object of field values, got a Map (Object.fromEntries(map) makes one)`)
+      if (kind !== null) throw new InvalidInputError(`document ${document}: expected an object of field values, got ${describeInput(values)}`)
       const builders = this.builderList
       for (let index = 0; index < builders.length; index++) builders[index].mark()
       this.adding = document

@@ -3,6 +3,7 @@
  * patterns, geo objects) into raw i64 words, refusing anything that would be
  * stored inexactly. Errors name the field and the document.
  */
+import { isDate } from '../format/brands.js'
 import { clipped, InvalidInputError } from '../format/errors.js'
 import { bigIntToInt64, float64ToSortable, int64Result, MAX_INT64, MIN_INT64, numberToInt64, sortableFromIeeeWords } from '../format/int64.js'
 import { parseIsoDateMillis } from '../format/iso-date.js'
@@ -20,7 +21,7 @@ export const DATE_BIGINT_REMEDY = 'use bigint beyond 2^53'
 export function describeValue(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
-  if (value instanceof Date) return 'a Date'
+  if (isDate(value)) return 'a Date'
   switch (typeof value) {
     case 'string': return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`
     case 'number': return `the number ${String(value)}`
@@ -54,7 +55,7 @@ export function integralToRaw(field: string, document: number, value: unknown): 
 
 /** Raw form (milliseconds since the epoch) of a date value into int64Result. */
 export function dateToRaw(field: string, document: number, value: unknown): void {
-  if (value instanceof Date) {
+  if (isDate(value)) {
     const millis = value.getTime()
     if (Number.isNaN(millis)) invalidValue(field, document, 'invalid date (the Date holds NaN)')
     return numberToInt64(millis)
@@ -125,7 +126,7 @@ export function boolToRaw(field: string, document: number, value: unknown): void
  * given array. Errors show the value given and name each wrong coordinate.
  */
 export function checkGeoPoint(field: string, document: number, value: unknown, out: Float64Array): void {
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Date) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || isDate(value)) {
     invalidValue(field, document, `expected a geo point {lat, lon}, got ${Array.isArray(value) ? `an array ${brief(value, 0)}` : describeValue(value)}`)
   }
   const { lat, lon } = value as { lat?: unknown; lon?: unknown }
@@ -180,7 +181,7 @@ function brief(value: unknown, depth: number): string {
   if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value)
   if (typeof value === 'bigint') return `${value}n`
   if (value === null || typeof value !== 'object') return String(value)
-  if (value instanceof Date) return 'a Date'
+  if (isDate(value)) return 'a Date'
   const entries = Array.isArray(value) ? value : Object.keys(value)
   if (entries.length === 0) return Array.isArray(value) ? '[]' : '{}'
   if (depth > 0) return Array.isArray(value) ? '[…]' : '{…}'
