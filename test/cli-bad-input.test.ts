@@ -1,9 +1,10 @@
 // The writer's bad-input table through `oixk build`: every entry that NDJSON can
 // express gives exit 1, the table's exact message after FILE:LINE, and no output
 // file (nor a temp file) afterwards.
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { BAD_VALUES, GOOD, SCHEMA, TRACE } from './helpers/bad-input-table.js'
+import { openColumns } from '../src/read/open.js'
 import { run } from './helpers/run-cli.js'
 import { tempDirectory } from './helpers/temp-directory.js'
 
@@ -59,11 +60,11 @@ describe('oixk build refuses every bad input of the writer table and writes noth
   }
 })
 
-describe('oixk build words the remedy of an integer beyond 2^53 for NDJSON, which has no bigints', () => {
-  // JSON integers are read exact; only a fraction or an exponent makes one a double, already rounded.
+describe('oixk build reads an integer written with an exponent or a fraction exactly, beyond 2^53 too', () => {
+  // Such a literal was a double, already rounded (9007199254740993.0 read as 2^53), then refused as unsafe.
   for (const [line, message] of [
-    ['{"i":12345678901234567890e0}', 'field "i" of document 0: integer 12345678901234567000 is not a safe integer (beyond 2^53 a number may already be rounded); write its digits alone (no fraction or exponent) for an exact 64-bit value'],
-    ['{"d":1e20}', 'field "d" of document 0: invalid date: the number 100000000000000000000 is not a whole number of milliseconds in the safe range; beyond 2^53, write its digits alone (no fraction or exponent)'],
+    ['{"i":12345678901234567890e0}', 'field "i" of document 0: integer 12345678901234567890 is outside the signed 64-bit range [-2^63, 2^63 - 1]'],
+    ['{"d":1e20}', 'field "d" of document 0: date in milliseconds 100000000000000000000 is outside the signed 64-bit range [-2^63, 2^63 - 1]'],
   ]) {
     it(line, async () => {
       const docs = path('docs.ndjson')
@@ -72,4 +73,13 @@ describe('oixk build words the remedy of an integer beyond 2^53 for NDJSON, whic
       expect([code, stderr]).toEqual([1, `oixk build: ${docs}:1: ${message}\n`])
     })
   }
+  it('stores 1e16, 9007199254740993.0 and 9.223372036854775807e18 as the integers they write', async () => {
+    const docs = path('exact.ndjson')
+    await writeFile(docs, '{"i":1e16}\n{"i":9007199254740993.0}\n{"i":-9.223372036854775808e18,"d":90071992547409930e-1}\n')
+    const { code, stderr } = await run('build', '--schema', path('schema.json'), '--docs', docs, '-o', path('exact.oixk'))
+    expect([code, stderr]).toEqual([0, ''])
+    const reader = openColumns(await readFile(path('exact.oixk')))
+    expect([0, 1, 2].map((document) => reader.column('i').getInt64BigInt(document))).toEqual([10n ** 16n, 2n ** 53n + 1n, -(2n ** 63n)])
+    expect(reader.column('d').getInt64BigInt(2)).toBe(2n ** 53n + 1n)
+  })
 })

@@ -203,7 +203,7 @@ describe('schemas', () => {
     ['fields not an array', { fields: {} }, 'schema: expected an object {"fields": [...]}'],
     ['field not an object', { fields: [null] }, 'schema: field #0 is not an object'],
     ['unknown type', { fields: [{ name: 'x', type: 'float', column: true }] }, 'schema: field "x" has unknown type "float"; expected one of keyword, integral, fractional, date, bool, geo_point, text'],
-    ['missing type', { fields: [{ name: 'x' }] }, 'schema: field "x" has unknown type undefined; expected one of keyword, integral, fractional, date, bool, geo_point, text'],
+    ['missing type', { fields: [{ name: 'x' }] }, 'schema: field "x" has no "type"; expected one of keyword, integral, fractional, date, bool, geo_point, text'],
     ['duplicate name', { fields: [{ name: 'a', type: 'bool' }, { name: 'a', type: 'date' }] }, 'schema: duplicate field name "a"'],
     ['empty name', { fields: [{ name: 'a', type: 'bool' }, { name: '', type: 'bool' }] }, 'schema: field #1 needs a non-empty string "name"'],
     ['name not a string', { fields: [{ name: 5, type: 'bool' }] }, 'schema: field #0 needs a non-empty string "name"'],

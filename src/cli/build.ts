@@ -9,7 +9,7 @@ import { ColumnsWriter, type ColumnsDocument } from '../write/columns-writer.js'
 import type { Schema } from '../write/schema.js'
 import { BIGINT_REMEDY, DATE_BIGINT_REMEDY, invalidValue } from '../write/values.js'
 import { expectPositionals, type FlagSpec, FORMAT_FLAG, formatFromFlag, parseArgs, parseDocumentCount, parseLimit, requireFlag } from './args.js'
-import { CliError, type CliIo, describeCause, ExitCode, HelpRequest, InputError, UsageError, writeText } from './io.js'
+import { CliError, type CliIo, describeCause, ExitCode, HelpRequest, InputError, oneLine, UsageError, writeText } from './io.js'
 import { readJsonFile, readNdjson } from './input-files.js'
 import { writtenSummary } from './summary.js'
 
@@ -63,7 +63,7 @@ export async function runBuild(argv: readonly string[], io: CliIo): Promise<numb
     if (error instanceof InvalidInputError) throw new InputError(`${schemaPath}: ${error.message}`)
     throw error
   }
-  for (const warning of writer.warnings) await writeText(io.stderr, `oixk build: warning: ${warning}\n`)
+  for (const warning of writer.warnings) await writeText(io.stderr, `oixk build: warning: ${oneLine(warning)}\n`)
 
   // Fields whose values must be integers: a literal that is not one, though its double is, is refused there.
   const integerFields = new Set((schema as unknown as Schema).fields.filter((field) => field.type === 'integral' || field.type === 'date').map((field) => field.name))
@@ -74,7 +74,7 @@ export async function runBuild(argv: readonly string[], io: CliIo): Promise<numb
       const why = read.badLines === maxErrors
         ? `stopped at line ${read.lineCount} of ${documentsPath} after ${read.badLines} bad lines (--max-errors ${maxErrors})`
         : `${read.badLines} bad line${read.badLines === 1 ? '' : 's'} in ${documentsPath}`
-      await writeText(io.stderr, `oixk build: ${why}; nothing was written to ${outputPath}\n`)
+      await writeText(io.stderr, `oixk build: ${oneLine(`${why}; nothing was written to ${outputPath}`)}\n`)
     }
     return ExitCode.badInput
   }
@@ -139,7 +139,7 @@ async function addDocuments(
     const lineProblem = problem ?? addLine(writer, inexact ? integerFields : null, document, value)
     if (lineProblem === null) continue
     badLines++
-    await writeText(io.stderr, `oixk build: ${where}: ${lineProblem}\n`)
+    await writeText(io.stderr, `oixk build: ${oneLine(`${where}: ${lineProblem}`)}\n`)
     if (badLines >= maxErrors) break
   }
   return { lineCount, badLines }
@@ -174,6 +174,8 @@ function addLine(writer: ColumnsWriter, integerFields: Set<string> | null, docum
  */
 function settleInexact(value: unknown, integerField: string | null, document: number, integerFields?: Set<string>): unknown {
   if (value instanceof InexactInteger) {
+    // An integer written with an exponent or a fraction (1e16) is that integer, exactly.
+    if (integerField !== null && value.exact !== null) return value.exact
     if (integerField !== null) invalidValue(integerField, document, `value ${clipped(value.literal)} is not an integer (its nearest double is ${value.value})`)
     return value.value
   }
@@ -206,5 +208,5 @@ export async function writeOutput(outputPath: string, bytes: Uint8Array): Promis
 export async function reportNoFile(io: CliIo, command: string, outputPath: string, why: string): Promise<void> {
   const exists = await access(outputPath).then(() => true, () => false)
   const note = exists ? `; the existing ${outputPath} was left unchanged and does NOT match this input` : ''
-  await writeText(io.stderr, `oixk ${command}: ${why}, so no columns file is written (a segment without columns has no file)${note}\n`)
+  await writeText(io.stderr, `oixk ${command}: ${oneLine(`${why}, so no columns file is written (a segment without columns has no file)${note}`)}\n`)
 }

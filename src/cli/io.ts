@@ -87,7 +87,7 @@ const SYSTEM_ERROR_TEXT: Record<string, string> = {
 /** Why an error happened, without the file it happened to (the caller names the file). */
 export function describeCause(error: unknown): string {
   // Node's own words otherwise, less the code before them and the call and path after them.
-  if (isSystemError(error)) return SYSTEM_ERROR_TEXT[error.code] ?? error.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '')
+  if (isSystemError(error)) return SYSTEM_ERROR_TEXT[error.code] ?? error.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '[^']*'/, '')
   if (error instanceof CorruptIndexException) return `corrupt: ${error.detail}`
   return error instanceof Error ? error.message : String(error)
 }
@@ -116,6 +116,17 @@ export function exitCodeOf(error: unknown): number {
   return ExitCode.internal
 }
 
+/** Every control character (C0, DEL, C1): none may act on a terminal, nor split a message meant as one line. */
+const LINE_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g
+
+/**
+ * Text for one line of output, its control characters (a line feed in a field name or a path, an
+ * ESC in a corrupt file's names) shown as \u escapes.
+ */
+export function oneLine(text: string): string {
+  return text.replace(LINE_CONTROLS, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
 /** Prints `oixk COMMAND: message` (plus usage or a stack where useful) on stderr; returns the exit code. */
 export async function reportError(io: CliIo, command: string, error: unknown, usage: string): Promise<number> {
   if (error instanceof HelpRequest) {
@@ -123,7 +134,7 @@ export async function reportError(io: CliIo, command: string, error: unknown, us
     return ExitCode.ok
   }
   const code = exitCodeOf(error)
-  let text = `oixk ${command}: ${describeError(error)}\n`
+  let text = `oixk ${command}: ${oneLine(describeError(error))}\n`
   if (error instanceof UsageError) text += `\n${usage}`
   else if (code === ExitCode.internal && error instanceof Error && error.stack !== undefined) {
     text = `oixk ${command}: internal error (please report): ${error.stack}\n`

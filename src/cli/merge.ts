@@ -43,12 +43,13 @@ const MAX_NEW_DOC_ID = 0x7fffffff
 export async function runMerge(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseArgs(argv, MERGE_FLAGS)
   if (parsed.help) throw new HelpRequest()
-  expectPositionals(parsed, 1, Infinity, 'the input columns files (IN...)')
+  // Flags' values first: a flag whose value was forgotten took the file after it (--format IN).
   const outputPath = requireFlag(parsed, 'output')
   const mapPath = parsed.flags.get('doc-map')
   const maxDocFlag = parsed.flags.get('max-doc')
   const requestedMaxDoc = maxDocFlag === undefined ? undefined : parseDocumentCount(maxDocFlag, 'max-doc')
   const format = formatFromFlag(parsed)
+  expectPositionals(parsed, 1, Infinity, 'the input columns files (IN...)')
 
   const inputs = parsed.positionals
   // OUT replaced the doc map it names with the columns file without a word (build refuses its inputs alike).
@@ -91,6 +92,9 @@ export async function runMerge(argv: readonly string[], io: CliIo): Promise<numb
  * else (a maxDoc no memory holds) on --max-doc when given.
  */
 function mergeProblem(message: string, inputs: readonly string[], mapPath: string | undefined, maxDocFlag: string | undefined): string {
+  // A clash of types quotes a field name, which may itself hold "source 1": read from the end.
+  const clash = /^merge: (field ".*" is \w+ in )source (\d+)( but \w+ in )source (\d+)$/s.exec(message)
+  if (clash !== null) return `${clash[1]}${inputs[Number(clash[2])]}${clash[3]}${inputs[Number(clash[4])]}`
   const said = message.replace(/^merge: /, '').replace(/\bsource (\d+)/g, (whole, source: string) => inputs[Number(source)] ?? whole)
   const outside = message.includes(', outside [0, ')
   if (outside || message.includes(' is the target of ')) {
@@ -98,7 +102,7 @@ function mergeProblem(message: string, inputs: readonly string[], mapPath: strin
       : outside && maxDocFlag !== undefined ? `${mapPath} with --max-doc ${maxDocFlag}` : mapPath
     return where === null ? said : `${where}: ${said}`
   }
-  if (/^merge: field ".*" is \w+ in source \d+ but /.test(message) || maxDocFlag === undefined) return said
+  if (maxDocFlag === undefined) return said
   return `--max-doc ${maxDocFlag}: ${said}`
 }
 
@@ -113,7 +117,9 @@ function concatenate(readers: readonly ColumnsReader[]): PlannedMerge {
   let next = 0
   const sources = readers.map((reader) => {
     if (next + reader.maxDoc > MAX_NEW_DOC_ID + 1) {
-      throw new InputError(`${reader.fileName}: concatenation would need more than 2^31 documents`)
+      // A limit of merge (new ids are Int32Array entries), not a fault of the files: exit 2.
+      const why = next === 0 ? `its maxDoc ${reader.maxDoc} is more than merge takes` : 'concatenated after the inputs before it, its documents would need ids'
+      throw new CliError(`${reader.fileName}: ${why} (new document ids stop below 2^31)`, ExitCode.usageOrIo)
     }
     const docMap = new Int32Array(reader.maxDoc)
     for (let old = 0; old < docMap.length; old++) docMap[old] = next + old
@@ -126,7 +132,8 @@ function concatenate(readers: readonly ColumnsReader[]): PlannedMerge {
 /** Checks the shape of MAP.json against the inputs and turns it into Int32Array doc maps. */
 function fromDocMaps(mapPath: string, json: ExactJsonValue, readers: readonly ColumnsReader[]): PlannedMerge {
   if (!Array.isArray(json) || json.length !== readers.length) {
-    throw new InputError(`${mapPath}: expected a JSON array of ${readers.length} doc map(s), one per input in order`)
+    const got = Array.isArray(json) ? `${json.length}` : `not an array`
+    throw new InputError(`${mapPath}: expected a JSON array of ${readers.length} doc map(s), one per input in order; got ${got}`)
   }
   let highest = -1
   const sources = readers.map((reader, source) => {
@@ -138,6 +145,9 @@ function fromDocMaps(mapPath: string, json: ExactJsonValue, readers: readonly Co
     const docMap = new Int32Array(entries.length)
     entries.forEach((target, old) => {
       // 1.00000000000000001 or -0.99999999999999999 read as 1 or -1 moved or deleted a document unseen.
+      if (target instanceof InexactInteger && target.exact !== null) {
+        throw new InputError(`${mapPath}: doc map ${source} entry ${old} is ${clipped(target.literal)}; expected a new doc id in [0, 2^31 - 1] or -1 (deleted)`)
+      }
       if (target instanceof InexactInteger) {
         throw new InputError(`${mapPath}: doc map ${source} entry ${old} is ${clipped(target.literal)}, not an integer (its nearest double is ${target.value}); expected a new doc id in [0, 2^31 - 1] or -1 (deleted)`)
       }

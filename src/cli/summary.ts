@@ -2,6 +2,7 @@
  * The one-line summary `oixk build` and `oixk merge` print on stdout after
  * writing their file: `wrote OUT: D documents, C columns, B bytes`.
  */
+import { oneLine } from './io.js'
 import { MAX_DOC_OFFSET, TRAILER_BYTES } from '../format/constants.js'
 import { readVarUint } from '../format/varuint.js'
 
@@ -22,5 +23,5 @@ export function writtenSummary(outputPath: string, file: Uint8Array): string {
   const cursor = { value: 0, offset: view.getUint32(file.length - TRAILER_BYTES, true) }
   const problem = readVarUint(file, file.length - TRAILER_BYTES, cursor)
   if (problem !== null) throw new Error(`writtenSummary: the writer's own directory is unreadable: ${problem}`)
-  return `wrote ${outputPath}: ${count(maxDoc, 'document')}, ${count(cursor.value, 'column')}, ${count(file.length, 'byte')}\n`
+  return `wrote ${oneLine(outputPath)}: ${count(maxDoc, 'document')}, ${count(cursor.value, 'column')}, ${count(file.length, 'byte')}\n`
 }

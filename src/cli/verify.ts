@@ -5,7 +5,7 @@ import type { ColumnsBackend } from '../backend/backend.js'
 import { CorruptIndexException } from '../format/errors.js'
 import { openColumnsFile } from '../node/files.js'
 import { BACKEND_FLAG, backendFromFlag, expectPositionals, parseArgs } from './args.js'
-import { type CliIo, describeCause, ExitCode, exitCodeOf, HelpRequest, writeText } from './io.js'
+import { type CliIo, describeCause, ExitCode, exitCodeOf, HelpRequest, oneLine, writeText } from './io.js'
 
 /** Usage text of `oixk verify`. */
 export const VERIFY_USAGE = `Usage: oixk verify FILE... [--backend ts|wasm|auto]
@@ -20,13 +20,14 @@ Exit 0 if all are ok, 1 if any is corrupt, 2 on usage or I/O errors
 export async function runVerify(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseArgs(argv, [BACKEND_FLAG])
   if (parsed.help) throw new HelpRequest()
-  expectPositionals(parsed, 1, Infinity, 'the columns FILE(s) to verify')
+  // The flag's value first: a forgotten one took the file after it (--backend FILE).
   const backend = backendFromFlag(parsed)
+  expectPositionals(parsed, 1, Infinity, 'the columns FILE(s) to verify')
   let exitCode: number = ExitCode.ok
   for (const path of parsed.positionals) {
     const verdict = await verifyFile(path, backend)
     exitCode = Math.max(exitCode, verdict.exitCode)
-    await writeText(io.stdout, `${path}: ${verdict.line}\n`)
+    await writeText(io.stdout, `${oneLine(path)}: ${oneLine(verdict.line)}\n`)
   }
   return exitCode
 }

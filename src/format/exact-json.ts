@@ -46,9 +46,22 @@ export function inexactIntegersParsed(): number {
   return inexactCount
 }
 
-/** A number literal that is not an integer though its nearest double is (see markInexactIntegers). */
+/**
+ * A number literal with a fraction or an exponent whose nearest double is an integer (see
+ * markInexactIntegers): no integer at all (`1.00000000000000001`, `1e-400`; exact null), or an
+ * integer from 2^53 on, which the double may have rounded (`1e16`, `9007199254740993.0`; exact).
+ */
 export class InexactInteger {
-  constructor(readonly value: number, readonly literal: string) {}
+  constructor(readonly value: number, readonly literal: string, readonly exact: bigint | null = null) {}
+}
+
+/** The integer a literal with a fraction or an exponent writes (literalIsInteger holds for it). */
+function exactInteger(literal: string): bigint {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal)!
+  const digits = BigInt(match[2] + (match[3] ?? ''))
+  const scale = Number(match[4] ?? 0) - (match[3]?.length ?? 0)
+  const magnitude = scale >= 0 ? digits * 10n ** BigInt(scale) : digits / 10n ** BigInt(-scale)
+  return match[1] === '-' ? -magnitude : magnitude
 }
 
 /** Whether a JSON number literal (with a fraction or an exponent) is an integer: its digits times a power of ten. */
@@ -361,9 +374,17 @@ function parseNumber(): number | bigint | InexactInteger {
     if (value === Infinity || value === -Infinity) {
       throw new SyntaxError(`number ${src.slice(start, pos)} at position ${start} is beyond the largest double (about 1.8e308)`)
     }
-    if (markInexact && Number.isInteger(value) && !literalIsInteger(src.slice(start, pos))) {
-      inexactCount++
-      return new InexactInteger(value, src.slice(start, pos))
+    if (markInexact && Number.isInteger(value)) {
+      const literal = src.slice(start, pos)
+      if (!literalIsInteger(literal)) {
+        inexactCount++
+        return new InexactInteger(value, literal)
+      }
+      // From 2^53 on the double may be another integer than the one written (9007199254740993.0).
+      if (Math.abs(value) >= 2 ** 53) {
+        inexactCount++
+        return new InexactInteger(value, literal, exactInteger(literal))
+      }
     }
     return value
   }

@@ -52,7 +52,7 @@ export function resolveSchema(schema: unknown, warnings?: string[]): Map<string,
     if (resolved.has(name)) throw new InvalidInputError(`schema: duplicate field name "${name}"`)
     if (typeof type !== 'string' || !(FIELD_TYPES as readonly string[]).includes(type)) {
       throw new InvalidInputError(
-        `schema: field "${name}" has unknown type ${JSON.stringify(type)}; expected one of ${FIELD_TYPES.join(', ')}`,
+        `schema: field "${name}" ${type === undefined ? 'has no "type"' : `has unknown type ${JSON.stringify(type)}`}; expected one of ${FIELD_TYPES.join(', ')}`,
       )
     }
     for (const [flag, value] of [['column', column], ['facet', facet], ['multi', multi]] as const) {
