@@ -151,6 +151,10 @@ describe.each(['ts', 'wasm'] as const)('answers that were silently wrong (%s)', 
       new RangeError('field "n": readValues\' first value "1" is not an integer number'))
     expect(() => reader.column('n').readValues(bigintId, new BigInt64Array(2))).toThrow(
       new RangeError('field "n": readValues\' first value 1n is not an integer number'))
+    // From 2^53 on the end rounded onto the start: "values [9007199254740992, 9007199254740992)".
+    expect(() => reader.column('n').readValues(2 ** 53, new BigInt64Array(1))).toThrow(
+      new RangeError('field "n": values 1 from 9007199254740992 are outside [0, 3)'))
+    expect(() => reader.column('n').readValues(2, new BigInt64Array(2))).toThrow(new RangeError('field "n": values [2, 4) are outside [0, 3)'))
     expect(() => openColumns(bytes, { backend, maxDoc: 10 })).toThrow(
       "columns: the file's maxDoc is 4, but the segment has 10 documents (options.maxDoc)",
     )

@@ -103,6 +103,10 @@ describe.each(['wasm', 'ts'] as const)('bounds checked before a query runs (%s)'
       expect(thrown(() => column('g').boundingBoxFilter({ ...box, maxLongitude: 3n as unknown as number }))).toEqual({ kind: 'TypeError', message: 'field "g": box.maxLongitude must be a number, got 3n' })
       expect(thrown(() => column('g').boundingBoxFilter({ ...box, minLongitude: NaN }))).toEqual({ kind: 'RangeError', message: 'field "g": box.minLongitude must be a number, got NaN' })
       expect(column('g').boundingBoxFilter(box).toArray()).toEqual(Uint32Array.of(0))
+      // A misspelt key beside the four was dropped unseen.
+      expect(thrown(() => column('g').boundingBoxFilter({ ...box, maxLongtitude: 1 } as typeof box))).toEqual({
+        kind: 'TypeError', message: 'field "g": a box holds minLatitude, maxLatitude, minLongitude, maxLongitude alone, got also "maxLongtitude"',
+      })
     })
 
     it('refuses toArray asked for both Dates and bigints of one date column', () => {

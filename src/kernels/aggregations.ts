@@ -82,11 +82,14 @@ export function aggregate(column: Column, backend: ColumnsBackend, docs?: DocSet
   const filter = filterOf(column, backend, docs)
   const doubles = column.type === 'fractional'
   const state = createAggregateState()
-  const selected = selectValues(column, backend, filter)
-  try {
-    aggregateValues(column, backend, 0, column.totalValueCount, selected.selection, 0, state)
-  } finally {
-    releaseSelection(selected)
+  // Nothing selected: no value to read (a format 2 decimal sum decodes before it selects).
+  if (filter === null || filter.count() !== 0) {
+    const selected = selectValues(column, backend, filter)
+    try {
+      aggregateValues(column, backend, 0, column.totalValueCount, selected.selection, 0, state)
+    } finally {
+      releaseSelection(selected)
+    }
   }
   const count = state.numbers[0]
   const words = state.words

@@ -12,7 +12,7 @@ import { describeInput, shown } from '../read/file-input.js'
 import { expectType, filterOf, outputOf } from './common.js'
 import type { DocSet } from './doc-set.js'
 import { anyBitInRange, releaseSelection, selectValues, valuesToDocuments, type ValueSelection } from './layout.js'
-import { rangeBound, rawBound, type NaturalValue } from './natural-units.js'
+import { isPlainObject, rangeBound, rawBound, type NaturalValue } from './natural-units.js'
 import { wordsFor } from '../backend/bits.js'
 
 /** A geo bounding box in degrees; minLongitude > maxLongitude crosses the antimeridian. */
@@ -246,12 +246,17 @@ export function boundingBoxFilter(column: Column, backend: ColumnsBackend, box: 
   return filterDocuments(column, backend, docs, out, latitudes, { sequence: column.longitudes!, ranges: longitudes })
 }
 
+const BOX_KEYS = ['minLatitude', 'maxLatitude', 'minLongitude', 'maxLongitude']
+
 /** The box as raw latitude ranges, then longitude ranges (two across the antimeridian); checks the column and the box. */
 export function boxRanges(column: Column, box: BoundingBox): [RawRanges, RawRanges] {
   expectType(column, 'boundingBoxFilter', column.type === 'geo_point', 'geo_point')
   if (box === null || typeof box !== 'object') {
     throw new TypeError(`field "${column.name}": box must be an object { minLatitude, maxLatitude, minLongitude, maxLongitude }, got ${shown(box)}`)
   }
+  // A misspelt key beside the four (maxLongtitude) was dropped unseen, the box then unbounded there.
+  const others = isPlainObject(box) ? Object.keys(box).filter((key) => !BOX_KEYS.includes(key)) : []
+  if (others.length !== 0) throw new TypeError(`field "${column.name}": a box holds ${BOX_KEYS.join(', ')} alone, got also ${others.map((key) => JSON.stringify(key)).join(', ')}`)
   const degrees = (value: unknown, name: string): number => {
     if (typeof value !== 'number') throw new TypeError(`field "${column.name}": box.${name} must be a number, got ${shown(value)}`)
     if (Number.isNaN(value)) throw new RangeError(`field "${column.name}": box.${name} must be a number, got NaN`)

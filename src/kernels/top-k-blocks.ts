@@ -91,20 +91,29 @@ function orderOf(bounds: bigint[], ascending: boolean): Int32Array {
   })
 }
 
-/** Each sequence's bounds and order, per side, worked out on its first topK (records and data do not change). */
-const boundsMade = new WeakMap<SequenceView, { ascending?: Bounded; descending?: Bounded }>()
+/**
+ * Each sequence's bounds and order, per side, worked out on its first topK (records and data do not
+ * change); apart for topK's that skip NaN, whose bounds, once a block is read, leave its NaNs out
+ * (range filters take the others: they must hold every value).
+ */
+const boundsMade = new WeakMap<SequenceView, { ascending?: Bounded; descending?: Bounded; ascendingNumbers?: Bounded; descendingNumbers?: Bounded }>()
 
-/** The bound of every block (the largest value it can hold, descending, or its smallest), and the blocks by bound. */
-export function blockBounds(sequence: SequenceView, ascending: boolean, backend?: ColumnsBackend): Bounded {
+/**
+ * The bound of every block (the largest value it can hold, descending, or its smallest), and the
+ * blocks by bound; with `numbers`, the bounds topK tightens leaving NaN out.
+ */
+export function blockBounds(sequence: SequenceView, ascending: boolean, backend?: ColumnsBackend, numbers = false): Bounded {
   let made = boundsMade.get(sequence)
   if (made === undefined) boundsMade.set(sequence, (made = {}))
+  if (numbers) return ascending ? (made.ascendingNumbers ??= boundedOf(sequence, true, backend)) : (made.descendingNumbers ??= boundedOf(sequence, false, backend))
   return ascending ? (made.ascending ??= boundedOf(sequence, true, backend)) : (made.descending ??= boundedOf(sequence, false, backend))
 }
 
 function boundedOf(sequence: SequenceView, ascending: boolean, backend: ColumnsBackend | undefined): Bounded {
   // A runs sequence (form 2) with a backend to decode its run values: each block's runs' extreme.
   const runs = backend !== undefined && sequence.cascade?.form === 2
-  const bounds = runs ? runFormBounds(sequence, backend, ascending) : boundsOf(sequence, ascending)
+  // A copy of the runs' bounds, which range filters read: topK tightens its own.
+  const bounds = runs ? runFormBounds(sequence, backend, ascending).slice() : boundsOf(sequence, ascending)
   const exact = new Uint8Array(bounds.length).fill(sequence instanceof RegionSequence && sequence.extremesAt >= 0 ? 1 : 0)
   return { bounds, order: orderOf(bounds, ascending), exact }
 }
@@ -153,13 +162,16 @@ function runFormBounds(sequence: SequenceView, backend: ColumnsBackend, ascendin
 }
 
 /** The smallest (ascending) or largest of the first count raw values in `raw`. */
-function extremeOf(count: number, ascending: boolean): bigint {
+function extremeOf(count: number, ascending: boolean, skipNaN: boolean): bigint {
   const sign = ascending ? -1 : 1
-  // High words first, as signed; low words as unsigned where the high words tie.
-  let high = raw[1], low = raw[0] >>> 0
-  for (let index = 1; index < count; index++) {
+  // High words first, as signed; low words as unsigned where the high words tie. Values that never
+  // enter (NaN, where skipped) bound nothing: a block of them alone ranks last.
+  let high = ascending ? 0x7fffffff : -0x80000000, low = ascending ? 0xffffffff : 0, found = false
+  for (let index = 0; index < count; index++) {
     const h = raw[2 * index + 1], l = raw[2 * index] >>> 0
-    if (sign * (h - high) > 0 || (h === high && sign * (l - low) > 0)) {
+    if (skipNaN && isNaNRaw(l | 0, h)) continue
+    if (!found || sign * (h - high) > 0 || (h === high && sign * (l - low) > 0)) {
+      found = true
       high = h
       low = l
     }
@@ -233,7 +245,7 @@ export function topKFromBlocks(
   selected: BitsetMemory | null, skipNaN: boolean, end = sequence.count,
 ): void {
   let documents = selected === null ? null : selected.words
-  const bounded = blockBounds(sequence, ascending, backend)
+  const bounded = blockBounds(sequence, ascending, backend, skipNaN)
   const { bounds, order, exact } = bounded
   const dense = optional === null
   let tightened = false
@@ -251,6 +263,8 @@ export function topKFromBlocks(
       if (heap.full() && heap.closedFrom(bounds[block], dense ? start : documentOfValue(optional, start))) break
       const count = Math.min(BLOCK_VALUES, sequence.count - start)
       if (dense && documents !== null && !anyBitInRange(documents, start, start + count)) continue
+      // An optional column's block: its values' documents, from the first's to the last's.
+      if (!dense && documents !== null && !anyBitInRange(documents, documentOfValue(optional, start), documentOfValue(optional, start + count - 1) + 1)) continue
       // A run block's bound is its runs' own extreme already (v2Bound).
       if (dense && sequence.cascade?.form === 0 && offerRuns(sequence, block, heap, ascending, documents, skipNaN)) continue
       backend.decodeRaw(sequence, start, count, raw, 0)
@@ -260,7 +274,7 @@ export function topKFromBlocks(
       // base + g (2^w − 1), may lie far past its values): later walks read fewer blocks.
       if (exact[block] === 0) {
         exact[block] = 1
-        const extreme = extremeOf(count, ascending)
+        const extreme = extremeOf(count, ascending, skipNaN)
         if (ascending ? extreme > bounds[block] : extreme < bounds[block]) {
           bounds[block] = extreme
           tightened = true

@@ -146,6 +146,8 @@ export function topK(column: Column, backend: ColumnsBackend, k: number, order: 
   if (typeof k !== 'number' || !(k >= 0) || !Number.isInteger(k)) throw new RangeError(`field "${column.name}": k must be a non-negative integer, got ${shown(k)}`)
   if (order !== 'ascending' && order !== 'descending') throw new RangeError(`field "${column.name}": order must be "ascending" or "descending"`)
   const filter = filterOf(column, backend, docs)
+  // Nothing selected: the walks below would read every block to find it out.
+  if (filter !== null && filter.count() === 0) return new Uint32Array(0)
   const skipNaN = mayHoldNaN(column)
   if (column.layout === 'multi') return withNaNLast(column, backend, topKMulti(column, backend, k, order, filter, skipNaN), k, filter)
   const heap = new BoundedHeap(Math.min(k, column.documentsWithValue), order)
@@ -178,7 +180,10 @@ function topKMulti(column: Column, backend: ColumnsBackend, k: number, order: So
   const selected = selectValues(column, backend, filter)
   try {
     const plain = plainValues(column, backend)
-    for (let capacity = Math.min(k, total); ; capacity = Math.min(2 * capacity, total)) {
+    // No more than the documents with values (the selected ones) can answer: for a k that reaches
+    // them, draws of fewer than every value would only be drawn again, larger.
+    const reachable = Math.min(column.documentsWithValue, filter === null ? Infinity : filter.count())
+    for (let capacity = k >= reachable ? total : Math.min(k, total); ; capacity = Math.min(2 * capacity, total)) {
       const heap = new BoundedHeap(capacity, order)
       const candidates = plain === column.values ? dictionaryCandidates(column.values, backend, capacity, order === 'ascending', selected.selection, skipNaN) : null
       try {

@@ -396,7 +396,9 @@ export class Column {
       throw new RangeError(`field "${this.name}": readValues' first value ${shown(firstValue)} is not an integer number`)
     }
     if (!(firstValue >= 0 && firstValue + count <= this.totalValueCount)) {
-      throw new RangeError(`field "${this.name}": values [${firstValue}, ${firstValue + count}) are outside [0, ${this.totalValueCount})`)
+      // Beyond 2^53 the end would round onto the start: said as a count.
+      const values = Number.isSafeInteger(firstValue + count) ? `[${firstValue}, ${firstValue + count})` : `${count} from ${firstValue}`
+      throw new RangeError(`field "${this.name}": values ${values} are outside [0, ${this.totalValueCount})`)
     }
     const termCount = this.dictionary === null ? -1 : this.dictionary.termCount
     readValuesInto(this.backend, this.sequenceOf(part), this.type, this.name, termCount, firstValue, destination)
