@@ -179,6 +179,20 @@ function histogramBlock(
     }
     // Edges lowest + 1 .. highest lie inside (base, max]: as u edges, u ≥ unitEdges[k] ⇔ value ≥ that edge.
     const inner = highest - lowest
+    // Few selected values among many such edges: each value found among the raw edges, where making
+    // the block's unit edges takes a step an edge (thousands of edges, a sparse DocSet).
+    if (selection !== null && inner > 64 && 16 * selectedCount(selection, selectionBit, from, to) < inner) {
+      for (let position = from; position < to; position += 32) {
+        let bits = selectionBits(selection, selectionBit + position - from, Math.min(32, to - position))
+        while (bits !== 0) {
+          rawAtOffset((unitAt(words, position + lowestBit(bits)) >>> 0) * block.divisor, blockMax, 0)
+          bits &= bits - 1
+          const bucket = bucketOf(edges, blockMax[0], blockMax[1])
+          if (bucket >= 0 && bucket < buckets) counts[bucket]++
+        }
+      }
+      return
+    }
     if (unitEdges.length < inner) unitEdges = new Float64Array(inner)
     for (let k = 0; k < inner; k++) {
       const edge = lowest + 1 + k
