@@ -1,26 +1,43 @@
+/** A tracked item's entry: WeakTracker.add's token, which WeakTracker.delete takes. */
+export interface Tracked<T extends object> {
+  item: T | null
+  readonly reference: WeakRef<Tracked<T>>
+}
+
 /**
  * Objects something hands out and must end when it ends (a reader's DocSets, a FileBuffer's or a
  * pooled segment's readers), held weakly so that one dropped unended is still collected. Entries
  * collected meanwhile are pruned as the set grows, at a cost that amortizes over the adds.
+ *
+ * A WeakRef keeps its target alive to the end of the current task: made to each item, a loop that
+ * opens and closes thousands of readers in one task kept every one (and the memory they show). The
+ * WeakRefs are made to small entries instead, which hold their item until it is deleted (ended);
+ * a WeakMap keeps each entry as long as its item lives.
  */
 export class WeakTracker<T extends object> {
-  private readonly items = new Set<WeakRef<T>>()
+  private readonly items = new Set<WeakRef<Tracked<T>>>()
+  private readonly entries = new WeakMap<T, Tracked<T>>()
   private pruneAt = 64
 
-  /** Tracks an item; the reference returned stops tracking it (delete). */
-  add(item: T): WeakRef<T> {
-    const reference = new WeakRef(item)
-    this.items.add(reference)
+  /** Tracks an item; the entry returned stops tracking it (delete). */
+  add(item: T): Tracked<T> {
+    const entry = { item } as Tracked<T>
+    ;(entry as { reference: WeakRef<Tracked<T>> }).reference = new WeakRef(entry)
+    this.entries.set(item, entry)
+    this.items.add(entry.reference)
     if (this.items.size >= this.pruneAt) {
-      for (const each of this.items) if (each.deref() === undefined) this.items.delete(each)
+      for (const each of this.items) if ((each.deref()?.item ?? null) === null) this.items.delete(each)
       this.pruneAt = Math.max(64, 2 * this.items.size)
     }
-    return reference
+    return entry
   }
 
   /** Stops tracking an item (it ended on its own). */
-  delete(reference: WeakRef<T>): void {
-    this.items.delete(reference)
+  delete(entry: Tracked<T>): void {
+    const item = entry.item
+    entry.item = null
+    if (item !== null) this.entries.delete(item)
+    this.items.delete(entry.reference)
   }
 
   /** Entries tracked (those collected but not yet pruned included). */
@@ -32,8 +49,8 @@ export class WeakTracker<T extends object> {
   drain(): T[] {
     const alive: T[] = []
     for (const reference of this.items) {
-      const item = reference.deref()
-      if (item !== undefined) alive.push(item)
+      const item = reference.deref()?.item ?? null
+      if (item !== null) alive.push(item)
     }
     this.items.clear()
     return alive

@@ -4,7 +4,7 @@
  * in place, with no copy per call.
  */
 import type { ColumnsBackend } from '../backend/backend.js'
-import { WeakTracker } from '../backend/weak-tracker.js'
+import { type Tracked, WeakTracker } from '../backend/weak-tracker.js'
 import { popcount, wordsFor } from '../backend/bits.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import { shown } from '../read/file-input.js'
@@ -48,7 +48,7 @@ export class DocSet implements Iterable<number>, Disposable {
   readonly backend: ColumnsBackend
   private bitset: BitsetMemory | null
   private readonly owner: DocSetOwner | null
-  private readonly ownerReference: WeakRef<DocSet> | null
+  private readonly ownerReference: Tracked<DocSet> | null
 
   /** Not for callers: use reader.createDocSet() / reader.allDocuments() / DocSet.fromDocuments. */
   constructor(backend: ColumnsBackend, maxDoc: number, owner: DocSetOwner | null = null) {

@@ -7,7 +7,7 @@
 import type { ColumnsBackend, ResidentFile } from '../backend/backend.js'
 import { type BackendChoice, resolveBackend } from '../backend/select.js'
 import { type HeldRegion, dropRegion, holdRegion } from '../backend/destinations.js'
-import { ownedBy, WeakTracker } from '../backend/weak-tracker.js'
+import { ownedBy, type Tracked, WeakTracker } from '../backend/weak-tracker.js'
 import { ResidentLimitError } from '../format/errors.js'
 import { shown } from './file-input.js'
 import { type OpenOptions, openResidentFile, residentLimit } from './open.js'
@@ -67,7 +67,7 @@ export class FileBuffer implements Disposable {
     const region = this.live()
     const limit = residentLimit(options.fileName ?? 'columns', options)
     if (this.length > limit) throw new ResidentLimitError(options.fileName ?? 'columns', this.length, limit)
-    let tracked: WeakRef<ColumnsReader> | null = null
+    let tracked: Tracked<ColumnsReader> | null = null
     const borrowed: ResidentFile = {
       get bytes() { return region.bytes },
       stable: region.stable,
