@@ -6,7 +6,8 @@
 /** Whether `value` is a Date of any realm. */
 export function isDate(value: unknown): value is Date {
   if (value instanceof Date) return true
-  if (typeof value !== 'object' || value === null) return false
+  // The tag first: a throw for every other object (a geo point, a { raw } bound) costs microseconds.
+  if (typeof value !== 'object' || value === null || Object.prototype.toString.call(value) !== '[object Date]') return false
   try {
     // Throws for anything without a Date's time slot.
     Date.prototype.getTime.call(value)

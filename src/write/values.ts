@@ -126,12 +126,13 @@ export function boolToRaw(field: string, document: number, value: unknown): void
  * given array. Errors show the value given and name each wrong coordinate.
  */
 export function checkGeoPoint(field: string, document: number, value: unknown, out: Float64Array): void {
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || isDate(value)) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     invalidValue(field, document, `expected a geo point {lat, lon}, got ${Array.isArray(value) ? `an array ${brief(value, 0)}` : describeValue(value)}`)
   }
   const { lat, lon } = value as { lat?: unknown; lon?: unknown }
   // One test on the common path; the message is worked out only for a bad point.
   if (!(typeof lat === 'number' && lat >= -90 && lat <= 90 && typeof lon === 'number' && lon >= -180 && lon <= 180)) {
+    if (isDate(value)) invalidValue(field, document, 'expected a geo point {lat, lon}, got a Date')
     invalidValue(field, document, `geo point ${brief(value, 0)}: ${geoProblem(value, lat, lon)}`)
   }
   // Keys beyond lat and lon (an altitude, a GeoJSON-style type) would be dropped unseen, as unknown fields would be.
