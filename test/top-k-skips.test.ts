@@ -71,6 +71,15 @@ describe.each(['wasm', 'ts'] as const)('topK reads the blocks that can answer (%
     }
   })
 
+  it('a selection of the last document alone is not empty; bits past maxDoc are no documents', () => {
+    using small = openColumns(flushColumns(schema, documents.slice(0, 1000), { maxDoc: 1000 })!, { backend })
+    const last = small.createDocSet().add(999)
+    expect([Array.from(small.column('x').topK(1, 'ascending', last)), small.column('x').aggregate(last).count]).toEqual([[999], 1])
+    const past = small.createDocSet()
+    past.words[31] = 1 << 8
+    expect([Array.from(small.column('x').topK(1, 'ascending', past)), small.column('x').aggregate(past).count]).toEqual([[], 0])
+  })
+
   it('a multi column with k beyond its documents gives each document once, best value first', () => {
     const tags = reader.column('tags')
     const bestOf = documents.map((d) => (d.tags.length === 0 ? undefined : Math.max(...d.tags)))
