@@ -7,6 +7,7 @@ import type { DirectoryEntry } from '../format/directory-entry.js'
 import { InvalidInputError, UnallocatableInputError } from '../format/errors.js'
 import { compareCodePoints, encodeUtf8Into, findLoneSurrogate, utf8Length } from '../format/utf8.js'
 import { ByteSink } from './byte-sink.js'
+import { TermIds } from './term-ids.js'
 import { sequenceMinMax, writeSequence } from './sequence-encoder.js'
 import { rangeOf, type SequenceDomain, writeSequenceV2 } from '../cascade/sequence-writer.js'
 import { encodeDictionary } from '../dictionary/write/choose.js'
@@ -78,8 +79,8 @@ export class ColumnBuilder {
   private contiguous = true
   private readonly runEnds = new Int32List()
   private maxValuesPerDocument = 0
-  private readonly termIds = new Map<string, number>()
   private readonly terms: string[] = []
+  private readonly termIds = new TermIds(this.terms)
   private dictionaryBytes = 0
   private markedValues = 0
   private markedDocuments = 0
