@@ -52,3 +52,20 @@ describe('FSST training on pieces longer than the sample', () => {
     expect(await expectWrittenAndRead(terms)).toMatch(/fsst/)
   })
 })
+
+describe('a long term\'s FSST parse keeps no memory after it', () => {
+  it('a format 2 flush of a 4 MB term leaves no scratch of its size behind', async () => {
+    // Text FSST compresses: words of a small vocabulary, no two neighbours alike.
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma', 'kappa']
+    const long = Array.from({ length: 700_000 }, (_, index) => words[(index * 5) % 7]).join(' ').slice(0, 4 << 20)
+    const documents = [{ k: long }, ...Array.from({ length: 300 }, (_, index) => ({ k: `${words[index % 7]} ${index}` }))]
+    gc!()
+    const before = process.memoryUsage().arrayBuffers
+    const bytes = flushColumns({ fields: [{ name: 'k', type: 'keyword', column: true }] }, documents, { format: 2 })!
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    gc!()
+    // The parse's cost and choice arrays (16 bytes a byte of the piece, 64 MB here) were kept for the process.
+    expect(process.memoryUsage().arrayBuffers - before - bytes.length).toBeLessThan(16 << 20)
+    expect(openColumns(bytes).column('k').getKeywordString(0)).toBe(long)
+  }, 60_000)
+})

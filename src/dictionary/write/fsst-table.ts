@@ -127,13 +127,20 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
 /** The longest symbol a table may hold. */
 export const MAX_SYMBOL = FSST_MAX_SYMBOL_BYTES
 
+/**
+ * Scratch kept between parses, up to pieces of this many bytes; a longer piece gets arrays of its
+ * own, dropped after it (kept, one term of 32 MB held 512 MB for the rest of the process).
+ */
+const KEPT_SCRATCH = 1 << 16
 let costs = new Int32Array(256)
 let choices = new Int32Array(256)
 function scratchCost(length: number): Int32Array {
+  if (length > KEPT_SCRATCH) return new Int32Array(length)
   if (costs.length < length) costs = new Int32Array(2 * length)
   return costs
 }
 function scratchChoice(length: number): Int32Array {
+  if (length > KEPT_SCRATCH) return new Int32Array(length)
   if (choices.length < length) choices = new Int32Array(2 * length)
   return choices
 }
