@@ -37,7 +37,13 @@ export function checkCanonicalV2(sequence: SequenceView, backend: ColumnsBackend
   backend.decodeRaw(sequence, 0, sequence.count, words, 0)
   if (sequence.count > 0) rangeOf(words, sequence.count, minMax)
   const sink = new ByteSink(1024)
-  writeSequenceV2(words, sequence.count, sink, domain)
+  try {
+    writeSequenceV2(words, sequence.count, sink, domain)
+  } catch (error) {
+    // Choosing the encoding holds about 28 bytes a value: an allocation the engine refuses is named too.
+    if (!(error instanceof RangeError) || !/allocat|array length|buffer length/i.test(error.message)) throw error
+    throw new RangeError(`${sequence.fileName}: ${sequence.label}: the full check chooses the encoding of the sequence's ${sequence.count} values, about 28 bytes each, more than this engine allocates (${error.message})`)
+  }
   const [start, end] = sequenceExtent(sequence)
   const stored = sequence.file.bytes.subarray(start, end), written = sink.view()
   const length = Math.min(stored.length, written.length)
