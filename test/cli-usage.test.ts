@@ -91,4 +91,9 @@ describe('usage', () => {
     expect([extra.code, extra.stdout, extra.stderr.split('\n')[0]]).toEqual([2, '', 'oixk: unexpected argument "extra" after help build'])
     expect((await run('help', 'build')).code).toBe(0)
   })
+
+  it('takes help as a topic of help: the overview', async () => {
+    const overview = await run('help')
+    expect(await run('help', 'help')).toEqual({ code: 0, stdout: overview.stdout, stderr: '' })
+  })
 })

@@ -89,7 +89,8 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   }
   if (name === '--help' || name === '-h' || name === 'help') {
     const topic = COMMANDS.get(rest[0] ?? '')
-    if (rest[0] !== undefined && topic === undefined) {
+    // `oixk help help`: help itself is the overview's topic.
+    if (rest[0] !== undefined && topic === undefined && rest[0] !== 'help') {
       await writeText(io.stderr, `oixk: unknown command ${JSON.stringify(rest[0])}\n\n${USAGE}`)
       return ExitCode.usageOrIo
     }
