@@ -1,7 +1,12 @@
 /** A tracked item's entry: WeakTracker.add's token, which WeakTracker.delete takes. */
-export interface Tracked<T extends object> {
+export class Tracked<T extends object> {
+  /** The item, until it ends (delete). */
   item: T | null
-  readonly reference: WeakRef<Tracked<T>>
+  /** The one WeakRef made: to the entry, never to the item. */
+  readonly reference: WeakRef<Tracked<T>> = new WeakRef(this)
+  constructor(item: T) {
+    this.item = item
+  }
 }
 
 /**
@@ -21,8 +26,7 @@ export class WeakTracker<T extends object> {
 
   /** Tracks an item; the entry returned stops tracking it (delete). */
   add(item: T): Tracked<T> {
-    const entry = { item } as Tracked<T>
-    ;(entry as { reference: WeakRef<Tracked<T>> }).reference = new WeakRef(entry)
+    const entry = new Tracked(item)
     this.entries.set(item, entry)
     this.items.add(entry.reference)
     if (this.items.size >= this.pruneAt) {

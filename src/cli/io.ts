@@ -118,13 +118,22 @@ export function exitCodeOf(error: unknown): number {
 
 /** Every control character (C0, DEL, C1): none may act on a terminal, nor split a message meant as one line. */
 const LINE_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g
+/** The same but the tab and line feed, which multi-line text (usage) keeps. */
+const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
+
+const escaped = (character: string) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
 
 /**
  * Text for one line of output, its control characters (a line feed in a field name or a path, an
  * ESC in a corrupt file's names) shown as \u escapes.
  */
 export function oneLine(text: string): string {
-  return text.replace(LINE_CONTROLS, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return text.replace(LINE_CONTROLS, escaped)
+}
+
+/** Text for a terminal: control characters but tabs and line feeds shown as \u escapes (ESC starts a terminal's commands). */
+export function terminalText(text: string): string {
+  return text.replace(TERMINAL_CONTROLS, escaped)
 }
 
 /** Prints `oixk COMMAND: message` (plus usage or a stack where useful) on stderr; returns the exit code. */

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { BUILD_USAGE, runBuild } from './build.js'
 import { DUMP_USAGE, runDump } from './dump.js'
 import { INSPECT_USAGE, runInspect } from './inspect.js'
-import { type CliIo, type CliOutput, ExitCode, reportError, writeText } from './io.js'
+import { type CliIo, type CliOutput, ExitCode, reportError, terminalText, writeText } from './io.js'
 import { MERGE_USAGE, runMerge } from './merge.js'
 import { runVerify, VERIFY_USAGE } from './verify.js'
 
@@ -50,17 +50,13 @@ function packageVersion(): string {
   return String(manifest.version)
 }
 
-/** C0 and C1 control characters but the tab and line feed, and DEL: a terminal acts on them (ESC starts its commands). */
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
-
 /**
  * stderr with control characters shown as \u escapes: messages quote field names, keys and terms as
  * given, and a name holding ESC [ 2 J cleared the terminal that printed its error.
  */
 function terminalSafe(sink: CliOutput): CliOutput {
-  const escape = (character: string) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
   return {
-    write: (text: string) => sink.write(text.replace(CONTROLS, escape)),
+    write: (text: string) => sink.write(terminalText(text)),
     ...(sink.once === undefined ? {} : { once: sink.once.bind(sink) }),
   }
 }

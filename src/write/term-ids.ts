@@ -1,17 +1,16 @@
 /**
  * Keyword terms to their ids in a column being written. V8 hashes a string of more than 16,383
  * characters by its length alone, so a Map of many long terms of one length compared each new term
- * with all of them (4,000 terms of 20,000 characters took 44 s to flush): those are keyed by a
- * hash of their characters, seeded per process, and told apart by comparing them.
+ * with all of them: those are keyed by a seeded hash of their characters and told apart by comparing.
  */
+import { mix32, PROCESS_SEED } from '../format/seeded-hash.js'
+
 const LONGEST_HASHED = 16383
-const SEED = (Math.random() * 2 ** 32) | 0
 
 function contentHash(term: string): number {
-  let h = SEED
+  let h = PROCESS_SEED
   for (let index = 0; index < term.length; index++) h = Math.imul(h ^ term.charCodeAt(index), 0x01000193)
-  h = Math.imul(h ^ (h >>> 16), 0x7feb352d)
-  return (h ^ (h >>> 15)) | 0
+  return mix32(h)
 }
 
 /** Term → id, for terms of any length. */

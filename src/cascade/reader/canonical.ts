@@ -40,7 +40,7 @@ export function checkCanonicalV2(sequence: SequenceView, backend: ColumnsBackend
   try {
     writeSequenceV2(words, sequence.count, sink, domain)
   } catch (error) {
-    // Choosing the encoding holds about 28 bytes a value: an allocation the engine refuses is named too.
+    // Choosing the encoding holds several arrays of the values at once: a refused allocation is named too.
     if (!(error instanceof RangeError) || !/allocat|array length|buffer length/i.test(error.message)) throw error
     throw new RangeError(`${sequence.fileName}: ${sequence.label}: the full check chooses the encoding of the sequence's ${sequence.count} values, about 28 bytes each, more than this engine allocates (${error.message})`)
   }

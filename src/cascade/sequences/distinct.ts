@@ -4,6 +4,7 @@
  * Map, no bigint), grown by doubling, with a shortcut for repeats of the
  * previous value.
  */
+import { mix32, PROCESS_SEED, PROCESS_SEED_2 } from '../../format/seeded-hash.js'
 
 /** The distinct values in first-seen order (words) with their counts, and each value's entry. */
 export interface DistinctValues {
@@ -71,25 +72,17 @@ export function distinctValues(words: Int32Array, count: number, limit: number):
 }
 
 /**
- * Seeds drawn once a process: a file made so that its values share one hash under a known function
- * (values whose words cancel in its first step) made every flush and full check of it quadratic,
- * seconds for a file of 100 KB. The table's order never reaches the output (first-seen order).
- */
-const SEED_HIGH = (Math.random() * 2 ** 32) | 0, SEED_LOW = (Math.random() * 2 ** 32) | 0
-
-/**
  * The first slot of a table of 2^bits slots for the i64 (low, high): each word's bits spread by
  * multiplies and shifts both ways before the top bits are taken. (A product's low bits, used once,
  * see only the words' low bits, and xor-ing the words first folds away what they share: values of
  * zero low 24 bits all probed from 256 slots, and flush and verify went quadratic.)
  */
 export function hashSlot(low: number, high: number, bits: number): number {
-  high ^= SEED_HIGH
-  let h = Math.imul(high ^ (high >>> 16), 0x85ebca6b) ^ low ^ SEED_LOW
-  // A full 32-bit finalizer: values that differ only in a word's top bits land apart whatever the seeds.
-  h = Math.imul(h ^ (h >>> 16), 0x7feb352d)
-  h = Math.imul(h ^ (h >>> 15), 0x846ca68b)
-  return (h ^ (h >>> 16)) >>> (32 - bits)
+  // Seeded (src/format/seeded-hash.ts): values whose words cancel in the first step were made to
+  // share one slot. The finalizer takes words that differ only in their top bits apart.
+  high ^= PROCESS_SEED
+  const h = Math.imul(high ^ (high >>> 16), 0x85ebca6b) ^ low ^ PROCESS_SEED_2
+  return mix32(h) >>> (32 - bits)
 }
 
 /** Signed i64 comparison of entries a and b of words. */

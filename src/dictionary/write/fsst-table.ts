@@ -129,7 +129,7 @@ export const MAX_SYMBOL = FSST_MAX_SYMBOL_BYTES
 
 /**
  * Scratch kept between parses, up to pieces of this many bytes; a longer piece gets arrays of its
- * own, dropped after it (kept, one term of 32 MB held 512 MB for the rest of the process).
+ * own, dropped after it (kept, a huge term's scratch held memory for the rest of the process).
  */
 const KEPT_SCRATCH = 1 << 16
 let costs = new Int32Array(256)
