@@ -17,7 +17,7 @@ export const MAX_LINE_BYTES = 256 << 20
 
 /**
  * Reads a whole JSON file (small inputs: schema, doc map); errors name the file. markInexactIntegers: a
- * non-integer literal whose double is an integer (1.00000000000000001) comes as an InexactInteger.
+ * literal with a fraction or an exponent whose double is an integer comes as an InexactInteger.
  */
 export async function readJsonFile(path: string, options: { markInexactIntegers?: boolean } = {}): Promise<ExactJsonValue> {
   const bytes = await readFile(path).catch((error: unknown) => { throw withPath(error, path) })

@@ -34,9 +34,10 @@ export interface ExactJsonOptions {
    */
   rejectDuplicateKeys?: boolean
   /**
-   * Return a literal with a fraction or an exponent that is not an integer, but whose double is
-   * one (`1.00000000000000001`, `1e-400`), as an {@link InexactInteger}, so that a caller reading
-   * integers can refuse it as it refuses `1.5`. Off by default: the double, as with JSON.parse.
+   * Return a literal with a fraction or an exponent whose double is an integer as an
+   * {@link InexactInteger}: one that is no integer (`1.00000000000000001`, `1e-400`), so that a
+   * caller reading integers can refuse it as it refuses `1.5`, or one from 2^53 on (`1e16`), with
+   * the integer it writes exactly. Off by default: the double, as with JSON.parse.
    */
   markInexactIntegers?: boolean
 }
