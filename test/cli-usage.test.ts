@@ -56,6 +56,8 @@ describe('usage', () => {
       [['dump'], 'missing the columns FILE to dump'],
       [['merge', '-o', 'out.oixk'], 'missing the input columns files (IN...)'],
       [['inspect', '-x', 'f'], 'unknown flag -x'],
+      [['build', '--help=1'], 'flag --help takes no value'],
+      [['inspect', '-h=yes', 'f'], 'flag -h takes no value'],
       [['inspect', 'a.oixk', 'b.oixk'], 'unexpected argument "b.oixk"'],
       [['build', '--schema', 's', '--docs', 'd', '-o', 'o', 'extra'], 'unexpected argument "extra"'],
       [['inspect'], 'missing the columns FILE to inspect'],

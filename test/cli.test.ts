@@ -2,7 +2,7 @@
  * The oixk CLI, run in-process through runCli. Expected raw values are computed
  * by hand from docs/format.md (comments show how), never by the code under test.
  */
-import { readFile, rm, truncate, writeFile } from 'node:fs/promises'
+import { readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises'
 import xxhash from 'xxhash-wasm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { openColumnsFile, ResidentLimitError } from '../src/node/index.js'
@@ -182,6 +182,13 @@ describe('build errors', () => {
     // A directory as the output: the rename over it said 'resource busy or locked' for '.'.
     const directoryOut = await run('build', '--schema', path('schema.json'), '--docs', documents, '-o', tmp)
     expect(directoryOut).toEqual({ code: 2, stdout: '', stderr: `oixk build: ${tmp}: cannot write: is a directory\n` })
+    // A link to no file: which file it wanted (the link's own path exists, so 'no such file' alone misled).
+    await symlink(path('gone.oixk'), path('link.oixk'))
+    const dangling = await run('build', '--schema', path('schema.json'), '--docs', documents, '-o', path('link.oixk'))
+    expect(dangling).toEqual({
+      code: 2, stdout: '',
+      stderr: `oixk build: ${path('link.oixk')}: cannot write: no such file or directory (a symbolic link to ${path('gone.oixk')}, which does not exist)\n`,
+    })
     await expectNoTempFiles()
     expect(await exists('bad.oixk')).toBe(false)
   })

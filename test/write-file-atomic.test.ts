@@ -67,7 +67,12 @@ describe('writeFileAtomic', () => {
     }
     expect((await lstat(path('out.fifo'))).isFIFO()).toBe(true)
     await symlink(path('nowhere.bin'), path('dangling'))
-    await expect(writeFileAtomic(path('dangling'), new Uint8Array(4))).rejects.toMatchObject({ code: 'ENOENT' })
+    // Refused (as GNU cp does), naming the missing file at the chain's end, not only the link.
+    await symlink(path('dangling'), path('to-dangling'))
+    for (const link of ['dangling', 'to-dangling']) {
+      await expect(writeFileAtomic(path(link), new Uint8Array(4))).rejects.toMatchObject({ code: 'ENOENT', path: path(link), dest: path('nowhere.bin') })
+    }
+    await expect(lstat(path('nowhere.bin'))).rejects.toMatchObject({ code: 'ENOENT' })
     await expectNoTempFiles()
   })
 

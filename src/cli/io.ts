@@ -87,7 +87,12 @@ const SYSTEM_ERROR_TEXT: Record<string, string> = {
 /** Why an error happened, without the file it happened to (the caller names the file). */
 export function describeCause(error: unknown): string {
   // Node's own words otherwise, less the code before them and the call and path after them.
-  if (isSystemError(error)) return SYSTEM_ERROR_TEXT[error.code] ?? error.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '[^']*'/, '')
+  if (isSystemError(error)) {
+    const text = SYSTEM_ERROR_TEXT[error.code] ?? error.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '[^']*'/, '')
+    // A symbolic link to no file: which file it names.
+    const dest = (error as { dest?: unknown }).dest
+    return error.code === 'ENOENT' && typeof dest === 'string' ? `${text} (a symbolic link to ${terminalText(dest)}, which does not exist)` : text
+  }
   if (error instanceof CorruptIndexException) return `corrupt: ${error.detail}`
   return error instanceof Error ? error.message : String(error)
 }

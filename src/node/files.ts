@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import { constants, readSync } from 'node:fs'
-import { type FileHandle, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { type FileHandle, lstat, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
 import { CorruptIndexException, ResidentLimitError } from '../format/errors.js'
 import type { ResidentFile } from '../backend/backend.js'
 import { resolveBackend } from '../backend/select.js'
@@ -87,7 +87,8 @@ const writeWithHandle: WriteChunk = async (handle, chunk, position) => {
 /**
  * Replaces `target` with `bytes` atomically: readers see either the old file or
  * the complete new one, never a prefix. A symbolic link is written through (its
- * target replaced, the link kept); a target that exists and is not a regular
+ * target replaced, the link kept; a link to no file is refused, as GNU cp does,
+ * ENOENT naming the missing file in `dest`); a target that exists and is not a regular
  * file (a directory, FIFO, device or socket) is refused before anything is
  * written (EISDIR or EINVAL "not a regular file").
  *
@@ -160,13 +161,30 @@ async function replaceablePath(path: string): Promise<string> {
   })
   if (found === null || found.isFile()) return path
   if (found.isSymbolicLink()) {
-    // A dangling link fails here (ENOENT naming the path); its target is checked as the path was.
-    const resolved = await realpath(path)
+    const resolved = await realpath(path).catch(async (error: { code?: string }) => {
+      throw error.code === 'ENOENT' ? await danglingLinkError(path) : error
+    })
     const stats = await stat(resolved)
     if (stats.isFile()) return resolved
     throw notRegularFile(path, stats.isDirectory(), 'open')
   }
   throw notRegularFile(path, found.isDirectory(), 'open')
+}
+
+/** ENOENT for a link whose chain of links ends at no file: `dest` is that missing file. */
+async function danglingLinkError(link: string): Promise<Error> {
+  let current = link
+  for (let hop = 0; hop < 40; hop++) {
+    const next = resolve(dirname(current), await readlink(current))
+    const found = await lstat(next).catch(() => null)
+    if (found === null) {
+      const message = `ENOENT: no such file or directory, open '${link}' -> '${next}'`
+      return Object.assign(new Error(message), { code: 'ENOENT', errno: -2, syscall: 'open', path: link, dest: next })
+    }
+    if (!found.isSymbolicLink()) break
+    current = next
+  }
+  return Object.assign(new Error(`ENOENT: no such file or directory, open '${link}'`), { code: 'ENOENT', errno: -2, syscall: 'open', path: link })
 }
 
 /** Error codes meaning "this platform or file system cannot fsync a directory", not a failed fsync. */
