@@ -3,6 +3,7 @@
  * the WebAssembly allocator's free list, and the next open landed on another reader's memory),
  * and that no wrong argument can touch another reader's values.
  */
+import { createContext, runInContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import { RegionAllocator } from '../src/backend/wasm/regions.js'
 import { wasmRuntime } from '../src/backend/wasm/runtime.js'
@@ -49,6 +50,23 @@ describe.each(['wasm', 'ts'] as const)('openColumns input, backend %s', (backend
       checkKept(reader)
       reader.close()
     }
+  })
+
+  it('opens another realm\'s Uint8Array, ArrayBuffer and SharedArrayBuffer (an iframe\'s, a node:vm context\'s)', () => {
+    // They were refused as "must be a Uint8Array, ..., got a Uint8Array".
+    const context = createContext({ bytes: keep })
+    const inputs = runInContext(`
+      const view = new Uint8Array(bytes.length + 5); view.set(bytes, 5);
+      const shared = new SharedArrayBuffer(bytes.length); new Uint8Array(shared).set(bytes);
+      [view.subarray(5), view.slice(5).buffer, shared]`, context) as unknown[]
+    for (const input of inputs) {
+      expect(input instanceof Uint8Array || input instanceof ArrayBuffer || input instanceof SharedArrayBuffer).toBe(false)
+      const reader = openColumns(input as Uint8Array, { backend })
+      checkKept(reader)
+      reader.close()
+    }
+    const foreignView = runInContext('new DataView(new ArrayBuffer(8))', context)
+    expect(() => openColumns(foreignView as Uint8Array, { backend })).toThrow(/must be a Uint8Array, ArrayBuffer or SharedArrayBuffer, got a DataView/)
   })
 
   it.each(wrongInputs)('refuses %s with a TypeError naming it, and no other reader is touched', (_name, input, got) => {

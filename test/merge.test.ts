@@ -1,5 +1,6 @@
 // Merge identity: merging segments equals, byte for byte, a flush of the surviving documents in new-id order.
-import { describe, expect, it } from 'vitest'
+import { runInNewContext } from 'node:vm'
+import { describe, expect, it, vi } from 'vitest'
 import { seededRandom } from './helpers/random.js'
 import { type ColumnsReader, CorruptIndexException, flushColumns, InvalidInputError, mergeColumns, openColumns } from '../src/index.js'
 import { extraSeeds, fuzzSeeds, mutantAt } from './helpers/fuzz-check.js'
@@ -177,7 +178,7 @@ describe('merge errors', () => {
     expectError(() => mergeColumns([{ reader: a, docMap: Int32Array.from([0, -2, 1]) }], { maxDoc: 3 }),
       'merge: source 0 document 1 maps to -2, outside [0, 3) (-1 deletes)')
     expectError(() => mergeColumns([{ reader: a, docMap: [0, 1, 2] as unknown as Int32Array }], { maxDoc: 3 }),
-      'merge: source 0 docMap must be an Int32Array')
+      'merge: source 0 docMap must be an Int32Array, got an array')
     expectError(() => mergeColumns([], { maxDoc: -1 }), 'merge: maxDoc -1 must be an integer in [0, 2^32 - 1]')
     expectError(() => mergeColumns([], { maxDoc: 1.5 }), 'merge: maxDoc 1.5 must be an integer in [0, 2^32 - 1]')
     // These threw bare property errors, or printed '2' as 2.
@@ -185,8 +186,18 @@ describe('merge errors', () => {
     expectError(() => mergeColumns([], undefined as unknown as { maxDoc: number }), 'merge: options must be an object with maxDoc, got undefined')
     expectError(() => mergeColumns({} as unknown as [], { maxDoc: 0 }), 'merge: sources must be an array of { reader, docMap }, got an object')
     expectError(() => mergeColumns([{ reader: null, docMap: new Int32Array(0) }] as unknown as [], { maxDoc: 0 }),
-      'merge: source 0 reader must be a ColumnsReader (openColumns makes one), got null')
+      "merge: source 0 reader must be a ColumnsReader (openColumns makes one; a pool's segment is not one), got null")
+    // A look-alike (a pool's segment has columns and maxDoc) failed later with a bare TypeError.
+    expectError(() => mergeColumns([{ reader: { columns: a.columns.map((c) => ({ name: c.name, type: c.type })), maxDoc: 3, fileName: 'p' }, docMap: Int32Array.from([0, 1, 2]) }] as unknown as [], { maxDoc: 3 }),
+      "merge: source 0 reader must be a ColumnsReader (openColumns makes one; a pool's segment is not one), got an object")
+    const closed = one('x', 'integral', 7, 'closed.oixk')
+    closed.close()
+    expectError(() => mergeColumns([{ reader: closed, docMap: Int32Array.from([-1, -1, -1]) }], { maxDoc: 3 }), 'merge: source 0 (closed.oixk) is a closed reader')
     expectError(() => mergeColumns([null] as unknown as [], { maxDoc: 0 }), 'merge: source 0 must be { reader, docMap }, got null')
+    // Another realm's Int32Array (an iframe's, a node:vm context's) is one.
+    const foreignMap = runInNewContext('Int32Array.from([2, 1, 0])') as Int32Array
+    expect(foreignMap instanceof Int32Array).toBe(false)
+    expect(mergeColumns([{ reader: a, docMap: foreignMap }], { maxDoc: 3 })).not.toBeNull()
     // A valid map still works after all that.
     const merged = mergeColumns([{ reader: a, docMap: Int32Array.from([2, 1, 0]) }], { maxDoc: 3 })!
     expect(Buffer.from(merged).equals(Buffer.from(flushColumns({ fields: [{ name: 'x', type: 'integral', column: true }] }, [{ x: 5 }, {}, { x: 5 }])!))).toBe(true)
@@ -215,4 +226,25 @@ describe('sources that open but hold values a flush could not write', () => {
       reader.close()
     })
   }
+})
+
+describe('readers of another copy of the library', () => {
+  it('merges a reader opened by another copy (the browser reader bundle beside the writer bundle) exactly', async () => {
+    // Merge read each value through this copy's result words, which the other copy's reader never wrote:
+    // integers came out as leftovers ([5, 7, 9] as [1, 1, 1]), bools and geo points as "corrupt".
+    vi.resetModules()
+    const other = await import('../src/index.js')
+    expect(other.openColumns).not.toBe(openColumns)
+    const docs: Doc[] = randomDocs(300, 41)
+    for (const format of [1, 2] as const) {
+      for (const backend of ['wasm', 'ts'] as const) {
+        const file = flushColumns(SCHEMA, docs, { format })!
+        const reader = other.openColumns(file, { backend, fileName: 'other.oixk' }) as unknown as ColumnsReader
+        const docMap = Int32Array.from({ length: reader.maxDoc }, (_, doc) => doc)
+        const merged = mergeColumns([{ reader, docMap }], { maxDoc: reader.maxDoc, format })!
+        expect(Buffer.from(merged).equals(Buffer.from(file)), `${format}, ${backend}`).toBe(true)
+        reader.close()
+      }
+    }
+  })
 })

@@ -30,3 +30,26 @@ export function slottedKind(value: object): string | null {
   const tag = Object.prototype.toString.call(value).slice(8, -1)
   return SLOTTED_TAGS.has(tag) ? tag : null
 }
+
+// %TypedArray%.prototype's tag getter reads the [[TypedArrayName]] slot: undefined for anything else.
+const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag)!.get!
+
+/** The typed array kind of `value` whatever realm made it ('Uint8Array', 'Int32Array'...), or undefined. */
+export function typedArrayName(value: unknown): string | undefined {
+  return typedArrayTag.call(value) as string | undefined
+}
+
+// Each byteLength getter throws for an object without its buffer slot.
+const bufferLengths = [ArrayBuffer, globalThis.SharedArrayBuffer].filter(Boolean).map((kind) => Object.getOwnPropertyDescriptor(kind.prototype, 'byteLength')!.get!)
+
+/** Whether `value` is an ArrayBuffer or a SharedArrayBuffer of any realm. */
+export function isBuffer(value: unknown): value is ArrayBufferLike {
+  return bufferLengths.some((byteLength) => {
+    try {
+      byteLength.call(value)
+      return true
+    } catch {
+      return false
+    }
+  })
+}

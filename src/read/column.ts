@@ -359,10 +359,14 @@ export class Column {
     return int64ToBigInt(int64Result[0], int64Result[1])
   }
 
-  /** @internal Loads the raw value at a value index into int64Result (for merge and kernels). */
-  loadRaw(valueIndex: number, part: GeoPart = 'latitude'): void {
+  /**
+   * @internal Loads the raw value at a value index into int64Result and returns that array (for
+   * merge): the caller may be another copy of this library, whose own int64Result this leaves alone.
+   */
+  loadRaw(valueIndex: number, part: GeoPart = 'latitude'): Int32Array {
     this.assertOpen()
     this.backend.getRaw(this.sequenceOf(part), valueIndex)
+    return int64Result
   }
 
   private sequenceOf(part: GeoPart): SequenceView {

@@ -4,18 +4,17 @@
  * refused before it reaches a backend, whose allocator would take a missing
  * length for a size.
  */
+import { isBuffer, typedArrayName } from '../format/brands.js'
 
 /** The bytes of a file argument as a Uint8Array; TypeError naming what was passed otherwise. */
 export function fileBytesOf(input: unknown, call: string): Uint8Array {
-  if (input instanceof Uint8Array) {
-    if (input.length === 0 && isDetached(input.buffer)) throw detached(call, 'Uint8Array')
-    return input
-  }
-  if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && input instanceof SharedArrayBuffer)) {
-    if (input.byteLength === 0 && isDetached(input)) throw detached(call, 'ArrayBuffer')
-    return new Uint8Array(input)
-  }
-  throw new TypeError(`${call}: the file must be a Uint8Array, ArrayBuffer or SharedArrayBuffer, got ${describeInput(input)}`)
+  // Of any realm (an iframe's, a node:vm context's: this realm's view of the same memory then).
+  const isView = typedArrayName(input) === 'Uint8Array'
+  if (!isView && !isBuffer(input)) throw new TypeError(`${call}: the file must be a Uint8Array, ArrayBuffer or SharedArrayBuffer, got ${describeInput(input)}`)
+  const buffer = isView ? (input as Uint8Array).buffer : input as ArrayBufferLike
+  if ((input as ArrayBufferLike).byteLength === 0 && isDetached(buffer)) throw detached(call, isView ? 'Uint8Array' : 'ArrayBuffer')
+  if (input instanceof Uint8Array) return input
+  return isView ? new Uint8Array(buffer, (input as Uint8Array).byteOffset, (input as Uint8Array).length) : new Uint8Array(buffer)
 }
 
 /** Whether an empty buffer was detached (transferred, or a WebAssembly memory's view before growth): a view of it throws. */

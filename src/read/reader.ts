@@ -10,6 +10,14 @@ import { DocSet, DocSetOwner } from '../kernels/doc-set.js'
 import { clipped } from '../format/errors.js'
 import { describeInput } from './file-input.js'
 
+/**
+ * What mergeColumns asks of a reader, on every copy of this library (the browser's reader and writer
+ * bundles, or two copies in node_modules): the brand's value is the version of the methods merge
+ * calls, so a look-alike (a pool's segment) or another version's reader is refused by name.
+ */
+export const MERGE_PROTOCOL = Symbol.for('oixk.merge')
+export const MERGE_PROTOCOL_VERSION = 1
+
 /** A segment's columns, opened and validated. */
 export class ColumnsReader implements Disposable {
   readonly fileName: string
@@ -58,6 +66,16 @@ export class ColumnsReader implements Disposable {
    */
   get decodedCodesBytes(): number {
     return this.file === null ? 0 : decodedCodesMemory(this.file)
+  }
+
+  /** Whether close() was called: every later call on the reader, its columns and its DocSets throws. */
+  get isClosed(): boolean {
+    return this.closed
+  }
+
+  /** @internal See MERGE_PROTOCOL. */
+  get [MERGE_PROTOCOL](): number {
+    return MERGE_PROTOCOL_VERSION
   }
 
   /** Which backend decodes this reader's blocks. */

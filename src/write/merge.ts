@@ -5,10 +5,11 @@
  */
 import type { ColumnType } from '../format/constants.js'
 import { CorruptIndexException, InvalidInputError } from '../format/errors.js'
-import { int64Result, sortableToFloat64 } from '../format/int64.js'
+import { typedArrayName } from '../format/brands.js'
+import { sortableToFloat64 } from '../format/int64.js'
 import { decodeUtf8Strict } from '../format/utf8.js'
 import type { Column } from '../read/column.js'
-import type { ColumnsReader } from '../read/reader.js'
+import { type ColumnsReader, MERGE_PROTOCOL, MERGE_PROTOCOL_VERSION } from '../read/reader.js'
 import { notABool, outsideDegrees } from '../read/read-values.js'
 import { checkMaxDoc, ColumnsWriter, type WriterOptions } from './columns-writer.js'
 import { mergeTargets } from './merge-targets.js'
@@ -35,8 +36,14 @@ export function mergeColumns(sources: readonly MergeSource[], options: MergeOpti
   const docMaps = Array.from(sources, (input, source) => {
     if (typeof input !== 'object' || input === null) throw new InvalidInputError(`merge: source ${source} must be { reader, docMap }, got ${describeValue(input)}`)
     const { reader, docMap } = input
-    if (typeof reader !== 'object' || reader === null || !Array.isArray(reader.columns)) throw new InvalidInputError(`merge: source ${source} reader must be a ColumnsReader (openColumns makes one), got ${describeValue(reader)}`)
-    if (!(docMap instanceof Int32Array)) throw new InvalidInputError(`merge: source ${source} docMap must be an Int32Array`)
+    // Branded, not instanceof: a reader of another copy of this version (the browser's reader bundle) is welcome.
+    const protocol = typeof reader === 'object' && reader !== null ? (reader as unknown as Record<symbol, unknown>)[MERGE_PROTOCOL] : undefined
+    if (protocol !== MERGE_PROTOCOL_VERSION) {
+      const got = protocol === undefined ? describeValue(reader) : 'a ColumnsReader of another oixk version'
+      throw new InvalidInputError(`merge: source ${source} reader must be a ColumnsReader (openColumns makes one; a pool's segment is not one), got ${got}`)
+    }
+    if (reader.isClosed) throw new InvalidInputError(`merge: source ${source} (${reader.fileName}) is a closed reader`)
+    if (typedArrayName(docMap) !== 'Int32Array') throw new InvalidInputError(`merge: source ${source} docMap must be an Int32Array, got ${describeValue(docMap)}`)
     if (docMap.length !== reader.maxDoc) {
       throw new InvalidInputError(`merge: source ${source} (${reader.fileName}) has ${reader.maxDoc} documents but its docMap has ${docMap.length} entries`)
     }
@@ -74,16 +81,17 @@ export function mergeColumns(sources: readonly MergeSource[], options: MergeOpti
           builder.appendTerm(termOf(column, terms, column.getOrdinalAt(index), sources[source].reader.fileName), target)
           continue
         }
-        column.loadRaw(index)
-        if (column.type === 'bool' && !(int64Result[1] === 0 && (int64Result[0] === 0 || int64Result[0] === 1))) {
-          outOfDomain(sources[source].reader.fileName, column, notABool(index, int64Result[0], int64Result[1]))
+        // The words come back from the reader's copy of the library, which may not be this one.
+        let raw = column.loadRaw(index)
+        if (column.type === 'bool' && !(raw[1] === 0 && (raw[0] === 0 || raw[0] === 1))) {
+          outOfDomain(sources[source].reader.fileName, column, notABool(index, raw[0], raw[1]))
         }
-        builder.values.push(int64Result[0], int64Result[1])
+        builder.values.push(raw[0], raw[1])
         if (column.longitudes !== null) {
-          checkDegrees(sources[source].reader.fileName, column, index, 'latitude', 90)
-          column.loadRaw(index, 'longitude')
-          checkDegrees(sources[source].reader.fileName, column, index, 'longitude', 180)
-          builder.longitudes.push(int64Result[0], int64Result[1])
+          checkDegrees(sources[source].reader.fileName, column, index, 'latitude', 90, raw)
+          raw = column.loadRaw(index, 'longitude')
+          checkDegrees(sources[source].reader.fileName, column, index, 'longitude', 180, raw)
+          builder.longitudes.push(raw[0], raw[1])
         }
       }
       builder.endDocument(target, runStart)
@@ -101,9 +109,9 @@ function outOfDomain(fileName: string, column: Column, detail: string): never {
   throw new CorruptIndexException(fileName, `field "${column.name}": ${detail}`)
 }
 
-/** The geo part in int64Result (SortableBits) within [-bound, bound] degrees (NaN is not), or the merge refuses it. */
-function checkDegrees(fileName: string, column: Column, index: number, part: 'latitude' | 'longitude', bound: number): void {
-  const degrees = sortableToFloat64(int64Result[0], int64Result[1])
+/** The geo part in raw (SortableBits words) within [-bound, bound] degrees (NaN is not), or the merge refuses it. */
+function checkDegrees(fileName: string, column: Column, index: number, part: 'latitude' | 'longitude', bound: number, raw: Int32Array): void {
+  const degrees = sortableToFloat64(raw[0], raw[1])
   if (!(degrees >= -bound && degrees <= bound)) outOfDomain(fileName, column, outsideDegrees(index, part, degrees, bound))
 }
 
