@@ -453,6 +453,39 @@ describe('query pool: ranges, errors, shutdown', () => {
     expect(await fourth.facetCounts('keyword_dense')).toEqual(openColumns(large).getColumn('keyword_dense')!.facetCounts())
   })
 
+  it.each(wasmReason === null ? ['ts', 'wasm'] as const : ['ts'] as const)("a segment opened over another segment's bytes keeps its file when the first closes and its memory is reused (%s)", async (backend) => {
+    // Pools reuse a closed segment's memory; a segment's bytes handed to open were taken as the
+    // caller's own, so the second segment answered with the next file's values, no error.
+    const schema = { fields: [{ name: 'n', type: 'integral', column: true }] }
+    const maxDoc = 10_000
+    const [a, b] = [(d: number) => d % 1000, (d: number) => (d * 7) % 1000].map((value) => flushColumns(schema, Array.from({ length: maxDoc }, (_, d) => ({ n: value(d) })))!)
+    const lowest = async (segment: PooledSegment) => (await segment.rangeFilter('n', 0, 9)).toArray()
+    const model = openColumns(a, { backend: 'ts' }).getColumn('n')!.rangeFilter(0, 9).toArray()
+    await using pool = createQueryPool({ threads: 2, backend })
+    await using other = createQueryPool({ threads: 1, backend: 'ts' })
+    const first = await pool.open(a, { fileName: 'first.oixk' })
+    const [same, across] = [await pool.open(first.bytes, { fileName: 'same.oixk' }), await other.open(first.bytes, { fileName: 'across.oixk' })]
+    await first.close()
+    const next = await pool.open(b, { fileName: 'next.oixk' })
+    for (const segment of [same, across]) expect(await lowest(segment), segment.fileName).toEqual(model)
+    expect(await lowest(next)).toEqual(openColumns(b, { backend: 'ts' }).getColumn('n')!.rangeFilter(0, 9).toArray())
+  })
+
+  it("backend 'ts': a growable SharedArrayBuffer's view is taken at its length at open", async () => {
+    const file = randomFile(55, 1500)
+    // Growable shared buffers (ES2024) are not in this project's lib typings.
+    type Growable = SharedArrayBuffer & { grow(length: number): void }
+    const growable = new (SharedArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => Growable)(file.length, { maxByteLength: 2 * file.length })
+    const view = new Uint8Array(growable)
+    view.set(file)
+    await using pool = createQueryPool({ threads: 1, backend: 'ts' })
+    const segment = await pool.open(view)
+    growable.grow(file.length + 100)
+    expect(segment.bytes.length).toBe(file.length)
+    const reader = segment.openReader()
+    expect(reader.getColumn('keyword_dense')!.facetCounts()).toEqual(openColumns(file).getColumn('keyword_dense')!.facetCounts())
+  })
+
   it.each(wasmReason === null ? ['ts', 'wasm'] as const : ['ts'] as const)('many queries on several segments in flight at once: each answer is its own (%s)', async (backend) => {
     const files = [41, 42, 43].map((seed, index) => randomFile(seed, 1000 + 1500 * index))
     const readers = files.map((bytes) => openColumns(bytes, { backend: 'ts' }))

@@ -52,7 +52,8 @@ export class PooledSegment {
 
   /**
    * The file's bytes in shared memory (the one copy every worker reads). Throws once the segment
-   * is closed: with backend 'wasm' its region may then hold the next file opened.
+   * is closed; a view taken before is valid until then only: the pool then reuses that memory for
+   * the next file opened (pool.open copies these bytes, so a segment opened over them stays).
    */
   get bytes(): Uint8Array {
     this.assertOpen()

@@ -126,6 +126,13 @@ let nextSegment = 0
 /** Backend 'ts': closed segments' buffers a pool keeps for reuse. */
 const SPARE_BUFFERS = 8
 
+/**
+ * Shared memory that pools reuse once a segment closes (their copies of files, the kernels'
+ * memory): a segment's bytes given to open are copied, or closing the first segment would change
+ * the second's file under it.
+ */
+const reusedMemory = new WeakSet<SharedArrayBuffer>()
+
 /** A pool of query workers; close it (or `await using`) to end them. */
 export class QueryPool implements AsyncDisposable {
   readonly threads: number
@@ -183,7 +190,9 @@ export class QueryPool implements AsyncDisposable {
     const readerOptions = { decodedCodes, maxDecodedBytes: options.maxDecodedBytes, maxResidentFileBytes: options.maxResidentFileBytes }
     if (this.kernelMemory !== null) return this.openInKernelMemory(segment, source, opening, readerOptions)
     let shared: Uint8Array
-    if (source.buffer instanceof SharedArrayBuffer) shared = source
+    // The caller's shared bytes as they are (a fixed view: a growable buffer's length-tracking view
+    // would change length), unless some pool reuses that memory once its segment closes.
+    if (source.buffer instanceof SharedArrayBuffer && !reusedMemory.has(source.buffer)) shared = new Uint8Array(source.buffer, source.byteOffset, source.byteLength)
     else {
       // The smallest spare that holds the file, else a new buffer.
       let fit = -1
@@ -191,6 +200,7 @@ export class QueryPool implements AsyncDisposable {
         if (spare.byteLength >= source.byteLength && (fit < 0 || spare.byteLength < this.spareBuffers[fit].byteLength)) fit = index
       })
       const buffer = fit >= 0 ? this.spareBuffers.splice(fit, 1)[0] : new SharedArrayBuffer(source.byteLength)
+      reusedMemory.add(buffer)
       this.madeBuffers.set(segment, buffer)
       shared = new Uint8Array(buffer, 0, source.byteLength)
       shared.set(source)
@@ -212,6 +222,7 @@ export class QueryPool implements AsyncDisposable {
     const memory = this.kernelMemory!
     const address = memory.allocateFile(source.length)
     this.fileAddresses.set(segment, address)
+    reusedMemory.add(memory.memory.buffer as SharedArrayBuffer)
     const shared = new Uint8Array(memory.memory.buffer, address, source.length)
     const copied = new Int32Array(new SharedArrayBuffer(4))
     const request = this.openRequest(segment, shared, opening)
