@@ -52,6 +52,11 @@ const ROUTES: Record<string, (response: ServerResponse) => unknown> = {
   '/gzip.oixk': (response) => send(response, gzipped, { 'Content-Length': gzipped.length, 'Content-Encoding': 'gzip' }),
   '/gzip-chunked.oixk': (response) => send(response, gzipped, { 'Content-Encoding': 'gzip' }),
   '/corrupt.oixk': (response) => send(response, corrupt, { 'Content-Length': corrupt.length }),
+  // A part of the file, though no range was asked for.
+  '/partial.oixk': (response) => {
+    response.writeHead(206, { 'Content-Type': 'application/octet-stream', 'Content-Range': `bytes 0-99/${bytes.length}`, 'Content-Length': 100 })
+    response.end(bytes.subarray(0, 100))
+  },
   '/missing.oixk': (response) => {
     response.writeHead(404, { 'Content-Type': 'text/plain' })
     response.end('not found')
@@ -135,12 +140,23 @@ describe.each(['ts', 'wasm'] as const)('openColumnsFromUrl (%s)', (backend) => {
     }
   })
 
-  it('a request that fails names the URL, with the network error as its cause', async () => {
-    // fetch's own error said only "fetch failed". Port 1 on this host: nothing listens there.
-    const failed = await openColumnsFromUrl('http://127.0.0.1:1/file.oixk', { backend }).then(() => null, (error: unknown) => error)
+  it('a request that fails names the URL and why, with the network error as its cause', async () => {
+    // fetch's own error said only "fetch failed", its reason two causes down. A port just closed: nothing listens there.
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const { port } = closed.address() as { port: number }
+    await new Promise((resolve) => closed.close(resolve))
+    const url = `http://127.0.0.1:${port}/file.oixk`
+    const failed = await openColumnsFromUrl(url, { backend }).then(() => null, (error: unknown) => error)
     expect(failed).toBeInstanceOf(TypeError)
-    expect((failed as Error).message).toBe('http://127.0.0.1:1/file.oixk: fetch failed')
+    expect((failed as Error).message).toBe(`${url}: fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`)
     expect((failed as Error).cause).toBeInstanceOf(Error)
+    // Port 1 is one fetch refuses to ask.
+    await expect(openColumnsFromUrl('http://127.0.0.1:1/file.oixk', { backend })).rejects.toThrow('http://127.0.0.1:1/file.oixk: fetch failed (bad port)')
+  })
+
+  it('HTTP 206 (a part of the file, no range asked) names the URL and status', async () => {
+    await expect(openColumnsFromUrl(`${origin}/partial.oixk`, { backend })).rejects.toThrow(new Error(`${origin}/partial.oixk: HTTP 206`))
   })
 
   it('HTTP 404 names the URL and status', async () => {
@@ -214,6 +230,18 @@ describe.each(['ts', 'wasm'] as const)('openColumnsFromUrl (%s)', (backend) => {
       const aborted = openColumnsFromUrl(`${origin}${path}`, { backend, signal: controller.signal, onProgress: () => controller.abort() })
       await expect(aborted).rejects.toMatchObject({ name: 'AbortError' })
     }
+  })
+
+  it('an abort from the last progress call (every byte in) rejects, and frees what was allocated', async () => {
+    // The read after the last chunk never settled once aborted: the promise stayed pending, its memory held.
+    const before = backend === 'wasm' ? inUse() : 0
+    for (const path of ['/file.oixk', '/chunked.oixk', '/gzip.oixk']) {
+      const controller = new AbortController()
+      const reason = new Error(`enough of ${path}`)
+      const onProgress = (loaded: number, total: number | null) => { if (loaded === (total ?? bytes.length)) controller.abort(reason) }
+      await expect(openColumnsFromUrl(`${origin}${path}`, { backend, signal: controller.signal, onProgress })).rejects.toBe(reason)
+    }
+    if (backend === 'wasm') expect(inUse()).toBe(before)
   })
 
   it('an abort rejects with the signal\'s reason, before the headers, while the body streams, and on a timeout', async () => {

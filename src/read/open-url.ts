@@ -33,6 +33,13 @@ function contentLength(header: string | null): number | null {
   return values.size === 1 && /^\d{1,15}$/.test(only) ? Number(only) : null
 }
 
+/** An error's message with its innermost cause's ("fetch failed" alone says nothing of why). */
+function withCause(error: Error): string {
+  let cause: unknown = error
+  while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause
+  return cause === error ? error.message : `${error.message} (${(cause as Error).message})`
+}
+
 /**
  * Fetches a columns file and opens it like openColumnsAsync (backend readied first; errors
  * name `options.fileName`, by default the URL). With a Content-Length (and no
@@ -54,7 +61,7 @@ export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOpti
   // The kernels compile while the request is under way.
   // A network failure names the URL (fetch's own "fetch failed" does not).
   const fetched = fetch(url, { signal }).catch((error: Error) => {
-    throw signal?.aborted ? signal.reason : new TypeError(`${url}: ${error.message}`, { cause: error })
+    throw signal?.aborted ? signal.reason : new TypeError(`${url}: ${withCause(error)}`, { cause: error })
   })
   const [backend, response] = await Promise.all([readyBackend(options.backend), fetched])
   const headers = response.headers, body = response.body?.getReader()
@@ -64,7 +71,8 @@ export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOpti
   let file: ResidentFile | null = null
   let received = 0
   try {
-    if (!response.ok || !body) throw new Error(`${url}: HTTP ${response.status}`)
+    // 206 answers a range request, which this one is not: a part of the file is no file.
+    if (!response.ok || !body || response.status === 206) throw new Error(`${url}: HTTP ${response.status}`)
     if (size !== null) {
       if (size > limit) throw new ResidentLimitError(fileName, size, limit)
       try {
@@ -75,10 +83,12 @@ export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOpti
       }
     }
     for (;;) {
+      // An abort after the last chunk left the next read pending for ever (undici): asked before each read.
+      signal?.throwIfAborted()
       // A body cut short fails the read ("terminated", "network error"): with a size declared, that is the mismatch below.
       const { done, value } = await body.read().catch((error: Error) => {
         if (signal?.aborted) throw error
-        if (size === null) throw new TypeError(`${url}: the download failed after ${received} bytes: ${error.message}`, { cause: error })
+        if (size === null) throw new TypeError(`${url}: the download failed after ${received} bytes: ${withCause(error)}`, { cause: error })
         return { done: true as const, value: undefined }
       })
       // Past the declared size (an error below) or, without one, past the limit: no need to read on.
@@ -99,6 +109,8 @@ export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOpti
       })
       options.onProgress?.(received, received)
     }
+    // An abort from the last onProgress: the promise rejects, as for any abort before it settles.
+    signal?.throwIfAborted()
   } catch (error) {
     file?.release()
     // Closes the connection; a stream that already failed (aborted) rejects here, which is no news.
