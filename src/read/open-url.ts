@@ -46,7 +46,7 @@ function withCause(error: Error): string {
  * Content-Encoding) a file over `maxResidentFileBytes` is refused before its body is read,
  * and the body is streamed into memory of exactly that size, so it is held once; otherwise
  * the limit is checked as chunks arrive and they are copied in once at the end. Rejects
- * with an Error naming the URL for an HTTP error status or a body that disagrees with its
+ * with an Error naming the URL for an HTTP error status (or 206) or a body that disagrees with its
  * Content-Length; on any failure nothing stays allocated.
  */
 export async function openColumnsFromUrl(url: string | URL, options: UrlOpenOptions = {}): Promise<ColumnsReader> {
