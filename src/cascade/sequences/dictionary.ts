@@ -11,7 +11,8 @@ import { ByteSink } from '../../write/byte-sink.js'
 import { blocksNodeEstimate, type Estimate, writeBlocksNode } from '../block-pool.js'
 import { sum } from './estimate.js'
 import { DictionaryOrder, Form } from '../constants.js'
-import { compareEntries, type DistinctValues } from './distinct.js'
+import type { DistinctValues } from './distinct.js'
+import { ascendingEntries, frequencyEntries } from './entry-order.js'
 
 /** Whether the ascending dictionary would map every value to itself (entries 0..k-1): it then only adds bytes. */
 export function isIdentity(distinct: DistinctValues): boolean {
@@ -29,16 +30,15 @@ export function isIdentity(distinct: DistinctValues): boolean {
 /** The entries (words, in code order) and codes (words) of a dictionary with the given order. */
 export function dictionaryParts(count: number, distinct: DistinctValues, order: number): { entries: Int32Array; codes: Int32Array } {
   const k = distinct.size
-  const byCode = Array.from({ length: k }, (_, entry) => entry)
-  if (order === DictionaryOrder.ascending) byCode.sort((a, b) => compareEntries(distinct.words, a, b))
-  else byCode.sort((a, b) => distinct.counts[b] - distinct.counts[a] || compareEntries(distinct.words, a, b))
+  const byCode = order === DictionaryOrder.ascending ? ascendingEntries(distinct.words, k) : frequencyEntries(distinct.words, distinct.counts, k)
   const codeOf = new Int32Array(k)
   const entries = new Int32Array(2 * k)
-  byCode.forEach((entry, code) => {
+  for (let code = 0; code < k; code++) {
+    const entry = byCode[code]
     codeOf[entry] = code
     entries[2 * code] = distinct.words[2 * entry]
     entries[2 * code + 1] = distinct.words[2 * entry + 1]
-  })
+  }
   const codes = new Int32Array(2 * count)
   for (let index = 0; index < count; index++) codes[2 * index] = codeOf[distinct.indexOf[index]]
   return { entries, codes }

@@ -19,19 +19,11 @@ export interface DistinctValues {
 export function distinctValues(words: Int32Array, count: number, limit: number): DistinctValues | null {
   const indexOf = new Int32Array(count)
   let capacity = 1024, bits = 10
-  let slots = new Int32Array(capacity).fill(-1) // entry + 1 would also work; -1 marks empty
+  let slots = newSlots(capacity)
   let entryWords = new Int32Array(2 * 512)
   let counts = new Int32Array(512)
   let size = 0
   let lastLow = 0, lastHigh = 0, lastEntry = -1
-  const slotOf = (low: number, high: number, mask: number): number => {
-    let slot = hashSlot(low, high, bits)
-    for (;;) {
-      const entry = slots[slot]
-      if (entry < 0 || (entryWords[2 * entry] === low && entryWords[2 * entry + 1] === high)) return slot
-      slot = (slot + 1) & mask
-    }
-  }
   for (let index = 0; index < count; index++) {
     const low = words[2 * index], high = words[2 * index + 1]
     if (lastEntry >= 0 && low === lastLow && high === lastHigh) {
@@ -39,8 +31,8 @@ export function distinctValues(words: Int32Array, count: number, limit: number):
       counts[lastEntry]++
       continue
     }
-    const slot = slotOf(low, high, capacity - 1)
-    let entry = slots[slot]
+    const slot = findSlot(slots, entryWords, low, high, bits)
+    let entry = slots[2 * slot]
     if (entry < 0) {
       if (size === limit) return null
       entry = size++
@@ -55,13 +47,18 @@ export function distinctValues(words: Int32Array, count: number, limit: number):
       entryWords[2 * entry] = low
       entryWords[2 * entry + 1] = high
       counts[entry] = 0
-      slots[slot] = entry
+      slots[2 * slot] = entry
+      slots[2 * slot + 1] = low
       // Keep the table at most half full: double it and place every entry again.
       if (2 * size > capacity) {
         capacity *= 2
         bits++
-        slots = new Int32Array(capacity).fill(-1)
-        for (let placed = 0; placed < size; placed++) slots[slotOf(entryWords[2 * placed], entryWords[2 * placed + 1], capacity - 1)] = placed
+        slots = newSlots(capacity)
+        for (let placed = 0; placed < size; placed++) {
+          const low = entryWords[2 * placed], slot = findSlot(slots, entryWords, low, entryWords[2 * placed + 1], bits)
+          slots[2 * slot] = placed
+          slots[2 * slot + 1] = low
+        }
       }
     }
     counts[entry]++
@@ -69,6 +66,22 @@ export function distinctValues(words: Int32Array, count: number, limit: number):
     lastLow = low; lastHigh = high; lastEntry = entry
   }
   return { words: entryWords, counts, size, indexOf }
+}
+
+/** A table of capacity slots, each an entry (-1: empty) and its value's low word, read from one cache line. */
+function newSlots(capacity: number): Int32Array {
+  return new Int32Array(2 * capacity).fill(-1)
+}
+
+/** The slot of (low, high) in slots (2^bits of them): its entry's, or the empty one where it would go. */
+function findSlot(slots: Int32Array, entryWords: Int32Array, low: number, high: number, bits: number): number {
+  const mask = (1 << bits) - 1
+  let slot = hashSlot(low, high, bits)
+  for (;;) {
+    const entry = slots[2 * slot]
+    if (entry < 0 || (slots[2 * slot + 1] === low && entryWords[2 * entry + 1] === high)) return slot
+    slot = (slot + 1) & mask
+  }
 }
 
 /**
