@@ -79,7 +79,10 @@ describe.each(BACKENDS)('format 2 corruption at open (%s)', (backend) => {
     expect(view.cascade?.form).toBe(1)
     const [start] = sequenceExtent(view)
     expectRefused(() => open(patched(bytes, (b) => { b[start + 1] = 2 }), backend), 'values of field "v": dictionary order 2 is not 0 or 1')
-    expectRefused(() => open(patched(bytes, (_b, d) => { d.setUint32(start + 7, 0, true) }), backend), 'values of field "v": dictionary of 0 entries for 4096 values (1..4096)')
+    expectRefused(() => open(patched(bytes, (_b, d) => { d.setUint32(start + 7, 0, true) }), backend), 'values of field "v": dictionary of 0 entries for 4096 values (1..2048)')
+    // More entries than half the values: no flush writes that, and an open decoded (the TypeScript
+    // backend kept) every entry a count in the file asked for, 8 bytes each (a 6 MB file took 1 GiB).
+    expectRefused(() => open(patched(bytes, (_b, d) => { d.setUint32(start + 7, 2049, true) }), backend), 'values of field "v": dictionary of 2049 entries for 4096 values (1..2048)')
     expect(view.cascade?.form === 1 && view.cascade.entries.count).toBe(200)
   })
 
@@ -118,6 +121,8 @@ describe.each(BACKENDS)('format 2 corruption at open (%s)', (backend) => {
     const [start] = sequenceExtent(view)
     const checkpoint = (index: number, run: number) => patched(bytes, (_b, d) => { d.setUint32(start + 9 + 4 * index, run, true) })
     expectRefused(() => open(checkpoint(0, 1), backend), 'values of field "v": checkpoint 0 is run 1, not 0')
+    // More runs than half the values: no flush writes that (runs form needs 2r ≤ count).
+    expectRefused(() => open(patched(bytes, (_b, d) => { d.setUint32(start + 5, 5121, true) }), backend), 'values of field "v": 5121 runs for 10240 values (1..5120)')
     // Checkpoint 9 (value 9216) is run 4: run 5 is in range but does not hold it; run 6 is past the runs.
     // Checkpoint 5 (value 5120) is run 2, as checkpoint 4: run 1 goes back.
     expectRefused(() => open(checkpoint(9, 5), backend), 'values of field "v": checkpoint 9 names run 5, which does not hold value 9216')

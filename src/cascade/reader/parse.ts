@@ -86,7 +86,9 @@ export function parseCascade(
       if (order !== DictionaryOrder.ascending && order !== DictionaryOrder.frequency) failCorrupt(fileName, label, `dictionary order ${order} is not 0 or 1`)
       if (count !== expectedCount) failCorrupt(fileName, label, `sequence holds ${count} values, expected ${expectedCount}`)
       const entryCount = offset + 11 <= limit ? readUint32(bytes, offset + 7) : 0
-      if (entryCount < 1 || entryCount > count) failCorrupt(fileName, label, `dictionary of ${entryCount} entries for ${count} values (1..${count})`)
+      // A flush writes a dictionary for at most half as many distinct values as values (§5): a larger
+      // count would only make the open decode (and the TypeScript backend keep) more entries.
+      if (entryCount < 1 || 2 * entryCount > count) failCorrupt(fileName, label, `dictionary of ${entryCount} entries for ${count} values (1..${Math.floor(count / 2)})`)
       const entries = parseChild(file, bufferWords, fileName, label, limit, offset + 6, 'entries', entryCount)
       const codes = parseChild(file, bufferWords, fileName, label, limit, entries.end, 'codes', count)
       const cascade: Cascade = { form: 1, start: offset, count, order, entries: entries.view, codes: codes.view, entryWords: null }
@@ -98,7 +100,7 @@ export function parseCascade(
       const count = readUint32(bytes, offset + 1)
       const runCount = readUint32(bytes, offset + 5)
       if (count !== expectedCount) failCorrupt(fileName, label, `sequence holds ${count} values, expected ${expectedCount}`)
-      if (runCount < 1 || runCount > count) failCorrupt(fileName, label, `${runCount} runs for ${count} values (1..${count})`)
+      if (runCount < 1 || 2 * runCount > count) failCorrupt(fileName, label, `${runCount} runs for ${count} values (1..${Math.floor(count / 2)})`)
       const checkpoints = Math.ceil(count / CHECKPOINT_VALUES)
       const checkpointsStart = offset + 9
       if (checkpointsStart + 4 * checkpoints > limit) failCorrupt(fileName, label, `${checkpoints} checkpoints run past the end of the section`)

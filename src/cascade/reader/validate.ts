@@ -19,20 +19,21 @@ export function validateCascade(sequence: SequenceView, backend: ColumnsBackend,
   if (cascade === null) return
   if (cascade.form === 1) {
     const k = cascade.entries.count
-    const keep = backend.name === 'ts'
     // Decoded with every backend: a corrupt entries block (a dictionary index ≥ its k) must fail the
-    // open with both, not at open with one and at a later read with the other.
-    // Kept by the TypeScript backend; else checked in the scratch words when they hold them.
-    const words = keep || k > START_CHUNK ? new Int32Array(2 * k) : startWords
-    backend.decodeRaw(cascade.entries, 0, k, words, 0)
-    if (ordinalLimit >= 0) {
-      for (let entry = 0; entry < k; entry++) {
-        if (words[2 * entry + 1] !== 0 || words[2 * entry] >>> 0 >= ordinalLimit) {
-          failCorrupt(sequence.fileName, sequence.label, `dictionary entry ${entry} is ${int64ToBigInt(words[2 * entry], words[2 * entry + 1])}, not an ordinal in [0, ${ordinalLimit})`)
-        }
+    // open with both, not at open with one and at a later read with the other. Kept by the
+    // TypeScript backend; else checked a chunk at a time in the scratch words.
+    if (backend.name !== 'ts') {
+      for (let first = 0; first < k; first += START_CHUNK) {
+        const n = Math.min(START_CHUNK, k - first)
+        backend.decodeRaw(cascade.entries, first, n, startWords, 0)
+        if (ordinalLimit >= 0) checkOrdinals(sequence, startWords, first, n, ordinalLimit)
       }
+      return
     }
-    if (keep) (cascade as { entryWords: Int32Array | null }).entryWords = words
+    const words = entryWordsFor(sequence, k)
+    backend.decodeRaw(cascade.entries, 0, k, words, 0)
+    if (ordinalLimit >= 0) checkOrdinals(sequence, words, 0, k, ordinalLimit)
+    ;(cascade as { entryWords: Int32Array | null }).entryWords = words
     return
   }
   if (cascade.form === 2) {
@@ -67,4 +68,23 @@ export function validateCascade(sequence: SequenceView, backend: ColumnsBackend,
     return
   }
   if (cascade.form === 3) validateCascade(cascade.integers, backend, -1)
+}
+
+/** Entries [first, first + n) of a keyword dictionary sequence, words[0..2n), are ordinals below limit. */
+function checkOrdinals(sequence: SequenceView, words: Int32Array, first: number, n: number, limit: number): void {
+  for (let index = 0; index < n; index++) {
+    if (words[2 * index + 1] !== 0 || words[2 * index] >>> 0 >= limit) {
+      failCorrupt(sequence.fileName, sequence.label, `dictionary entry ${first + index} is ${int64ToBigInt(words[2 * index], words[2 * index + 1])}, not an ordinal in [0, ${limit})`)
+    }
+  }
+}
+
+/** The TypeScript backend's decoded entries: 8 bytes each, a RangeError naming the sequence where the engine has not that much. */
+function entryWordsFor(sequence: SequenceView, k: number): Int32Array {
+  try {
+    return new Int32Array(2 * k)
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error
+    throw new RangeError(`${sequence.fileName}: ${sequence.label}: a dictionary of ${k} entries takes ${8 * k} bytes decoded, which this engine cannot allocate`, { cause: error })
+  }
 }
