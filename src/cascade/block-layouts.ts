@@ -69,3 +69,16 @@ export function patchedLayout(sequence: SequenceView, block: number): PatchedLay
 export function checkpointRun(sequence: SequenceView, cascade: RunsCascade, block: number): number {
   return block < Math.ceil(cascade.count / BLOCK_VALUES) ? readUint32(sequence.file.bytes, cascade.checkpointsStart + 4 * block) : cascade.runCount - 1
 }
+
+/**
+ * Every block's checkpoint run, and after them the last run (checkpointRun of blocks 0..blockCount),
+ * read through one view of the file: a WebAssembly file's view is a getter's work, and a decode
+ * between reads could grow memory under a kept view.
+ */
+export function checkpointRuns(sequence: SequenceView, cascade: RunsCascade): Int32Array {
+  const blocks = Math.ceil(cascade.count / BLOCK_VALUES), bytes = sequence.file.bytes
+  const runs = new Int32Array(blocks + 1)
+  for (let block = 0; block < blocks; block++) runs[block] = readUint32(bytes, cascade.checkpointsStart + 4 * block)
+  runs[blocks] = cascade.runCount - 1
+  return runs
+}

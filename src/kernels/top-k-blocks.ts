@@ -11,7 +11,7 @@ import { BLOCK_VALUES, BlockKind } from '../format/constants.js'
 import { compareInt64, int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
 import { fieldAt } from '../cascade/bits.js'
 import { EXCEPTION_GCD_FLAG, Kind } from '../cascade/constants.js'
-import { blockData, checkpointRun, patchedLayout, runsLayout } from '../cascade/block-layouts.js'
+import { blockData, checkpointRuns, patchedLayout, runsLayout } from '../cascade/block-layouts.js'
 import { RegionSequence } from '../cascade/region-sequence.js'
 import type { Column } from '../read/column.js'
 import { popcount } from '../backend/bits.js'
@@ -80,8 +80,12 @@ function v2Bound(sequence: SequenceView, block: number, ascending: boolean): big
   return ascending ? MIN_INT64 : MAX_INT64
 }
 
-/** A side's block bounds, its blocks in the order topK visits them, and which bounds are the blocks' own extremes (1). */
-interface Bounded { bounds: bigint[]; order: Int32Array; exact: Uint8Array }
+/**
+ * A side's block bounds, its blocks in the order topK visits them (made on topK's first walk: range
+ * filters read the bounds alone, and a sort of every block's bigint bound cost their first call
+ * milliseconds), and which bounds are the blocks' own extremes (1).
+ */
+interface Bounded { bounds: bigint[]; order: Int32Array | null; exact: Uint8Array }
 
 /** The blocks by bound, most promising first; equal bounds by block (so equal values meet in document order). */
 function orderOf(bounds: bigint[], ascending: boolean): Int32Array {
@@ -115,7 +119,7 @@ function boundedOf(sequence: SequenceView, ascending: boolean, backend: ColumnsB
   // A copy of the runs' bounds, which range filters read: topK tightens its own.
   const bounds = runs ? runFormBounds(sequence, backend, ascending).slice() : boundsOf(sequence, ascending)
   const exact = new Uint8Array(bounds.length).fill(sequence instanceof RegionSequence && sequence.extremesAt >= 0 ? 1 : 0)
-  return { bounds, order: orderOf(bounds, ascending), exact }
+  return { bounds, order: null, exact }
 }
 
 /** Both sides of a runs sequence's block bounds, made together and kept. */
@@ -133,9 +137,10 @@ function runFormBounds(sequence: SequenceView, backend: ColumnsBackend, ascendin
   if (made === undefined) {
     const cascade = sequence.cascade as RunsCascade, blocks = sequence.blockCount
     const lows: bigint[] = [], highs: bigint[] = []
+    const checkpoints = checkpointRuns(sequence, cascade)
     let chunkFirst = 0, chunkCount = 0
     for (let block = 0; block < blocks; block++) {
-      const lo = checkpointRun(sequence, cascade, block), hi = checkpointRun(sequence, cascade, block + 1)
+      const lo = checkpoints[block], hi = checkpoints[block + 1]
       let leastLow = 0, leastHigh = 0, mostLow = 0, mostHigh = 0
       for (let run = lo; run <= hi; run++) {
         if (run < chunkFirst || run >= chunkFirst + chunkCount) {
@@ -246,7 +251,8 @@ export function topKFromBlocks(
 ): void {
   let documents = selected === null ? null : selected.words
   const bounded = blockBounds(sequence, ascending, backend, skipNaN)
-  const { bounds, order, exact } = bounded
+  const { bounds, exact } = bounded
+  const order = (bounded.order ??= orderOf(bounds, ascending))
   const dense = optional === null
   let tightened = false
   // Once the heap is full, a block of a sequence v1's kernels read gives only the values that can
