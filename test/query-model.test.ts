@@ -232,7 +232,7 @@ for (const backend of BACKENDS) {
       expect(thrown(() => a.and(foreign)).kind).toBe('RangeError')
       a.release()
       a.release()
-      expect(thrown(() => a.count())).toEqual({ kind: 'Error', message: 'DocSet was released' })
+      expect(thrown(() => a.count())).toEqual({ kind: 'Error', message: 'DocSet was released (by its release(), or by closing the reader or segment that made it)' })
       reader.close()
       other.close()
     })

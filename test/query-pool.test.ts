@@ -420,8 +420,13 @@ describe('query pool: ranges, errors, shutdown', () => {
     expect(() => reference.getColumn('bool_multi')!.facetCounts(selected)).toThrow(new RangeError(
       'field "bool_multi": docs DocSet has 3100 documents on the ts backend; this column has 3100 documents on the ts backend'
       + ' (a DocSet of another memory, such as a query pool\'s: use it with its segment or segment.openReader())'))
-    // And combined with one of that reader's DocSets, either way round.
+    // And the other way round: a plain reader's DocSet given to the pool's reader says which to make it with
+    // (it said to use the DocSet with segment.openReader(), which is what was done).
     const own = reference.createDocSet()
+    expect(() => reader.getColumn('bool_multi')!.facetCounts(own)).toThrow(new RangeError(
+      'field "bool_multi": docs DocSet has 3100 documents on the ts backend; this column has 3100 documents on the ts backend'
+      + ' (a DocSet of a reader\'s own memory, where this column reads a query pool\'s: make it with this column\'s reader or its segment)'))
+    // And combined with one of that reader's DocSets, either way round.
     const combined = 'DocSet of 3100 documents (ts backend) cannot combine with one of 3100 documents (ts backend)'
       + ' (a DocSet of another memory, such as a query pool\'s: use it with its segment or segment.openReader())'
     expect(() => own.and(selected)).toThrow(new RangeError(combined))

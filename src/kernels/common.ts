@@ -23,9 +23,17 @@ export function checkDocSet(column: Column, backend: ColumnsBackend, docs: DocSe
   if (docs.backend !== backend || docs.maxDoc !== column.maxDoc) {
     throw new RangeError(
       `field "${column.name}": ${role} DocSet has ${docs.maxDoc} documents on the ${docs.backend.name} backend; `
-      + `this column has ${column.maxDoc} documents on the ${backend.name} backend${otherMemory(docs.backend, backend)}`,
+      + `this column has ${column.maxDoc} documents on the ${backend.name} backend${memoryRemedy(docs.backend, backend)}`,
     )
   }
+}
+
+/** otherMemory's words, or, for a reader's own DocSet given to a pool's reader (segment.openReader()), the way round. */
+function memoryRemedy(set: ColumnsBackend, column: ColumnsBackend): string {
+  if (column.sharedMemory === true && set.sharedMemory !== true && set.name === column.name) {
+    return ' (a DocSet of a reader\'s own memory, where this column reads a query pool\'s: make it with this column\'s reader or its segment)'
+  }
+  return otherMemory(set, column)
 }
 
 /** The filter DocSet, checked, or null for all documents. */

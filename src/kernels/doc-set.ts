@@ -76,7 +76,7 @@ export class DocSet implements Iterable<number>, Disposable {
 
   /** @internal The backend memory, for kernels. */
   get memory(): BitsetMemory {
-    if (this.bitset === null) throw new Error('DocSet was released')
+    if (this.bitset === null) throw new Error('DocSet was released (by its release(), or by closing the reader or segment that made it)')
     return this.bitset
   }
 
