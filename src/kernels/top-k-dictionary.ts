@@ -24,6 +24,25 @@ const CANDIDATES_MIN_VALUES = 16 * 1024
 /** The first prefix counted (whole blocks and bitset words); doubled while it holds fewer than k selected values. */
 const FIRST_PREFIX = 64 * 1024
 
+/** A dictionary's entries (raw words) and, per order and NaN rule, the entries best first: made once, as entries never change. */
+const entryOrders = new WeakMap<SequenceView, { raw: Int32Array; orders: (Int32Array | undefined)[] }>()
+
+/** The sequence dictionary's entries, and its entries in the order topK meets them (NaN left out where skipped). */
+function entryOrder(sequence: SequenceView, cascade: DictionaryCascade, backend: ColumnsBackend, ascending: boolean, skipNaN: boolean): { raw: Int32Array; order: Int32Array } {
+  let made = entryOrders.get(sequence)
+  if (made === undefined) {
+    const n = cascade.entries.count, raw = new Int32Array(2 * n)
+    backend.decodeRaw(cascade.entries, 0, n, raw, 0)
+    entryOrders.set(sequence, (made = { raw, orders: [] }))
+  }
+  const raw = made.raw, key = (ascending ? 1 : 0) + (skipNaN ? 2 : 0)
+  // A sort of every entry took most of a topK(10) over 3,000 entries, call after call.
+  const order = (made.orders[key] ??= Int32Array.from({ length: raw.length >>> 1 }, (_, entry) => entry)
+    .filter((entry) => !(skipNaN && isNaNRaw(raw[2 * entry], raw[2 * entry + 1])))
+    .sort((a, b) => (ascending ? 1 : -1) * compareInt64(raw[2 * a], raw[2 * a + 1], raw[2 * b], raw[2 * b + 1])))
+  return { raw, order }
+}
+
 /** Values that may rank, as bits to release; none at or after `end`. */
 export interface Candidates {
   selection: BitsetMemory
@@ -40,13 +59,9 @@ export function dictionaryCandidates(
 ): Candidates | null {
   const cascade = sequence.cascade
   if (cascade === null || cascade.form !== 1 || k === 0 || sequence.count < CANDIDATES_MIN_VALUES) return null
-  const { entries, codes } = cascade as DictionaryCascade
-  const n = entries.count
-  const raw = new Int32Array(2 * n)
-  backend.decodeRaw(entries, 0, n, raw, 0)
-  const order = Array.from({ length: n }, (_, entry) => entry)
-    .filter((entry) => !(skipNaN && isNaNRaw(raw[2 * entry], raw[2 * entry + 1])))
-    .sort((a, b) => (ascending ? 1 : -1) * compareInt64(raw[2 * a], raw[2 * a + 1], raw[2 * b], raw[2 * b + 1]))
+  const { codes } = cascade as DictionaryCascade
+  const { raw, order } = entryOrder(sequence, cascade as DictionaryCascade, backend, ascending, skipNaN)
+  const n = raw.length >>> 1
   const counts = new Uint32Array(n)
   let prefix = 0, rank = -1
   while (rank < 0) {
