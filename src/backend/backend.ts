@@ -169,6 +169,8 @@ export type Float64Mode = 'sortable' | 'exact'
 /** Kernels a reader calls. After open none of them allocates (but views of new destinations). */
 export interface ColumnsBackend {
   readonly name: BackendName
+  /** The copy of the library that made it (src/format/library-copy.ts): another copy's is refused. */
+  readonly copy: object
   /** True for a query pool's backend, whose DocSets live in shared memory (named in errors). */
   readonly sharedMemory?: boolean
   /** Holds a file for a reader (the WebAssembly backend copies it into linear memory). */

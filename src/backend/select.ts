@@ -3,6 +3,7 @@
  */
 import { BackendUnavailableError } from '../format/errors.js'
 import type { ColumnsBackend } from './backend.js'
+import { LIBRARY_COPY, OTHER_COPY } from '../format/library-copy.js'
 import { typeScriptBackendSync } from './ts-backend.js'
 import { createWasmBackend } from './wasm/index.js'
 import { wasmUnavailableReason } from './wasm/runtime.js'
@@ -14,12 +15,17 @@ let wasmBackend: ColumnsBackend | null = null
 
 /** Throws the TypeError resolveBackend throws for a choice that names no backend (checked before any work). */
 export function checkBackendChoice(choice: unknown): void {
-  if (choice !== undefined && typeof choice !== 'object' && choice !== 'ts' && choice !== 'wasm' && choice !== 'auto') resolveBackend(choice as BackendChoice)
+  if (choice !== undefined && choice !== 'ts' && choice !== 'wasm' && choice !== 'auto' && !(typeof choice === 'object' && choice !== null && (choice as ColumnsBackend).copy === LIBRARY_COPY)) resolveBackend(choice as BackendChoice)
 }
 
 /** The backend for a choice; 'auto' is WebAssembly where it runs (with SIMD), else pure TypeScript. */
 export function resolveBackend(choice: BackendChoice = 'auto'): ColumnsBackend {
-  if (typeof choice === 'object') return choice
+  if (typeof choice === 'object') {
+    // Another copy's backend hands its results through that copy's words, which this copy never reads.
+    if (choice !== null && choice.copy === LIBRARY_COPY) return choice
+    const got = choice === null ? 'null' : typeof choice.copy === 'object' ? `a backend object of ${OTHER_COPY}; pass "ts" or "wasm"` : 'an object that is no backend'
+    throw new TypeError(`backend must be "ts", "wasm", "auto" or a backend object of this oixk, got ${got}`)
+  }
   switch (choice) {
     case 'ts':
       return typeScriptOrThrow('ts', '')

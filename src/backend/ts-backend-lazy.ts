@@ -5,6 +5,7 @@
  * WebAssembly runs never download it.
  */
 import type { ColumnsBackend } from './backend.js'
+import { LIBRARY_COPY, OTHER_COPY } from '../format/library-copy.js'
 
 let loaded: ColumnsBackend | null = null
 let loading: Promise<ColumnsBackend> | null = null
@@ -18,7 +19,12 @@ export function typeScriptBackendSync(): ColumnsBackend | string {
 export function loadTypeScriptBackend(): Promise<ColumnsBackend> {
   if (loaded !== null) return Promise.resolve(loaded)
   return (loading ??= import('./ts/index.js').then(
-    (module) => (loaded = module.typeScriptBackend),
+    (module) => {
+      // The chunk imports what it shares from the bundle's URL: a bundle imported by another URL
+      // (a query string, a redirect) gets a chunk bound to a second copy, whose answers it cannot read.
+      if (module.typeScriptBackend.copy !== LIBRARY_COPY) throw new Error(`the TypeScript backend's chunk runs with ${OTHER_COPY}: import oixk-reader.js by the URL it is served from`)
+      return (loaded = module.typeScriptBackend)
+    },
     (error: unknown) => {
       loading = null
       throw error

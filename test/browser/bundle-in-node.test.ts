@@ -41,6 +41,24 @@ describe('the browser bundle in Node', () => {
     expect(oixk.openColumns(null, { maxDoc: 1, backend: 'ts' }).backendName).toBe('ts')
   })
 
+  it('imported by a second URL, it refuses its chunks bound to the first copy instead of answering wrongly', async () => {
+    // The chunks import what they share from ./oixk-reader.js: under '?v=2' that is another copy, whose
+    // result words the second copy never read (multi columns read empty, verify() saw corruption).
+    const url = pathToFileURL(join(await bundleDirectory(['oixk-reader']), 'oixk-reader.js'))
+    url.search = '?v=2'
+    const second = (await import(url.href)) as ReaderModule
+    expect(second.openColumns).not.toBe(oixk.openColumns)
+    const copy = 'another copy of oixk (its files loaded twice: under two URLs, as a query string or a redirect makes, or from two node_modules paths)'
+    await expect(second.loadTypeScriptBackend()).rejects.toThrow(`the TypeScript backend's chunk runs with ${copy}: import oixk-reader.js by the URL it is served from`)
+    await expect(second.loadFullCheck()).rejects.toThrow(`the full check's chunk runs with ${copy}: import oixk-reader.js by the URL it is served from`)
+    // The first copy's TypeScript backend, handed over, is refused too; the second copy's WebAssembly answers.
+    const backend = await oixk.loadTypeScriptBackend()
+    expect(() => second.openColumns(null, { maxDoc: 1, backend })).toThrow(`backend must be "ts", "wasm", "auto" or a backend object of this oixk, got a backend object of ${copy}; pass "ts" or "wasm"`)
+    expect(await second.initWasm()).toBe(true)
+    const bytes = flushColumns({ fields: [{ name: 'm', type: 'integral', column: true, multi: true }] }, [{ m: [3, 1] }, {}, { m: [2] }])!
+    expect(second.openColumns(bytes, { backend: 'wasm' }).getColumn('m')!.toArray()).toEqual([[3, 1], null, [2]])
+  })
+
   it('its XXH64 (the compact stripe loop of scripts/bundle-widths.as) verifies files of 70 sizes and catches a flipped byte', async () => {
     await oixk.initWasm()
     for (let maxDoc = 1; maxDoc <= 70; maxDoc++) {

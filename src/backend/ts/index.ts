@@ -3,6 +3,7 @@
  */
 import type { ColumnsBackend, ResidentFile } from '../backend.js'
 import { int64Words } from '../../format/int64.js'
+import { LIBRARY_COPY } from '../../format/library-copy.js'
 import { xxh64Into } from '../../format/xxh64.js'
 import { decodeRaw, getRaw } from './decode.js'
 import { getNumberCascade } from '../../cascade/reader/decode-ts.js'
@@ -21,6 +22,7 @@ export { popcount as popcount32, rankOf } from '../bits.js'
 /** The pure-TypeScript backend. */
 export const typeScriptBackend: ColumnsBackend = {
   name: 'ts',
+  copy: LIBRARY_COPY,
   // The caller's array is used as it is: nothing to copy, nothing to free.
   load: (bytes): ResidentFile => ({ bytes, stable: true, address: 0, release() {} }),
   loadWith(length, fill): ResidentFile {

@@ -4,6 +4,7 @@
  * kernels' scratch area and output buffer. Same answers as the TS backend,
  * including error messages.
  */
+import { LIBRARY_COPY } from '../../format/library-copy.js'
 import type { ColumnsBackend, Float64Mode, ResidentFile, SequenceView } from '../backend.js'
 import { int64Result } from '../../format/int64.js'
 import { rankOf } from '../bits.js'
@@ -205,6 +206,7 @@ export function createWasmBackend(runtime: WasmRuntime = wasmRuntime()): Columns
   }
   const backend: ColumnsBackend = {
     name: 'wasm',
+    copy: LIBRARY_COPY,
     load(bytes: Uint8Array): ResidentFile {
       loadStaging()
       const file = new WasmResidentFile(runtime, bytes.length)

@@ -4,6 +4,7 @@
  * pages that never verify a format 2 file never download it.
  */
 import type { checkCanonicalDictionary, checkCanonicalV2 } from './canonical.js'
+import { LIBRARY_COPY, OTHER_COPY } from '../../format/library-copy.js'
 
 let loaded: typeof import('./canonical.js') | null = null
 let loading: Promise<void> | null = null
@@ -23,7 +24,11 @@ export function dictionaryCheckSync(): typeof checkCanonicalDictionary | string 
 export function loadFullCheck(): Promise<void> {
   if (loaded !== null) return Promise.resolve()
   return (loading ??= import('./canonical.js').then(
-    (module) => { loaded = module },
+    (module) => {
+      // As the TypeScript backend's chunk (ts-backend-lazy.ts): bound to this copy, or refused.
+      if (module.LIBRARY_COPY !== LIBRARY_COPY) throw new Error(`the full check's chunk runs with ${OTHER_COPY}: import oixk-reader.js by the URL it is served from`)
+      loaded = module
+    },
     (error: unknown) => {
       loading = null
       throw error

@@ -4,6 +4,8 @@
  * other form, kind, parameter, order or padding is rejected, naming the
  * sequence, where the bytes first differ, and what a flush writes.
  */
+// Which copy of the library this chunk is bound to (canonical-loader-lazy.ts checks it).
+export { LIBRARY_COPY } from '../../format/library-copy.js'
 import type { ColumnsBackend, SequenceView } from '../../backend/backend.js'
 import { CorruptIndexException } from '../../format/errors.js'
 import { readUint32 } from '../../format/int64.js'
