@@ -30,3 +30,50 @@ describe('backend objects', () => {
     expect(other.openColumns(bytes, { backend: other.typeScriptBackend }).getColumn('m')!.toArray()).toEqual([[3, 1], null, [2]])
   })
 })
+
+describe('arrays of another copy\'s WebAssembly memory', () => {
+  it('a reader of one copy refuses a released ValueBuffer\'s array of another, and a view over its FileBuffer', async () => {
+    // Each copy kept its own registry of linear memory: a reader of one wrote into another copy's released
+    // ValueBuffer array, over the file a FileBuffer of that copy then held (its reader read 4000012 for 7).
+    vi.resetModules()
+    const other = await import('../src/index.js')
+    const schema = { fields: [{ name: 'n', type: 'integral', column: true }] }
+    const n = 4096
+    const file = flushColumns(schema, Array.from({ length: n }, (_, i) => ({ n: i * 1000003 })), { maxDoc: n })!
+    const victimBytes = flushColumns(schema, Array.from({ length: n }, () => ({ n: 7 })), { maxDoc: n })!
+    const values = other.createValueBuffer('int64', Math.ceil(victimBytes.length / 8) + 16, { backend: 'wasm' })
+    const stale = values.array
+    values.release()
+    const fileBuffer = other.createFileBuffer(victimBytes.length, { backend: 'wasm' })
+    fileBuffer.bytes.set(victimBytes)
+    const victim = fileBuffer.open({ maxDoc: n })
+    const byHand = new BigInt64Array(fileBuffer.bytes.buffer, fileBuffer.bytes.byteOffset, 8)
+    for (const backend of ['wasm', 'ts'] as const) {
+      const reader = openColumns(file, { backend })
+      expect(() => reader.getColumn('n')!.readValues(0, stale)).toThrow('field "n": readValues destination is the array of a released ValueBuffer')
+      expect(() => reader.getColumn('n')!.readValues(0, byHand)).toThrow('field "n": readValues destination is WebAssembly memory outside every live ValueBuffer')
+      reader.close()
+    }
+    expect(victim.getColumn('n')!.getInt64(5)).toBe(7)
+    victim.verify()
+    // A live ValueBuffer of the other copy is written as one of this copy's is.
+    const live = other.createValueBuffer('int64', n, { backend: 'wasm' })
+    openColumns(file, { backend: 'wasm' }).getColumn('n')!.readValues(0, live.array)
+    expect(live.array[3]).toBe(3000009n)
+    live.release()
+    fileBuffer.release()
+  })
+})
+
+describe('DocSets of another copy', () => {
+  it('are named as such, not as "not a DocSet"', async () => {
+    vi.resetModules()
+    const other = await import('../src/index.js')
+    const reader = openColumns(bytes, { backend: 'ts' }), otherReader = other.openColumns(bytes, { backend: 'ts' })
+    const foreign = otherReader.allDocuments()
+    const message = `is a DocSet of ${copy}: make it with this reader`
+    expect(() => reader.getColumn('m')!.aggregate(foreign as never)).toThrow(new TypeError(`field "m": docs ${message}`))
+    expect(() => reader.allDocuments().and(foreign as never)).toThrow(new TypeError(`(a DocSet) ${message}`))
+    expect(() => reader.allDocuments().and({} as never)).toThrow(new TypeError('(a plain object) is not a DocSet'))
+  })
+})

@@ -5,8 +5,23 @@
  * memory, would have the reader write into memory another reader's file now occupies.
  */
 
-/** Each linear memory's ArrayBuffers (the one before every growth, and after), mapped to their memory's token. */
-const memoryOf = new WeakMap<ArrayBufferLike, object>()
+/**
+ * What every copy of the library in this realm shares (a reader of one copy must not write into a
+ * released or stray view of another's memory either): each linear memory's ArrayBuffers (the one
+ * before every growth, and after) mapped to their memory's token, the live ValueBuffers' regions,
+ * the arrays released ValueBuffers handed out, and a count of releases.
+ */
+interface Registry {
+  memoryOf: WeakMap<ArrayBufferLike, object>
+  held: Set<HeldRegion>
+  released: WeakSet<ArrayBufferView>
+  releases: number
+}
+const REGISTRY = Symbol.for('oixk.linear-memory-registry.v1')
+const registry: Registry = ((globalThis as unknown as Record<symbol, Registry | undefined>)[REGISTRY] ??= {
+  memoryOf: new WeakMap(), held: new Set(), released: new WeakSet(), releases: 0,
+})
+const { memoryOf, held, released } = registry
 
 /** Marks buffer as a view of the linear memory named by token (a runtime registers every buffer its memory has had). */
 export function registerLinearMemory(buffer: ArrayBufferLike, token: object): void {
@@ -18,11 +33,9 @@ export interface HeldRegion {
   regionBytes(): Uint8Array
 }
 
-const held = new Set<HeldRegion>()
-// The arrays released ValueBuffers had handed out: refused with either backend, so both answer alike.
-const released = new WeakSet<ArrayBufferView>()
-// Arrays of linear memory found fit since the last release (a readValues into the same array again checks nothing).
+// Arrays of linear memory found fit since the last release of any copy (a readValues into the same array again checks nothing).
 let allowed = new WeakSet<ArrayBufferView>()
+let allowedSince = registry.releases
 // Weakly: a ValueBuffer's array keeps its buffer (and memory) alive as long as it lives. Only arrays of linear
 // memory (a ValueBuffer's, a few) get one: a WeakRef keeps its target until the current task ends, so one per
 // array of the caller's would keep every array a synchronous loop makes and drops.
@@ -40,8 +53,7 @@ export function holdRegion(region: HeldRegion): void {
 export function dropRegion(region: HeldRegion, view: ArrayBufferView | null): void {
   if (view !== null) released.add(view)
   held.delete(region)
-  allowed = new WeakSet()
-  lastAllowed = null
+  registry.releases++
 }
 
 function insideHeld(array: ArrayBufferView, token: object): boolean {
@@ -60,6 +72,11 @@ function insideHeld(array: ArrayBufferView, token: object): boolean {
 export function checkWritable(array: ArrayBufferView, field: string, argument: string): void {
   // A view of linear memory that growth detached has no bytes (a read into it would write nothing, silently).
   const live = array.byteLength !== 0
+  if (allowedSince !== registry.releases) {
+    allowed = new WeakSet()
+    lastAllowed = null
+    allowedSince = registry.releases
+  }
   if (live && array === lastAllowed?.deref()) return
   const token = memoryOf.get(array.buffer)
   if (token === undefined ? !released.has(array) : live && allowed.has(array)) return

@@ -4,7 +4,7 @@
  */
 import type { ColumnsBackend } from '../backend/backend.js'
 import type { Column } from '../read/column.js'
-import { DocSet, otherMemory } from './doc-set.js'
+import { DocSet, notThisDocSet, otherMemory } from './doc-set.js'
 
 /** Throws TypeError naming the field and what the method reads unless allowed. */
 export function expectType(column: Column, method: string, allowed: boolean, types: string): void {
@@ -14,7 +14,7 @@ export function expectType(column: Column, method: string, allowed: boolean, typ
 /** The error for `value` given as a DocSet; document ids in a list, the likely slip, get how to make one (from `owner`). */
 export function notADocSet(field: string, role: string, value: unknown, owner: string): TypeError {
   const ids = Array.isArray(value) || ArrayBuffer.isView(value) ? `; DocSet.fromDocuments(${owner}, ids) makes one of ids` : ''
-  return new TypeError(`field "${field}": ${role} is not a DocSet${ids}`)
+  return new TypeError(`field "${field}": ${role} ${notThisDocSet(value)}${ids}`)
 }
 
 /** Throws RangeError unless the DocSet was made for this backend and maxDoc. */

@@ -8,6 +8,7 @@ import { type Tracked, WeakTracker } from '../backend/weak-tracker.js'
 import { popcount, wordsFor } from '../backend/bits.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
 import { shown } from '../read/file-input.js'
+import { OTHER_COPY } from '../format/library-copy.js'
 
 /**
  * What is wrong with `doc` as a document of [0, maxDoc): out of range, not an integer, or of
@@ -21,6 +22,14 @@ export function documentProblem(doc: unknown, maxDoc: number): string {
 /** Why two backends differ when one is a pool's or both have one name (other memories), for messages; '' otherwise. */
 export function otherMemory(a: ColumnsBackend, b: ColumnsBackend): string {
   return a !== b && (a.name === b.name || a.sharedMemory === true || b.sharedMemory === true) ? ' (a DocSet of another memory, such as a query pool\'s: use it with its segment or segment.openReader())' : ''
+}
+
+/** Marks DocSets of every copy of the library, so that another copy's is named as such (see library-copy.ts). */
+const DOC_SET_BRAND = Symbol.for('oixk.doc-set')
+
+/** Why `value` is not a DocSet of this copy, for messages: another copy's, or what it is. */
+export function notThisDocSet(value: unknown): string {
+  return typeof value === 'object' && value !== null && DOC_SET_BRAND in value ? `is a DocSet of ${OTHER_COPY}: make it with this reader` : 'is not a DocSet'
 }
 
 /** What DocSet.fromDocuments needs of a reader. */
@@ -74,6 +83,11 @@ export class DocSet implements Iterable<number>, Disposable {
     return set
   }
 
+  /** @internal See DOC_SET_BRAND. */
+  get [DOC_SET_BRAND](): true {
+    return true
+  }
+
   /** @internal The backend memory, for kernels. */
   get memory(): BitsetMemory {
     if (this.bitset === null) throw new Error('DocSet was released (by its release(), or by closing the reader or segment that made it)')
@@ -91,7 +105,7 @@ export class DocSet implements Iterable<number>, Disposable {
 
   /** @internal Throws RangeError unless other belongs to the same backend and maxDoc. */
   checkCompatible(other: DocSet): void {
-    if (!(other instanceof DocSet)) throw new TypeError(`${String(other)} is not a DocSet`)
+    if (!(other instanceof DocSet)) throw new TypeError(`${shown(other)} ${notThisDocSet(other)}`)
     if (other.backend !== this.backend || other.maxDoc !== this.maxDoc) {
       throw new RangeError(`DocSet of ${other.maxDoc} documents (${other.backend.name} backend) cannot combine with one of ${this.maxDoc} documents (${this.backend.name} backend)${otherMemory(other.backend, this.backend)}`)
     }
