@@ -4,7 +4,7 @@
  * reader opened with it read multi columns as empty and merged them to nothing, with no error.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { createValueBuffer, flushColumns, openColumns, typeScriptBackend } from '../src/index.js'
+import { createFileBuffer, createValueBuffer, flushColumns, openColumns, typeScriptBackend } from '../src/index.js'
 
 const bytes = flushColumns({ fields: [{ name: 'm', type: 'integral', column: true, multi: true }] }, [{ m: [3, 1] }, {}, { m: [2] }])!
 const copy = 'another copy of oixk (its files loaded twice: under two URLs, as a query string or a redirect makes, or from two node_modules paths)'
@@ -75,5 +75,18 @@ describe('DocSets of another copy', () => {
     expect(() => reader.getColumn('m')!.aggregate(foreign as never)).toThrow(new TypeError(`field "m": docs ${message}`))
     expect(() => reader.allDocuments().and(foreign as never)).toThrow(new TypeError(`(a DocSet) ${message}`))
     expect(() => reader.allDocuments().and({} as never)).toThrow(new TypeError('(a plain object) is not a DocSet'))
+  })
+})
+
+describe('a TypeScript reader over WebAssembly memory', () => {
+  it('copies a FileBuffer\'s bytes at open, so the memory growing later does not detach them', () => {
+    // It read them in place, and threw "Cannot perform DataView constructor on a detached ArrayBuffer" after growth.
+    const fileBuffer = createFileBuffer(bytes.length, { backend: 'wasm' })
+    fileBuffer.bytes.set(bytes)
+    const reader = openColumns(fileBuffer.bytes, { backend: 'ts' })
+    const grown = createValueBuffer('int64', (64 << 20) >> 3, { backend: 'wasm' })
+    expect(reader.getColumn('m')!.toArray()).toEqual([[3, 1], null, [2]])
+    grown.release()
+    fileBuffer.release()
   })
 })

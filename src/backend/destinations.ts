@@ -28,6 +28,11 @@ export function registerLinearMemory(buffer: ArrayBufferLike, token: object): vo
   memoryOf.set(buffer, token)
 }
 
+/** Whether `buffer` is (or was, before growth) the buffer of some copy's WebAssembly memory. */
+export function isLinearMemory(buffer: ArrayBufferLike): boolean {
+  return memoryOf.has(buffer)
+}
+
 /** What a live ValueBuffer holds: its region's current bytes (the ValueBuffer re-reads them after growth). */
 export interface HeldRegion {
   regionBytes(): Uint8Array

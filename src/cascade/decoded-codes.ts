@@ -14,6 +14,7 @@
  * it as a read does), and given back when the reader closes (or the view is
  * collected). A reader opened with `decodedCodes: false` keeps its codes encoded.
  */
+import { ascendingEntries } from './sequences/entry-order.js'
 import type { ColumnsBackend, DictionaryCascade, ResidentFile, SequenceView } from '../backend/backend.js'
 import { BLOCK_VALUES, DATA_PADDING_BYTES } from '../format/constants.js'
 import { compareInt64, int64ToBigInt } from '../format/int64.js'
@@ -108,14 +109,16 @@ export function decodeCodesView(backend: ColumnsBackend, cascade: DictionaryCasc
   const bytes = decodedCodesBytes(k, count)
   if (bytes === 0 || encodedOnly.has(codes.file)) return null
   const width = widthOf(k)
-  const order = Array.from({ length: k }, (_, code) => code)
-  order.sort((a, b) => compareInt64(entries[2 * a], entries[2 * a + 1], entries[2 * b], entries[2 * b + 1]) || a - b)
+  // A stable radix sort (equal entries, which only a file a flush did not write holds, by code): a
+  // comparator sort of 64,000 entries cost a fresh reader's first question 12-20 ms.
+  const order = ascendingEntries(entries, k)
   const fieldOf = new Uint16Array(k), sorted = new Int32Array(2 * k)
-  order.forEach((code, rank) => {
+  for (let rank = 0; rank < k; rank++) {
+    const code = order[rank]
     fieldOf[code] = rank
     sorted[2 * rank] = entries[2 * code]
     sorted[2 * rank + 1] = entries[2 * code + 1]
-  })
+  }
   // Entries spanning less than 2^width: each code's field is its entry less the least (once per entry).
   const least = int64ToBigInt(sorted[0], sorted[1])
   const holdsValues = spanFits(entries, k)

@@ -14,6 +14,7 @@ import { NEGATIVE_INFINITY_RAW, POSITIVE_INFINITY_RAW } from './aggregations.js'
 import { boundsOf } from './filters.js'
 import { isNaNRaw } from './top-k.js'
 import { wordsFor } from '../backend/bits.js'
+import { ascendingEntries } from '../cascade/sequences/entry-order.js'
 
 /**
  * Sequences shorter than this are ranked whole: there one decode of every value costs less than
@@ -36,11 +37,24 @@ function entryOrder(sequence: SequenceView, cascade: DictionaryCascade, backend:
     entryOrders.set(sequence, (made = { raw, orders: [] }))
   }
   const raw = made.raw, key = (ascending ? 1 : 0) + (skipNaN ? 2 : 0)
-  // A sort of every entry took most of a topK(10) over 3,000 entries, call after call.
-  const order = (made.orders[key] ??= Int32Array.from({ length: raw.length >>> 1 }, (_, entry) => entry)
-    .filter((entry) => !(skipNaN && isNaNRaw(raw[2 * entry], raw[2 * entry + 1])))
-    .sort((a, b) => (ascending ? 1 : -1) * compareInt64(raw[2 * a], raw[2 * a + 1], raw[2 * b], raw[2 * b + 1])))
+  // A comparator sort of every entry took most of a topK(10) over 3,000 entries, call after call,
+  // and 35 ms over 95,000; a radix sort once. Ties (a file a flush did not write) by entry, as before.
+  const order = (made.orders[key] ??= bestFirst(raw, ascending, skipNaN))
   return { raw, order }
+}
+
+/** The entries in raw order (descending: reversed, equal entries still by entry), NaN left out where skipped. */
+function bestFirst(raw: Int32Array, ascending: boolean, skipNaN: boolean): Int32Array {
+  const sorted = ascendingEntries(raw, raw.length >>> 1)
+  if (!ascending) {
+    // Reversed runs of equal entries keep their entry order.
+    sorted.reverse()
+    for (let start = 0, end = 1; start < sorted.length; start = end++) {
+      while (end < sorted.length && compareInt64(raw[2 * sorted[start]], raw[2 * sorted[start] + 1], raw[2 * sorted[end]], raw[2 * sorted[end] + 1]) === 0) end++
+      sorted.subarray(start, end).reverse()
+    }
+  }
+  return skipNaN ? sorted.filter((entry) => !isNaNRaw(raw[2 * entry], raw[2 * entry + 1])) : sorted
 }
 
 /** Values that may rank, as bits to release; none at or after `end`. */

@@ -4,6 +4,7 @@
 import type { ColumnsBackend, ResidentFile } from '../backend.js'
 import { int64Words } from '../../format/int64.js'
 import { LIBRARY_COPY } from '../../format/library-copy.js'
+import { isLinearMemory } from '../destinations.js'
 import { xxh64Into } from '../../format/xxh64.js'
 import { decodeRaw, getRaw } from './decode.js'
 import { getNumberCascade } from '../../cascade/reader/decode-ts.js'
@@ -23,8 +24,9 @@ export { popcount as popcount32, rankOf } from '../bits.js'
 export const typeScriptBackend: ColumnsBackend = {
   name: 'ts',
   copy: LIBRARY_COPY,
-  // The caller's array is used as it is: nothing to copy, nothing to free.
-  load: (bytes): ResidentFile => ({ bytes, stable: true, address: 0, release() {} }),
+  // The caller's array is used as it is: nothing to copy, nothing to free. Except a view of
+  // WebAssembly memory (a FileBuffer's bytes), which growth detaches under the reader: copied.
+  load: (bytes): ResidentFile => ({ bytes: isLinearMemory(bytes.buffer) ? bytes.slice() : bytes, stable: true, address: 0, release() {} }),
   loadWith(length, fill): ResidentFile {
     const bytes = new Uint8Array(length)
     fill(bytes)
