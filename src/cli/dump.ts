@@ -24,6 +24,8 @@ are run (use oixk verify for the full check).
 const DECODE_CHUNK_VALUES = 1 << 16
 /** Text buffered before it is handed to the output stream. */
 const FLUSH_CHARACTERS = 1 << 20
+/** Strings longer than this are written to the output a piece of this many UTF-16 units at a time. */
+const STRING_PIECE = 1 << 18
 
 /** Runs `oixk dump`; returns the exit code (errors are thrown for runCli to report). */
 export async function runDump(argv: readonly string[], io: CliIo): Promise<number> {
@@ -54,6 +56,28 @@ class BufferedText {
   /** Appends text and flushes when the buffer is full (for the cold paths). */
   async add(piece: string): Promise<void> {
     if (this.append(piece)) await this.flush()
+  }
+
+  /**
+   * Appends JSON.stringify(value) a piece at a time: a term or name of hundreds of millions of
+   * characters (control characters take six each) made a string past the engine's limit.
+   */
+  async addJsonString(value: string): Promise<void> {
+    if (value.length <= STRING_PIECE) {
+      await this.add(JSON.stringify(value))
+      return
+    }
+    this.append('"')
+    for (let start = 0; start < value.length;) {
+      let end = Math.min(value.length, start + STRING_PIECE)
+      // Never between the halves of a pair: each half alone would be escaped as a lone surrogate.
+      const last = value.charCodeAt(end - 1)
+      if (end < value.length && last >= 0xd800 && last <= 0xdbff) end--
+      const piece = JSON.stringify(value.slice(start, end))
+      await this.add(piece.slice(1, -1))
+      start = end
+    }
+    await this.add('"')
   }
 
   async flush(): Promise<void> {
@@ -100,13 +124,19 @@ export async function dumpReader(reader: ColumnsReader, output: CliOutput): Prom
 }
 
 async function dumpColumn(column: Column, text: BufferedText): Promise<void> {
-  await text.add(`{"name":${JSON.stringify(column.name)},"type":"${column.type}","layout":"${column.layout}"`
+  await text.add('{"name":')
+  await text.addJsonString(column.name)
+  await text.add(`,"type":"${column.type}","layout":"${column.layout}"`
     + `,"documentsWithValue":${column.documentsWithValue},"valueCount":${column.totalValueCount}`
     + `,"minRaw":"${column.minRaw}","maxRaw":"${column.maxRaw}"`)
   if (column.dictionary !== null) {
     await text.add(',"terms":[')
     for (let ordinal = 0; ordinal < column.dictionary.termCount; ordinal++) {
-      if (text.append((ordinal === 0 ? '' : ',') + JSON.stringify(column.term(ordinal)))) await text.flush()
+      const term = column.term(ordinal)
+      if (term.length > STRING_PIECE) {
+        if (ordinal > 0) text.append(',')
+        await text.addJsonString(term)
+      } else if (text.append((ordinal === 0 ? '' : ',') + JSON.stringify(term))) await text.flush()
     }
     await text.add(']')
   }
@@ -122,6 +152,12 @@ async function dumpColumn(column: Column, text: BufferedText): Promise<void> {
       if (nth > 0) run += ','
       const raw = latitudesOrValues.rawAt(valueIndex)
       run += longitudes === null ? `"${raw}"` : `["${raw}","${longitudes.rawAt(valueIndex)}"]`
+      // A document of millions of values is written in pieces too (it was one string: 4 GB, then past the engine's limit).
+      if (run.length >= FLUSH_CHARACTERS) {
+        text.append(run)
+        run = ''
+        await text.flush()
+      }
     }
     // Awaiting only when the buffer is full keeps millions of documents free of per-document promises.
     if (text.append(run + ']')) await text.flush()

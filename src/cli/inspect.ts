@@ -12,7 +12,7 @@ import type { Column } from '../read/column.js'
 import type { ColumnsReader } from '../read/reader.js'
 import { expectPositionals, parseArgs } from './args.js'
 import { type CascadeSummary, summarize } from '../cascade/describe.js'
-import { type CliIo, ExitCode, HelpRequest, writeText } from './io.js'
+import { type CliIo, ExitCode, HelpRequest, oneLine, terminalText, writeText } from './io.js'
 
 /** Usage text of `oixk inspect`. */
 export const INSPECT_USAGE = `Usage: oixk inspect FILE
@@ -38,7 +38,9 @@ export async function runInspect(argv: readonly string[], io: CliIo): Promise<nu
   expectPositionals(parsed, 1, 1, 'the columns FILE to inspect')
   const reader = await openColumnsFile(parsed.positionals[0])
   try {
-    await writeText(io.stdout, describeReader(reader))
+    // A column at a time: a file of 200,000 columns made a report of 100 MB, held whole before any of it was written.
+    await writeText(io.stdout, describeFile(reader))
+    for (const column of reader.columns) await writeText(io.stdout, '\n' + describeColumn(column, reader.bytes.length, reader.format))
   } finally {
     reader.close()
   }
@@ -57,23 +59,38 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`
 }
 
-/** The whole report of an open reader (used by the command and by tests). */
+/** The whole report of an open reader (used by tests; the command writes it a column at a time). */
 export function describeReader(reader: ColumnsReader): string {
+  let text = describeFile(reader)
+  for (const column of reader.columns) text += '\n' + describeColumn(column, reader.bytes.length, reader.format)
+  return text
+}
+
+/**
+ * A name or term as the report shows it: quoted, control characters escaped (C1 and DEL too: JSON
+ * escapes C0 only), and past SHOWN_CHARACTERS cut, with its length.
+ */
+function shownString(text: string): string {
+  const cut = text.length > SHOWN_CHARACTERS
+  return terminalText(JSON.stringify(cut ? text.slice(0, SHOWN_CHARACTERS) : text)) + (cut ? `… (${text.length} characters)` : '')
+}
+const SHOWN_CHARACTERS = 1000
+
+/** The report's rows about the file. */
+function describeFile(reader: ColumnsReader): string {
   const bytes = reader.bytes
   const checksum = (BigInt(readUint32(bytes, bytes.length - 4)) << 32n) | BigInt(readUint32(bytes, bytes.length - 8))
-  let text = row('', 'file', reader.fileName)
+  return row('', 'file', oneLine(reader.fileName))
     + row('', 'size', `${bytes.length} bytes`)
     + row('', 'format', reader.format === 2 ? '2 (cascading encodings, docs/format-v2.md)' : '1 (docs/format.md)')
     + row('', 'maxDoc', String(reader.maxDoc))
     // Opening already compared the checksum; reaching this line means it matched.
     + row('', 'checksum', `ok (XXH64 ${checksum.toString(16).padStart(16, '0')})`)
     + row('', 'columns', String(reader.columns.length))
-  for (const column of reader.columns) text += '\n' + describeColumn(column, bytes.length, reader.format)
-  return text
 }
 
 function describeColumn(column: Column, fileLength: number, format: 1 | 2): string {
-  let text = `column ${JSON.stringify(column.name)}\n`
+  let text = `column ${shownString(column.name)}\n`
     + row('  ', 'type', column.type)
     + row('  ', 'layout', column.layout)
     + row('  ', 'documentsWithValue', String(column.documentsWithValue))
@@ -130,7 +147,7 @@ function naturalRange(column: Column): { label: string; min: string; max: string
       return { label: '', min: String(column.minRaw === 1n), max: String(column.maxRaw === 1n) }
     case 'keyword': {
       const last = column.dictionary!.termCount - 1
-      return { label: 'term', min: JSON.stringify(column.term(0)), max: JSON.stringify(column.term(last)) }
+      return { label: 'term', min: shownString(column.term(0)), max: shownString(column.term(last)) }
     }
     case 'geo_point':
       return { label: 'latitude', min: formatDouble(column.minRaw), max: formatDouble(column.maxRaw) }
