@@ -37,7 +37,7 @@ export function cascadeDecode(node: usize, first: u32, n: u32, out: usize): i32 
 
 /** cascadeDecodeFloat64SortableChunks, a dictionary's decoded entries kept from chunk to chunk (keepDecodedEntries). */
 export function cascadeDecodeFloat64Sortable(node: usize, first: u32, n: u32, out: usize): i32 {
-  keepDecodedEntries(true)
+  keepDecodedEntries(true, n)
   return keptEnd(cascadeDecodeFloat64SortableChunks(node, first, n, out))
 }
 
@@ -77,7 +77,7 @@ function reportValue(status: i32, position: u32, value: i64): i32 {
  * in browsers' kernels).
  */
 export function cascadeDecodeFloat64Exact(node: usize, first: u32, n: u32, out: usize): i32 {
-  keepDecodedEntries(true)
+  keepDecodedEntries(true, n)
   if (NARROW_CODES && load<u8>(node) == FORM_DICTIONARY && nodeCount(node + 6) <= n && exactEntries(node)) {
     return keptEnd(integerDecode(node, first, n, out, DOUBLES, 1))
   }
@@ -132,7 +132,7 @@ function narrowChecked(take: u32, ordinals: bool, limit: u32, o: usize): u32 {
 
 /** cascadeDecodeInt32Chunks, a dictionary's decoded entries kept from chunk to chunk (keepDecodedEntries). */
 export function cascadeDecodeInt32(node: usize, first: u32, n: u32, limit: u32, out: usize): i32 {
-  keepDecodedEntries(true)
+  keepDecodedEntries(true, n)
   return keptEnd(cascadeDecodeInt32Chunks(node, first, n, limit, out))
 }
 
