@@ -23,9 +23,9 @@ import { BUNDLE_INPUTS, BUNDLE_NAMES, bundleDirectory, bundleFiles, LAZY_CHUNK_F
  * "Reader bundle".
  */
 const TARGET_BYTES = 30 * 1024
-const BUDGET_BYTES = 69.5 * 1024
+const BUDGET_BYTES = 71.5 * 1024
 const FALLBACK_BUDGET_BYTES = 19.5 * 1024
-const TOGETHER_BUDGET_BYTES = 89 * 1024
+const TOGETHER_BUDGET_BYTES = 91 * 1024
 /** The full check re-encodes dictionaries, so its chunk holds the FSST trainer. */
 const VERIFY_BUDGET_BYTES = 7 * 1024
 
