@@ -73,7 +73,7 @@ describe('DocSets of another copy', () => {
     const foreign = otherReader.allDocuments()
     const message = `is a DocSet of ${copy}: make it with this reader`
     expect(() => reader.getColumn('m')!.aggregate(foreign as never)).toThrow(new TypeError(`field "m": docs ${message}`))
-    expect(() => reader.allDocuments().and(foreign as never)).toThrow(new TypeError(`(a DocSet) ${message}`))
+    expect(() => reader.allDocuments().and(foreign as never)).toThrow(new TypeError(`the set given ${message}`))
     expect(() => reader.allDocuments().and({} as never)).toThrow(new TypeError('(a plain object) is not a DocSet'))
   })
 })
@@ -88,5 +88,24 @@ describe('a TypeScript reader over WebAssembly memory', () => {
     expect(reader.getColumn('m')!.toArray()).toEqual([[3, 1], null, [2]])
     grown.release()
     fileBuffer.release()
+  })
+})
+
+describe('pools of two copies', () => {
+  it('a segment of one copy\'s pool opened over another copy\'s segment bytes keeps its file', async () => {
+    // Which memory pools reuse was known to each copy alone: the second copy adopted the first's bytes,
+    // and answered with the next file the first pool put there.
+    const { createQueryPool } = await import('../src/node/index.js')
+    vi.resetModules()
+    const other = await import('../src/node/index.js')
+    const schema = { fields: [{ name: 'n', type: 'integral', column: true }] }
+    const fileOf = (from: number) => flushColumns(schema, Array.from({ length: 100 }, (_, i) => ({ n: from + i })))!
+    await using pool = createQueryPool({ threads: 1, backend: 'ts' })
+    await using second = other.createQueryPool({ threads: 1, backend: 'ts' })
+    const first = await pool.open(fileOf(1000))
+    const adopted = await second.open(first.bytes)
+    await first.close()
+    await pool.open(fileOf(5000))
+    expect(await adopted.aggregate('n')).toMatchObject({ count: 100, min: 1000, max: 1099 })
   })
 })

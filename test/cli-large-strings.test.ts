@@ -53,5 +53,9 @@ describe('inspect of names and terms', () => {
     expect(report).toContain(`  min term              "${'x'.repeat(1000)}"… (5000 characters)\n`)
     expect(report).toContain(`  max term              "\\u0085a"\n`)
     expect(report).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    // Cut where a pair would be split: before it.
+    const pair = 'b'.repeat(999) + '\u{1F600}' + 'c'.repeat(10)
+    const paired = describeReader(openColumns(flushColumns({ fields: [{ name: 'p', type: 'keyword', facet: true }] }, [{ p: pair }])!, { backend: 'ts' }))
+    expect(paired).toContain(`  min term              "${'b'.repeat(999)}"… (1011 characters)\n`)
   })
 })

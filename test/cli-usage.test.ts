@@ -58,6 +58,9 @@ describe('usage', () => {
       [['inspect', '-x', 'f'], 'unknown flag -x'],
       [['build', '--help=1'], 'flag --help takes no value'],
       [['inspect', '-h=yes', 'f'], 'flag -h takes no value'],
+      // Without '=', a help-like flag of the wrong length is an unknown flag.
+      [['dump', '-help', 'x.oixk'], 'unknown flag -help'],
+      [['dump', '--h', 'x.oixk'], 'unknown flag --h'],
       [['inspect', 'a.oixk', 'b.oixk'], 'unexpected argument "b.oixk"'],
       [['build', '--schema', 's', '--docs', 'd', '-o', 'o', 'extra'], 'unexpected argument "extra"'],
       [['inspect'], 'missing the columns FILE to inspect'],

@@ -9,10 +9,12 @@ import { LIBRARY_COPY, OTHER_COPY } from '../format/library-copy.js'
 
 let loaded: ColumnsBackend | null = null
 let loading: Promise<ColumnsBackend> | null = null
+/** Why the chunk, loaded, was refused (another copy's): what a synchronous open then says. */
+let refused: string | null = null
 
 /** The pure-TypeScript backend once loaded, else why it is not there yet. */
 export function typeScriptBackendSync(): ColumnsBackend | string {
-  return loaded ?? 'the browser reader bundle loads the pure-TypeScript backend on demand: await loadTypeScriptBackend() (or use openColumnsAsync) first'
+  return loaded ?? refused ?? 'the browser reader bundle loads the pure-TypeScript backend on demand: await loadTypeScriptBackend() (or use openColumnsAsync) first'
 }
 
 /** Imports the pure-TypeScript backend's chunk (once; a failed load may be retried). */
@@ -22,7 +24,10 @@ export function loadTypeScriptBackend(): Promise<ColumnsBackend> {
     (module) => {
       // The chunk imports what it shares from the bundle's URL: a bundle imported by another URL
       // (a query string, a redirect) gets a chunk bound to a second copy, whose answers it cannot read.
-      if (module.typeScriptBackend.copy !== LIBRARY_COPY) throw new Error(`the TypeScript backend's chunk runs with ${OTHER_COPY}: import oixk-reader.js by the URL it is served from`)
+      if (module.typeScriptBackend.copy !== LIBRARY_COPY) {
+        refused = `the TypeScript backend's chunk runs with ${OTHER_COPY}: import oixk-reader.js by the URL it is served from`
+        throw new Error(refused)
+      }
       return (loaded = module.typeScriptBackend)
     },
     (error: unknown) => {

@@ -56,7 +56,7 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): 
     const isLong = argument.startsWith('--')
     const key = isLong ? argument.slice(2, equals < 0 ? undefined : equals) : argument.slice(1, equals < 0 ? undefined : equals)
     const spec = specs.find((candidate) => (isLong ? candidate.name === key : candidate.short === key))
-    if (spec === undefined && (key === 'help' || key === 'h')) throw new UsageError(`flag ${isLong ? '--' : '-'}${key} takes no value`)
+    if (spec === undefined && equals >= 0 && key === (isLong ? 'help' : 'h')) throw new UsageError(`flag ${isLong ? '--' : '-'}${key} takes no value`)
     if (spec === undefined) throw new UsageError(`unknown flag ${isLong ? '--' : '-'}${key}`)
     if (flags.has(spec.name)) throw new UsageError(`flag --${spec.name} is given more than once`)
     if (!spec.takesValue) {

@@ -72,7 +72,9 @@ export function describeReader(reader: ColumnsReader): string {
  */
 function shownString(text: string): string {
   const cut = text.length > SHOWN_CHARACTERS
-  return terminalText(JSON.stringify(cut ? text.slice(0, SHOWN_CHARACTERS) : text)) + (cut ? `… (${text.length} characters)` : '')
+  // Never between a pair's halves: the half kept would show as an escape the text does not hold.
+  const end = cut && (text.charCodeAt(SHOWN_CHARACTERS - 1) & 0xfc00) === 0xd800 ? SHOWN_CHARACTERS - 1 : SHOWN_CHARACTERS
+  return terminalText(JSON.stringify(cut ? text.slice(0, end) : text)) + (cut ? `… (${text.length} characters)` : '')
 }
 const SHOWN_CHARACTERS = 1000
 

@@ -105,7 +105,8 @@ export class DocSet implements Iterable<number>, Disposable {
 
   /** @internal Throws RangeError unless other belongs to the same backend and maxDoc. */
   checkCompatible(other: DocSet): void {
-    if (!(other instanceof DocSet)) throw new TypeError(`${shown(other)} ${notThisDocSet(other)}`)
+    // (Another copy's set by the word: a bundle's class names are minified.)
+    if (!(other instanceof DocSet)) throw new TypeError(`${typeof other === 'object' && other !== null && DOC_SET_BRAND in other ? 'the set given' : shown(other)} ${notThisDocSet(other)}`)
     if (other.backend !== this.backend || other.maxDoc !== this.maxDoc) {
       throw new RangeError(`DocSet of ${other.maxDoc} documents (${other.backend.name} backend) cannot combine with one of ${this.maxDoc} documents (${this.backend.name} backend)${otherMemory(other.backend, this.backend)}`)
     }

@@ -129,9 +129,9 @@ const SPARE_BUFFERS = 8
 /**
  * Shared memory that pools reuse once a segment closes (their copies of files, the kernels'
  * memory): a segment's bytes given to open are copied, or closing the first segment would change
- * the second's file under it.
+ * the second's file under it. Kept on globalThis: every copy of the library in the realm shares it.
  */
-const reusedMemory = new WeakSet<SharedArrayBuffer>()
+const reusedMemory: WeakSet<SharedArrayBuffer> = ((globalThis as unknown as Record<symbol, WeakSet<SharedArrayBuffer> | undefined>)[Symbol.for('oixk.pool-reused-memory.v1')] ??= new WeakSet())
 
 /** A pool of query workers; close it (or `await using`) to end them. */
 export class QueryPool implements AsyncDisposable {

@@ -51,6 +51,8 @@ describe('the browser bundle in Node', () => {
     const copy = 'another copy of oixk (its files loaded twice: under two URLs, as a query string or a redirect makes, or from two node_modules paths)'
     await expect(second.loadTypeScriptBackend()).rejects.toThrow(`the TypeScript backend's chunk runs with ${copy}: import oixk-reader.js by the URL it is served from`)
     await expect(second.loadFullCheck()).rejects.toThrow(`the full check's chunk runs with ${copy}: import oixk-reader.js by the URL it is served from`)
+    // A synchronous open after the refusal says why, not "load it first".
+    expect(() => second.openColumns(null, { maxDoc: 1, backend: 'ts' })).toThrow(`backend "ts" is not available: the TypeScript backend's chunk runs with ${copy}`)
     // The first copy's TypeScript backend, handed over, is refused too; the second copy's WebAssembly answers.
     const backend = await oixk.loadTypeScriptBackend()
     expect(() => second.openColumns(null, { maxDoc: 1, backend })).toThrow(`backend must be "ts", "wasm", "auto" or a backend object of this oixk, got a backend object of ${copy}; pass "ts" or "wasm"`)

@@ -8,16 +8,18 @@ import { LIBRARY_COPY, OTHER_COPY } from '../../format/library-copy.js'
 
 let loaded: typeof import('./canonical.js') | null = null
 let loading: Promise<void> | null = null
+/** Why the chunk, loaded, was refused (another copy's): what verify() then says. */
+let refused: string | null = null
 const NOT_LOADED = 'the full check of a format 2 file encodes it again; the browser reader bundle loads that code on demand: await loadFullCheck() first'
 
 /** The canonical check once loaded, else why it is not there yet. */
 export function canonicalCheckSync(): typeof checkCanonicalV2 | string {
-  return loaded?.checkCanonicalV2 ?? NOT_LOADED
+  return loaded?.checkCanonicalV2 ?? refused ?? NOT_LOADED
 }
 
 /** The dictionary's canonical check once loaded, else why it is not there yet. */
 export function dictionaryCheckSync(): typeof checkCanonicalDictionary | string {
-  return loaded?.checkCanonicalDictionary ?? NOT_LOADED
+  return loaded?.checkCanonicalDictionary ?? refused ?? NOT_LOADED
 }
 
 /** Imports the full check's chunk (once; a failed load may be retried). */
@@ -26,7 +28,10 @@ export function loadFullCheck(): Promise<void> {
   return (loading ??= import('./canonical.js').then(
     (module) => {
       // As the TypeScript backend's chunk (ts-backend-lazy.ts): bound to this copy, or refused.
-      if (module.LIBRARY_COPY !== LIBRARY_COPY) throw new Error(`the full check's chunk runs with ${OTHER_COPY}: import oixk-reader.js by the URL it is served from`)
+      if (module.LIBRARY_COPY !== LIBRARY_COPY) {
+        refused = `the full check's chunk runs with ${OTHER_COPY}: import oixk-reader.js by the URL it is served from`
+        throw new Error(refused)
+      }
       loaded = module
     },
     (error: unknown) => {

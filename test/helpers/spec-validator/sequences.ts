@@ -58,14 +58,14 @@ function blocksForm(c: Cursor, what: string, expect: number | null): Seq {
   return { count, get: (i) => blockValue(c.b, blocks[i >> 10], i & 1023, what) }
 }
 
-/** §2.2 form 1: order ≤ 1, k in 1..count; codes are range-checked when read. */
+/** §2.2 form 1: order ≤ 1, 1 ≤ k and 2k ≤ count; codes are range-checked when read. */
 function dictionaryForm(c: Cursor, what: string, expect: number | null): Seq {
   const order = c.u8(`${what}.order`)
   if (order > 1) fail(`${what}: dictionary order > 1`)
   const count = c.u32(`${what}.count`)
   checkCount(count, expect, what)
   const entries = sequence(c, `${what}.entries`, null, false, 'child')
-  if (entries.count < 1 || entries.count > count) fail(`${what}: k outside 1..count`)
+  if (entries.count < 1 || 2 * entries.count > count) fail(`${what}: k outside 1..count/2`)
   const codes = sequence(c, `${what}.codes`, count, false, 'child')
   const get = (i: number) => {
     const code = codes.get(i)
@@ -76,14 +76,14 @@ function dictionaryForm(c: Cursor, what: string, expect: number | null): Seq {
 }
 
 /**
- * §2.3 form 2: r in 1..count, run starts 0 then strictly increasing below count,
+ * §2.3 form 2: 1 ≤ r and 2r ≤ count, run starts 0 then strictly increasing below count,
  * and checkpoint b naming the run that holds value 1024 b (so a reader may seek by it).
  */
 function runsForm(c: Cursor, what: string, expect: number | null): Seq {
   const count = c.u32(`${what}.count`)
   checkCount(count, expect, what)
   const r = c.u32(`${what}.runCount`)
-  if (r < 1 || r > count) fail(`${what}: runs r outside 1..count`)
+  if (r < 1 || 2 * r > count) fail(`${what}: runs r outside 1..count/2`)
   const nb = Math.ceil(count / 1024)
   c.need(4 * nb, `${what} checkpoints`)
   const checkpoints: number[] = []
