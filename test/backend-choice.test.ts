@@ -109,3 +109,15 @@ describe('pools of two copies', () => {
     expect(await adopted.aggregate('n')).toMatchObject({ count: 100, min: 1000, max: 1099 })
   })
 })
+
+describe('a TypeScript reader over a resizable buffer', () => {
+  it('copies it at open, so the caller shrinking it later changes no answer', () => {
+    // It read the bytes in place: after a shrink, reads gave zeros and empty terms, silently.
+    type Resizable = ArrayBuffer & { resize(length: number): void }
+    const buffer = new (ArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => Resizable)(bytes.length, { maxByteLength: 2 * bytes.length })
+    new Uint8Array(buffer).set(bytes)
+    const reader = openColumns(new Uint8Array(buffer), { backend: 'ts' })
+    buffer.resize(8)
+    expect(reader.getColumn('m')!.toArray()).toEqual([[3, 1], null, [2]])
+  })
+})

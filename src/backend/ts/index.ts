@@ -20,13 +20,20 @@ import { decodeDigitsTs } from '../../dictionary/decode/digits-ts.js'
 // Shared with the WebAssembly backend and the reader (src/backend/bits.ts); still exported from here.
 export { popcount as popcount32, rankOf } from '../bits.js'
 
+/** Whether the bytes of `buffer` may be detached, shrunk or grown while a reader reads them in place. */
+function mayMove(buffer: ArrayBufferLike): boolean {
+  const flags = buffer as { resizable?: boolean; growable?: boolean }
+  return flags.resizable === true || flags.growable === true || isLinearMemory(buffer)
+}
+
 /** The pure-TypeScript backend. */
 export const typeScriptBackend: ColumnsBackend = {
   name: 'ts',
   copy: LIBRARY_COPY,
   // The caller's array is used as it is: nothing to copy, nothing to free. Except a view of
-  // WebAssembly memory (a FileBuffer's bytes), which growth detaches under the reader: copied.
-  load: (bytes): ResidentFile => ({ bytes: isLinearMemory(bytes.buffer) ? bytes.slice() : bytes, stable: true, address: 0, release() {} }),
+  // WebAssembly memory (a FileBuffer's bytes), which growth detaches under the reader, and of a
+  // resizable or growable buffer, which may shrink or move under it (answers went silently wrong): copied.
+  load: (bytes): ResidentFile => ({ bytes: mayMove(bytes.buffer) ? bytes.slice() : bytes, stable: true, address: 0, release() {} }),
   loadWith(length, fill): ResidentFile {
     const bytes = new Uint8Array(length)
     fill(bytes)
