@@ -4,6 +4,7 @@
  * holds them: a view kept past its buffer's release, or made by hand over a FileBuffer's
  * memory, would have the reader write into memory another reader's file now occupies.
  */
+import { sharedByEveryCopy } from '../format/library-copy.js'
 
 /**
  * What every copy of the library in this realm shares (a reader of one copy must not write into a
@@ -17,10 +18,9 @@ interface Registry {
   released: WeakSet<ArrayBufferView>
   releases: number
 }
-const REGISTRY = Symbol.for('oixk.linear-memory-registry.v1')
-const registry: Registry = ((globalThis as unknown as Record<symbol, Registry | undefined>)[REGISTRY] ??= {
+const registry: Registry = sharedByEveryCopy('oixk.linear-memory-registry.v1', () => ({
   memoryOf: new WeakMap(), held: new Set(), released: new WeakSet(), releases: 0,
-})
+}))
 const { memoryOf, held, released } = registry
 
 /** Marks buffer as a view of the linear memory named by token (a runtime registers every buffer its memory has had). */

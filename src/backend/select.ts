@@ -15,15 +15,19 @@ let wasmBackend: ColumnsBackend | null = null
 
 /** Throws the TypeError resolveBackend throws for a choice that names no backend (checked before any work). */
 export function checkBackendChoice(choice: unknown): void {
-  if (choice !== undefined && choice !== 'ts' && choice !== 'wasm' && choice !== 'auto' && !(typeof choice === 'object' && choice !== null && (choice as ColumnsBackend).copy === LIBRARY_COPY)) resolveBackend(choice as BackendChoice)
+  if (choice !== undefined && choice !== 'ts' && choice !== 'wasm' && choice !== 'auto' && !isThisCopysBackend(choice)) resolveBackend(choice as BackendChoice)
+}
+
+/** A backend object of this copy of the library (another copy's hands its results through that copy's words). */
+function isThisCopysBackend(choice: unknown): choice is ColumnsBackend {
+  return typeof choice === 'object' && choice !== null && (choice as ColumnsBackend).copy === LIBRARY_COPY
 }
 
 /** The backend for a choice; 'auto' is WebAssembly where it runs (with SIMD), else pure TypeScript. */
 export function resolveBackend(choice: BackendChoice = 'auto'): ColumnsBackend {
   if (typeof choice === 'object') {
-    // Another copy's backend hands its results through that copy's words, which this copy never reads.
-    if (choice !== null && choice.copy === LIBRARY_COPY) return choice
-    const got = choice === null ? 'null' : typeof choice.copy === 'object' ? `a backend object of ${OTHER_COPY}; pass "ts" or "wasm"` : 'an object that is no backend'
+    if (isThisCopysBackend(choice)) return choice
+    const got = choice === null ? 'null' : typeof (choice as { copy?: unknown }).copy === 'object' ? `a backend object of ${OTHER_COPY}; pass "ts" or "wasm"` : 'an object that is no backend'
     throw new TypeError(`backend must be "ts", "wasm", "auto" or a backend object of this oixk, got ${got}`)
   }
   switch (choice) {

@@ -5,7 +5,7 @@
  * WebAssembly runs never download it.
  */
 import type { ColumnsBackend } from './backend.js'
-import { LIBRARY_COPY, OTHER_COPY } from '../format/library-copy.js'
+import { chunkOfOtherCopy } from '../format/library-copy.js'
 
 let loaded: ColumnsBackend | null = null
 let loading: Promise<ColumnsBackend> | null = null
@@ -24,10 +24,8 @@ export function loadTypeScriptBackend(): Promise<ColumnsBackend> {
     (module) => {
       // The chunk imports what it shares from the bundle's URL: a bundle imported by another URL
       // (a query string, a redirect) gets a chunk bound to a second copy, whose answers it cannot read.
-      if (module.typeScriptBackend.copy !== LIBRARY_COPY) {
-        refused = `the TypeScript backend's chunk runs with ${OTHER_COPY}: import oixk-reader.js by the URL it is served from`
-        throw new Error(refused)
-      }
+      refused = chunkOfOtherCopy(module.typeScriptBackend.copy, "the TypeScript backend's chunk")
+      if (refused !== null) throw new Error(refused)
       return (loaded = module.typeScriptBackend)
     },
     (error: unknown) => {

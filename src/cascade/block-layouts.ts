@@ -4,9 +4,9 @@
  * block's data, a run block's values and run ends, a patched block's low fields, positions and
  * high parts, a runs sequence's checkpoints. For the paths that read encodings where they lie.
  */
-import type { RunsCascade, SequenceView } from '../backend/backend.js'
+import type { ColumnsBackend, RunsCascade, SequenceView } from '../backend/backend.js'
 import { BLOCK_VALUES } from '../format/constants.js'
-import { readUint32 } from '../format/int64.js'
+import { compareInt64, readUint32 } from '../format/int64.js'
 import { bitsOf, bytesFor, fieldAt } from './bits.js'
 import { positionsSize } from './blocks/positions.js'
 import { POSITIONS_LIST_FLAG } from './constants.js'
@@ -70,15 +70,51 @@ export function checkpointRun(sequence: SequenceView, cascade: RunsCascade, bloc
   return block < Math.ceil(cascade.count / BLOCK_VALUES) ? readUint32(sequence.file.bytes, cascade.checkpointsStart + 4 * block) : cascade.runCount - 1
 }
 
+const runExtremes = new WeakMap<SequenceView, Int32Array>()
+const RUN_CHUNK = 4096
+const runValues = new Int32Array(2 * RUN_CHUNK)
+
 /**
- * Every block's checkpoint run, and after them the last run (checkpointRun of blocks 0..blockCount),
- * read through one view of the file: a WebAssembly file's view is a getter's work, and a decode
- * between reads could grow memory under a kept view.
+ * A runs sequence's blocks bounded by the values of their runs, as words: block b's least
+ * (4b, 4b + 1) and largest (4b + 2, 4b + 3) of the runs from its checkpoint to the next block's
+ * (that one perhaps starting at the next block: a bound no tighter than its own values). Made once
+ * for topK's and range filters' bounds; the run values decoded a chunk at a time, each once or twice.
  */
-export function checkpointRuns(sequence: SequenceView, cascade: RunsCascade): Int32Array {
-  const blocks = Math.ceil(cascade.count / BLOCK_VALUES), bytes = sequence.file.bytes
-  const runs = new Int32Array(blocks + 1)
-  for (let block = 0; block < blocks; block++) runs[block] = readUint32(bytes, cascade.checkpointsStart + 4 * block)
-  runs[blocks] = cascade.runCount - 1
-  return runs
+export function runBlockExtremes(sequence: SequenceView, cascade: RunsCascade, backend: ColumnsBackend): Int32Array {
+  let extremes = runExtremes.get(sequence)
+  if (extremes !== undefined) return extremes
+  const blocks = Math.ceil(cascade.count / BLOCK_VALUES)
+  // Every checkpoint through one view of the file (a WebAssembly file's view is a getter's work),
+  // before any decode may grow memory under it.
+  const bytes = sequence.file.bytes, checkpoints = new Int32Array(blocks + 1)
+  for (let block = 0; block < blocks; block++) checkpoints[block] = readUint32(bytes, cascade.checkpointsStart + 4 * block)
+  checkpoints[blocks] = cascade.runCount - 1
+  extremes = new Int32Array(4 * blocks)
+  let chunkFirst = 0, chunkCount = 0
+  for (let block = 0; block < blocks; block++) {
+    const lo = checkpoints[block], hi = checkpoints[block + 1]
+    let leastLow = 0, leastHigh = 0, mostLow = 0, mostHigh = 0
+    for (let run = lo; run <= hi; run++) {
+      if (run < chunkFirst || run >= chunkFirst + chunkCount) {
+        chunkFirst = run
+        chunkCount = Math.min(RUN_CHUNK, cascade.runCount - run)
+        backend.decodeRaw(cascade.values, run, chunkCount, runValues, 0)
+      }
+      const low = runValues[2 * (run - chunkFirst)], high = runValues[2 * (run - chunkFirst) + 1]
+      if (run === lo || compareInt64(low, high, leastLow, leastHigh) < 0) {
+        leastLow = low
+        leastHigh = high
+      }
+      if (run === lo || compareInt64(low, high, mostLow, mostHigh) > 0) {
+        mostLow = low
+        mostHigh = high
+      }
+    }
+    extremes[4 * block] = leastLow
+    extremes[4 * block + 1] = leastHigh
+    extremes[4 * block + 2] = mostLow
+    extremes[4 * block + 3] = mostHigh
+  }
+  runExtremes.set(sequence, extremes)
+  return extremes
 }

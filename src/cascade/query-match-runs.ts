@@ -14,7 +14,7 @@ import { BLOCK_SHIFT, BLOCK_VALUES } from '../format/constants.js'
 import { fieldAt, POW2 } from './bits.js'
 import { Kind } from './constants.js'
 import { blockBounds } from '../kernels/top-k-blocks.js'
-import { checkpointRuns, runEnd, runsLayout } from './block-layouts.js'
+import { runBlockExtremes, runEnd, runsLayout } from './block-layouts.js'
 
 const TWO_POW_32 = 4294967296
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
@@ -136,37 +136,17 @@ export function blockExtremes(blocks: SequenceView, backend?: ColumnsBackend): F
   return extremes
 }
 
-const RUN_CHUNK = 4096
-const runValues = new Int32Array(2 * RUN_CHUNK)
-
 /**
- * blockExtremes of a runs sequence: block b's least and largest run value from its checkpoint's run
- * to the next block's, as topK's runFormBounds bounds them, made in numbers (no bigint a block: a
+ * blockExtremes of a runs sequence, from runBlockExtremes' words as numbers (no bigint a block: a
  * sorted column of 16 M values spent its first range filter's milliseconds there).
  */
 function runFormExtremes(sequence: SequenceView, cascade: RunsCascade, backend: ColumnsBackend): Float64Array {
-  const blocks = sequence.blockCount, extremes = new Float64Array(2 * blocks)
-  const checkpoints = checkpointRuns(sequence, cascade)
-  let chunkFirst = 0, chunkCount = 0
-  for (let block = 0; block < blocks; block++) {
-    const lo = checkpoints[block], hi = checkpoints[block + 1]
-    let least = Infinity, most = -Infinity
-    for (let run = lo; run <= hi; run++) {
-      if (run < chunkFirst || run >= chunkFirst + chunkCount) {
-        chunkFirst = run
-        chunkCount = Math.min(RUN_CHUNK, cascade.runCount - run)
-        backend.decodeRaw(cascade.values, run, chunkCount, runValues, 0)
-      }
-      // Rounded beyond ±2^53, but in order: the block's least and largest round as they would alone.
-      const at = 2 * (run - chunkFirst), value = runValues[at + 1] * TWO_POW_32 + (runValues[at] >>> 0)
-      if (value < least) least = value
-      if (value > most) most = value
-    }
+  const words = runBlockExtremes(sequence, cascade, backend), extremes = new Float64Array(words.length >>> 1)
+  for (let at = 0; at < extremes.length; at += 2) {
+    const least = words[2 * at + 1] * TWO_POW_32 + (words[2 * at] >>> 0), most = words[2 * at + 3] * TWO_POW_32 + (words[2 * at + 2] >>> 0)
     // An extreme beyond the exact numbers bounds nothing on its side, as in blockExtremes.
-    if (!Number.isSafeInteger(least)) least = -Infinity
-    if (!Number.isSafeInteger(most)) most = Infinity
-    extremes[2 * block] = least
-    extremes[2 * block + 1] = most
+    extremes[at] = Number.isSafeInteger(least) ? least : -Infinity
+    extremes[at + 1] = Number.isSafeInteger(most) ? most : Infinity
   }
   return extremes
 }

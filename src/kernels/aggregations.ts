@@ -7,7 +7,7 @@ import { popcount, selectionBits, wordsFor } from '../backend/bits.js'
 import { createAggregateState, type AggregateState, type BitsetMemory } from '../backend/query-kernels.js'
 import { MAX_INT64, MIN_INT64, bigIntToInt64, float64ToSortable, int64Result, int64ToBigInt, sortableToFloat64 } from '../format/int64.js'
 import type { Column } from '../read/column.js'
-import { expectType, filterOf, selectsNothing } from './common.js'
+import { expectType, filterOf } from './common.js'
 import type { DocSet } from './doc-set.js'
 import { releaseSelection, selectValues } from './layout.js'
 import { rawEdges, type NaturalValue } from './natural-units.js'
@@ -83,7 +83,7 @@ export function aggregate(column: Column, backend: ColumnsBackend, docs?: DocSet
   const doubles = column.type === 'fractional'
   const state = createAggregateState()
   // Nothing selected: no value to read (a format 2 decimal sum decodes before it selects).
-  if (filter === null || !selectsNothing(filter)) {
+  if (filter === null || !filter.isEmpty()) {
     const selected = selectValues(column, backend, filter)
     try {
       aggregateValues(column, backend, 0, column.totalValueCount, selected.selection, 0, state)

@@ -49,11 +49,3 @@ export function outputOf(column: Column, backend: ColumnsBackend, out: DocSet | 
   checkDocSet(column, backend, out, 'out')
   return out
 }
-
-/** Whether a selection holds no document: read up to its first word that holds one. */
-export function selectsNothing(docs: DocSet): boolean {
-  const words = docs.words, full = docs.maxDoc >>> 5
-  for (let word = 0; word < full; word++) if (words[word] !== 0) return false
-  // Bits past maxDoc are no documents.
-  return full === words.length || (words[full] & ((1 << (docs.maxDoc & 31)) - 1)) === 0
-}

@@ -27,9 +27,14 @@ export function otherMemory(a: ColumnsBackend, b: ColumnsBackend): string {
 /** Marks DocSets of every copy of the library, so that another copy's is named as such (see library-copy.ts). */
 const DOC_SET_BRAND = Symbol.for('oixk.doc-set')
 
+/** Whether `value` is a DocSet of any copy of the library. */
+function isAnyCopysDocSet(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && DOC_SET_BRAND in value
+}
+
 /** Why `value` is not a DocSet of this copy, for messages: another copy's, or what it is. */
 export function notThisDocSet(value: unknown): string {
-  return typeof value === 'object' && value !== null && DOC_SET_BRAND in value ? `is a DocSet of ${OTHER_COPY}: make it with this reader` : 'is not a DocSet'
+  return isAnyCopysDocSet(value) ? `is a DocSet of ${OTHER_COPY}: make it with this reader` : 'is not a DocSet'
 }
 
 /** What DocSet.fromDocuments needs of a reader. */
@@ -106,7 +111,7 @@ export class DocSet implements Iterable<number>, Disposable {
   /** @internal Throws RangeError unless other belongs to the same backend and maxDoc. */
   checkCompatible(other: DocSet): void {
     // (Another copy's set by the word: a bundle's class names are minified.)
-    if (!(other instanceof DocSet)) throw new TypeError(`${typeof other === 'object' && other !== null && DOC_SET_BRAND in other ? 'the set given' : shown(other)} ${notThisDocSet(other)}`)
+    if (!(other instanceof DocSet)) throw new TypeError(`${isAnyCopysDocSet(other) ? 'the set given' : shown(other)} ${notThisDocSet(other)}`)
     if (other.backend !== this.backend || other.maxDoc !== this.maxDoc) {
       throw new RangeError(`DocSet of ${other.maxDoc} documents (${other.backend.name} backend) cannot combine with one of ${this.maxDoc} documents (${this.backend.name} backend)${otherMemory(other.backend, this.backend)}`)
     }
@@ -153,6 +158,13 @@ export class DocSet implements Iterable<number>, Disposable {
     let past = 0
     for (let word = full; word < words.length; word++) past += popcount(words[word] & ~this.kept(word))
     return this.backend.query.countBits(this.memory) - past
+  }
+
+  /** @internal Whether the set holds no document: read up to its first word that holds one (bits past maxDoc are none). */
+  isEmpty(): boolean {
+    const words = this.words
+    for (let word = 0; word < words.length; word++) if ((words[word] & this.kept(word)) !== 0) return false
+    return true
   }
 
   /** The mask of word's bits that are documents (below maxDoc). */

@@ -11,7 +11,7 @@ import { BLOCK_VALUES, BlockKind } from '../format/constants.js'
 import { compareInt64, int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
 import { fieldAt } from '../cascade/bits.js'
 import { EXCEPTION_GCD_FLAG, Kind } from '../cascade/constants.js'
-import { blockData, checkpointRuns, patchedLayout, runsLayout } from '../cascade/block-layouts.js'
+import { blockData, patchedLayout, runBlockExtremes, runsLayout } from '../cascade/block-layouts.js'
 import { RegionSequence } from '../cascade/region-sequence.js'
 import type { Column } from '../read/column.js'
 import { popcount } from '../backend/bits.js'
@@ -116,54 +116,15 @@ export function blockBounds(sequence: SequenceView, ascending: boolean, backend?
 function boundedOf(sequence: SequenceView, ascending: boolean, backend: ColumnsBackend | undefined): Bounded {
   // A runs sequence (form 2) with a backend to decode its run values: each block's runs' extreme.
   const runs = backend !== undefined && sequence.cascade?.form === 2
-  // A copy of the runs' bounds, which range filters read: topK tightens its own.
-  const bounds = runs ? runFormBounds(sequence, backend, ascending).slice() : boundsOf(sequence, ascending)
+  const bounds = runs ? runFormBounds(sequence, backend, ascending) : boundsOf(sequence, ascending)
   const exact = new Uint8Array(bounds.length).fill(sequence instanceof RegionSequence && sequence.extremesAt >= 0 ? 1 : 0)
   return { bounds, order: null, exact }
 }
 
-/** Both sides of a runs sequence's block bounds, made together and kept. */
-const runBounds = new WeakMap<SequenceView, { lows: bigint[]; highs: bigint[] }>()
-const RUN_CHUNK = 4096
-const runValues = new Int32Array(2 * RUN_CHUNK)
-
-/**
- * A runs sequence's blocks bounded by the values of their runs: block b's runs are those from its
- * checkpoint to the next block's (that one perhaps starting at the next block: a bound no tighter
- * than its own values), the run values decoded a chunk at a time, each once or twice.
- */
+/** A runs sequence's block bounds on one side (runBlockExtremes) as bigints. */
 function runFormBounds(sequence: SequenceView, backend: ColumnsBackend, ascending: boolean): bigint[] {
-  let made = runBounds.get(sequence)
-  if (made === undefined) {
-    const cascade = sequence.cascade as RunsCascade, blocks = sequence.blockCount
-    const lows: bigint[] = [], highs: bigint[] = []
-    const checkpoints = checkpointRuns(sequence, cascade)
-    let chunkFirst = 0, chunkCount = 0
-    for (let block = 0; block < blocks; block++) {
-      const lo = checkpoints[block], hi = checkpoints[block + 1]
-      let leastLow = 0, leastHigh = 0, mostLow = 0, mostHigh = 0
-      for (let run = lo; run <= hi; run++) {
-        if (run < chunkFirst || run >= chunkFirst + chunkCount) {
-          chunkFirst = run
-          chunkCount = Math.min(RUN_CHUNK, cascade.runCount - run)
-          backend.decodeRaw(cascade.values, run, chunkCount, runValues, 0)
-        }
-        const low = runValues[2 * (run - chunkFirst)], high = runValues[2 * (run - chunkFirst) + 1]
-        if (run === lo || compareInt64(low, high, leastLow, leastHigh) < 0) {
-          leastLow = low
-          leastHigh = high
-        }
-        if (run === lo || compareInt64(low, high, mostLow, mostHigh) > 0) {
-          mostLow = low
-          mostHigh = high
-        }
-      }
-      lows.push(int64ToBigInt(leastLow, leastHigh))
-      highs.push(int64ToBigInt(mostLow, mostHigh))
-    }
-    runBounds.set(sequence, (made = { lows, highs }))
-  }
-  return ascending ? made.lows : made.highs
+  const extremes = runBlockExtremes(sequence, sequence.cascade as RunsCascade, backend), side = ascending ? 0 : 2
+  return Array.from({ length: extremes.length >>> 2 }, (_, block) => int64ToBigInt(extremes[4 * block + side], extremes[4 * block + side + 1]))
 }
 
 /** The smallest (ascending) or largest of the first count raw values in `raw`. */

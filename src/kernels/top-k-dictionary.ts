@@ -9,7 +9,7 @@
  */
 import type { ColumnsBackend, DictionaryCascade, SequenceView } from '../backend/backend.js'
 import type { BitsetMemory } from '../backend/query-kernels.js'
-import { compareInt64, int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
+import { int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
 import { NEGATIVE_INFINITY_RAW, POSITIVE_INFINITY_RAW } from './aggregations.js'
 import { boundsOf } from './filters.js'
 import { isNaNRaw } from './top-k.js'
@@ -43,17 +43,10 @@ function entryOrder(sequence: SequenceView, cascade: DictionaryCascade, backend:
   return { raw, order }
 }
 
-/** The entries in raw order (descending: reversed, equal entries still by entry), NaN left out where skipped. */
+/** The entries in raw order, or its reverse (equal entries by entry either way), NaN left out where skipped. */
 function bestFirst(raw: Int32Array, ascending: boolean, skipNaN: boolean): Int32Array {
-  const sorted = ascendingEntries(raw, raw.length >>> 1)
-  if (!ascending) {
-    // Reversed runs of equal entries keep their entry order.
-    sorted.reverse()
-    for (let start = 0, end = 1; start < sorted.length; start = end++) {
-      while (end < sorted.length && compareInt64(raw[2 * sorted[start]], raw[2 * sorted[start] + 1], raw[2 * sorted[end]], raw[2 * sorted[end] + 1]) === 0) end++
-      sorted.subarray(start, end).reverse()
-    }
-  }
+  // Every word complemented reverses the signed i64 order, and the stable sort keeps ties by entry.
+  const sorted = ascendingEntries(ascending ? raw : raw.map((word) => ~word), raw.length >>> 1)
   return skipNaN ? sorted.filter((entry) => !isNaNRaw(raw[2 * entry], raw[2 * entry + 1])) : sorted
 }
 

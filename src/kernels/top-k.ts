@@ -8,7 +8,7 @@ import { shown } from '../read/file-input.js'
 import type { ColumnsBackend, SequenceView } from '../backend/backend.js'
 import { compareInt64, int64Result, int64ToBigInt, MAX_INT64, MIN_INT64 } from '../format/int64.js'
 import type { Column } from '../read/column.js'
-import { expectType, filterOf, selectsNothing } from './common.js'
+import { expectType, filterOf } from './common.js'
 import type { DocSet } from './doc-set.js'
 import { chunkOffsets, DOCUMENT_CHUNK, loadOffsets, releaseSelection, selectValues } from './layout.js'
 import { topKFromBlocks } from './top-k-blocks.js'
@@ -147,7 +147,7 @@ export function topK(column: Column, backend: ColumnsBackend, k: number, order: 
   if (order !== 'ascending' && order !== 'descending') throw new RangeError(`field "${column.name}": order must be "ascending" or "descending"`)
   const filter = filterOf(column, backend, docs)
   // Nothing selected: the walks below would read every block to find it out.
-  if (filter !== null && selectsNothing(filter)) return new Uint32Array(0)
+  if (filter !== null && filter.isEmpty()) return new Uint32Array(0)
   const skipNaN = mayHoldNaN(column)
   if (column.layout === 'multi') return withNaNLast(column, backend, topKMulti(column, backend, k, order, filter, skipNaN), k, filter)
   const heap = new BoundedHeap(Math.min(k, column.documentsWithValue), order)

@@ -10,6 +10,7 @@
 import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
 import { pathToFileURL } from 'node:url'
+import { sharedByEveryCopy } from '../format/library-copy.js'
 import { Worker } from 'node:worker_threads'
 import { SharedKernelMemory } from '../backend/wasm/shared.js'
 import { wasmUnavailableReason } from '../backend/wasm/runtime.js'
@@ -131,7 +132,7 @@ const SPARE_BUFFERS = 8
  * memory): a segment's bytes given to open are copied, or closing the first segment would change
  * the second's file under it. Kept on globalThis: every copy of the library in the realm shares it.
  */
-const reusedMemory: WeakSet<SharedArrayBuffer> = ((globalThis as unknown as Record<symbol, WeakSet<SharedArrayBuffer> | undefined>)[Symbol.for('oixk.pool-reused-memory.v1')] ??= new WeakSet())
+const reusedMemory = sharedByEveryCopy('oixk.pool-reused-memory.v1', () => new WeakSet<SharedArrayBuffer>())
 
 /** A pool of query workers; close it (or `await using`) to end them. */
 export class QueryPool implements AsyncDisposable {

@@ -4,7 +4,7 @@
  * pages that never verify a format 2 file never download it.
  */
 import type { checkCanonicalDictionary, checkCanonicalV2 } from './canonical.js'
-import { LIBRARY_COPY, OTHER_COPY } from '../../format/library-copy.js'
+import { chunkOfOtherCopy } from '../../format/library-copy.js'
 
 let loaded: typeof import('./canonical.js') | null = null
 let loading: Promise<void> | null = null
@@ -28,10 +28,8 @@ export function loadFullCheck(): Promise<void> {
   return (loading ??= import('./canonical.js').then(
     (module) => {
       // As the TypeScript backend's chunk (ts-backend-lazy.ts): bound to this copy, or refused.
-      if (module.LIBRARY_COPY !== LIBRARY_COPY) {
-        refused = `the full check's chunk runs with ${OTHER_COPY}: import oixk-reader.js by the URL it is served from`
-        throw new Error(refused)
-      }
+      refused = chunkOfOtherCopy(module.LIBRARY_COPY, "the full check's chunk")
+      if (refused !== null) throw new Error(refused)
       loaded = module
     },
     (error: unknown) => {
